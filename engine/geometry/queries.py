@@ -1,0 +1,388 @@
+"""Point queries, ray casts and shape casts against rounded convex polygons.
+
+Sign conventions:
+
+* ``PointQuery.distance`` is signed: positive outside the shape, negative inside, 0 on the boundary.
+  ``PointQuery.normal`` is the shape's outward unit normal at the closest boundary point.
+* ``RayHit.normal`` and ``CastHit.normal`` are the target's outward unit normal at the hit, so they point
+  against the motion (``dot(normal, direction) <= 0``).
+* A ray (or cast) that starts inside (overlapping) the target reports a hit at distance (fraction) 0 with
+  ``started_inside=True`` and the outward normal of the closest boundary point: the way out.
+* A ray that only grazes the boundary (tangent) counts as a hit at the touching point.
+* A miss is ``None``.
+
+Every query works in the shape's local frame and transforms its answer back once.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Sequence
+
+from .shapes import GeometryError, RoundedPolygon, Transform, Vec2, _finite_point, convex_hull
+
+__all__ = [
+    "CastHit",
+    "PointQuery",
+    "RayHit",
+    "closest_point",
+    "minkowski_difference",
+    "ray_cast",
+    "shape_cast",
+]
+
+
+class PointQuery(NamedTuple):
+    """Result of :func:`closest_point` (world frame, pixels)."""
+
+    point: Vec2
+    """Closest point on the shape's boundary."""
+    distance: float
+    """Signed distance from the query point to the boundary: > 0 outside, < 0 inside."""
+    inside: bool
+    """True when the query point is strictly inside the shape (``distance < 0``)."""
+    normal: Vec2
+    """Outward unit normal of the boundary at ``point``."""
+
+
+class RayHit(NamedTuple):
+    """Result of :func:`ray_cast` (world frame, pixels)."""
+
+    distance: float
+    """Distance along the (normalised) ray direction to the hit."""
+    point: Vec2
+    """Hit point on the shape's boundary (the ray origin when the ray started inside)."""
+    normal: Vec2
+    """Outward unit surface normal at the hit."""
+    started_inside: bool = False
+    """True when the origin was inside the shape; then ``distance`` is 0."""
+
+
+class CastHit(NamedTuple):
+    """Result of :func:`shape_cast` (world frame, pixels)."""
+
+    fraction: float
+    """Fraction of the translation travelled before touching, in [0, 1]."""
+    point: Vec2
+    """Contact point on the target's surface at the time of impact."""
+    normal: Vec2
+    """Target's outward unit normal at the contact, pointing against the motion."""
+    started_inside: bool = False
+    """True when the shapes overlapped at the start; then ``fraction`` is 0 and ``normal`` the way out."""
+
+
+# --------------------------------------------------------------------------------------------- core helpers
+_ON_CORE = 1e-9
+"""Pixels. A point this close to a core vertex or segment counts as on it: the direction from the core to
+the point is then rounding noise, so a face normal is used instead."""
+
+def core_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, float, float, float, float, int]:
+    """Closest point of the *core* polygon to the local point (px, py).
+
+    Returns ``(qx, qy, signed_distance, nx, ny, feature)``: the closest core boundary point, the signed
+    distance to the core (negative when inside it), the outward unit normal there, and the feature index
+    (vertex index for a vertex, ``32 + edge`` for an edge face).
+    """
+    verts = shape.vertices
+    n = shape.count
+    if n == 1:
+        vx, vy = verts[0]
+        dx, dy = px - vx, py - vy
+        d = math.hypot(dx, dy)
+        if d == 0.0:
+            return vx, vy, 0.0, 0.0, 1.0, 0  # centre of a circle: any direction is the way out; pick up
+        return vx, vy, d, dx / d, dy / d, 0
+    if n == 2:
+        (ax, ay), (bx, by) = verts
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            qx, qy, feature = ax, ay, 0
+        elif t >= 1.0:
+            qx, qy, feature = bx, by, 1
+        else:
+            qx, qy, feature = ax + t * ex, ay + t * ey, 32
+        dx, dy = px - qx, py - qy
+        d = math.hypot(dx, dy)
+        if d <= _ON_CORE:
+            # On the segment itself (an end included): the direction to the point is rounding noise; the
+            # side normal is a valid way out.
+            nx, ny = shape.normals[0]
+            return qx, qy, 0.0, nx, ny, 32
+        if feature == 32:
+            # Beside the segment: the face normal of the side the point is on (no rounding noise).
+            side = 0 if dx * shape.normals[0][0] + dy * shape.normals[0][1] > 0.0 else 1
+            nx, ny = shape.normals[side]
+            return qx, qy, d, nx, ny, 32 + side
+        return qx, qy, d, dx / d, dy / d, feature
+
+    normals = shape.normals
+    # Largest face separation: inside the core if <= 0, and then that face is the nearest.
+    best_i = 0
+    best_sep = -math.inf
+    for i in range(n):
+        nx, ny = normals[i]
+        vx, vy = verts[i]
+        sep = nx * (px - vx) + ny * (py - vy)
+        if sep > best_sep:
+            best_sep, best_i = sep, i
+    if best_sep <= 0.0:
+        nx, ny = normals[best_i]
+        return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
+
+    # Outside the core: the nearest point lies on an edge that faces the point.
+    best_d2 = math.inf
+    qx = qy = 0.0
+    feature = 0
+    for i in range(n):
+        nx, ny = normals[i]
+        ax, ay = verts[i]
+        if nx * (px - ax) + ny * (py - ay) <= 0.0:
+            continue
+        bx, by = verts[(i + 1) % n]
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            cx, cy, f = ax, ay, i
+        elif t >= 1.0:
+            cx, cy, f = bx, by, (i + 1) % n
+        else:
+            cx, cy, f = ax + t * ex, ay + t * ey, 32 + i
+        d2 = (px - cx) ** 2 + (py - cy) ** 2
+        if d2 < best_d2:
+            best_d2, qx, qy, feature = d2, cx, cy, f
+    d = math.sqrt(best_d2)
+    if feature >= 32:
+        nx, ny = normals[feature - 32]
+    elif d <= _ON_CORE:  # on a vertex: the face that sees the point best gives the normal
+        nx, ny = normals[best_i]
+    else:
+        nx, ny = (px - qx) / d, (py - qy) / d
+    return qx, qy, d, nx, ny, feature
+
+
+def closest_point(shape: RoundedPolygon, xf: Transform, point: Sequence[float]) -> PointQuery:
+    """Closest point on the boundary of ``shape`` (placed by ``xf``) to ``point`` (world, pixels).
+
+    Per the seeds' point query: find the closest point of the core, decide inside/outside with the core's
+    face normals, then move out by the radius along the normal.
+    """
+    px, py = xf.apply_inverse(_finite_point(point, "closest_point point"))
+    qx, qy, d, nx, ny, _ = core_closest(shape, px, py)
+    r = shape.radius
+    local = (qx + r * nx, qy + r * ny)
+    return PointQuery(xf.apply(local), d - r, d - r < 0.0, xf.rotate((nx, ny)))
+
+
+# --------------------------------------------------------------------------------------------- rays
+def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float) -> float | None:
+    """Distance along the unit ray to the first touch of the circle, for an origin outside it."""
+    mx, my = px - cx, py - cy
+    b = mx * dx + my * dy
+    c = mx * mx + my * my - r * r
+    if b > 0.0 and c > 0.0:
+        return None  # outside and moving away
+    disc = b * b - c
+    if disc < 0.0:
+        return None
+    t = -b - math.sqrt(disc)
+    return max(t, 0.0)
+
+
+def _local_ray(
+    shape: RoundedPolygon, px: float, py: float, dx: float, dy: float, max_distance: float
+) -> tuple[float, float, float, bool] | None:
+    """Ray cast in the shape's local frame. Returns ``(t, nx, ny, started_inside)``."""
+    r = shape.radius
+    verts = shape.vertices
+    n = shape.count
+
+    # Inside (strictly)? Then the answer is the way out. The signed distance of the core minus r decides.
+    qx, qy, dcore, onx, ony, feature = core_closest(shape, px, py)
+    if dcore - r < 0.0:
+        return 0.0, onx, ony, True
+
+    if n == 1:
+        cx, cy = verts[0]
+        t = _ray_circle(px, py, dx, dy, cx, cy, r)
+        if t is None or t > max_distance:
+            return None
+        hx, hy = px + t * dx - cx, py + t * dy - cy
+        hl = math.hypot(hx, hy)
+        return t, hx / hl, hy / hl, False
+
+    if n == 2:
+        # Two flat sides and two end caps; keep the nearest.
+        best: tuple[float, float, float, bool] | None = None
+        (ax, ay), (bx, by) = verts
+        ex, ey = bx - ax, by - ay
+        length2 = ex * ex + ey * ey
+        for nx, ny in shape.normals:
+            den = nx * dx + ny * dy
+            if den >= 0.0:
+                continue
+            num = nx * (px - ax) + ny * (py - ay) - r  # distance of the origin above the side, >= 0 here
+            if num < 0.0:
+                continue
+            t = -num / den
+            hx, hy = px + t * dx, py + t * dy
+            u = (hx - ax) * ex + (hy - ay) * ey
+            if 0.0 <= u <= length2 and t <= max_distance and (best is None or t < best[0]):
+                best = (t, nx, ny, False)
+        if r > 0.0:
+            for cx, cy in verts:
+                t = _ray_circle(px, py, dx, dy, cx, cy, r)
+                if t is not None and t <= max_distance and (best is None or t < best[0]):
+                    hx, hy = px + t * dx - cx, py + t * dy - cy
+                    hl = math.hypot(hx, hy)
+                    best = (t, hx / hl, hy / hl, False)
+        return best
+
+    # Polygon core: clip the ray against the polygon of the outer edges extended until they meet
+    # (Cyrus-Beck), then check whether the entry lies on the flat part of that edge; if not, the ray
+    # entered through one corner's "ear" and only that corner's circle can be hit.
+    normals = shape.normals
+    t_enter = 0.0
+    t_exit = max_distance
+    enter = -1
+    for i in range(n):
+        nx, ny = normals[i]
+        vx, vy = verts[i]
+        height = nx * (px - vx) + ny * (py - vy) - r  # > 0: origin outside this extended edge
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if height > 0.0:
+                return None
+            continue
+        t = -height / den
+        if den < 0.0:
+            # `t == 0 == t_enter` with no entry yet: the origin lies on this edge and moves inward.
+            if t > t_enter or (enter < 0 and t == t_enter):
+                t_enter, enter = t, i
+        elif t < t_exit:
+            t_exit = t
+        if t_enter > t_exit:
+            return None
+
+    if enter < 0:
+        # Origin inside the extended polygon but outside the shape: it sits in a corner's ear, and the
+        # nearest core feature is that corner's vertex.
+        if r == 0.0 or feature >= 32:
+            return None
+        cx, cy = verts[feature]
+    else:
+        ax, ay = verts[enter]
+        bx, by = verts[(enter + 1) % n]
+        ex, ey = bx - ax, by - ay
+        hx, hy = px + t_enter * dx, py + t_enter * dy
+        u = (hx - ax) * ex + (hy - ay) * ey
+        if r == 0.0 or 0.0 <= u <= ex * ex + ey * ey:
+            nx, ny = normals[enter]
+            return t_enter, nx, ny, False
+        cx, cy = (ax, ay) if u < 0.0 else (bx, by)
+    t = _ray_circle(px, py, dx, dy, cx, cy, r)
+    if t is None or t > max_distance:
+        return None
+    hx, hy = px + t * dx - cx, py + t * dy - cy
+    hl = math.hypot(hx, hy)
+    return t, hx / hl, hy / hl, False
+
+
+def _unit_direction(direction: Sequence[float], what: str) -> tuple[float, float]:
+    dx, dy = _finite_point(direction, what)
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        raise GeometryError(f"{what} must be non-zero, got {direction!r}")
+    return dx / length, dy / length
+
+
+def ray_cast(
+    shape: RoundedPolygon,
+    xf: Transform,
+    origin: Sequence[float],
+    direction: Sequence[float],
+    max_distance: float,
+) -> RayHit | None:
+    """Cast a ray from ``origin`` along ``direction`` (any non-zero vector; it is normalised) for at most
+    ``max_distance`` pixels against ``shape`` placed by ``xf``. Returns the first hit or ``None``."""
+    ox, oy = _finite_point(origin, "ray_cast origin")
+    wdx, wdy = _unit_direction(direction, "ray_cast direction")
+    max_d = float(max_distance)
+    if not (max_d >= 0.0):  # also rejects NaN
+        raise GeometryError(f"ray_cast max_distance must be >= 0, got {max_distance!r}")
+    px, py = xf.apply_inverse((ox, oy))
+    dx, dy = xf.rotate_inverse((wdx, wdy))
+    hit = _local_ray(shape, px, py, dx, dy, max_d)
+    if hit is None:
+        return None
+    t, nx, ny, inside = hit
+    return RayHit(t, (ox + t * wdx, oy + t * wdy), xf.rotate((nx, ny)), inside)
+
+
+# --------------------------------------------------------------------------------------------- shape casts
+def minkowski_difference(
+    target: RoundedPolygon, xf_target: Transform, moving: RoundedPolygon, moving_angle: float
+) -> RoundedPolygon:
+    """The set of positions of the moving shape's origin at which it touches or overlaps ``target``:
+    ``target (+) reflect(moving)``, in the world frame. Its core is the convex hull of the target's world
+    core vertices minus the moving shape's rotated core vertices; its radius is the sum of both radii."""
+    c, s = math.cos(moving_angle), math.sin(moving_angle)
+    moved = [(c * x - s * y, s * x + c * y) for x, y in moving.vertices]
+    points = []
+    for t in target.vertices:
+        wx, wy = xf_target.apply(t)
+        for mx, my in moved:
+            points.append((wx - mx, wy - my))
+    return RoundedPolygon._trusted(convex_hull(points), target.radius + moving.radius)
+
+
+def shape_cast(
+    moving: RoundedPolygon,
+    xf: Transform,
+    translation: Sequence[float],
+    target: RoundedPolygon,
+    xf_target: Transform,
+) -> CastHit | None:
+    """Sweep ``moving`` (placed by ``xf``, not rotating) along ``translation`` (pixels) and return the first
+    contact with ``target`` (placed by ``xf_target``), or ``None``.
+
+    This is a ray cast of the moving shape's origin against the Minkowski sum of the target with the
+    reflected moving shape (for a circle: the target grown by the circle's radius). A zero translation
+    reports only a starting overlap.
+    """
+    tx, ty = _finite_point(translation, "shape_cast translation")
+    length = math.hypot(tx, ty)
+    sum_shape = minkowski_difference(target, xf_target, moving, xf.angle)
+    ox, oy = xf.position
+    if length == 0.0:
+        qx, qy, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
+        if d - sum_shape.radius < 0.0:
+            return CastHit(0.0, _contact_point(moving, xf, ox, oy, nx, ny), (nx, ny), True)
+        return None
+    dx, dy = tx / length, ty / length
+    hit = _local_ray(sum_shape, ox, oy, dx, dy, length)
+    if hit is None:
+        return None
+    t, nx, ny, inside = hit
+    hx, hy = ox + t * dx, oy + t * dy
+    return CastHit(min(t / length, 1.0), _contact_point(moving, xf, hx, hy, nx, ny), (nx, ny), inside)
+
+
+def _contact_point(moving: RoundedPolygon, xf: Transform, ox: float, oy: float, nx: float, ny: float) -> Vec2:
+    """World point where ``moving`` (origin at (ox, oy), rotation of ``xf``) touches a surface of outward
+    normal (nx, ny): its support point against the normal. Parallel edges give the middle of the edge."""
+    c, s = xf.cos, xf.sin
+    best = math.inf
+    support: list[Vec2] = []
+    for x, y in moving.vertices:
+        wx, wy = c * x - s * y, s * x + c * y
+        d = wx * nx + wy * ny
+        if d < best - 1e-9:
+            best, support = d, [(wx, wy)]
+        elif d <= best + 1e-9:
+            support.append((wx, wy))
+    sx = sum(p[0] for p in support) / len(support)
+    sy = sum(p[1] for p in support) / len(support)
+    r = moving.radius
+    return (ox + sx - r * nx, oy + sy - r * ny)
+
