@@ -89,7 +89,7 @@ def ray_cast_capsules(
             c = mx * mx + my * my - radius * radius
             disc = bb * bb - c
             t = np.maximum(-bb - np.sqrt(np.maximum(disc, 0.0)), 0.0)
-            ok = (disc >= 0.0) & ~((bb > 0.0) & (c > 0.0)) & (radius > 0.0) & (t < t_best)
+            ok = (disc >= 0.0) & ~((bb >= 0.0) & (c >= 0.0)) & (radius > 0.0) & (t < t_best)
             hx, hy = mx + t * dx, my + t * dy
             inv_r = np.where(radius > 0.0, 1.0 / np.where(radius > 0.0, radius, 1.0), 0.0)
             t_best = np.where(ok, t, t_best)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple, Sequence
 
-from .shapes import GeometryError, RoundedPolygon, Transform, Vec2, _finite_point, convex_hull
+from .shapes import VERTEX_TOLERANCE, GeometryError, RoundedPolygon, Transform, Vec2, _finite_point, convex_hull
 
 __all__ = [
     "CastHit",
@@ -72,6 +72,10 @@ class CastHit(NamedTuple):
 
 
 # --------------------------------------------------------------------------------------------- core helpers
+_SUPPORT_TIE = VERTEX_TOLERANCE
+"""Pixels. Core vertices this close to the farthest one along a contact normal touch together (an edge).
+The same tolerance under which the Minkowski hull merges nearly collinear vertices into one edge."""
+
 _ON_CORE = 1e-9
 """Pixels. A point this close to a core vertex or segment counts as on it: the direction from the core to
 the point is then rounding noise, so a face normal is used instead."""
@@ -89,8 +93,8 @@ def core_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, fl
         vx, vy = verts[0]
         dx, dy = px - vx, py - vy
         d = math.hypot(dx, dy)
-        if d == 0.0:
-            return vx, vy, 0.0, 0.0, 1.0, 0  # centre of a circle: any direction is the way out; pick up
+        if d <= _ON_CORE:
+            return vx, vy, 0.0, 0.0, 1.0, 0  # centre of a circle: any way out is as good; pick local up
         return vx, vy, d, dx / d, dy / d, 0
     if n == 2:
         (ax, ay), (bx, by) = verts
@@ -180,8 +184,8 @@ def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float
     mx, my = px - cx, py - cy
     b = mx * dx + my * dy
     c = mx * mx + my * my - r * r
-    if b > 0.0 and c > 0.0:
-        return None  # outside and moving away
+    if b >= 0.0 and c >= 0.0:
+        return None  # outside (or on the circle) and not moving inwards
     disc = b * b - c
     if disc < 0.0:
         return None
@@ -357,7 +361,8 @@ def shape_cast(
     if length == 0.0:
         qx, qy, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
         if d - sum_shape.radius < 0.0:
-            return CastHit(0.0, _contact_point(moving, xf, ox, oy, nx, ny), (nx, ny), True)
+            point = _contact_point(moving, xf, ox, oy, nx, ny, target, xf_target)
+            return CastHit(0.0, point, (nx, ny), True)
         return None
     dx, dy = tx / length, ty / length
     hit = _local_ray(sum_shape, ox, oy, dx, dy, length)
@@ -365,24 +370,41 @@ def shape_cast(
         return None
     t, nx, ny, inside = hit
     hx, hy = ox + t * dx, oy + t * dy
-    return CastHit(min(t / length, 1.0), _contact_point(moving, xf, hx, hy, nx, ny), (nx, ny), inside)
+    point = _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target)
+    return CastHit(min(t / length, 1.0), point, (nx, ny), inside)
 
 
-def _contact_point(moving: RoundedPolygon, xf: Transform, ox: float, oy: float, nx: float, ny: float) -> Vec2:
-    """World point where ``moving`` (origin at (ox, oy), rotation of ``xf``) touches a surface of outward
-    normal (nx, ny): its support point against the normal. Parallel edges give the middle of the edge."""
+def _support_feature(points: list[Vec2], nx: float, ny: float) -> list[Vec2]:
+    """The vertex (or the two vertices of the edge) of a convex core farthest along (nx, ny)."""
+    best = max(x * nx + y * ny for x, y in points)
+    return [(x, y) for x, y in points if x * nx + y * ny >= best - _SUPPORT_TIE]
+
+
+def _contact_point(
+    moving: RoundedPolygon,
+    xf: Transform,
+    ox: float,
+    oy: float,
+    nx: float,
+    ny: float,
+    target: RoundedPolygon,
+    xf_target: Transform,
+) -> Vec2:
+    """World point where ``moving`` (origin at (ox, oy), rotation of ``xf``) touches ``target`` across a
+    contact of normal (nx, ny) (the target's outward normal). Each side touches with a vertex or with an
+    edge; where both touch with edges (parallel faces) the middle of their common stretch is reported."""
     c, s = xf.cos, xf.sin
-    best = math.inf
-    support: list[Vec2] = []
-    for x, y in moving.vertices:
-        wx, wy = c * x - s * y, s * x + c * y
-        d = wx * nx + wy * ny
-        if d < best - 1e-9:
-            best, support = d, [(wx, wy)]
-        elif d <= best + 1e-9:
-            support.append((wx, wy))
-    sx = sum(p[0] for p in support) / len(support)
-    sy = sum(p[1] for p in support) / len(support)
-    r = moving.radius
-    return (ox + sx - r * nx, oy + sy - r * ny)
-
+    moved = [(ox + c * x - s * y, oy + s * x + c * y) for x, y in moving.vertices]
+    mine = _support_feature(moved, -nx, -ny)
+    theirs = _support_feature([xf_target.apply(v) for v in target.vertices], nx, ny)
+    rt, rm = target.radius, moving.radius
+    if len(theirs) == 1:
+        return (theirs[0][0] + rt * nx, theirs[0][1] + rt * ny)
+    if len(mine) == 1:
+        return (mine[0][0] - rm * nx, mine[0][1] - rm * ny)
+    tx, ty = -ny, nx
+    lo = max(min(p[0] * tx + p[1] * ty for p in mine), min(p[0] * tx + p[1] * ty for p in theirs))
+    hi = min(max(p[0] * tx + p[1] * ty for p in mine), max(p[0] * tx + p[1] * ty for p in theirs))
+    along = 0.5 * (lo + hi)
+    height = theirs[0][0] * nx + theirs[0][1] * ny + rt
+    return (along * tx + height * nx, along * ty + height * ny)
