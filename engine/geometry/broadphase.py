@@ -204,8 +204,10 @@ class StaticBroadPhase:
         return shape
 
     def query_aabb(self, box: Sequence[float]) -> np.ndarray:
-        """Indices (sorted, unique) of the segments whose bounding boxes overlap ``box``
-        ``(min_x, min_y, max_x, max_y)``."""
+        """Candidate segments for ``box`` ``(min_x, min_y, max_x, max_y)``: every segment whose thick shape
+        overlaps the box is returned (no misses), and only segments whose bounding box overlaps it. A long
+        diagonal segment whose bounding box covers the query but whose shape passes far away is usually
+        left out, because it is entered only in the grid cells its shape touches."""
         min_x, min_y, max_x, max_y = (float(v) for v in box)
         inv = 1.0 / self.cell_size
         x0, x1 = math.floor(min_x * inv), math.floor(max_x * inv)
