@@ -8,7 +8,7 @@ import os
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci",

@@ -35,10 +35,11 @@ from .shapes import (
 
 __all__ = [
     "AABB",
+    "MAX_VERTICES",
+    "VERTEX_TOLERANCE",
     "CastHit",
     "ContactPoint",
     "GeometryError",
-    "MAX_VERTICES",
     "Manifold",
     "MassProperties",
     "PointQuery",
@@ -47,7 +48,6 @@ __all__ = [
     "SegmentHit",
     "StaticBroadPhase",
     "Transform",
-    "VERTEX_TOLERANCE",
     "Vec2",
     "closest_point",
     "collide",

@@ -24,6 +24,7 @@ A circle (one-vertex core) against anything is a closest-point query of its cent
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .queries import core_closest
@@ -216,6 +217,9 @@ def _clip(
     margin: float,
 ) -> Manifold | None:
     """Clip the incident edge against the reference edge's side planes (A's local frame)."""
+    verts1: Sequence[Vec2]
+    normals1: Sequence[Vec2]
+    verts2: Sequence[Vec2]
     if flip:
         verts1, normals1, r1, i11 = verts_b, normals_b, b.radius, edge_b
         verts2, r2, i21 = verts_a, a.radius, edge_a

@@ -9,7 +9,8 @@ in closed form, so the sums are exact (no approximation by pushing vertices out)
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .shapes import GeometryError, RoundedPolygon, Vec2, _finite_scalar
 

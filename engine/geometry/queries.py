@@ -17,9 +17,18 @@ Every query works in the shape's local frame and transforms its answer back once
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from .shapes import VERTEX_TOLERANCE, GeometryError, RoundedPolygon, Transform, Vec2, _finite_point, convex_hull
+from .shapes import (
+    VERTEX_TOLERANCE,
+    GeometryError,
+    RoundedPolygon,
+    Transform,
+    Vec2,
+    _finite_point,
+    convex_hull,
+)
 
 __all__ = [
     "CastHit",
@@ -193,6 +202,58 @@ def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float
     return max(t, 0.0)
 
 
+def ray_capsule(
+    px: float, py: float, dx: float, dy: float, max_distance: float,
+    ax: float, ay: float, bx: float, by: float, r: float,
+) -> tuple[float, float, float, bool] | None:
+    """Scalar ray cast against the capsule a-b of radius ``r`` (all plain floats, unit direction).
+    Returns ``(t, nx, ny, started_inside)`` or ``None``; same conventions as :func:`ray_cast`."""
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    u = ((px - ax) * ex + (py - ay) * ey) / length2 if length2 > 0.0 else 0.0
+    u = 0.0 if u < 0.0 else min(u, 1.0)
+    ox, oy = px - (ax + u * ex), py - (ay + u * ey)
+    length = math.sqrt(length2)
+    side = (ey / length, -ex / length) if length > 0.0 else (0.0, 1.0)
+    dist = math.hypot(ox, oy)
+    if dist < r:
+        if dist <= _ON_CORE:
+            return 0.0, side[0], side[1], True
+        return 0.0, ox / dist, oy / dist, True
+    return _ray_capsule_outside(px, py, dx, dy, max_distance, ax, ay, bx, by, side, r)
+
+
+def _ray_capsule_outside(
+    px: float, py: float, dx: float, dy: float, max_distance: float,
+    ax: float, ay: float, bx: float, by: float, side: Vec2, r: float,
+) -> tuple[float, float, float, bool] | None:
+    """Ray against a capsule for an origin known not to be inside: the two flat sides and two end caps,
+    keeping the nearest. ``side`` is one unit normal of the segment."""
+    best: tuple[float, float, float, bool] | None = None
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    if length2 > 0.0:
+        for nx, ny in (side, (-side[0], -side[1])):
+            den = nx * dx + ny * dy
+            if den >= 0.0:
+                continue
+            height = nx * (px - ax) + ny * (py - ay) - r  # origin's height above this side, >= 0 here
+            if height < 0.0:
+                continue
+            t = -height / den
+            u = (px + t * dx - ax) * ex + (py + t * dy - ay) * ey
+            if 0.0 <= u <= length2 and t <= max_distance and (best is None or t < best[0]):
+                best = (t, nx, ny, False)
+    if r > 0.0:
+        for cx, cy in ((ax, ay), (bx, by)):
+            t_cap = _ray_circle(px, py, dx, dy, cx, cy, r)
+            if t_cap is not None and t_cap <= max_distance and (best is None or t_cap < best[0]):
+                hx, hy = px + t_cap * dx - cx, py + t_cap * dy - cy
+                hl = math.hypot(hx, hy)
+                best = (t_cap, hx / hl, hy / hl, False)
+    return best
+
+
 def _local_ray(
     shape: RoundedPolygon, px: float, py: float, dx: float, dy: float, max_distance: float
 ) -> tuple[float, float, float, bool] | None:
@@ -202,7 +263,7 @@ def _local_ray(
     n = shape.count
 
     # Inside (strictly)? Then the answer is the way out. The signed distance of the core minus r decides.
-    qx, qy, dcore, onx, ony, feature = core_closest(shape, px, py)
+    _, _, dcore, onx, ony, feature = core_closest(shape, px, py)
     if dcore - r < 0.0:
         return 0.0, onx, ony, True
 
@@ -216,31 +277,8 @@ def _local_ray(
         return t, hx / hl, hy / hl, False
 
     if n == 2:
-        # Two flat sides and two end caps; keep the nearest.
-        best: tuple[float, float, float, bool] | None = None
         (ax, ay), (bx, by) = verts
-        ex, ey = bx - ax, by - ay
-        length2 = ex * ex + ey * ey
-        for nx, ny in shape.normals:
-            den = nx * dx + ny * dy
-            if den >= 0.0:
-                continue
-            num = nx * (px - ax) + ny * (py - ay) - r  # distance of the origin above the side, >= 0 here
-            if num < 0.0:
-                continue
-            t = -num / den
-            hx, hy = px + t * dx, py + t * dy
-            u = (hx - ax) * ex + (hy - ay) * ey
-            if 0.0 <= u <= length2 and t <= max_distance and (best is None or t < best[0]):
-                best = (t, nx, ny, False)
-        if r > 0.0:
-            for cx, cy in verts:
-                t = _ray_circle(px, py, dx, dy, cx, cy, r)
-                if t is not None and t <= max_distance and (best is None or t < best[0]):
-                    hx, hy = px + t * dx - cx, py + t * dy - cy
-                    hl = math.hypot(hx, hy)
-                    best = (t, hx / hl, hy / hl, False)
-        return best
+        return _ray_capsule_outside(px, py, dx, dy, max_distance, ax, ay, bx, by, shape.normals[0], r)
 
     # Polygon core: clip the ray against the polygon of the outer edges extended until they meet
     # (Cyrus-Beck), then check whether the entry lies on the flat part of that edge; if not, the ray
@@ -359,7 +397,7 @@ def shape_cast(
     sum_shape = minkowski_difference(target, xf_target, moving, xf.angle)
     ox, oy = xf.position
     if length == 0.0:
-        qx, qy, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
+        _, _, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
         if d - sum_shape.radius < 0.0:
             point = _contact_point(moving, xf, ox, oy, nx, ny, target, xf_target)
             return CastHit(0.0, point, (nx, ny), True)

@@ -15,15 +15,16 @@ All values are immutable; every constructor validates its input and raises :clas
 from __future__ import annotations
 
 import math
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 __all__ = [
     "AABB",
-    "GeometryError",
     "MAX_VERTICES",
+    "VERTEX_TOLERANCE",
+    "GeometryError",
     "RoundedPolygon",
     "Transform",
-    "VERTEX_TOLERANCE",
     "Vec2",
 ]
 
@@ -45,7 +46,7 @@ class GeometryError(ValueError):
 def _finite_point(value: object, what: str) -> Vec2:
     try:
         x, y = value  # type: ignore[misc]
-        fx, fy = float(x), float(y)
+        fx, fy = float(x), float(y)  # type: ignore[has-type]
     except (TypeError, ValueError):
         raise GeometryError(f"{what} must be a pair of numbers, got {value!r}") from None
     if not (math.isfinite(fx) and math.isfinite(fy)):
@@ -72,7 +73,7 @@ class Transform:
     [10.0, 1.0]
     """
 
-    __slots__ = ("position", "angle", "cos", "sin")
+    __slots__ = ("angle", "cos", "position", "sin")
 
     position: Vec2
     angle: float
@@ -140,7 +141,7 @@ class AABB(NamedTuple):
     max_x: float
     max_y: float
 
-    def overlaps(self, other: "AABB") -> bool:
+    def overlaps(self, other: AABB) -> bool:
         """True when the boxes overlap or touch."""
         return not (
             other.min_x > self.max_x
@@ -152,7 +153,7 @@ class AABB(NamedTuple):
     def contains_point(self, point: Sequence[float]) -> bool:
         return self.min_x <= point[0] <= self.max_x and self.min_y <= point[1] <= self.max_y
 
-    def union(self, other: "AABB") -> "AABB":
+    def union(self, other: AABB) -> AABB:
         return AABB(
             min(self.min_x, other.min_x),
             min(self.min_y, other.min_y),
@@ -160,11 +161,11 @@ class AABB(NamedTuple):
             max(self.max_y, other.max_y),
         )
 
-    def grown(self, margin: float) -> "AABB":
+    def grown(self, margin: float) -> AABB:
         """The box grown by ``margin`` pixels on every side."""
         return AABB(self.min_x - margin, self.min_y - margin, self.max_x + margin, self.max_y + margin)
 
-    def swept(self, translation: Sequence[float]) -> "AABB":
+    def swept(self, translation: Sequence[float]) -> AABB:
         """The box covering this one moved along ``translation`` (pixels) from start to end."""
         dx, dy = translation
         return AABB(
@@ -210,7 +211,7 @@ def _cross3(o: Vec2, a: Vec2, b: Vec2) -> float:
 def convex_hull(points: Iterable[Sequence[float]], tolerance: float = VERTEX_TOLERANCE) -> list[Vec2]:
     """Counter-clockwise convex hull of ``points`` (Andrew's monotone chain), without collinear or
     duplicate vertices (within ``tolerance`` pixels). Returns 1 point for a single point, 2 for a segment."""
-    pts = sorted(set((float(p[0]), float(p[1])) for p in points))
+    pts = sorted({(float(p[0]), float(p[1])) for p in points})
     if len(pts) <= 1:
         return pts
 
@@ -257,12 +258,13 @@ class RoundedPolygon:
     ((-16.0, -8.0), (16.0, -8.0), (16.0, 8.0), (-16.0, 8.0))
     """
 
-    __slots__ = ("vertices", "normals", "radius", "count", "_local_aabb")
+    __slots__ = ("_local_aabb", "count", "normals", "radius", "vertices")
 
     vertices: tuple[Vec2, ...]
     normals: tuple[Vec2, ...]
     radius: float
     count: int
+    _local_aabb: AABB
 
     def __init__(self, vertices: Sequence[Sequence[float]], radius: float = 0.0) -> None:
         r = _finite_scalar(radius, "RoundedPolygon radius")
@@ -318,7 +320,7 @@ class RoundedPolygon:
         set_(self, "_local_aabb", AABB(min(xs) - radius, min(ys) - radius, max(xs) + radius, max(ys) + radius))
 
     @classmethod
-    def _trusted(cls, vertices: Sequence[Vec2], radius: float) -> "RoundedPolygon":
+    def _trusted(cls, vertices: Sequence[Vec2], radius: float) -> RoundedPolygon:
         """Build without validation from a counter-clockwise, strictly convex core (kernel-internal)."""
         shape = cls.__new__(cls)
         verts = tuple(vertices)
@@ -346,18 +348,18 @@ class RoundedPolygon:
 
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def circle(cls, radius: float, center: Sequence[float] = (0.0, 0.0)) -> "RoundedPolygon":
+    def circle(cls, radius: float, center: Sequence[float] = (0.0, 0.0)) -> RoundedPolygon:
         """A disc of ``radius`` pixels (> 0) around ``center`` (local frame)."""
         return cls([center], radius)
 
     @classmethod
-    def capsule(cls, p1: Sequence[float], p2: Sequence[float], radius: float) -> "RoundedPolygon":
+    def capsule(cls, p1: Sequence[float], p2: Sequence[float], radius: float) -> RoundedPolygon:
         """A thick segment: every point within ``radius`` pixels of the segment p1-p2. Radius 0 gives a
         plain segment."""
         return cls([p1, p2], radius)
 
     @classmethod
-    def segment(cls, p1: Sequence[float], p2: Sequence[float]) -> "RoundedPolygon":
+    def segment(cls, p1: Sequence[float], p2: Sequence[float]) -> RoundedPolygon:
         """A segment with no thickness (a capsule of radius 0)."""
         return cls([p1, p2], 0.0)
 
@@ -369,7 +371,7 @@ class RoundedPolygon:
         radius: float = 0.0,
         center: Sequence[float] = (0.0, 0.0),
         angle: float = 0.0,
-    ) -> "RoundedPolygon":
+    ) -> RoundedPolygon:
         """A box whose *outer* extents are ``2 * half_width`` by ``2 * half_height`` pixels, with corners
         rounded by ``radius`` (the core is shrunk by the radius so the outside size stays what you asked
         for; ``radius`` must be smaller than both half extents). ``center`` and ``angle`` (radians, CCW)
@@ -391,12 +393,12 @@ class RoundedPolygon:
         return cls([xf.apply(p) for p in corners], r)
 
     @classmethod
-    def polygon(cls, points: Sequence[Sequence[float]], radius: float = 0.0) -> "RoundedPolygon":
+    def polygon(cls, points: Sequence[Sequence[float]], radius: float = 0.0) -> RoundedPolygon:
         """A convex polygon (either winding) rounded by ``radius`` pixels; the same as the constructor."""
         return cls(points, radius)
 
     @classmethod
-    def hull(cls, points: Iterable[Sequence[float]], radius: float = 0.0) -> "RoundedPolygon":
+    def hull(cls, points: Iterable[Sequence[float]], radius: float = 0.0) -> RoundedPolygon:
         """The convex hull of ``points`` rounded by ``radius``. Collinear and duplicate points are dropped,
         so any point cloud is accepted as long as it is finite and not empty."""
         pts = [_finite_point(p, f"hull point {i}") for i, p in enumerate(points)]
@@ -442,6 +444,6 @@ class RoundedPolygon:
                 best, best_dot = v, d
         return best
 
-    def transformed(self, xf: Transform) -> "RoundedPolygon":
+    def transformed(self, xf: Transform) -> RoundedPolygon:
         """The same shape with its core moved by ``xf`` (useful to build compound level geometry)."""
         return RoundedPolygon._trusted([xf.apply(v) for v in self.vertices], self.radius)

@@ -28,7 +28,8 @@ def close_vec(a, b, tol: float = TOL) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= tol
 
 
-def to_shapely(shape: RoundedPolygon, xf: Transform = Transform()):
+def to_shapely(shape: RoundedPolygon, xf: Transform | None = None):
+    xf = xf or Transform()
     verts = [xf.apply(v) for v in shape.vertices]
     r = shape.radius
     if shape.count == 1:
