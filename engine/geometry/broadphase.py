@@ -203,9 +203,9 @@ class StaticBroadPhase:
         """Segment ``index`` as a capsule :class:`RoundedPolygon` in the world frame (cached)."""
         shape = self._shapes.get(index)
         if shape is None:
-            shape = RoundedPolygon._trusted(
-                (tuple(self.a[index]), tuple(self.b[index])), float(self.radius[index])
-            )
+            ax, ay = self.a[index].tolist()
+            bx, by = self.b[index].tolist()
+            shape = RoundedPolygon._trusted(((ax, ay), (bx, by)), float(self.radius[index]))
             self._shapes[index] = shape
         return shape
 

@@ -1,0 +1,457 @@
+"""Kinematic character controller: move-and-slide by Minkowski-expanded shape casts.
+
+Each step a character
+
+1. **rides** the platform it stood on: it is carried by the platform's motion of this step (a cast, so a
+   wall still stops it);
+2. **recovers** from overlap (spawned inside geometry, or a platform moved into it), pushed out along the
+   contact normals until it is ``skin`` away;
+3. **slides**: casts its shape grown by ``skin`` along the desired displacement, moves to the first hit
+   (which leaves exactly ``skin`` of gap), removes the part of the displacement that goes into the hit
+   plane, and repeats up to ``max_slides`` times. Casting the grown shape is a ray cast against the level
+   grown by the character (the kernel's :func:`~engine.geometry.shape_cast`), so nothing is tunnelled at
+   any speed;
+4. **steps up** small ledges and **snaps** down to the floor when walking down slopes and steps;
+5. **classifies** what it touches from a contact query within ``skin + ground_probe``: floor, wall or
+   ceiling by the angle of each contact normal to ``up``.
+
+Seam immunity comes from the level, not from special cases here: level segments are thick and rounded, so
+at a joint between two segments the grown shapes meet in one continuous surface and the cast never sees an
+edge to catch on.
+
+One-way colliders stop a character only when the contact normal lies within ``one_way_angle`` of the
+collider's one-way direction, the character moves against it, and the character does not already overlap
+it. A moving one-way platform that rose into a character who was above it at the start of the step pushes
+the character up (the bug of Godot issue 9399 is a character falling through there).
+
+Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vector.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+from .geometry import RoundedPolygon, Transform, Vec2
+from .world import Collider, KinematicBody, SceneContact, SceneHit, WorldError
+
+if TYPE_CHECKING:
+    from .world import World
+
+__all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
+
+_EPS = 1e-9
+_GRAZE = 1e-4
+"""Cosine of the approach below which a hit is a graze, not a block. A tangent touch of a rounded corner
+carries rounding noise of about sqrt(machine epsilon x coordinate size): up to 1e-5 in a level 100k px
+wide. Ignoring a graze lets a move of L pixels dip at most 1e-4 L into the skin; recovery bounds the rest."""
+_PENETRATION_SLOP = 0.01
+"""Pixels. Overlaps shallower than this are rounding, not penetration."""
+
+
+@dataclass(frozen=True)
+class MoverConfig:
+    """Tunables of the mover. Every field is validated when the config is made."""
+
+    up: Vec2 = (0.0, 1.0)
+    """Unit vector pointing away from the floor (world frame)."""
+    skin: float = 0.5
+    """Pixels of gap kept between the character and what it touches (typical 0.25-1)."""
+    max_slides: int = 4
+    """Casts per step: the first hit plus slides along up to ``max_slides - 1`` further surfaces."""
+    max_floor_angle: float = math.radians(50.0)
+    """Radians. A surface whose normal is within this angle of ``up`` is floor; of ``-up``, ceiling; else
+    wall. 50 degrees lets the character walk up 45-degree slopes."""
+    snap_length: float = 10.0
+    """Pixels. A grounded character that is not jumping is pulled down onto the floor up to this far, so it
+    stays grounded walking down slopes and small steps at full speed."""
+    ground_probe: float = 1.0
+    """Pixels beyond ``skin`` within which a surface still counts as touched (ground prediction)."""
+    stop_on_slope: bool = True
+    """A grounded character with no lateral velocity stays put on slopes instead of sliding down."""
+    constant_speed_on_slopes: bool = True
+    """Grounded motion keeps its lateral (perpendicular to ``up``) speed up and down slopes."""
+    step_height: float = 8.0
+    """Pixels. A grounded character walking into a ledge at most this high steps onto it (0: off)."""
+    one_way_angle: float = math.radians(60.0)
+    """Radians. A one-way collider blocks only contacts whose normal is within this angle of its one-way
+    direction (its rounded ends and undersides let the character through)."""
+    recovery_iterations: int = 4
+    """Push-out passes per step when the character starts a step overlapping something."""
+
+    def __post_init__(self) -> None:
+        ux, uy = (float(c) for c in self.up)
+        length = math.hypot(ux, uy)
+        if not (math.isfinite(length) and abs(length - 1.0) < 1e-6):
+            raise WorldError(f"MoverConfig.up must be a unit vector, got {self.up!r}")
+        object.__setattr__(self, "up", (ux / length, uy / length))
+        for name in ("skin", "snap_length", "ground_probe", "step_height"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise WorldError(f"MoverConfig.{name} must be a finite number >= 0 (pixels), got {value!r}")
+        if self.skin <= 0:
+            raise WorldError(f"MoverConfig.skin must be > 0 pixels, got {self.skin!r}")
+        for name in ("max_floor_angle", "one_way_angle"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and 0 < value < math.pi / 2):
+                raise WorldError(f"MoverConfig.{name} must be between 0 and pi/2 radians, got {value!r}")
+        for name in ("max_slides", "recovery_iterations"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and 1 <= value <= 64):
+                raise WorldError(f"MoverConfig.{name} must be an integer from 1 to 64, got {value!r}")
+
+
+class MoveResult(NamedTuple):
+    """What one move did (world frame)."""
+
+    position: Vec2
+    velocity: Vec2
+    on_floor: bool
+    on_wall: bool
+    on_ceiling: bool
+    floor_normal: Vec2 | None
+    """Unit normal of the floor stood on, ``None`` when airborne."""
+    platform: KinematicBody | None
+    """The kinematic body stood on, if any."""
+    hits: tuple[SceneHit, ...]
+    """Every surface the slide ran into this step, in order."""
+
+
+@dataclass(eq=False)
+class Character:
+    """A kinematic character in a :class:`~engine.world.World`. Set ``velocity`` (px/s) before each
+    ``World.step``; read the flags after it. Create with ``World.add_character``."""
+
+    world: "World"
+    shape: RoundedPolygon
+    position: Vec2
+    config: MoverConfig
+    velocity: Vec2 = (0.0, 0.0)
+    on_floor: bool = False
+    on_wall: bool = False
+    on_ceiling: bool = False
+    floor_normal: Vec2 | None = None
+    wall_normal: Vec2 | None = None
+    platform: KinematicBody | None = None
+    floor_collider: Collider | None = None
+    last_move: MoveResult | None = None
+    _dropping: set[int] = field(default_factory=set)
+    _floor_point: Vec2 | None = None
+
+    def __post_init__(self) -> None:
+        x, y = float(self.position[0]), float(self.position[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise WorldError(f"character position must be finite, got {self.position!r}")
+        self.position = (x, y)
+        # The cast shape is the character grown by the skin: reaching its hit leaves exactly `skin` of gap.
+        self._cast_shape = RoundedPolygon._trusted(self.shape.vertices, self.shape.radius + self.config.skin)
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position)
+
+    def drop_through(self) -> bool:
+        """Fall through the one-way floor stood on (down + jump). Returns False when not on one."""
+        if self.floor_collider is None or self.floor_collider.one_way is None:
+            return False
+        for contact in self.world.contacts(self.shape, self.transform, self.config.skin + self.config.ground_probe):
+            if contact.collider.one_way is not None:
+                self._dropping.add(id(contact.collider))
+        self.on_floor = False
+        self.floor_collider = None
+        self.platform = None
+        return True
+
+    def teleport(self, position: Sequence[float]) -> None:
+        """Put the character somewhere without sweeping (spawn, respawn); it recovers from any overlap on
+        the next step."""
+        self.position = (float(position[0]), float(position[1]))
+        self.on_floor = self.on_wall = self.on_ceiling = False
+        self.platform = self.floor_collider = None
+
+    def cast(self, displacement: Sequence[float], position: Sequence[float] | None = None) -> SceneHit | None:
+        """The first surface that would stop this character moving by ``displacement`` from ``position``
+        (default: where it is), with the mover's rules (skin, one-way, moving away ignored)."""
+        start = self.position if position is None else (float(position[0]), float(position[1]))
+        return _first_hit(self, start, (float(displacement[0]), float(displacement[1])))
+
+    def move(self, dt: float) -> MoveResult:
+        """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
+        return move_character(self, dt)
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return a[0] * b[0] + a[1] * b[1]
+
+
+class _Surface:
+    FLOOR, WALL, CEILING = range(3)
+
+
+def _classify(normal: Vec2, cfg: MoverConfig) -> int:
+    d = _dot(normal, cfg.up)
+    limit = math.cos(cfg.max_floor_angle)
+    if d >= limit - _EPS:
+        return _Surface.FLOOR
+    if d <= -limit + _EPS:
+        return _Surface.CEILING
+    return _Surface.WALL
+
+
+def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: Vec2) -> bool:
+    """Whether a one-way collider stops the character here (normal within the cone, not dropping through,
+    and not already inside it)."""
+    assert collider.one_way is not None
+    cfg = ch.config
+    if id(collider) in ch._dropping:
+        return False
+    if _dot(normal, collider.one_way) < math.cos(cfg.one_way_angle):
+        return False
+    contact = ch.world.contact_with(ch.shape, Transform(position), collider, cfg.skin)
+    return contact is None or contact.separation >= -_PENETRATION_SLOP
+
+
+def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
+    """The first surface that stops a sweep of the skin-grown shape along ``d``."""
+    length = math.hypot(d[0], d[1])
+    for hit in ch.world.cast(ch._cast_shape, Transform(position), d, ignore):
+        if _dot(d, hit.normal) >= -_GRAZE * length:
+            # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
+            # flush neighbour hides): it does not stop us.
+            continue
+        if hit.collider.one_way is not None and not _one_way_blocks(ch, hit.collider, hit.normal, position):
+            continue
+        return hit
+    return None
+
+
+def _slide(
+    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
+    ignore: Sequence[object] = (),
+) -> tuple[Vec2, Vec2]:
+    """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits."""
+    cfg = ch.config
+    ux, uy = cfg.up
+    px, py = position
+    vx, vy = velocity
+    dx, dy = d
+    planes: list[Vec2] = []
+    for _ in range(cfg.max_slides):
+        if dx * dx + dy * dy < 1e-18:
+            break
+        hit = _first_hit(ch, (px, py), (dx, dy), ignore)
+        if hit is None:
+            px, py = px + dx, py + dy
+            break
+        f = hit.fraction
+        px, py = px + dx * f, py + dy * f
+        hits.append(hit)
+        nx, ny = hit.normal
+        surface = _classify((nx, ny), cfg)
+        # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls.
+        vu = vx * ux + vy * uy
+        if surface == _Surface.FLOOR and vu < 0:
+            vx, vy = vx - ux * vu, vy - uy * vu
+        elif surface == _Surface.CEILING and vu > 0:
+            vx, vy = vx - ux * vu, vy - uy * vu
+        elif surface == _Surface.WALL:
+            vn = vx * nx + vy * ny
+            if vn < 0:
+                vx, vy = vx - nx * vn, vy - ny * vn
+        # Remaining displacement, projected onto the hit plane.
+        rx, ry = dx * (1.0 - f), dy * (1.0 - f)
+        rn = rx * nx + ry * ny
+        lateral_before = abs(rx * -uy + ry * ux)
+        rx, ry = rx - nx * rn, ry - ny * rn
+        if grounded and surface == _Surface.FLOOR and cfg.constant_speed_on_slopes:
+            # Keep the lateral progress: going from flat onto a slope must not slow the walk.
+            lateral_after = abs(rx * -uy + ry * ux)
+            if lateral_after > _EPS:
+                scale = lateral_before / lateral_after
+                rx, ry = rx * scale, ry * scale
+        elif grounded and surface == _Surface.WALL:
+            up_part = rx * ux + ry * uy
+            if up_part > 0:  # a grounded walk does not climb walls
+                rx, ry = rx - ux * up_part, ry - uy * up_part
+        # A crease: the slide would push into a plane hit earlier this step, so stop there.
+        if any(rx * qx + ry * qy < -_EPS for qx, qy in planes):
+            rx = ry = 0.0
+        planes.append((nx, ny))
+        dx, dy = rx, ry
+    return (px, py), (vx, vy)
+
+
+def _recover(ch: Character, position: Vec2) -> Vec2:
+    """Push the character out of anything it overlaps deeper than the skin allows."""
+    cfg = ch.config
+    px, py = position
+    for _ in range(cfg.recovery_iterations):
+        worst = None
+        for contact in ch.world.contacts(ch.shape, Transform((px, py)), 0.0):
+            if contact.separation >= -_PENETRATION_SLOP:
+                continue
+            collider = contact.collider
+            if collider.one_way is not None:
+                if id(collider) in ch._dropping or _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
+                    continue
+                if collider.body is None:
+                    continue  # a static one-way we are inside of: we are passing through it
+                before = ch.world.contact_with(ch.shape, Transform((px, py)), collider, cfg.skin, at_previous=True)
+                if before is not None and before.separation < -_PENETRATION_SLOP:
+                    continue  # already inside before the platform moved: passing through
+            if worst is None or contact.separation < worst.separation:
+                worst = contact
+        if worst is None:
+            break
+        push = -worst.separation + cfg.skin
+        px, py = px + worst.normal[0] * push, py + worst.normal[1] * push
+    return (px, py)
+
+
+def _step_up(
+    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit]
+) -> tuple[Vec2, Vec2] | None:
+    """Try to climb a ledge of at most ``step_height``: up, across, down. ``None`` if it does not fit."""
+    cfg = ch.config
+    ux, uy = cfg.up
+    h = cfg.step_height
+    rise = _first_hit(ch, position, (ux * h, uy * h))
+    climbed = h * (rise.fraction if rise else 1.0)
+    if climbed < 0.5 * h:
+        return None
+    raised = (position[0] + ux * climbed, position[1] + uy * climbed)
+    across_hits: list[SceneHit] = []
+    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits)
+    progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / max(math.hypot(*d), _EPS)
+    if progress < 0.25 * math.hypot(*d):
+        return None
+    drop = climbed + cfg.skin
+    land = _first_hit(ch, moved, (-ux * drop, -uy * drop))
+    if land is None or _classify(land.normal, cfg) != _Surface.FLOOR:
+        return None
+    landed = (moved[0] - ux * drop * land.fraction, moved[1] - uy * drop * land.fraction)
+    hits.extend(across_hits)
+    hits.append(land)
+    return landed, new_velocity
+
+
+def move_character(ch: Character, dt: float) -> MoveResult:
+    """One move of ``ch`` by its velocity over ``dt`` seconds (see the module docstring)."""
+    if not (math.isfinite(dt) and dt > 0):
+        raise WorldError(f"move dt must be a positive number of seconds, got {dt!r}")
+    cfg = ch.config
+    ux, uy = cfg.up
+    vx, vy = ch.velocity
+    if not (math.isfinite(vx) and math.isfinite(vy)):
+        raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
+    hits: list[SceneHit] = []
+    position = ch.position
+
+    # 1. Ride the platform stood on.
+    if ch.platform is not None and ch.on_floor:
+        anchor = ch._floor_point or position
+        carry = ch.platform.displacement_of(anchor)
+        if carry != (0.0, 0.0):
+            position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(ch.platform.collider,))
+
+    # 2. Recover from overlap.
+    position = _recover(ch, position)
+
+    # 3. The displacement wanted this step.
+    vu = vx * ux + vy * uy
+    grounded = ch.on_floor and vu <= _EPS and ch.floor_normal is not None
+    if grounded:
+        assert ch.floor_normal is not None
+        nx, ny = ch.floor_normal
+        lx, ly = vx - ux * vu, vy - uy * vu  # lateral velocity
+        tx, ty = lx - nx * (lx * nx + ly * ny), ly - ny * (lx * nx + ly * ny)  # along the floor
+        lateral = math.hypot(lx, ly)
+        along_lateral = math.hypot(tx - ux * (tx * ux + ty * uy), ty - uy * (tx * ux + ty * uy))
+        if cfg.constant_speed_on_slopes and along_lateral > _EPS:
+            scale = lateral / along_lateral
+            tx, ty = tx * scale, ty * scale
+        d = (tx * dt, ty * dt)
+        if not cfg.stop_on_slope:
+            gx, gy = ux * vu, uy * vu  # gravity's pull, along the floor
+            gn = gx * nx + gy * ny
+            d = (d[0] + (gx - nx * gn) * dt, d[1] + (gy - ny * gn) * dt)
+        velocity = (lx, ly) if cfg.stop_on_slope else (vx, vy)
+    else:
+        d = (vx * dt, vy * dt)
+        velocity = (vx, vy)
+
+    # 4. Slide, stepping up ledges when a grounded walk meets a wall.
+    start = position
+    position, velocity = _slide(ch, position, d, velocity, grounded, hits)
+    if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
+        stepped = _step_up(ch, start, d, (vx - ux * vu, vy - uy * vu), [])
+        if stepped is not None:
+            progress_slide = _dot((position[0] - start[0], position[1] - start[1]), d)
+            progress_step = _dot((stepped[0][0] - start[0], stepped[0][1] - start[1]), d)
+            if progress_step > progress_slide + _EPS:
+                position, velocity = stepped
+
+    # 5. Snap down onto the floor when walking (not jumping) off a slope or a step.
+    vu_after = velocity[0] * ux + velocity[1] * uy
+    if grounded and vu_after <= _EPS and cfg.snap_length > 0:
+        if not any(_classify(h.normal, cfg) == _Surface.FLOOR for h in hits):
+            snap = (-ux * cfg.snap_length, -uy * cfg.snap_length)
+            hit = _first_hit(ch, position, snap)
+            if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
+                position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
+
+    # 6. What do we touch now?
+    _classify_contacts(ch, position)
+    if ch.on_floor:
+        vu_after = velocity[0] * ux + velocity[1] * uy
+        if vu_after < 0:
+            velocity = (velocity[0] - ux * vu_after, velocity[1] - uy * vu_after)
+    ch.position = position
+    ch.velocity = velocity
+    result = MoveResult(
+        position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits)
+    )
+    ch.last_move = result
+    return result
+
+
+def _floor_key(contact: SceneContact, cfg: MoverConfig) -> tuple[float, float]:
+    return (round(contact.separation, 3), -_dot(contact.normal, cfg.up))
+
+
+def _classify_contacts(ch: Character, position: Vec2) -> None:
+    cfg = ch.config
+    margin = cfg.skin + cfg.ground_probe
+    floor = wall = ceiling = None
+    still_dropping: set[int] = set()
+    for contact in ch.world.contacts(ch.shape, Transform(position), margin):
+        collider = contact.collider
+        if collider.one_way is not None:
+            if id(collider) in ch._dropping:
+                still_dropping.add(id(collider))
+                continue
+            if _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
+                continue
+            if contact.separation < -_PENETRATION_SLOP:
+                continue
+        surface = _classify(contact.normal, cfg)
+        if surface == _Surface.FLOOR:
+            # The nearest floor; between equally near ones (a joint), the most level one.
+            if floor is None or _floor_key(contact, cfg) < _floor_key(floor, cfg):
+                floor = contact
+        elif surface == _Surface.CEILING:
+            ceiling = contact if ceiling is None or contact.separation < ceiling.separation else ceiling
+        else:
+            wall = contact if wall is None or contact.separation < wall.separation else wall
+    ch._dropping = still_dropping
+    ch.on_floor = floor is not None
+    ch.on_wall = wall is not None
+    ch.on_ceiling = ceiling is not None
+    ch.floor_normal = floor.normal if floor else None
+    ch.wall_normal = wall.normal if wall else None
+    ch.floor_collider = floor.collider if floor else None
+    ch._floor_point = floor.point if floor else None
+    body = floor.collider.body if floor else None
+    ch.platform = body if isinstance(body, KinematicBody) else None

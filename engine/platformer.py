@@ -1,0 +1,257 @@
+"""Platformer feel on top of the mover: run, jump, gravity and the small forgiving touches players expect.
+
+:class:`PlatformerController` turns a :class:`PlatformerInput` into the character's velocity each frame,
+*before* ``World.step``. It implements run acceleration and deceleration (ground and air), gravity with a
+terminal velocity, variable jump height (releasing jump cuts the rise), coyote time (a jump still works
+shortly after running off a ledge), jump buffering (a jump pressed shortly before landing happens on
+landing), lighter gravity near the apex while jump is held, heavier gravity when falling, head-bump corner
+correction (slip around a ceiling corner instead of stopping), drop-through of one-way floors (down +
+jump), inheriting a moving platform's velocity when leaving it, and optional wall slide / wall jump.
+
+Every value lives in :class:`PlatformerConfig`; the defaults are tuned for a 20 x 32 px hero in a
+32 px tile world. Units: pixels, seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .character import Character
+from .geometry import Vec2
+from .world import KinematicBody, WorldError
+
+__all__ = ["PlatformerConfig", "PlatformerController", "PlatformerInput"]
+
+
+class PlatformerInput(NamedTuple):
+    """Buttons held this frame."""
+
+    left: bool = False
+    right: bool = False
+    up: bool = False
+    down: bool = False
+    jump: bool = False
+
+
+@dataclass(frozen=True)
+class PlatformerConfig:
+    """Feel tunables (pixels, seconds). Validated when made."""
+
+    run_speed: float = 250.0
+    """Top lateral speed, px/s."""
+    ground_acceleration: float = 2400.0
+    """px/s^2 towards ``run_speed`` while a direction is held on the ground (0 to full in ~0.1 s)."""
+    ground_deceleration: float = 3000.0
+    """px/s^2 towards rest with no direction held on the ground (or when turning)."""
+    air_acceleration: float = 1600.0
+    """px/s^2 towards ``run_speed`` while a direction is held in the air."""
+    air_deceleration: float = 700.0
+    """px/s^2 towards rest with no direction held in the air (keeps some momentum)."""
+    gravity: float | None = None
+    """px/s^2 downwards. ``None`` takes the world's gravity (its length, along ``-up``)."""
+    terminal_velocity: float = 900.0
+    """Fastest fall, px/s."""
+    jump_height: float = 88.0
+    """Apex height of a full (held) jump, px, under normal gravity; a bit more with apex gravity on."""
+    jump_cut: float = 0.45
+    """Upward speed is multiplied by this when jump is released during the rise (variable jump height)."""
+    coyote_time: float = 0.1
+    """Seconds after leaving the ground during which a jump still works."""
+    jump_buffer: float = 0.12
+    """Seconds a jump pressed in the air is remembered and done on landing."""
+    apex_threshold: float = 90.0
+    """px/s. While jump is held and the vertical speed is below this, gravity is lighter (hang time)."""
+    apex_gravity_multiplier: float = 0.55
+    fall_gravity_multiplier: float = 1.5
+    """Gravity multiplier while falling: quicker falls read as weight."""
+    corner_correction: float = 6.0
+    """Pixels. A rising character whose head would catch a ceiling corner slips sideways up to this far."""
+    inherit_platform_velocity: bool = True
+    """Leaving a moving platform (jumping or walking off) adds its velocity."""
+    wall_slide: bool = False
+    """Slide slowly down walls while pushing into them, and jump off them."""
+    wall_slide_speed: float = 110.0
+    """Fastest fall while wall sliding, px/s."""
+    wall_jump_velocity: Vec2 = (280.0, 540.0)
+    """(away from the wall, up) px/s given by a wall jump."""
+    wall_jump_lock: float = 0.14
+    """Seconds after a wall jump during which pushing back towards the wall is ignored."""
+
+    def __post_init__(self) -> None:
+        for name in (
+            "run_speed", "ground_acceleration", "ground_deceleration", "air_acceleration", "air_deceleration",
+            "terminal_velocity", "jump_height", "coyote_time", "jump_buffer", "apex_threshold",
+            "apex_gravity_multiplier", "fall_gravity_multiplier", "corner_correction", "wall_slide_speed",
+            "wall_jump_lock",
+        ):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise WorldError(f"PlatformerConfig.{name} must be a finite number >= 0, got {value!r}")
+        if not (0.0 <= self.jump_cut <= 1.0):
+            raise WorldError(f"PlatformerConfig.jump_cut must be within [0, 1], got {self.jump_cut!r}")
+        if self.gravity is not None and not (math.isfinite(self.gravity) and self.gravity >= 0):
+            raise WorldError(f"PlatformerConfig.gravity must be None or a number >= 0, got {self.gravity!r}")
+
+
+def _approach(value: float, target: float, step: float) -> float:
+    if value < target:
+        return min(value + step, target)
+    return max(value - step, target)
+
+
+@dataclass(eq=False)
+class PlatformerController:
+    """Drives one :class:`~engine.character.Character`. Call :meth:`update` once per fixed step, before
+    ``World.step``. ``events`` lists what happened in the last update and step (``"jump"``,
+    ``"wall_jump"``, ``"land"``, ``"drop_through"``), for sounds and particles."""
+
+    character: Character
+    config: PlatformerConfig = field(default_factory=PlatformerConfig)
+    events: list[str] = field(default_factory=list)
+    facing: int = 1
+    wall_sliding: bool = False
+    _coyote: float = 0.0
+    _buffer: float = 0.0
+    _jump_held_before: bool = False
+    _rising_from_jump: bool = False
+    _riding: KinematicBody | None = None
+    _wall_lock: float = 0.0
+    _wall_lock_direction: int = 0
+    _was_on_floor: bool = False
+
+    @property
+    def gravity(self) -> float:
+        if self.config.gravity is not None:
+            return self.config.gravity
+        gx, gy = self.character.world.gravity
+        return math.hypot(gx, gy)
+
+    @property
+    def jump_speed(self) -> float:
+        """Take-off speed that reaches ``jump_height`` under normal gravity, px/s."""
+        return math.sqrt(2.0 * self.gravity * self.config.jump_height)
+
+    def update(self, buttons: PlatformerInput, dt: float) -> None:
+        """Set the character's velocity for the coming step from the buttons held."""
+        cfg = self.config
+        ch = self.character
+        ux, uy = ch.config.up
+        rx, ry = uy, -ux  # "right" for an up vector (0, 1) is +x
+        self.events = []
+        if ch.on_floor and not self._was_on_floor:
+            self.events.append("land")
+        self._was_on_floor = ch.on_floor
+
+        vx, vy = ch.velocity
+        lateral = vx * rx + vy * ry
+        vertical = vx * ux + vy * uy
+
+        # Timers.
+        if ch.on_floor:
+            self._coyote = cfg.coyote_time
+            self._rising_from_jump = False
+            self._riding = ch.platform
+        else:
+            self._coyote = max(self._coyote - dt, 0.0)
+            if self._riding is not None and cfg.inherit_platform_velocity:
+                # Walked (or was pushed) off a moving platform: keep its momentum.
+                pvx, pvy = self._riding.velocity
+                lateral += pvx * rx + pvy * ry
+                vertical += max(pvx * ux + pvy * uy, 0.0)
+                self._riding = None
+        pressed = buttons.jump and not self._jump_held_before
+        self._jump_held_before = buttons.jump
+        self._buffer = cfg.jump_buffer if pressed else max(self._buffer - dt, 0.0)
+        self._wall_lock = max(self._wall_lock - dt, 0.0)
+
+        # Run.
+        direction = int(buttons.right) - int(buttons.left)
+        if self._wall_lock > 0 and direction == self._wall_lock_direction:
+            direction = 0
+        if direction:
+            self.facing = direction
+        target = direction * cfg.run_speed
+        if ch.on_floor:
+            rate = cfg.ground_acceleration if direction and direction * lateral >= 0 else cfg.ground_deceleration
+        else:
+            rate = cfg.air_acceleration if direction else cfg.air_deceleration
+        lateral = _approach(lateral, target, rate * dt)
+
+        # Gravity.
+        g = self.gravity
+        if ch.on_floor and vertical <= 0:
+            vertical = 0.0
+        else:
+            multiplier = 1.0
+            if buttons.jump and abs(vertical) < cfg.apex_threshold:
+                multiplier = cfg.apex_gravity_multiplier
+            elif vertical < 0:
+                multiplier = cfg.fall_gravity_multiplier
+            vertical -= g * multiplier * dt
+            vertical = max(vertical, -cfg.terminal_velocity)
+
+        # Wall slide.
+        self.wall_sliding = False
+        wall = ch.wall_normal if ch.on_wall else None
+        pushing_into_wall = wall is not None and direction != 0 and direction * (wall[0] * rx + wall[1] * ry) < 0
+        if cfg.wall_slide and pushing_into_wall and not ch.on_floor and vertical < 0:
+            vertical = max(vertical, -cfg.wall_slide_speed)
+            self.wall_sliding = True
+
+        # Jump, drop-through, wall jump.
+        if self._buffer > 0:
+            if buttons.down and ch.on_floor and ch.drop_through():
+                self._buffer = 0.0
+                self.events.append("drop_through")
+            elif ch.on_floor or self._coyote > 0:
+                vertical = self.jump_speed
+                if cfg.inherit_platform_velocity and self._riding is not None:
+                    pvx, pvy = self._riding.velocity
+                    lateral += pvx * rx + pvy * ry
+                    vertical += max(pvx * ux + pvy * uy, 0.0)
+                self._riding = None
+                ch.on_floor = False  # leave now: no carry by the platform this step (its speed is ours)
+                ch.platform = None
+                self._buffer = self._coyote = 0.0
+                self._rising_from_jump = True
+                self.events.append("jump")
+            elif cfg.wall_slide and wall is not None:
+                away = 1 if (wall[0] * rx + wall[1] * ry) > 0 else -1
+                lateral = away * cfg.wall_jump_velocity[0]
+                vertical = cfg.wall_jump_velocity[1]
+                self._wall_lock = cfg.wall_jump_lock
+                self._wall_lock_direction = -away
+                self.facing = away
+                self._buffer = 0.0
+                self._rising_from_jump = True
+                self.events.append("wall_jump")
+
+        # Variable jump height: letting go early cuts the rise once.
+        if self._rising_from_jump and not buttons.jump and vertical > 0:
+            vertical *= cfg.jump_cut
+            self._rising_from_jump = False
+
+        ch.velocity = (rx * lateral + ux * vertical, ry * lateral + uy * vertical)
+        if vertical > 0 and cfg.corner_correction > 0:
+            self._correct_head_bump(vertical * dt)
+
+    def _correct_head_bump(self, rise: float) -> None:
+        """If the rise this step would stop on a ceiling corner that a small sideways slip avoids, slip."""
+        ch = self.character
+        ux, uy = ch.config.up
+        rx, ry = uy, -ux
+        d = (ux * rise, uy * rise)
+        if ch.cast(d) is None:
+            return
+        for offset in range(1, int(self.config.corner_correction) + 1):
+            for side in (1, -1):
+                slip = (rx * offset * side, ry * offset * side)
+                # The slip itself must be free, and from there the rise must be free.
+                if ch.cast(slip) is not None:
+                    continue
+                moved = (ch.position[0] + slip[0], ch.position[1] + slip[1])
+                if ch.cast(d, moved) is None:
+                    ch.position = moved
+                    return

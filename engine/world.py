@@ -1,0 +1,376 @@
+"""The world: owner of all simulation state, advanced with ``step(dt)`` at a fixed rate.
+
+What lives here:
+
+* **static geometry**: thick segments (capsules), solid or one-way, behind a :class:`StaticBroadPhase`;
+* **kinematic bodies**: moving platforms driven by a velocity or along a :class:`PlatformPath`;
+* **characters**: kinematic shapes moved by :mod:`engine.character` (move-and-slide).
+
+Scene queries (``cast``, ``contacts``) are what the character mover sees of the world: every collider near
+a shape, as contact normals and cast hits, with one-way rules applied by the caller.
+
+Units: pixels, seconds, radians (counter-clockwise); y-up. A one-way collider is solid only against
+things coming from its ``one_way`` side: ``one_way`` is the unit direction a character must come *from*
+(for a floor-like platform, up).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from .geometry import (
+    AABB,
+    RoundedPolygon,
+    StaticBroadPhase,
+    Transform,
+    Vec2,
+    collide,
+    shape_cast,
+)
+
+if TYPE_CHECKING:
+    from .character import Character, MoverConfig
+
+__all__ = [
+    "BodyKind",
+    "Collider",
+    "KinematicBody",
+    "PlatformPath",
+    "SceneContact",
+    "SceneHit",
+    "World",
+    "WorldError",
+]
+
+
+class WorldError(ValueError):
+    """Bad input to the world (names the bad value)."""
+
+
+class BodyKind(Enum):
+    STATIC = "static"
+    KINEMATIC = "kinematic"
+    DYNAMIC = "dynamic"
+
+
+@dataclass(frozen=True, eq=False)
+class Collider:
+    """Something a query can report: a static segment, or a body's shape.
+
+    ``one_way`` is ``None`` for solid colliders, else the unit direction (world frame) that a character
+    must come from to be stopped. ``body`` is the owning :class:`KinematicBody` (or rigid body), ``None``
+    for static geometry; ``segment`` is the static segment's index, else -1.
+    """
+
+    kind: BodyKind
+    one_way: Vec2 | None = None
+    body: "KinematicBody | None" = None
+    segment: int = -1
+
+    @property
+    def velocity(self) -> Vec2:
+        """Velocity of the collider's body (px/s); zero for static geometry."""
+        return self.body.velocity if self.body is not None else (0.0, 0.0)
+
+
+class SceneHit(NamedTuple):
+    """A cast's hit on one collider (world frame)."""
+
+    fraction: float
+    point: Vec2
+    normal: Vec2
+    """Outward normal of the collider, against the motion."""
+    collider: Collider
+    started_inside: bool
+
+
+class SceneContact(NamedTuple):
+    """A shape's contact with one collider (world frame)."""
+
+    normal: Vec2
+    """Unit vector from the collider towards the shape: the way out."""
+    separation: float
+    """Gap between the surfaces along ``normal`` (negative = overlap), pixels."""
+    point: Vec2
+    collider: Collider
+
+
+@dataclass
+class PlatformPath:
+    """A path for a kinematic body: ``points`` (world, pixels) visited in order at ``speed`` px/s.
+    ``mode`` is ``"loop"`` (back to the first point after the last) or ``"pingpong"`` (back and forth)."""
+
+    points: Sequence[Vec2]
+    speed: float
+    mode: str = "loop"
+
+    def __post_init__(self) -> None:
+        pts = [tuple(map(float, p)) for p in self.points]
+        if len(pts) < 2:
+            raise WorldError(f"PlatformPath needs at least 2 points, got {len(pts)}")
+        if not all(math.isfinite(c) for p in pts for c in p):
+            raise WorldError(f"PlatformPath points must be finite, got {self.points!r}")
+        if not (math.isfinite(self.speed) and self.speed > 0):
+            raise WorldError(f"PlatformPath speed must be a positive number of px/s, got {self.speed!r}")
+        if self.mode not in ("loop", "pingpong"):
+            raise WorldError(f"PlatformPath mode must be 'loop' or 'pingpong', got {self.mode!r}")
+        self.points = pts  # type: ignore[assignment]
+        legs = self._legs()
+        self._lengths = [math.dist(a, b) for a, b in legs]
+        self.length = sum(self._lengths)
+        if self.length <= 0.0:
+            raise WorldError("PlatformPath has zero length: all its points coincide")
+
+    def _legs(self) -> list[tuple[Vec2, Vec2]]:
+        pts = list(self.points)
+        if self.mode == "loop":
+            return list(zip(pts, pts[1:] + pts[:1]))
+        return list(zip(pts, pts[1:])) + list(zip(pts[::-1], pts[::-1][1:]))
+
+    def position_at(self, distance: float) -> Vec2:
+        """Point at ``distance`` pixels along the (repeating) path."""
+        s = distance % self.length
+        for (a, b), length in zip(self._legs(), self._lengths):
+            if s <= length and length > 0:
+                f = s / length
+                return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
+            s -= length
+        return tuple(self.points[0])  # type: ignore[return-value]
+
+
+@dataclass(eq=False)
+class KinematicBody:
+    """A body moved by the game, not by forces: moving platforms, doors, lifts.
+
+    Set ``velocity`` (px/s) and ``angular_velocity`` (rad/s), or give a ``path``. The world moves it at
+    the start of each step, before characters move, and keeps its previous transform so that riders and
+    one-way checks can use the motion of this step.
+    """
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float = 0.0
+    velocity: Vec2 = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    one_way: Vec2 | None = None
+    path: PlatformPath | None = None
+    path_distance: float = 0.0
+    name: str = ""
+    collider: Collider = field(init=False)
+    previous_transform: Transform = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.position = (float(self.position[0]), float(self.position[1]))
+        self.collider = Collider(BodyKind.KINEMATIC, _unit_or_none(self.one_way, "one_way"), self)
+        self.previous_transform = self.transform
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position, self.angle)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
+
+    def displacement_of(self, point: Sequence[float]) -> Vec2:
+        """How far a point attached to the body moved during the last step (pixels, rotation included)."""
+        local = self.previous_transform.apply_inverse(point)
+        nx, ny = self.transform.apply(local)
+        return (nx - point[0], ny - point[1])
+
+    def _advance(self, dt: float) -> None:
+        self.previous_transform = self.transform
+        if self.path is not None:
+            self.path_distance += self.path.speed * dt
+            target = self.path.position_at(self.path_distance)
+            self.velocity = ((target[0] - self.position[0]) / dt, (target[1] - self.position[1]) / dt)
+            self.position = target
+        else:
+            self.position = (self.position[0] + self.velocity[0] * dt, self.position[1] + self.velocity[1] * dt)
+        self.angle += self.angular_velocity * dt
+
+
+def _unit_or_none(value: Sequence[float] | None, what: str) -> Vec2 | None:
+    if value is None:
+        return None
+    x, y = float(value[0]), float(value[1])
+    length = math.hypot(x, y)
+    if not (math.isfinite(length) and length > 0):
+        raise WorldError(f"{what} must be a non-zero direction, got {value!r}")
+    return (x / length, y / length)
+
+
+_IDENTITY = Transform()
+
+
+class World:
+    """Owns static geometry, kinematic bodies and characters; ``step(dt)`` advances them.
+
+    ``gravity`` (px/s^2, y-up, so usually negative y) is what characters' controllers read.
+    """
+
+    def __init__(self, gravity: Sequence[float] = (0.0, -1800.0)) -> None:
+        gx, gy = float(gravity[0]), float(gravity[1])
+        if not (math.isfinite(gx) and math.isfinite(gy)):
+            raise WorldError(f"gravity must be finite, got {gravity!r}")
+        self.gravity: Vec2 = (gx, gy)
+        self.time = 0.0
+        self.step_count = 0
+        self.kinematic_bodies: list[KinematicBody] = []
+        self.characters: list[Character] = []
+        self._seg_a: list[np.ndarray] = []
+        self._seg_b: list[np.ndarray] = []
+        self._seg_r: list[np.ndarray] = []
+        self._seg_one_way: list[np.ndarray] = []
+        self._broadphase: StaticBroadPhase | None = None
+        self._static_colliders: list[Collider] = []
+
+    # ---------------------------------------------------------------- building
+    def add_segments(
+        self,
+        a: Sequence[Sequence[float]] | np.ndarray,
+        b: Sequence[Sequence[float]] | np.ndarray,
+        radius: float | Sequence[float] = 2.0,
+        one_way: Sequence[float] | None = None,
+    ) -> range:
+        """Add static thick segments from ``a[i]`` to ``b[i]`` (pixels) with ``radius``; ``one_way`` (a
+        direction) makes them one-way. Returns the range of their segment indices."""
+        a_arr = np.asarray(a, dtype=np.float64).reshape(-1, 2)
+        b_arr = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+        r_arr = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(a_arr),)).copy()
+        direction = _unit_or_none(one_way, "one_way")
+        ow = np.zeros((len(a_arr), 2)) if direction is None else np.tile(direction, (len(a_arr), 1))
+        if a_arr.shape != b_arr.shape:
+            raise WorldError(f"add_segments: {len(a_arr)} start points but {len(b_arr)} end points")
+        start = sum(len(x) for x in self._seg_a)
+        # Validate now, naming the bad segment, rather than at the first query.
+        bad = ~(np.isfinite(a_arr).all(axis=1) & np.isfinite(b_arr).all(axis=1) & np.isfinite(r_arr) & (r_arr >= 0))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise WorldError(
+                f"segment {start + i} is not finite or has a negative radius: {a_arr[i]!r} -> {b_arr[i]!r}, r={r_arr[i]!r}"
+            )
+        self._seg_a.append(a_arr)
+        self._seg_b.append(b_arr)
+        self._seg_r.append(r_arr)
+        self._seg_one_way.append(ow)
+        self._broadphase = None
+        return range(start, start + len(a_arr))
+
+    def add_chain(
+        self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
+        one_way: Sequence[float] | None = None,
+    ) -> range:
+        """Add a chain of thick segments through ``points`` (closed: back to the first point)."""
+        pts = [tuple(map(float, p)) for p in points]
+        if len(pts) < 2:
+            raise WorldError(f"a chain needs at least 2 points, got {len(pts)}")
+        ends = pts[1:] + (pts[:1] if closed else [])
+        return self.add_segments(pts[: len(ends)], ends, radius, one_way)
+
+    def add_kinematic(self, body: KinematicBody) -> KinematicBody:
+        self.kinematic_bodies.append(body)
+        return body
+
+    def add_character(
+        self, shape: RoundedPolygon, position: Sequence[float], config: "MoverConfig | None" = None
+    ) -> "Character":
+        from .character import Character, MoverConfig
+
+        character = Character(self, shape, position, config or MoverConfig())
+        self.characters.append(character)
+        return character
+
+    @property
+    def static(self) -> StaticBroadPhase:
+        """The static geometry's broad phase (rebuilt after segments are added)."""
+        if self._broadphase is None:
+            a = np.concatenate(self._seg_a) if self._seg_a else np.zeros((0, 2))
+            b = np.concatenate(self._seg_b) if self._seg_b else np.zeros((0, 2))
+            r = np.concatenate(self._seg_r) if self._seg_r else np.zeros(0)
+            ow = np.concatenate(self._seg_one_way) if self._seg_one_way else np.zeros((0, 2))
+            self._broadphase = StaticBroadPhase(a, b, r)
+            self._static_colliders = [
+                Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i)
+                for i, o in enumerate(ow)
+            ]
+        return self._broadphase
+
+    # ---------------------------------------------------------------- stepping
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters."""
+        if not (math.isfinite(dt) and dt > 0):
+            raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
+        from .character import move_character
+
+        for body in self.kinematic_bodies:
+            body._advance(dt)
+        for character in self.characters:
+            move_character(character, dt)
+        self.time += dt
+        self.step_count += 1
+
+    # ---------------------------------------------------------------- queries
+    def _candidates(self, box: AABB, ignore: Iterable[object] = ()) -> list[tuple[Collider, RoundedPolygon, Transform]]:
+        ignored = set(map(id, ignore))
+        bp = self.static
+        found: list[tuple[Collider, RoundedPolygon, Transform]] = []
+        for i in bp.query_aabb(box).tolist():
+            collider = self._static_colliders[i]
+            if id(collider) not in ignored:
+                found.append((collider, bp.shape(i), _IDENTITY))
+        for body in self.kinematic_bodies:
+            if id(body.collider) in ignored or id(body) in ignored:
+                continue
+            if body.aabb().overlaps(box):
+                found.append((body.collider, body.shape, body.transform))
+        return found
+
+    def cast(
+        self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = ()
+    ) -> list[SceneHit]:
+        """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
+        per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
+        tx, ty = float(translation[0]), float(translation[1])
+        box = shape.aabb(xf).swept((tx, ty))
+        hits = []
+        for collider, target, xf_target in self._candidates(box, ignore):
+            hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+            if hit is not None:
+                hits.append(SceneHit(hit.fraction, hit.point, hit.normal, collider, hit.started_inside))
+        hits.sort(key=lambda h: h.fraction)
+        return hits
+
+    def contacts(
+        self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = ()
+    ) -> list[SceneContact]:
+        """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
+        collider to the shape (the way out)."""
+        box = shape.aabb(xf).grown(margin)
+        found = []
+        for collider, target, xf_target in self._candidates(box, ignore):
+            m = collide(target, xf_target, shape, xf, margin)
+            if m is not None:
+                deepest = min(m.points, key=lambda p: p.separation)
+                found.append(SceneContact(m.normal, deepest.separation, deepest.point, collider))
+        return found
+
+    def contact_with(
+        self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
+    ) -> SceneContact | None:
+        """Contact of ``shape`` with one collider; ``at_previous`` uses a body's transform before this step."""
+        if collider.body is not None:
+            target = collider.body.shape
+            xf_target = collider.body.previous_transform if at_previous else collider.body.transform
+        else:
+            target, xf_target = self.static.shape(collider.segment), _IDENTITY
+        m = collide(target, xf_target, shape, xf, margin)
+        if m is None:
+            return None
+        deepest = min(m.points, key=lambda p: p.separation)
+        return SceneContact(m.normal, deepest.separation, deepest.point, collider)
+
