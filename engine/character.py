@@ -304,10 +304,42 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
             if worst is None or contact.separation < worst.separation:
                 worst = contact
         if worst is None:
-            break
+            return (px, py)
         push = -worst.separation + cfg.skin
         px, py = px + worst.normal[0] * push, py + worst.normal[1] * push
-    return (px, py)
+    if _overlap_depth(ch, (px, py)) < _PENETRATION_SLOP:
+        return (px, py)
+    # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
+    # for the nearest free spot instead. Rare, so a plain ring search is fine.
+    return _nearest_free_spot(ch, position) or (px, py)
+
+
+def _overlap_depth(ch: Character, position: Vec2) -> float:
+    """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
+    depth = 0.0
+    for contact in ch.world.contacts(ch.shape, Transform(position), 0.0):
+        if contact.collider.one_way is None:
+            depth = max(depth, -contact.separation)
+    return depth
+
+
+def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
+    box = ch.shape.local_aabb
+    reach = 2.0 * max(box.width, box.height) + 4.0 * ch.config.skin
+    step = max(0.5, min(box.width, box.height) / 16.0)
+    ux, uy = ch.config.up
+    distance = step
+    while distance <= reach:
+        # Up first, then around the clock: out of a floor rather than through it.
+        for k in range(32):
+            angle = math.pi * (k // 2) / 16.0 * (1 if k % 2 == 0 else -1)
+            c, s = math.cos(angle), math.sin(angle)
+            dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
+            spot = (position[0] + dx, position[1] + dy)
+            if _overlap_depth(ch, spot) == 0.0:
+                return spot
+        distance += step
+    return None
 
 
 def _step_up(

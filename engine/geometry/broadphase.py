@@ -95,7 +95,7 @@ def ray_cast_capsules(
             c = mx * mx + my * my - radius * radius
             disc = bb * bb - c
             t = np.maximum(-bb - np.sqrt(np.maximum(disc, 0.0)), 0.0)
-            ok = (disc >= 0.0) & ~((bb >= 0.0) & (c >= 0.0)) & (radius > 0.0) & (t < t_best)
+            ok = (disc >= 0.0) & (bb < 0.0) & (radius > 0.0) & (t < t_best)
             hx, hy = mx + t * dx, my + t * dy
             inv_r = np.where(radius > 0.0, 1.0 / np.where(radius > 0.0, radius, 1.0), 0.0)
             t_best = np.where(ok, t, t_best)
@@ -106,6 +106,11 @@ def ray_cast_capsules(
         on_core = dist0 == 0.0
         out_x = np.where(on_core, snx, ox / np.where(on_core, 1.0, dist0))
         out_y = np.where(on_core, sny, oy / np.where(on_core, 1.0, dist0))
+        # On the surface and heading in: a hit at 0, decided from the closest point as the scalar cast does.
+        on_surface = ~inside & (dist0 - radius <= 1e-9) & ~on_core & (out_x * dx + out_y * dy < 0.0)
+        t_best = np.where(on_surface, 0.0, t_best)
+        nx_best = np.where(on_surface, out_x, nx_best)
+        ny_best = np.where(on_surface, out_y, ny_best)
     t_best = np.where(inside, 0.0, t_best)
     t_best = np.where(t_best <= max_distance, t_best, np.inf)
     normals = np.stack([np.where(inside, out_x, nx_best), np.where(inside, out_y, ny_best)], axis=1)

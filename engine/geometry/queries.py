@@ -85,6 +85,9 @@ _SUPPORT_TIE = VERTEX_TOLERANCE
 """Pixels. Core vertices this close to the farthest one along a contact normal touch together (an edge).
 The same tolerance under which the Minkowski hull merges nearly collinear vertices into one edge."""
 
+_ON_SURFACE = 1e-9
+"""Pixels. A ray origin this close outside a shape is on its surface."""
+
 _ON_CORE = 1e-9
 """Pixels. A point this close to a core vertex or segment counts as on it: the direction from the core to
 the point is then rounding noise, so a face normal is used instead."""
@@ -189,12 +192,13 @@ def closest_point(shape: RoundedPolygon, xf: Transform, point: Sequence[float]) 
 
 # --------------------------------------------------------------------------------------------- rays
 def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float) -> float | None:
-    """Distance along the unit ray to the first touch of the circle, for an origin outside it."""
+    """Distance along the unit ray to the first touch of the circle, for an origin outside it (callers
+    have already answered origins inside or on the shape, so rounding in ``c`` must not re-decide that)."""
     mx, my = px - cx, py - cy
     b = mx * dx + my * dy
     c = mx * mx + my * my - r * r
-    if b >= 0.0 and c >= 0.0:
-        return None  # outside (or on the circle) and not moving inwards
+    if b >= 0.0:
+        return None  # not moving towards the centre: an outside origin cannot reach the circle
     disc = b * b - c
     if disc < 0.0:
         return None
@@ -220,6 +224,8 @@ def ray_capsule(
         if dist <= _ON_CORE:
             return 0.0, side[0], side[1], True
         return 0.0, ox / dist, oy / dist, True
+    if dist - r <= _ON_SURFACE and dist > _ON_CORE and dx * ox + dy * oy < 0.0:
+        return 0.0, ox / dist, oy / dist, False  # on the surface and heading in (see _local_ray)
     return _ray_capsule_outside(px, py, dx, dy, max_distance, ax, ay, bx, by, side, r)
 
 
@@ -266,6 +272,10 @@ def _local_ray(
     _, _, dcore, onx, ony, feature = core_closest(shape, px, py)
     if dcore - r < 0.0:
         return 0.0, onx, ony, True
+    if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
+        # On the surface and heading in: a hit right here. Decided once, from the closest point, so that
+        # the edge and corner tests below cannot disagree about a point that rounding puts either side.
+        return 0.0, onx, ony, False
 
     if n == 1:
         cx, cy = verts[0]
