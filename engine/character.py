@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .geometry import RoundedPolygon, Transform, Vec2
-from .world import Collider, KinematicBody, SceneContact, SceneHit, WorldError
+from .world import Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
 
 if TYPE_CHECKING:
     from .world import World
@@ -138,6 +138,9 @@ class Character:
     last_move: MoveResult | None = None
     _dropping: set[int] = field(default_factory=set)
     _floor_point: Vec2 | None = None
+    _needs_recovery: bool = True
+    _floor_gap: float = math.inf
+    _candidates: list[Neighbour] | None = None
 
     def __post_init__(self) -> None:
         x, y = float(self.position[0]), float(self.position[1])
@@ -169,6 +172,7 @@ class Character:
         self.position = (float(position[0]), float(position[1]))
         self.on_floor = self.on_wall = self.on_ceiling = False
         self.platform = self.floor_collider = None
+        self._needs_recovery = True
 
     def cast(self, displacement: Sequence[float], position: Sequence[float] | None = None) -> SceneHit | None:
         """The first surface that would stop this character moving by ``displacement`` from ``position``
@@ -216,7 +220,7 @@ def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: V
 def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
     """The first surface that stops a sweep of the skin-grown shape along ``d``."""
     length = math.hypot(d[0], d[1])
-    for hit in ch.world.cast(ch._cast_shape, Transform(position), d, ignore):
+    for hit in ch.world.cast(ch._cast_shape, Transform(position), d, ignore, ch._candidates):
         if _dot(d, hit.normal) >= -_GRAZE * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
             # flush neighbour hides): it does not stop us.
@@ -289,7 +293,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
     px, py = position
     for _ in range(cfg.recovery_iterations):
         worst = None
-        for contact in ch.world.contacts(ch.shape, Transform((px, py)), 0.0):
+        for contact in ch.world.contacts(ch.shape, Transform((px, py)), 0.0, candidates=ch._candidates):
             if contact.separation >= -_PENETRATION_SLOP:
                 continue
             collider = contact.collider
@@ -314,10 +318,11 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
     return _nearest_free_spot(ch, position) or (px, py)
 
 
-def _overlap_depth(ch: Character, position: Vec2) -> float:
+def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> float:
     """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
     depth = 0.0
-    for contact in ch.world.contacts(ch.shape, Transform(position), 0.0):
+    candidates = ch._candidates if gathered else None
+    for contact in ch.world.contacts(ch.shape, Transform(position), 0.0, candidates=candidates):
         if contact.collider.one_way is None:
             depth = max(depth, -contact.separation)
     return depth
@@ -336,7 +341,7 @@ def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
             c, s = math.cos(angle), math.sin(angle)
             dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
             spot = (position[0] + dx, position[1] + dy)
-            if _overlap_depth(ch, spot) == 0.0:
+            if _overlap_depth(ch, spot, gathered=False) == 0.0:
                 return spot
         distance += step
     return None
@@ -380,16 +385,38 @@ def move_character(ch: Character, dt: float) -> MoveResult:
         raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
     hits: list[SceneHit] = []
     position = ch.position
+    riding = ch.platform if ch.on_floor else None
+    carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
+
+    # Everything this step can touch, gathered once: the shape's box grown by every distance it may
+    # travel or probe this step.
+    reach = (
+        math.hypot(*carry) + math.hypot(vx, vy) * dt + cfg.skin + cfg.ground_probe + cfg.snap_length
+        + cfg.step_height + 1.0
+    )
+    ch._candidates = ch.world.gather(ch.shape.aabb(Transform(position)).grown(reach))
+    try:
+        return _move(ch, dt, position, carry, riding, hits)
+    finally:
+        ch._candidates = None
+
+
+def _move(
+    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: KinematicBody | None, hits: list[SceneHit]
+) -> MoveResult:
+    cfg = ch.config
+    ux, uy = cfg.up
+    vx, vy = ch.velocity
 
     # 1. Ride the platform stood on.
-    if ch.platform is not None and ch.on_floor:
-        anchor = ch._floor_point or position
-        carry = ch.platform.displacement_of(anchor)
-        if carry != (0.0, 0.0):
-            position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(ch.platform.collider,))
+    if riding is not None and carry != (0.0, 0.0):
+        position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(riding.collider,))
 
-    # 2. Recover from overlap.
-    position = _recover(ch, position)
+    # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
+    #    moving body nearby may have moved into us. Static geometry alone cannot.
+    if ch._needs_recovery or any(n.collider.body is not None for n in ch._candidates or ()):
+        position = _recover(ch, position)
+        ch._needs_recovery = False
 
     # 3. The displacement wanted this step.
     vu = vx * ux + vy * uy
@@ -425,17 +452,16 @@ def move_character(ch: Character, dt: float) -> MoveResult:
             if progress_step > progress_slide + _EPS:
                 position, velocity = stepped
 
-    # 5. Snap down onto the floor when walking (not jumping) off a slope or a step.
-    vu_after = velocity[0] * ux + velocity[1] * uy
-    if grounded and vu_after <= _EPS and cfg.snap_length > 0:
-        if not any(_classify(h.normal, cfg) == _Surface.FLOOR for h in hits):
-            snap = (-ux * cfg.snap_length, -uy * cfg.snap_length)
-            hit = _first_hit(ch, position, snap)
-            if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
-                position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
-
-    # 6. What do we touch now?
+    # 5. What do we touch now? Walking (not jumping) off a slope or a step: snap down onto the floor.
     _classify_contacts(ch, position)
+    vu_after = velocity[0] * ux + velocity[1] * uy
+    hovering = ch.on_floor and ch._floor_gap > cfg.skin + 1e-6  # floor seen by the probe, not touched
+    if grounded and (hovering or not ch.on_floor) and vu_after <= _EPS and cfg.snap_length > 0:
+        snap = (-ux * cfg.snap_length, -uy * cfg.snap_length)
+        hit = _first_hit(ch, position, snap)
+        if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
+            position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
+            _classify_contacts(ch, position)
     if ch.on_floor:
         vu_after = velocity[0] * ux + velocity[1] * uy
         if vu_after < 0:
@@ -458,8 +484,10 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     margin = cfg.skin + cfg.ground_probe
     floor = wall = ceiling = None
     still_dropping: set[int] = set()
-    for contact in ch.world.contacts(ch.shape, Transform(position), margin):
+    for contact in ch.world.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
         collider = contact.collider
+        if contact.separation < -_PENETRATION_SLOP and collider.one_way is None:
+            ch._needs_recovery = True  # ended inside something: push out at the start of the next step
         if collider.one_way is not None:
             if id(collider) in ch._dropping:
                 still_dropping.add(id(collider))
@@ -485,5 +513,6 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     ch.wall_normal = wall.normal if wall else None
     ch.floor_collider = floor.collider if floor else None
     ch._floor_point = floor.point if floor else None
+    ch._floor_gap = floor.separation if floor else math.inf
     body = floor.collider.body if floor else None
     ch.platform = body if isinstance(body, KinematicBody) else None

@@ -29,7 +29,10 @@ from .geometry import (
     StaticBroadPhase,
     Transform,
     Vec2,
+    cast_against_sum,
     collide,
+    contact_from_sum,
+    minkowski_difference,
     shape_cast,
 )
 
@@ -40,6 +43,7 @@ __all__ = [
     "BodyKind",
     "Collider",
     "KinematicBody",
+    "Neighbour",
     "PlatformPath",
     "SceneContact",
     "SceneHit",
@@ -228,6 +232,7 @@ class World:
         self._seg_one_way: list[np.ndarray] = []
         self._broadphase: StaticBroadPhase | None = None
         self._static_colliders: list[Collider] = []
+        self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
 
     # ---------------------------------------------------------------- building
     def add_segments(
@@ -294,6 +299,7 @@ class World:
             r = np.concatenate(self._seg_r) if self._seg_r else np.zeros(0)
             ow = np.concatenate(self._seg_one_way) if self._seg_one_way else np.zeros((0, 2))
             self._broadphase = StaticBroadPhase(a, b, r)
+            self._sums.clear()
             self._static_colliders = [
                 Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i)
                 for i, o in enumerate(ow)
@@ -315,48 +321,95 @@ class World:
         self.step_count += 1
 
     # ---------------------------------------------------------------- queries
-    def _candidates(self, box: AABB, ignore: Iterable[object] = ()) -> list[tuple[Collider, RoundedPolygon, Transform]]:
-        ignored = set(map(id, ignore))
+    def gather(self, box: AABB, ignore: Iterable[object] = ()) -> list[Neighbour]:
+        """Everything that may touch ``box``: static segments from the broad phase and kinematic bodies
+        whose boxes overlap it. Pass the result as ``candidates`` to several queries in a row (the
+        character mover gathers once per step)."""
+        ignored = {id(x) for x in ignore}
         bp = self.static
-        found: list[tuple[Collider, RoundedPolygon, Transform]] = []
+        found: list[Neighbour] = []
+        colliders = self._static_colliders
         for i in bp.query_aabb(box).tolist():
-            collider = self._static_colliders[i]
+            collider = colliders[i]
             if id(collider) not in ignored:
-                found.append((collider, bp.shape(i), _IDENTITY))
+                found.append(Neighbour(collider, bp.shape(i), _IDENTITY))
         for body in self.kinematic_bodies:
             if id(body.collider) in ignored or id(body) in ignored:
                 continue
             if body.aabb().overlaps(box):
-                found.append((body.collider, body.shape, body.transform))
+                found.append(Neighbour(body.collider, body.shape, body.transform))
+        return found
+
+    def _sum(self, shape: RoundedPolygon, neighbour: "Neighbour") -> RoundedPolygon:
+        """Minkowski sum of a static segment and a non-rotating shape, built once and kept: a character
+        sweeps the same shape against the same segments every step."""
+        sums = self._sums.get(shape)
+        if sums is None:
+            if len(self._sums) > 64:
+                self._sums.clear()
+            sums = self._sums[shape] = {}
+        index = neighbour.collider.segment
+        found = sums.get(index)
+        if found is None:
+            if len(sums) > 200_000:
+                sums.clear()
+            found = sums[index] = minkowski_difference(neighbour.shape, _IDENTITY, shape, 0.0)
         return found
 
     def cast(
-        self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = ()
+        self,
+        shape: RoundedPolygon,
+        xf: Transform,
+        translation: Sequence[float],
+        ignore: Iterable[object] = (),
+        candidates: list[Neighbour] | None = None,
     ) -> list[SceneHit]:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
-        box = shape.aabb(xf).swept((tx, ty))
+        if candidates is None:
+            candidates = self.gather(shape.aabb(xf).swept((tx, ty)), ignore)
+        elif ignore:
+            ignored = {id(x) for x in ignore}
+            candidates = [n for n in candidates if id(n.collider) not in ignored and id(n.collider.body) not in ignored]
+        upright = xf.angle == 0.0
         hits = []
-        for collider, target, xf_target in self._candidates(box, ignore):
-            hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+        for neighbour in candidates:
+            collider, target, xf_target = neighbour
+            if upright and collider.segment >= 0:
+                hit = cast_against_sum(self._sum(shape, neighbour), shape, xf, tx, ty, target, xf_target)
+            else:
+                hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
             if hit is not None:
                 hits.append(SceneHit(hit.fraction, hit.point, hit.normal, collider, hit.started_inside))
         hits.sort(key=lambda h: h.fraction)
         return hits
 
     def contacts(
-        self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = ()
+        self,
+        shape: RoundedPolygon,
+        xf: Transform,
+        margin: float = 0.0,
+        ignore: Iterable[object] = (),
+        candidates: list[Neighbour] | None = None,
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
-        box = shape.aabb(xf).grown(margin)
+        if candidates is None:
+            candidates = self.gather(shape.aabb(xf).grown(margin), ignore)
+        upright = xf.angle == 0.0
         found = []
-        for collider, target, xf_target in self._candidates(box, ignore):
-            m = collide(target, xf_target, shape, xf, margin)
-            if m is not None:
-                deepest = min(m.points, key=lambda p: p.separation)
-                found.append(SceneContact(m.normal, deepest.separation, deepest.point, collider))
+        for neighbour in candidates:
+            if upright and neighbour.collider.segment >= 0:
+                separation, normal, point = contact_from_sum(
+                    self._sum(shape, neighbour), shape, xf, neighbour.shape, _IDENTITY
+                )
+                if separation <= margin:
+                    found.append(SceneContact(normal, separation, point, neighbour.collider))
+                continue
+            contact = self._contact(shape, xf, neighbour.collider, neighbour.shape, neighbour.transform, margin)
+            if contact is not None:
+                found.append(contact)
         return found
 
     def contact_with(
@@ -368,9 +421,23 @@ class World:
             xf_target = collider.body.previous_transform if at_previous else collider.body.transform
         else:
             target, xf_target = self.static.shape(collider.segment), _IDENTITY
+        return self._contact(shape, xf, collider, target, xf_target, margin)
+
+    @staticmethod
+    def _contact(
+        shape: RoundedPolygon, xf: Transform, collider: Collider, target: RoundedPolygon, xf_target: Transform,
+        margin: float,
+    ) -> SceneContact | None:
         m = collide(target, xf_target, shape, xf, margin)
         if m is None:
             return None
         deepest = min(m.points, key=lambda p: p.separation)
         return SceneContact(m.normal, deepest.separation, deepest.point, collider)
 
+
+class Neighbour(NamedTuple):
+    """A collider near a query, with its shape and transform (see :meth:`World.gather`)."""
+
+    collider: Collider
+    shape: RoundedPolygon
+    transform: Transform

@@ -21,7 +21,17 @@ points from A to B; separation and signed distance are negative when overlapping
 from .broadphase import SegmentHit, StaticBroadPhase, ray_cast_capsules
 from .collide import ContactPoint, Manifold, collide
 from .mass import MassProperties, mass_properties
-from .queries import CastHit, PointQuery, RayHit, closest_point, minkowski_difference, ray_cast, shape_cast
+from .queries import (
+    CastHit,
+    PointQuery,
+    RayHit,
+    cast_against_sum,
+    closest_point,
+    contact_from_sum,
+    minkowski_difference,
+    ray_cast,
+    shape_cast,
+)
 from .shapes import (
     AABB,
     MAX_VERTICES,
@@ -49,7 +59,9 @@ __all__ = [
     "StaticBroadPhase",
     "Transform",
     "Vec2",
+    "cast_against_sum",
     "closest_point",
+    "contact_from_sum",
     "collide",
     "convex_hull",
     "mass_properties",

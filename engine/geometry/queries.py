@@ -34,7 +34,9 @@ __all__ = [
     "CastHit",
     "PointQuery",
     "RayHit",
+    "cast_against_sum",
     "closest_point",
+    "contact_from_sum",
     "minkowski_difference",
     "ray_cast",
     "shape_cast",
@@ -403,8 +405,23 @@ def shape_cast(
     reports only a starting overlap.
     """
     tx, ty = _finite_point(translation, "shape_cast translation")
-    length = math.hypot(tx, ty)
     sum_shape = minkowski_difference(target, xf_target, moving, xf.angle)
+    return cast_against_sum(sum_shape, moving, xf, tx, ty, target, xf_target)
+
+
+def cast_against_sum(
+    sum_shape: RoundedPolygon,
+    moving: RoundedPolygon,
+    xf: Transform,
+    tx: float,
+    ty: float,
+    target: RoundedPolygon,
+    xf_target: Transform,
+) -> CastHit | None:
+    """:func:`shape_cast` with the Minkowski sum already built (``minkowski_difference(target, xf_target,
+    moving, xf.angle)``): callers that sweep the same shape against the same static target many times
+    build the sum once and keep it."""
+    length = math.hypot(tx, ty)
     ox, oy = xf.position
     if length == 0.0:
         _, _, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
@@ -420,6 +437,19 @@ def shape_cast(
     hx, hy = ox + t * dx, oy + t * dy
     point = _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target)
     return CastHit(min(t / length, 1.0), point, (nx, ny), inside)
+
+
+def contact_from_sum(
+    sum_shape: RoundedPolygon, moving: RoundedPolygon, xf: Transform, target: RoundedPolygon, xf_target: Transform
+) -> tuple[float, Vec2, Vec2]:
+    """Separation, normal (from the target towards the moving shape) and contact point of ``moving``
+    (placed by ``xf``) against ``target``, read off the prebuilt Minkowski sum: the signed distance of the
+    moving shape's origin to the sum is the separation along the minimum-translation direction."""
+    ox, oy = xf.position
+    _, _, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
+    separation = d - sum_shape.radius
+    hx, hy = ox - nx * separation, oy - ny * separation  # where the origin would just touch
+    return separation, (nx, ny), _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target)
 
 
 def _support_feature(points: list[Vec2], nx: float, ny: float) -> list[Vec2]:
