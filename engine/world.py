@@ -329,7 +329,7 @@ class World:
         bp = self.static
         found: list[Neighbour] = []
         colliders = self._static_colliders
-        for i in bp.query_aabb(box).tolist():
+        for i in bp.query_list(box):
             collider = colliders[i]
             if id(collider) not in ignored:
                 found.append(Neighbour(collider, bp.shape(i), _IDENTITY))
@@ -377,7 +377,7 @@ class World:
         for neighbour in candidates:
             collider, target, xf_target = neighbour
             if upright and collider.segment >= 0:
-                hit = cast_against_sum(self._sum(shape, neighbour), shape, xf, tx, ty, target, xf_target)
+                hit = cast_against_sum(self._sum(shape, neighbour), shape, xf, tx, ty, target, xf_target, False)
             else:
                 hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
             if hit is not None:
@@ -402,7 +402,7 @@ class World:
         for neighbour in candidates:
             if upright and neighbour.collider.segment >= 0:
                 separation, normal, point = contact_from_sum(
-                    self._sum(shape, neighbour), shape, xf, neighbour.shape, _IDENTITY
+                    self._sum(shape, neighbour), shape, xf, neighbour.shape, _IDENTITY, False
                 )
                 if separation <= margin:
                     found.append(SceneContact(normal, separation, point, neighbour.collider))

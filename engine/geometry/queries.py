@@ -270,14 +270,21 @@ def _local_ray(
     verts = shape.vertices
     n = shape.count
 
-    # Inside (strictly)? Then the answer is the way out. The signed distance of the core minus r decides.
-    _, _, dcore, onx, ony, feature = core_closest(shape, px, py)
-    if dcore - r < 0.0:
-        return 0.0, onx, ony, True
-    if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
-        # On the surface and heading in: a hit right here. Decided once, from the closest point, so that
-        # the edge and corner tests below cannot disagree about a point that rounding puts either side.
-        return 0.0, onx, ony, False
+    heights: list[float] = []
+    if n >= 3:
+        # Height of the origin above each outer edge's line: clearly above one means clearly outside, and
+        # the closest-point test below (the costly part) is not needed.
+        heights = [nx * (px - vx) + ny * (py - vy) - r for (nx, ny), (vx, vy) in zip(shape.normals, verts)]
+    feature = -1
+    if not heights or max(heights) <= _ON_SURFACE:
+        # Inside (strictly)? Then the answer is the way out. The core's signed distance minus r decides.
+        _, _, dcore, onx, ony, feature = core_closest(shape, px, py)
+        if dcore - r < 0.0:
+            return 0.0, onx, ony, True
+        if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
+            # On the surface and heading in: a hit right here. Decided once, from the closest point, so
+            # that the edge and corner tests below cannot disagree about a point rounding puts either side.
+            return 0.0, onx, ony, False
 
     if n == 1:
         cx, cy = verts[0]
@@ -301,8 +308,7 @@ def _local_ray(
     enter = -1
     for i in range(n):
         nx, ny = normals[i]
-        vx, vy = verts[i]
-        height = nx * (px - vx) + ny * (py - vy) - r  # > 0: origin outside this extended edge
+        height = heights[i]  # > 0: origin outside this extended edge
         den = nx * dx + ny * dy
         if den == 0.0:
             if height > 0.0:
@@ -321,7 +327,7 @@ def _local_ray(
     if enter < 0:
         # Origin inside the extended polygon but outside the shape: it sits in a corner's ear, and the
         # nearest core feature is that corner's vertex.
-        if r == 0.0 or feature >= 32:
+        if r == 0.0 or not 0 <= feature < 32:
             return None
         cx, cy = verts[feature]
     else:
@@ -417,16 +423,18 @@ def cast_against_sum(
     ty: float,
     target: RoundedPolygon,
     xf_target: Transform,
+    edge_midpoints: bool = True,
 ) -> CastHit | None:
     """:func:`shape_cast` with the Minkowski sum already built (``minkowski_difference(target, xf_target,
     moving, xf.angle)``): callers that sweep the same shape against the same static target many times
-    build the sum once and keep it."""
+    build the sum once and keep it. With ``edge_midpoints=False`` a face-to-face contact reports one end of
+    the touching stretch instead of its middle (cheaper)."""
     length = math.hypot(tx, ty)
     ox, oy = xf.position
     if length == 0.0:
         _, _, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
         if d - sum_shape.radius < 0.0:
-            point = _contact_point(moving, xf, ox, oy, nx, ny, target, xf_target)
+            point = _contact_point(moving, xf, ox, oy, nx, ny, target, xf_target, edge_midpoints)
             return CastHit(0.0, point, (nx, ny), True)
         return None
     dx, dy = tx / length, ty / length
@@ -435,12 +443,17 @@ def cast_against_sum(
         return None
     t, nx, ny, inside = hit
     hx, hy = ox + t * dx, oy + t * dy
-    point = _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target)
+    point = _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target, edge_midpoints)
     return CastHit(min(t / length, 1.0), point, (nx, ny), inside)
 
 
 def contact_from_sum(
-    sum_shape: RoundedPolygon, moving: RoundedPolygon, xf: Transform, target: RoundedPolygon, xf_target: Transform
+    sum_shape: RoundedPolygon,
+    moving: RoundedPolygon,
+    xf: Transform,
+    target: RoundedPolygon,
+    xf_target: Transform,
+    edge_midpoints: bool = True,
 ) -> tuple[float, Vec2, Vec2]:
     """Separation, normal (from the target towards the moving shape) and contact point of ``moving``
     (placed by ``xf``) against ``target``, read off the prebuilt Minkowski sum: the signed distance of the
@@ -449,7 +462,7 @@ def contact_from_sum(
     _, _, d, nx, ny, _ = core_closest(sum_shape, ox, oy)
     separation = d - sum_shape.radius
     hx, hy = ox - nx * separation, oy - ny * separation  # where the origin would just touch
-    return separation, (nx, ny), _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target)
+    return separation, (nx, ny), _contact_point(moving, xf, hx, hy, nx, ny, target, xf_target, edge_midpoints)
 
 
 def _support_feature(points: list[Vec2], nx: float, ny: float) -> list[Vec2]:
@@ -467,11 +480,23 @@ def _contact_point(
     ny: float,
     target: RoundedPolygon,
     xf_target: Transform,
+    edge_midpoints: bool = True,
 ) -> Vec2:
     """World point where ``moving`` (origin at (ox, oy), rotation of ``xf``) touches ``target`` across a
     contact of normal (nx, ny) (the target's outward normal). Each side touches with a vertex or with an
-    edge; where both touch with edges (parallel faces) the middle of their common stretch is reported."""
+    edge; where both touch with edges (parallel faces) the middle of their common stretch is reported
+    (with ``edge_midpoints=False``: the moving shape's support vertex, one end of that stretch)."""
     c, s = xf.cos, xf.sin
+    if not edge_midpoints:
+        best = math.inf
+        sx = sy = 0.0
+        for x, y in moving.vertices:
+            wx, wy = c * x - s * y, s * x + c * y
+            d = wx * nx + wy * ny
+            if d < best:
+                best, sx, sy = d, wx, wy
+        r = moving.radius
+        return (ox + sx - r * nx, oy + sy - r * ny)
     moved = [(ox + c * x - s * y, oy + s * x + c * y) for x, y in moving.vertices]
     mine = _support_feature(moved, -nx, -ny)
     theirs = _support_feature([xf_target.apply(v) for v in target.vertices], nx, ny)

@@ -47,6 +47,7 @@ def test_aabb_query_misses_no_overlapping_segment_and_returns_only_box_overlaps(
     bp = StaticBroadPhase(a, b, r)
     box = (x, y, x + w, y + h)
     found = set(bp.query_aabb(box).tolist())
+    assert bp.query_list(box) == sorted(found)
     query = shapely_box(*box)
     touching = {i for i in range(len(a)) if LineString([a[i], b[i]]).buffer(r[i]).intersects(query)
                 or r[i] == 0 and LineString([a[i], b[i]]).intersects(query)}
