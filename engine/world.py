@@ -329,15 +329,17 @@ class World:
         bp = self.static
         found: list[Neighbour] = []
         colliders = self._static_colliders
+        rows = bp._aabb_rows
         for i in bp.query_list(box):
             collider = colliders[i]
             if id(collider) not in ignored:
-                found.append(Neighbour(collider, bp.shape(i), _IDENTITY))
+                found.append(Neighbour(collider, bp.shape(i), _IDENTITY, rows[i]))
         for body in self.kinematic_bodies:
             if id(body.collider) in ignored or id(body) in ignored:
                 continue
-            if body.aabb().overlaps(box):
-                found.append(Neighbour(body.collider, body.shape, body.transform))
+            body_box = body.aabb()
+            if body_box.overlaps(box):
+                found.append(Neighbour(body.collider, body.shape, body.transform, tuple(body_box)))
         return found
 
     def _sum(self, shape: RoundedPolygon, neighbour: "Neighbour") -> RoundedPolygon:
@@ -367,15 +369,15 @@ class World:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
+        sweep = shape.aabb(xf).swept((tx, ty))
         if candidates is None:
-            candidates = self.gather(shape.aabb(xf).swept((tx, ty)), ignore)
-        elif ignore:
-            ignored = {id(x) for x in ignore}
-            candidates = [n for n in candidates if id(n.collider) not in ignored and id(n.collider.body) not in ignored]
+            candidates = self.gather(sweep, ignore)
+        else:
+            candidates = _near(candidates, sweep, ignore)
         upright = xf.angle == 0.0
         hits = []
         for neighbour in candidates:
-            collider, target, xf_target = neighbour
+            collider, target, xf_target, _ = neighbour
             if upright and collider.segment >= 0:
                 hit = cast_against_sum(self._sum(shape, neighbour), shape, xf, tx, ty, target, xf_target, False)
             else:
@@ -395,8 +397,11 @@ class World:
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
+        box = shape.aabb(xf).grown(margin)
         if candidates is None:
-            candidates = self.gather(shape.aabb(xf).grown(margin), ignore)
+            candidates = self.gather(box, ignore)
+        else:
+            candidates = _near(candidates, box, ignore)
         upright = xf.angle == 0.0
         found = []
         for neighbour in candidates:
@@ -436,8 +441,20 @@ class World:
 
 
 class Neighbour(NamedTuple):
-    """A collider near a query, with its shape and transform (see :meth:`World.gather`)."""
+    """A collider near a query, with its shape, transform and bounding box (see :meth:`World.gather`)."""
 
     collider: Collider
     shape: RoundedPolygon
     transform: Transform
+    box: tuple[float, float, float, float]
+
+
+def _near(candidates: list[Neighbour], box: AABB, ignore: Iterable[object]) -> list[Neighbour]:
+    """The gathered candidates whose boxes overlap ``box`` (and that are not ignored)."""
+    min_x, min_y, max_x, max_y = box
+    ignored = {id(x) for x in ignore} if ignore else ()
+    return [
+        n for n in candidates
+        if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
+        and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
+    ]

@@ -388,12 +388,68 @@ def minkowski_difference(
     core vertices minus the moving shape's rotated core vertices; its radius is the sum of both radii."""
     c, s = math.cos(moving_angle), math.sin(moving_angle)
     moved = [(c * x - s * y, s * x + c * y) for x, y in moving.vertices]
+    if target.count == 2:
+        a = xf_target.apply(target.vertices[0])
+        b = xf_target.apply(target.vertices[1])
+        return RoundedPolygon._trusted(_segment_sum(a, b, moved), target.radius + moving.radius)
     points = []
     for t in target.vertices:
         wx, wy = xf_target.apply(t)
         for mx, my in moved:
             points.append((wx - mx, wy - my))
     return RoundedPolygon._trusted(convex_hull(points), target.radius + moving.radius)
+
+
+def _segment_sum(a: Vec2, b: Vec2, moved: list[Vec2]) -> list[Vec2]:
+    """Core of segment a-b (+) reflect(moved), counter-clockwise, in linear time.
+
+    The reflected core W = -moved is convex and counter-clockwise. Summing it with the segment stretches
+    it along e = b - a: the chain of W that faces +e (from its lowest to its highest vertex across e) moves
+    by b, the rest by a. Vertices left collinear where W has edges parallel to e are then dropped.
+    """
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    w = [(-x, -y) for x, y in moved]
+    n = len(w)
+    px, py = -ey, ex  # left of e
+    heights = [x * px + y * py for x, y in w]
+    low = min(range(n), key=heights.__getitem__)
+    high = max(range(n), key=heights.__getitem__)
+    if n <= 2 or heights[high] - heights[low] <= VERTEX_TOLERANCE * math.hypot(ex, ey):
+        # A point or a segment parallel to e: the sum is a segment or a parallelogram; hull the few points.
+        return convex_hull([(x + q[0], y + q[1]) for q in (a, b) for x, y in w])
+    ring: list[Vec2] = []
+    i = low
+    while True:  # the chain facing +e, shifted by b
+        ring.append((w[i][0] + b[0], w[i][1] + b[1]))
+        if i == high:
+            break
+        i = (i + 1) % n
+    while True:  # the rest, shifted by a
+        ring.append((w[i][0] + a[0], w[i][1] + a[1]))
+        if i == low:
+            break
+        i = (i + 1) % n
+    return _drop_collinear(ring)
+
+
+def _drop_collinear(ring: list[Vec2]) -> list[Vec2]:
+    """Remove duplicate and collinear vertices (within VERTEX_TOLERANCE) from a convex counter-clockwise
+    ring; a degenerate ring collapses to its two extreme points or to one point."""
+    pts = list(ring)
+    changed = True
+    while changed and len(pts) > 2:
+        changed = False
+        for i in range(len(pts)):
+            o, p, q = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            cross = (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+            base = math.hypot(q[0] - o[0], q[1] - o[1])
+            if cross <= VERTEX_TOLERANCE * base or math.hypot(p[0] - o[0], p[1] - o[1]) <= VERTEX_TOLERANCE:
+                del pts[i]
+                changed = True
+                break
+    if len(pts) < 3:
+        return convex_hull(ring)  # everything collinear: the hull keeps the two extreme points
+    return pts
 
 
 def shape_cast(
