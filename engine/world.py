@@ -233,6 +233,7 @@ class World:
         self._broadphase: StaticBroadPhase | None = None
         self._static_colliders: list[Collider] = []
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
+        self._static_neighbours: dict[int, Neighbour] = {}
 
     # ---------------------------------------------------------------- building
     def add_segments(
@@ -300,6 +301,7 @@ class World:
             ow = np.concatenate(self._seg_one_way) if self._seg_one_way else np.zeros((0, 2))
             self._broadphase = StaticBroadPhase(a, b, r)
             self._sums.clear()
+            self._static_neighbours.clear()
             self._static_colliders = [
                 Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i)
                 for i, o in enumerate(ow)
@@ -329,11 +331,13 @@ class World:
         bp = self.static
         found: list[Neighbour] = []
         colliders = self._static_colliders
-        rows = bp._aabb_rows
+        neighbours = self._static_neighbours
         for i in bp.query_list(box):
-            collider = colliders[i]
-            if id(collider) not in ignored:
-                found.append(Neighbour(collider, bp.shape(i), _IDENTITY, rows[i]))
+            neighbour = neighbours.get(i)
+            if neighbour is None:
+                neighbour = neighbours[i] = Neighbour(colliders[i], bp.shape(i), _IDENTITY, bp._aabb_rows[i])
+            if id(neighbour.collider) not in ignored:
+                found.append(neighbour)
         for body in self.kinematic_bodies:
             if id(body.collider) in ignored or id(body) in ignored:
                 continue

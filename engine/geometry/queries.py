@@ -276,7 +276,23 @@ def _local_ray(
         # the closest-point test below (the costly part) is not needed.
         heights = [nx * (px - vx) + ny * (py - vy) - r for (nx, ny), (vx, vy) in zip(shape.normals, verts)]
     feature = -1
-    if not heights or max(heights) <= _ON_SURFACE:
+    on_face = -1
+    if heights:
+        top = max(heights)
+        if abs(top) <= _ON_SURFACE:
+            # On one outer edge's line: on the surface itself if within the edge's flat part (beyond it,
+            # the line runs outside the corner circle, so the origin is outside the shape).
+            i = heights.index(top)
+            ax, ay = verts[i]
+            bx, by = verts[(i + 1) % n]
+            u = (px - ax) * (bx - ax) + (py - ay) * (by - ay)
+            if 0.0 <= u <= (bx - ax) ** 2 + (by - ay) ** 2:
+                on_face = i
+    if on_face >= 0:
+        nx, ny = shape.normals[on_face]
+        if dx * nx + dy * ny < 0.0:
+            return 0.0, nx, ny, False  # on the surface and heading in: a hit right here
+    elif not heights or max(heights) <= _ON_SURFACE:
         # Inside (strictly)? Then the answer is the way out. The core's signed distance minus r decides.
         _, _, dcore, onx, ony, feature = core_closest(shape, px, py)
         if dcore - r < 0.0:
@@ -327,6 +343,8 @@ def _local_ray(
     if enter < 0:
         # Origin inside the extended polygon but outside the shape: it sits in a corner's ear, and the
         # nearest core feature is that corner's vertex.
+        if feature < 0:
+            feature = core_closest(shape, px, py)[5]
         if r == 0.0 or not 0 <= feature < 32:
             return None
         cx, cy = verts[feature]
