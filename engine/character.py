@@ -30,8 +30,9 @@ Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vecto
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from .geometry import RoundedPolygon, Transform, Vec2
 from .world import Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
@@ -123,7 +124,7 @@ class Character:
     """A kinematic character in a :class:`~engine.world.World`. Set ``velocity`` (px/s) before each
     ``World.step``; read the flags after it. Create with ``World.add_character``."""
 
-    world: "World"
+    world: World
     shape: RoundedPolygon
     position: Vec2
     config: MoverConfig
@@ -256,9 +257,7 @@ def _slide(
         surface = _classify((nx, ny), cfg)
         # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls.
         vu = vx * ux + vy * uy
-        if surface == _Surface.FLOOR and vu < 0:
-            vx, vy = vx - ux * vu, vy - uy * vu
-        elif surface == _Surface.CEILING and vu > 0:
+        if surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
             vx, vy = vx - ux * vu, vy - uy * vu
         elif surface == _Surface.WALL:
             vn = vx * nx + vy * ny
@@ -379,7 +378,6 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     if not (math.isfinite(dt) and dt > 0):
         raise WorldError(f"move dt must be a positive number of seconds, got {dt!r}")
     cfg = ch.config
-    ux, uy = cfg.up
     vx, vy = ch.velocity
     if not (math.isfinite(vx) and math.isfinite(vy)):
         raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")

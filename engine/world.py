@@ -17,9 +17,10 @@ things coming from its ``one_way`` side: ``one_way`` is the unit direction a cha
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class Collider:
 
     kind: BodyKind
     one_way: Vec2 | None = None
-    body: "KinematicBody | None" = None
+    body: KinematicBody | None = None
     segment: int = -1
 
     @property
@@ -283,11 +284,11 @@ class World:
         return body
 
     def add_character(
-        self, shape: RoundedPolygon, position: Sequence[float], config: "MoverConfig | None" = None
-    ) -> "Character":
+        self, shape: RoundedPolygon, position: Sequence[float], config: MoverConfig | None = None
+    ) -> Character:
         from .character import Character, MoverConfig
 
-        character = Character(self, shape, position, config or MoverConfig())
+        character = Character(self, shape, (float(position[0]), float(position[1])), config or MoverConfig())
         self.characters.append(character)
         return character
 
@@ -343,10 +344,11 @@ class World:
                 continue
             body_box = body.aabb()
             if body_box.overlaps(box):
-                found.append(Neighbour(body.collider, body.shape, body.transform, tuple(body_box)))
+                found.append(Neighbour(body.collider, body.shape, body.transform, (
+                    body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
         return found
 
-    def _sum(self, shape: RoundedPolygon, neighbour: "Neighbour") -> RoundedPolygon:
+    def _sum(self, shape: RoundedPolygon, neighbour: Neighbour) -> RoundedPolygon:
         """Minkowski sum of a static segment and a non-rotating shape, built once and kept: a character
         sweeps the same shape against the same segments every step."""
         sums = self._sums.get(shape)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.character import MoverConfig
-from engine.geometry import RoundedPolygon, Transform
+from engine.geometry import RoundedPolygon
 from engine.platformer import PlatformerConfig, PlatformerInput
 from engine.world import KinematicBody, PlatformPath, World
 from tests.character.levels import DT, HERO, RADIUS, hero, run, settle, standing_y, tiled_floor
@@ -178,7 +178,7 @@ segment = st.tuples(st.floats(-300, 300), st.floats(-300, 300), st.floats(-300, 
 velocity = st.tuples(st.floats(-4000, 4000), st.floats(-4000, 4000))
 
 
-@settings(max_examples=120)
+@settings(max_examples=1500)
 @given(st.lists(segment, min_size=0, max_size=12), st.lists(velocity, min_size=1, max_size=40),
        st.sampled_from([HERO, RoundedPolygon.circle(10), RoundedPolygon.capsule((0, -10), (0, 10), 8)]))
 def test_random_runs_never_tunnel_out_of_a_closed_room_or_end_a_step_in_overlap(segments, velocities, shape):

@@ -4,7 +4,19 @@ import math
 
 from engine.platformer import PlatformerConfig, PlatformerInput
 from engine.world import World
-from tests.character.levels import DT, JUMP, NOTHING, RIGHT, TILE, add_tile, hero, run, settle, standing_y, tiled_floor
+from tests.character.levels import (
+    DT,
+    JUMP,
+    NOTHING,
+    RIGHT,
+    TILE,
+    add_tile,
+    hero,
+    run,
+    settle,
+    standing_y,
+    tiled_floor,
+)
 
 
 def flat_world():
@@ -42,7 +54,7 @@ def test_run_accelerates_to_top_speed_and_stops_quickly():
 
 def test_holding_jump_goes_higher_than_tapping_it():
     world = flat_world()
-    character, controller = hero(world, (0.0, standing_y(0.0)))
+    _, controller = hero(world, (0.0, standing_y(0.0)))
     settle(world, controller)
     full = apex_height(world, controller, hold_frames=60)
     settle(world, controller, 60)
@@ -104,7 +116,7 @@ def test_head_bump_on_a_ceiling_corner_slips_around_it():
     settle(world, controller)
     x0 = character.position[0]
     top = 0.0
-    for frame in range(40):
+    for _ in range(40):
         controller.update(PlatformerInput(jump=True), DT)
         world.step(DT)
         top = max(top, character.position[1])
@@ -120,7 +132,7 @@ def test_head_bump_in_the_middle_of_a_ceiling_stops_the_jump():
     settle(world, controller)
     x0 = character.position[0]
     top = 0.0
-    for frame in range(40):
+    for _ in range(40):
         controller.update(PlatformerInput(jump=True), DT)
         world.step(DT)
         top = max(top, character.position[1])
@@ -129,7 +141,7 @@ def test_head_bump_in_the_middle_of_a_ceiling_stops_the_jump():
 
 def test_wall_slide_and_wall_jump():
     world = flat_world()
-    for row in range(0, 12):
+    for row in range(12):
         add_tile(world, 5, row)  # a wall whose left face is at x = 160
     feel = PlatformerConfig(wall_slide=True)
     character, controller = hero(world, (100.0, 300.0), feel=feel)
@@ -147,7 +159,7 @@ def test_wall_slide_and_wall_jump():
 
 def test_without_wall_slide_the_hero_falls_at_full_speed_along_a_wall():
     world = flat_world()
-    for row in range(0, 30):
+    for row in range(30):
         add_tile(world, 5, row)
     character, controller = hero(world, (100.0, 900.0))
     run(world, controller, RIGHT, 60)

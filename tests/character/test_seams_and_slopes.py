@@ -6,13 +6,10 @@ import math
 import pytest
 
 from engine.character import MoverConfig
-from engine.geometry import RoundedPolygon
-from engine.platformer import PlatformerConfig, PlatformerInput
 from engine.world import World
 from tests.character.levels import (
     DT,
     HERO,
-    LEFT,
     RADIUS,
     RIGHT,
     TILE,
@@ -31,13 +28,13 @@ def test_running_across_220_separate_tiles_never_loses_speed_or_bumps():
     ...[][][][][][][]... 220 separate tiles; the hero runs from the left end to the right end.
     """
     world = World()
-    top = tiled_floor(world, range(0, 220))
+    top = tiled_floor(world, range(220))
     character, controller = hero(world, (40.0, standing_y(top) + 5))
     settle(world, controller)
     run(world, controller, RIGHT, 20)  # reach full speed
     speed = controller.config.run_speed
     xs, ys, grounded = [], [], []
-    record = lambda c: (xs.append(c.position[0]), ys.append(c.position[1]), grounded.append(c.on_floor))  # noqa: E731
+    record = lambda c: (xs.append(c.position[0]), ys.append(c.position[1]), grounded.append(c.on_floor))
     steps = int((219 * TILE - character.position[0]) / (speed * DT)) - 2
     run(world, controller, RIGHT, steps, record)
     progress = [b - a for a, b in zip(xs, xs[1:])]
@@ -51,7 +48,7 @@ def test_running_across_220_separate_tiles_never_loses_speed_or_bumps():
 
 def test_sliding_along_a_tiled_ceiling_and_down_a_tiled_wall_never_catches():
     world = World(gravity=(0.0, 0.0))
-    tiled_floor(world, range(0, 60), row=3)  # a ceiling: tiles from y = 96 to 128
+    tiled_floor(world, range(60), row=3)  # a ceiling: tiles from y = 96 to 128
     for row in range(-40, 3):
         add_tile(world, 70, row)  # a wall: the tiles' left faces at x = 2240
     mover = MoverConfig()
@@ -110,7 +107,7 @@ def test_running_up_a_slope_keeps_the_input_speed(degrees):
     settle(world, controller)
     run(world, controller, RIGHT, 40)
     xs, grounded = [], []
-    record = lambda c: (xs.append(c.position[0]), grounded.append(c.on_floor))  # noqa: E731
+    record = lambda c: (xs.append(c.position[0]), grounded.append(c.on_floor))
     run(world, controller, RIGHT, 120, record)
     assert character.position[0] < end[0]
     assert character.position[1] > 150 * math.tan(angle)  # well up the slope, not still on the flat
