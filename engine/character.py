@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from .geometry import RoundedPolygon, Transform, Vec2
-from .world import Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
+from .world import BodyKind, Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
 
 if TYPE_CHECKING:
+    from .bodies import RigidBody
     from .world import World
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
@@ -80,6 +81,12 @@ class MoverConfig:
     direction (its rounded ends and undersides let the character through)."""
     recovery_iterations: int = 4
     """Push-out passes per step when the character starts a step overlapping something."""
+    mass: float = 640.0
+    """Mass used when the character pushes, lands on or stands on rigid bodies (same units as
+    ``RigidBody.mass``: density x square pixels; 640 is a 20 x 32 px hero of density 1). Heavier crates
+    are pushed slower; a crate much heavier than this barely moves."""
+    friction: float = 0.6
+    """Friction between the character and rigid bodies resting on it."""
 
     def __post_init__(self) -> None:
         ux, uy = (float(c) for c in self.up)
@@ -87,7 +94,9 @@ class MoverConfig:
         if not (math.isfinite(length) and abs(length - 1.0) < 1e-6):
             raise WorldError(f"MoverConfig.up must be a unit vector, got {self.up!r}")
         object.__setattr__(self, "up", (ux / length, uy / length))
-        for name in ("skin", "snap_length", "ground_probe", "step_height"):
+        if not (isinstance(self.mass, (int, float)) and math.isfinite(self.mass) and self.mass > 0):
+            raise WorldError(f"MoverConfig.mass must be a positive number, got {self.mass!r}")
+        for name in ("skin", "snap_length", "ground_probe", "step_height", "friction"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
                 raise WorldError(f"MoverConfig.{name} must be a finite number >= 0 (pixels), got {value!r}")
@@ -113,8 +122,8 @@ class MoveResult(NamedTuple):
     on_ceiling: bool
     floor_normal: Vec2 | None
     """Unit normal of the floor stood on, ``None`` when airborne."""
-    platform: KinematicBody | None
-    """The kinematic body stood on, if any."""
+    platform: "KinematicBody | RigidBody | None"
+    """The moving body stood on (kinematic or rigid), if any."""
     hits: tuple[SceneHit, ...]
     """Every surface the slide ran into this step, in order."""
 
@@ -134,7 +143,8 @@ class Character:
     on_ceiling: bool = False
     floor_normal: Vec2 | None = None
     wall_normal: Vec2 | None = None
-    platform: KinematicBody | None = None
+    platform: "KinematicBody | RigidBody | None" = None
+    """The moving body stood on (kinematic platform or rigid body): the character rides it."""
     floor_collider: Collider | None = None
     last_move: MoveResult | None = None
     _dropping: set[int] = field(default_factory=set)
@@ -255,9 +265,13 @@ def _slide(
         hits.append(hit)
         nx, ny = hit.normal
         surface = _classify((nx, ny), cfg)
-        # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls.
+        pushed = _push(ch, hit, vx, vy) if hit.collider.kind is BodyKind.DYNAMIC else None
+        # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
+        # pushing a rigid body sideways, keep the speed the push leaves us).
         vu = vx * ux + vy * uy
-        if surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
+        if pushed is not None and surface == _Surface.WALL:
+            vx, vy = pushed
+        elif surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
             vx, vy = vx - ux * vu, vy - uy * vu
         elif surface == _Surface.WALL:
             vn = vx * nx + vy * ny
@@ -286,6 +300,25 @@ def _slide(
     return (px, py), (vx, vy)
 
 
+def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
+    """Push the rigid body we ran into: a perfectly inelastic exchange of momentum along the contact
+    normal between the character (``MoverConfig.mass``) and the body's effective mass at the contact.
+    Returns the character's velocity after the push, or ``None`` when not approaching the body."""
+    body = hit.collider.body
+    nx, ny = hit.normal  # from the body towards the character
+    bvx, bvy = body.velocity_at(hit.point)
+    approach = (vx - bvx) * nx + (vy - bvy) * ny
+    if approach >= 0.0:
+        return None
+    rx, ry = hit.point[0] - body.position[0], hit.point[1] - body.position[1]
+    rn = rx * ny - ry * nx
+    inv_mass = 1.0 / ch.config.mass + body.inv_mass + body.inv_inertia * rn * rn
+    impulse = -approach / inv_mass
+    body.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
+    share = impulse / ch.config.mass
+    return (vx + nx * share, vy + ny * share)
+
+
 def _recover(ch: Character, position: Vec2) -> Vec2:
     """Push the character out of anything it overlaps deeper than the skin allows."""
     cfg = ch.config
@@ -296,6 +329,8 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
             if contact.separation >= -_PENETRATION_SLOP:
                 continue
             collider = contact.collider
+            if collider.kind is BodyKind.DYNAMIC:
+                continue  # the rigid-body solver pushes the body out of us, not us out of it
             if collider.one_way is not None:
                 if id(collider) in ch._dropping or _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
                     continue
@@ -322,7 +357,7 @@ def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> floa
     depth = 0.0
     candidates = ch._candidates if gathered else None
     for contact in ch.world.contacts(ch.shape, Transform(position), 0.0, candidates=candidates):
-        if contact.collider.one_way is None:
+        if contact.collider.one_way is None and contact.collider.kind is not BodyKind.DYNAMIC:
             depth = max(depth, -contact.separation)
     return depth
 
@@ -400,7 +435,8 @@ def move_character(ch: Character, dt: float) -> MoveResult:
 
 
 def _move(
-    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: KinematicBody | None, hits: list[SceneHit]
+    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: "KinematicBody | RigidBody | None",
+    hits: list[SceneHit],
 ) -> MoveResult:
     cfg = ch.config
     ux, uy = cfg.up
@@ -484,7 +520,8 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     still_dropping: set[int] = set()
     for contact in ch.world.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
         collider = contact.collider
-        if contact.separation < -_PENETRATION_SLOP and collider.one_way is None:
+        solid = collider.one_way is None and collider.kind is not BodyKind.DYNAMIC
+        if contact.separation < -_PENETRATION_SLOP and solid:
             ch._needs_recovery = True  # ended inside something: push out at the start of the next step
         if collider.one_way is not None:
             if id(collider) in ch._dropping:
@@ -512,5 +549,4 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     ch.floor_collider = floor.collider if floor else None
     ch._floor_point = floor.point if floor else None
     ch._floor_gap = floor.separation if floor else math.inf
-    body = floor.collider.body if floor else None
-    ch.platform = body if isinstance(body, KinematicBody) else None
+    ch.platform = floor.collider.body if floor is not None and floor.collider.kind is not BodyKind.STATIC else None

@@ -19,8 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +36,10 @@ from .geometry import (
     shape_cast,
 )
 
+from .bodies import ContactEvent, PhysicsConfig, RigidBody, Sensor
+from .solver import step_bodies
+from .world_types import BodyKind, Collider, WorldError
+
 if TYPE_CHECKING:
     from .character import Character, MoverConfig
 
@@ -51,36 +54,6 @@ __all__ = [
     "World",
     "WorldError",
 ]
-
-
-class WorldError(ValueError):
-    """Bad input to the world (names the bad value)."""
-
-
-class BodyKind(Enum):
-    STATIC = "static"
-    KINEMATIC = "kinematic"
-    DYNAMIC = "dynamic"
-
-
-@dataclass(frozen=True, eq=False)
-class Collider:
-    """Something a query can report: a static segment, or a body's shape.
-
-    ``one_way`` is ``None`` for solid colliders, else the unit direction (world frame) that a character
-    must come from to be stopped. ``body`` is the owning :class:`KinematicBody` (or rigid body), ``None``
-    for static geometry; ``segment`` is the static segment's index, else -1.
-    """
-
-    kind: BodyKind
-    one_way: Vec2 | None = None
-    body: KinematicBody | None = None
-    segment: int = -1
-
-    @property
-    def velocity(self) -> Vec2:
-        """Velocity of the collider's body (px/s); zero for static geometry."""
-        return self.body.velocity if self.body is not None else (0.0, 0.0)
 
 
 class SceneHit(NamedTuple):
@@ -218,15 +191,30 @@ class World:
     ``gravity`` (px/s^2, y-up, so usually negative y) is what characters' controllers read.
     """
 
-    def __init__(self, gravity: Sequence[float] = (0.0, -1800.0)) -> None:
+    def __init__(
+        self, gravity: Sequence[float] = (0.0, -1800.0), physics: PhysicsConfig | None = None,
+        static_friction: float = 0.6,
+    ) -> None:
         gx, gy = float(gravity[0]), float(gravity[1])
         if not (math.isfinite(gx) and math.isfinite(gy)):
             raise WorldError(f"gravity must be finite, got {gravity!r}")
+        if not (math.isfinite(static_friction) and static_friction >= 0):
+            raise WorldError(f"static_friction must be a number >= 0, got {static_friction!r}")
         self.gravity: Vec2 = (gx, gy)
+        self.physics = physics or PhysicsConfig()
+        self.static_friction = float(static_friction)
+        """Friction coefficient of static geometry and kinematic bodies against rigid bodies."""
         self.time = 0.0
         self.step_count = 0
         self.kinematic_bodies: list[KinematicBody] = []
         self.characters: list[Character] = []
+        self.bodies: list[RigidBody] = []
+        self.sensors: list[Sensor] = []
+        self.events: list[ContactEvent] = []
+        """Contact and sensor begin/end events of the last step."""
+        self._constraints: dict[tuple, Any] = {}
+        self._touching: dict[tuple, tuple[object, object]] = {}
+        self._sensing: dict[int, set[int]] = {}
         self._seg_a: list[np.ndarray] = []
         self._seg_b: list[np.ndarray] = []
         self._seg_r: list[np.ndarray] = []
@@ -283,6 +271,21 @@ class World:
         self.kinematic_bodies.append(body)
         return body
 
+    def add_body(self, body: RigidBody) -> RigidBody:
+        """Add a dynamic rigid body (a crate)."""
+        self.bodies.append(body)
+        return body
+
+    def remove_body(self, body: RigidBody) -> None:
+        self.bodies.remove(body)
+        self._constraints = {k: c for k, c in self._constraints.items() if c.b is not body and c.a is not body}
+        self._touching = {k: ab for k, ab in self._touching.items() if body not in ab}
+
+    def add_sensor(self, sensor: Sensor) -> Sensor:
+        """Add a region that reports overlaps with characters and bodies as events."""
+        self.sensors.append(sensor)
+        return sensor
+
     def add_character(
         self, shape: RoundedPolygon, position: Sequence[float], config: MoverConfig | None = None
     ) -> Character:
@@ -320,8 +323,42 @@ class World:
             body._advance(dt)
         for character in self.characters:
             move_character(character, dt)
+            self._press_on_floor(character, dt)
+        self.events = step_bodies(self, dt)
+        self.events.extend(self._sense())
         self.time += dt
         self.step_count += 1
+
+    def _press_on_floor(self, character: Character, dt: float) -> None:
+        """A character standing on a rigid body weighs on it (mass x gravity, at the contact)."""
+        floor = character.floor_collider
+        if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+            m = character.config.mass
+            point = character._floor_point or floor.body.position
+            floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
+
+    def _sense(self) -> list[ContactEvent]:
+        """Begin / end events of sensors against characters and rigid bodies."""
+        events = []
+        for sensor in self.sensors:
+            before = self._sensing.get(id(sensor), set())
+            now: dict[int, object] = {}
+            if sensor.enabled:
+                box = sensor.aabb()
+                xf = sensor.transform
+                for other in [*self.characters, *self.bodies]:
+                    if other.shape.aabb(other.transform).overlaps(box):
+                        m = collide(sensor.shape, xf, other.shape, other.transform)
+                        if m is not None and m.separation < 0.0:
+                            now[id(other)] = other
+            for key, other in now.items():
+                if key not in before:
+                    events.append(ContactEvent("begin", sensor, other, (0.0, 0.0)))
+            lookup = {id(o): o for o in [*self.characters, *self.bodies]}
+            for key in before - now.keys():
+                events.append(ContactEvent("end", sensor, lookup.get(key), (0.0, 0.0)))
+            self._sensing[id(sensor)] = set(now)
+        return events
 
     # ---------------------------------------------------------------- queries
     def gather(self, box: AABB, ignore: Iterable[object] = ()) -> list[Neighbour]:
@@ -339,7 +376,7 @@ class World:
                 neighbour = neighbours[i] = Neighbour(colliders[i], bp.shape(i), _IDENTITY, bp._aabb_rows[i])
             if id(neighbour.collider) not in ignored:
                 found.append(neighbour)
-        for body in self.kinematic_bodies:
+        for body in [*self.kinematic_bodies, *self.bodies]:
             if id(body.collider) in ignored or id(body) in ignored:
                 continue
             body_box = body.aabb()

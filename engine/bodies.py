@@ -1,0 +1,209 @@
+"""Rigid bodies for crates and other loose things, sensors, contact events, and the solver's tunables.
+
+A :class:`RigidBody` is dynamic: forces and contacts move it. Its shape is any rounded convex polygon; mass
+and rotational inertia come from ``density`` through the kernel's exact
+:func:`~engine.geometry.mass_properties`. The body's ``position`` is its centre of mass (the shape is
+re-centred on it when the body is made), ``angle`` its rotation (radians, counter-clockwise).
+
+A :class:`Sensor` is a region that reports overlaps (begin / end events) without pushing anything: goals,
+hazards, pickups, checkpoints.
+
+Units: pixels, seconds, radians; mass is density x area (square pixels), so with density 1 a 32 x 32 crate
+weighs 1024 mass units.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple, Sequence
+
+from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
+from .world_types import BodyKind, Collider, WorldError
+
+__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor"]
+
+
+def _finite(value: float, what: str, minimum: float | None = None) -> float:
+    v = float(value)
+    if not math.isfinite(v) or (minimum is not None and v < minimum):
+        bound = "" if minimum is None else f" >= {minimum}"
+        raise WorldError(f"{what} must be a finite number{bound}, got {value!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class PhysicsConfig:
+    """Tunables of the rigid-body solver (Box2D v3's soft step). Validated when made."""
+
+    substeps: int = 4
+    """Solver substeps per step: each integrates velocities, solves contacts softly, integrates positions
+    and relaxes. More substeps = stiffer stacks (typical 4)."""
+    contact_hertz: float = 30.0
+    """Stiffness of contacts as a spring frequency (Hz); capped at a quarter of the substep rate."""
+    contact_damping_ratio: float = 10.0
+    """Damping of the contact spring (10 = heavily overdamped: no bounce from the position correction)."""
+    contact_push_max_velocity: float = 100.0
+    """px/s. Fastest speed at which overlap is pushed apart (keeps deep overlaps from exploding)."""
+    restitution_threshold: float = 30.0
+    """px/s. Approach speeds below this do not bounce, so resting contacts stay quiet."""
+    speculative_distance: float = 4.0
+    """Pixels. Contacts are made this far before touching, so bodies stop on the surface, not in it."""
+    linear_slop: float = 0.25
+    """Pixels of overlap the solver tolerates (avoids jitter from fighting rounding)."""
+    max_linear_speed: float = 4000.0
+    """px/s. Speed cap for dynamic bodies."""
+    linear_damping: float = 0.0
+    """1/s. Velocity lost per second in the air (0 = none)."""
+    angular_damping: float = 0.0
+    """1/s. Spin lost per second."""
+    sleep_linear_velocity: float = 4.0
+    """px/s. A body slower than this (and spinning slowly) counts as resting."""
+    time_to_sleep: float = 0.5
+    """Seconds a whole group of touching bodies must rest before it sleeps."""
+    enable_sleep: bool = True
+    continuous: bool = True
+    """Sweep fast bodies against static geometry so that they cannot pass through thin platforms."""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.substeps, int) and 1 <= self.substeps <= 64):
+            raise WorldError(f"PhysicsConfig.substeps must be an integer from 1 to 64, got {self.substeps!r}")
+        for name in (
+            "contact_hertz", "contact_damping_ratio", "contact_push_max_velocity", "restitution_threshold",
+            "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping", "angular_damping",
+            "sleep_linear_velocity", "time_to_sleep",
+        ):
+            _finite(getattr(self, name), f"PhysicsConfig.{name}", 0.0)
+
+
+class ContactEvent(NamedTuple):
+    """A contact (or sensor overlap) that began or ended this step."""
+
+    kind: str
+    """``"begin"`` or ``"end"``."""
+    a: object
+    """The first participant: a :class:`RigidBody`, :class:`Sensor`, character, kinematic body, or the
+    index of a static segment (int)."""
+    b: object
+    normal: Vec2
+    """Unit normal from ``a`` towards ``b`` when the contact began; (0, 0) for sensors and end events."""
+
+
+_next_id = 0
+
+
+def _new_id() -> int:
+    global _next_id
+    _next_id += 1
+    return _next_id
+
+
+@dataclass(eq=False)
+class RigidBody:
+    """A dynamic body. ``shape`` is given in the body's frame around ``position``; the body re-centres it on
+    its centre of mass, so ``position`` is then the centre of mass in the world.
+
+    ``friction`` (Coulomb coefficient, >= 0; pairs mix as the geometric mean) and ``restitution`` (0 = no
+    bounce, 1 = full; pairs take the larger) are per shape. ``name`` is free text (the Tiled loader puts the
+    object id there)."""
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float = 0.0
+    velocity: Vec2 = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    density: float = 1.0
+    friction: float = 0.6
+    restitution: float = 0.0
+    gravity_scale: float = 1.0
+    fixed_rotation: bool = False
+    name: str = ""
+    mass: float = field(init=False)
+    inertia: float = field(init=False)
+    inv_mass: float = field(init=False)
+    inv_inertia: float = field(init=False)
+    sleeping: bool = field(default=False, init=False)
+    sleep_time: float = field(default=0.0, init=False)
+    collider: Collider = field(init=False)
+    previous_transform: Transform = field(init=False)
+    id: int = field(default_factory=_new_id, init=False)
+
+    def __post_init__(self) -> None:
+        x = _finite(self.position[0], "RigidBody position x")
+        y = _finite(self.position[1], "RigidBody position y")
+        self.angle = _finite(self.angle, "RigidBody angle")
+        self.velocity = (_finite(self.velocity[0], "RigidBody velocity x"), _finite(self.velocity[1], "RigidBody velocity y"))
+        self.angular_velocity = _finite(self.angular_velocity, "RigidBody angular_velocity")
+        if not _finite(self.density, "RigidBody density", 0.0) > 0:
+            raise WorldError(f"RigidBody density must be > 0, got {self.density!r}")
+        self.friction = _finite(self.friction, "RigidBody friction", 0.0)
+        self.restitution = _finite(self.restitution, "RigidBody restitution", 0.0)
+        if self.restitution > 1.0:
+            raise WorldError(f"RigidBody restitution must be within [0, 1], got {self.restitution!r}")
+        props = mass_properties(self.shape, self.density)
+        cx, cy = props.centroid
+        if cx or cy:
+            # Re-centre: the body's origin is its centre of mass; move the world position to match.
+            self.shape = RoundedPolygon._trusted([(vx - cx, vy - cy) for vx, vy in self.shape.vertices], self.shape.radius)
+            c, s = math.cos(self.angle), math.sin(self.angle)
+            x, y = x + c * cx - s * cy, y + s * cx + c * cy
+        self.position = (x, y)
+        self.mass = props.mass
+        self.inv_mass = 1.0 / props.mass
+        self.inertia = props.inertia
+        self.inv_inertia = 0.0 if self.fixed_rotation else 1.0 / props.inertia
+        self.collider = Collider(BodyKind.DYNAMIC, None, self)
+        self.previous_transform = self.transform
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position, self.angle)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
+
+    def velocity_at(self, point: Sequence[float]) -> Vec2:
+        """Velocity (px/s) of the body's material at a world point."""
+        rx, ry = point[0] - self.position[0], point[1] - self.position[1]
+        w = self.angular_velocity
+        return (self.velocity[0] - w * ry, self.velocity[1] + w * rx)
+
+    def apply_impulse(self, impulse: Sequence[float], point: Sequence[float] | None = None) -> None:
+        """Change momentum by ``impulse`` (mass x px/s) at a world ``point`` (default: centre); wakes it."""
+        jx, jy = float(impulse[0]), float(impulse[1])
+        self.velocity = (self.velocity[0] + jx * self.inv_mass, self.velocity[1] + jy * self.inv_mass)
+        if point is not None:
+            rx, ry = point[0] - self.position[0], point[1] - self.position[1]
+            self.angular_velocity += self.inv_inertia * (rx * jy - ry * jx)
+        self.wake()
+
+    def wake(self) -> None:
+        self.sleeping = False
+        self.sleep_time = 0.0
+
+    def displacement_of(self, point: Sequence[float]) -> Vec2:
+        """How far a point attached to the body moved during the last step (pixels)."""
+        local = self.previous_transform.apply_inverse(point)
+        nx, ny = self.transform.apply(local)
+        return (nx - point[0], ny - point[1])
+
+
+@dataclass(eq=False)
+class Sensor:
+    """A region that reports overlaps without pushing: begin / end :class:`ContactEvent` s with bodies and
+    characters. ``tag`` is free text for the game (``"goal"``, ``"hazard"``, ``"pickup"`` ...)."""
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float = 0.0
+    tag: str = ""
+    name: str = ""
+    data: dict = field(default_factory=dict)
+    enabled: bool = True
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position, self.angle)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
