@@ -60,13 +60,15 @@ class _Point:
 
     __slots__ = (
         "rax", "ray", "rbx", "rby", "base_separation", "normal_mass", "tangent_mass", "normal_impulse",
-        "tangent_impulse", "relative_velocity", "max_normal_impulse", "id",
+        "tangent_impulse", "relative_velocity", "max_normal_impulse", "id", "la", "lb", "qax", "qay", "qbx",
+        "qby", "sliding",
     )
 
     def __init__(self) -> None:
         self.normal_impulse = 0.0
         self.tangent_impulse = 0.0
         self.max_normal_impulse = 0.0
+        self.sliding = False
 
 
 @dataclass(eq=False)
@@ -86,6 +88,7 @@ class ContactConstraint:
     a_velocity: tuple[float, float] = (0.0, 0.0)
     a_angular_velocity: float = 0.0
     a_center: tuple[float, float] = (0.0, 0.0)
+    b_center: tuple[float, float] = (0.0, 0.0)
 
 
 def _cross(ax: float, ay: float, bx: float, by: float) -> float:
@@ -93,16 +96,20 @@ def _cross(ax: float, ay: float, bx: float, by: float) -> float:
 
 
 def _update_constraint(
-    c: ContactConstraint, manifold: Manifold, a_center: tuple[float, float], b: RigidBody,
+    c: ContactConstraint, manifold: Manifold, a_xf: Transform, b: RigidBody,
     a_friction: float, a_restitution: float, slop: float,
 ) -> None:
-    """Refresh a constraint from this step's manifold, carrying impulses over by feature id."""
+    """Refresh a constraint from this step's manifold, carrying impulses and friction anchors over by
+    feature id."""
     old = {p.id: p for p in c.points}
     nx, ny = manifold.normal
     c.normal = (nx, ny)
     c.friction = math.sqrt(a_friction * b.friction)
     c.restitution = max(a_restitution, b.restitution)
+    a_center = a_xf.position
     c.a_center = a_center
+    c.b_center = b.position
+    b_xf = b.transform
     points = []
     for mp in manifold.points:
         p = _Point()
@@ -110,6 +117,15 @@ def _update_constraint(
         if previous is not None:
             p.normal_impulse = previous.normal_impulse
             p.tangent_impulse = previous.tangent_impulse
+        if previous is not None and not previous.sliding:
+            # Static friction holds the two material points that met together: keep their anchors.
+            p.la, p.lb = previous.la, previous.lb
+        else:
+            p.la, p.lb = a_xf.apply_inverse(mp.point), b_xf.apply_inverse(mp.point)
+        qa = a_xf.rotate(p.la)
+        qb = b_xf.rotate(p.lb)
+        p.qax, p.qay = qa
+        p.qbx, p.qby = qb
         p.id = mp.id
         p.rax, p.ray = mp.point[0] - a_center[0], mp.point[1] - a_center[1]
         p.rbx, p.rby = mp.point[0] - b.position[0], mp.point[1] - b.position[1]
@@ -176,47 +192,101 @@ def _solve(
     # Current separation from the position deltas since the step began (anchors turned with the body).
     ca, sa_ = math.cos(sa.da), math.sin(sa.da)
     cb, sb_ = math.cos(sb.da), math.sin(sb.da)
-    total_normal = 0.0
+    # Per point: current separation, and the bias and softness that go with it.
+    terms = []
     for p in c.points:
         prax, pray = ca * p.rax - sa_ * p.ray, sa_ * p.rax + ca * p.ray
         prbx, prby = cb * p.rbx - sb_ * p.rby, sb_ * p.rbx + cb * p.rby
         dx = sb.dx - sa.dx + prbx - prax
         dy = sb.dy - sa.dy + prby - pray
         s = dx * nx + dy * ny + p.base_separation
-        mass_scale, impulse_scale = 1.0, 0.0
         if s > 0.0:
-            bias = s * inv_h  # speculative: allowed to close the gap this substep, no more
+            terms.append((s * inv_h, 1.0, 0.0))  # speculative: may close the gap this substep, no more
         elif use_bias:
-            bias = max(soft.bias_rate * s, -push_max)
-            mass_scale, impulse_scale = soft.mass_scale, soft.impulse_scale
+            terms.append((max(soft.bias_rate * s, -push_max), soft.mass_scale, soft.impulse_scale))
         else:
-            bias = 0.0
-        dvx = vbx - wb * p.rby - vax + wa * p.ray
-        dvy = vby + wb * p.rbx - vay - wa * p.rax
-        vn = dvx * nx + dvy * ny
-        impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
-        new = max(p.normal_impulse + impulse, 0.0)
-        impulse = new - p.normal_impulse
-        p.normal_impulse = new
-        if impulse > p.max_normal_impulse:
-            p.max_normal_impulse = impulse
-        total_normal += new
-        px, py = impulse * nx, impulse * ny
-        vax -= ma * px
-        vay -= ma * py
-        wa -= ia * (p.rax * py - p.ray * px)
-        vbx += mb * px
-        vby += mb * py
-        wb += ib * (p.rbx * py - p.rby * px)
+            terms.append((0.0, 1.0, 0.0))
+
+    solved = False
+    if len(c.points) == 2 and terms[0][1:] == terms[1][1:]:
+        # Both points at once (a 2x2 block): solving them one after the other gives the first more
+        # impulse than the second, a small torque every substep that sets tall stacks swaying.
+        p1, p2 = c.points
+        rn1a = p1.rax * ny - p1.ray * nx
+        rn1b = p1.rbx * ny - p1.rby * nx
+        rn2a = p2.rax * ny - p2.ray * nx
+        rn2b = p2.rbx * ny - p2.rby * nx
+        k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
+        k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
+        k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
+        det = k11 * k22 - k12 * k12
+        if k11 * k11 < 1000.0 * det:  # well conditioned
+            vn1 = (vbx - wb * p1.rby - vax + wa * p1.ray) * nx + (vby + wb * p1.rbx - vay - wa * p1.rax) * ny
+            vn2 = (vbx - wb * p2.rby - vax + wa * p2.ray) * nx + (vby + wb * p2.rbx - vay - wa * p2.rax) * ny
+            mass_scale, impulse_scale = terms[0][1], terms[0][2]
+            e1, e2 = vn1 + terms[0][0], vn2 + terms[1][0]
+            inv_det = 1.0 / det
+            d1 = -mass_scale * (k22 * e1 - k12 * e2) * inv_det - impulse_scale * p1.normal_impulse
+            d2 = -mass_scale * (k11 * e2 - k12 * e1) * inv_det - impulse_scale * p2.normal_impulse
+            new1, new2 = p1.normal_impulse + d1, p2.normal_impulse + d2
+            if new1 >= 0.0 and new2 >= 0.0:
+                solved = True
+                for p, impulse in ((p1, d1), (p2, d2)):
+                    p.normal_impulse += impulse
+                    if impulse > p.max_normal_impulse:
+                        p.max_normal_impulse = impulse
+                    px, py = impulse * nx, impulse * ny
+                    vax -= ma * px
+                    vay -= ma * py
+                    wa -= ia * (p.rax * py - p.ray * px)
+                    vbx += mb * px
+                    vby += mb * py
+                    wb += ib * (p.rbx * py - p.rby * px)
+    if not solved:
+        for p, (bias, mass_scale, impulse_scale) in zip(c.points, terms):
+            dvx = vbx - wb * p.rby - vax + wa * p.ray
+            dvy = vby + wb * p.rbx - vay - wa * p.rax
+            vn = dvx * nx + dvy * ny
+            impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
+            new = max(p.normal_impulse + impulse, 0.0)
+            impulse = new - p.normal_impulse
+            p.normal_impulse = new
+            if impulse > p.max_normal_impulse:
+                p.max_normal_impulse = impulse
+            px, py = impulse * nx, impulse * ny
+            vax -= ma * px
+            vay -= ma * py
+            wa -= ia * (p.rax * py - p.ray * px)
+            vbx += mb * px
+            vby += mb * py
+            wb += ib * (p.rbx * py - p.rby * px)
     tx, ty = ny, -nx
     friction = c.friction
+    acx, acy = c.a_center
+    bcx, bcy = c.b_center
     for p in c.points:
         dvx = vbx - wb * p.rby - vax + wa * p.ray
         dvy = vby + wb * p.rbx - vay - wa * p.rax
         vt = dvx * tx + dvy * ty
-        impulse = -p.tangent_mass * vt
+        mass_scale, impulse_scale, bias = 1.0, 0.0, 0.0
+        if use_bias:
+            # Anchored (sticky) friction: pull the two material points that met back together along the
+            # tangent, so static friction holds positions, not just velocities (no creep in stacks).
+            pax = acx + sa.dx + ca * p.qax - sa_ * p.qay
+            pay = acy + sa.dy + sa_ * p.qax + ca * p.qay
+            pbx = bcx + sb.dx + cb * p.qbx - sb_ * p.qby
+            pby = bcy + sb.dy + sb_ * p.qbx + cb * p.qby
+            drift = (pbx - pax) * tx + (pby - pay) * ty
+            bias = max(min(soft.bias_rate * drift, push_max), -push_max)
+            mass_scale, impulse_scale = soft.mass_scale, soft.impulse_scale
+        impulse = -p.tangent_mass * mass_scale * (vt + bias) - impulse_scale * p.tangent_impulse
         limit = friction * p.normal_impulse
-        new = min(max(p.tangent_impulse + impulse, -limit), limit)
+        new = p.tangent_impulse + impulse
+        if new > limit or new < -limit:
+            new = limit if new > 0 else -limit
+            p.sliding = True
+        elif use_bias:
+            p.sliding = False
         impulse = new - p.tangent_impulse
         p.tangent_impulse = new
         px, py = impulse * tx, impulse * ty
@@ -277,12 +347,12 @@ def _collide_all(world: "World", cfg: PhysicsConfig) -> dict[tuple, ContactConst
     bodies = world.bodies
     bp = world.static
 
-    def keep(key, a, a_dyn, manifold, a_center, a_friction, a_restitution, b, a_vel=(0.0, 0.0), a_w=0.0):
+    def keep(key, a, a_dyn, manifold, a_xf, a_friction, a_restitution, b, a_vel=(0.0, 0.0), a_w=0.0):
         c = old.get(key)
         if c is None:
             c = ContactConstraint(key, a, b, a_dyn)
         c.a_velocity, c.a_angular_velocity = a_vel, a_w
-        _update_constraint(c, manifold, a_center, b, a_friction, a_restitution, cfg.linear_slop)
+        _update_constraint(c, manifold, a_xf, b, a_friction, a_restitution, cfg.linear_slop)
         new[key] = c
 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
@@ -296,18 +366,18 @@ def _collide_all(world: "World", cfg: PhysicsConfig) -> dict[tuple, ContactConst
         for i in bp.query_list(box):
             m = collide(bp.shape(i), _IDENTITY, body.shape, xf, margin)
             if m is not None:
-                keep(("s", i, body.id), i, None, m, (0.0, 0.0), world.static_friction, 0.0, body)
+                keep(("s", i, body.id), i, None, m, _IDENTITY, world.static_friction, 0.0, body)
         for k in world.kinematic_bodies:
             if k.aabb().overlaps(box):
                 m = collide(k.shape, k.transform, body.shape, xf, margin)
                 if m is not None:
-                    keep(("k", id(k), body.id), k, None, m, k.position, world.static_friction, 0.0, body,
+                    keep(("k", id(k), body.id), k, None, m, k.transform, world.static_friction, 0.0, body,
                          k.velocity, k.angular_velocity)
         for ch in world.characters:
             if ch.shape.aabb(ch.transform).overlaps(box):
                 m = collide(ch.shape, ch.transform, body.shape, xf, margin)
                 if m is not None:
-                    keep(("c", id(ch), body.id), ch, None, m, ch.position, ch.config.friction, 0.0, body,
+                    keep(("c", id(ch), body.id), ch, None, m, ch.transform, ch.config.friction, 0.0, body,
                          ch.velocity, 0.0)
 
     # Body pairs from a spatial hash (cells of the largest body size); at least one of the pair awake.
@@ -333,7 +403,7 @@ def _collide_all(world: "World", cfg: PhysicsConfig) -> dict[tuple, ContactConst
                         continue
                     m = collide(lo.shape, lo.transform, hi.shape, hi.transform, margin)
                     if m is not None:
-                        keep(("d", lo.id, hi.id), lo, lo, m, lo.position, lo.friction, lo.restitution, hi,
+                        keep(("d", lo.id, hi.id), lo, lo, m, lo.transform, lo.friction, lo.restitution, hi,
                              lo.velocity, lo.angular_velocity)
     return new
 

@@ -153,6 +153,20 @@ def _segment_closest(
     return f1, f2, c1, c2
 
 
+def _parallel_overlap(v11: Vec2, v12: Vec2, v21: Vec2, v22: Vec2) -> bool:
+    """Whether edge v21-v22 is parallel to edge v11-v12 (within about 0.3 degrees) and overlaps it, seen
+    along v11-v12, by more than the disjoint tolerance."""
+    ex, ey = v12[0] - v11[0], v12[1] - v11[1]
+    fx, fy = v22[0] - v21[0], v22[1] - v21[1]
+    le, lf = math.hypot(ex, ey), math.hypot(fx, fy)
+    if abs(ex * fy - ey * fx) > 0.005 * le * lf:
+        return False
+    tx, ty = ex / le, ey / le
+    a = (v21[0] - v11[0]) * tx + (v21[1] - v11[1]) * ty
+    b = (v22[0] - v11[0]) * tx + (v22[1] - v11[1]) * ty
+    return min(le, max(a, b)) - max(0.0, min(a, b)) > _DISJOINT_TOLERANCE
+
+
 def _collide_polygons(
     a: RoundedPolygon, xf_a: Transform, b: RoundedPolygon, xf_b: Transform, margin: float
 ) -> Manifold | None:
@@ -189,7 +203,12 @@ def _collide_polygons(
         f1, f2, c1, c2 = _segment_closest(verts_a[i11], verts_a[i12], verts_b[i21], verts_b[i22])
         dx, dy = c2[0] - c1[0], c2[1] - c1[1]
         distance = math.hypot(dx, dy)
-        if f1 in (0.0, 1.0) and f2 in (0.0, 1.0) and distance > _DISJOINT_TOLERANCE:
+        vertex_pair = f1 in (0.0, 1.0) and f2 in (0.0, 1.0) and distance > _DISJOINT_TOLERANCE
+        if vertex_pair and _parallel_overlap(verts_a[i11], verts_a[i12], verts_b[i21], verts_b[i22]):
+            # Parallel edges side by side (equal crates stacked square) have their closest points at
+            # vertices too, but they touch along a stretch: that is a two-point line contact.
+            vertex_pair = False
+        if vertex_pair:
             if distance - radius > margin:
                 return None
             nx, ny = dx / distance, dy / distance
