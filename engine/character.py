@@ -150,6 +150,8 @@ class Character:
     _dropping: set[int] = field(default_factory=set)
     _floor_point: Vec2 | None = None
     _needs_recovery: bool = True
+    previous_position: Vec2 | None = None
+    """Where the character was when its last move began (the rigid-body solver sweeps it from there)."""
     _floor_gap: float = math.inf
     _candidates: list[Neighbour] | None = None
 
@@ -418,6 +420,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
         raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
     hits: list[SceneHit] = []
     position = ch.position
+    ch.previous_position = position
     riding = ch.platform if ch.on_floor else None
     carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
 

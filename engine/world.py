@@ -223,6 +223,7 @@ class World:
         self._static_colliders: list[Collider] = []
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
         self._static_neighbours: dict[int, Neighbour] = {}
+        self._joints: dict[tuple[int, int], list[Vec2]] = {}
 
     # ---------------------------------------------------------------- building
     def add_segments(
@@ -310,8 +311,15 @@ class World:
                 Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i)
                 for i, o in enumerate(ow)
             ]
+            self._joints = _segment_joints(a, b)
         return self._broadphase
 
+    def segment_joint_directions(self, segment: int, end: int) -> list[Vec2]:
+        """Unit directions, from end ``end`` (0 = start, 1 = end) of static ``segment``, along every other
+        static segment that shares that end point. Contacts with a segment's rounded end cap that lean
+        over a neighbour are that neighbour's business (see the solver's seam rule)."""
+        self.static  # noqa: B018 - builds the joint table if needed
+        return self._joints.get((segment, end), [])
     # ---------------------------------------------------------------- stepping
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds: kinematic bodies first, then characters."""
@@ -481,6 +489,34 @@ class World:
             return None
         deepest = min(m.points, key=lambda p: p.separation)
         return SceneContact(m.normal, deepest.separation, deepest.point, collider)
+
+
+def _segment_joints(a: np.ndarray, b: np.ndarray, tolerance: float = 1e-6) -> dict[tuple[int, int], list[Vec2]]:
+    """For every segment end shared with other segments (end points within ``tolerance`` px), the unit
+    directions from that point along each other segment."""
+    ends: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    points = (a, b)
+    for which in (0, 1):
+        for i, (x, y) in enumerate(points[which].tolist()):
+            key = (round(x / tolerance), round(y / tolerance))
+            ends.setdefault(key, []).append((i, which))
+    joints: dict[tuple[int, int], list[Vec2]] = {}
+    for members in ends.values():
+        if len(members) < 2:
+            continue
+        for i, which in members:
+            here = points[which][i]
+            directions = []
+            for j, other in members:
+                if j == i:
+                    continue
+                far = points[1 - other][j]
+                dx, dy = float(far[0] - here[0]), float(far[1] - here[1])
+                length = math.hypot(dx, dy)
+                if length > 0:
+                    directions.append((dx / length, dy / length))
+            joints[(i, which)] = directions
+    return joints
 
 
 class Neighbour(NamedTuple):

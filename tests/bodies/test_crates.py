@@ -1,0 +1,271 @@
+"""Rigid-body scenarios: what a player sees crates do."""
+
+import hashlib
+import math
+import struct
+
+import pytest
+
+from engine.bodies import PhysicsConfig, RigidBody, Sensor
+from engine.geometry import RoundedPolygon
+from engine.platformer import PlatformerController, PlatformerInput
+from engine.world import KinematicBody, World
+from tests.character.levels import DT, HERO, add_tile, standing_y, tiled_floor
+
+CRATE = RoundedPolygon.box(16, 16, radius=1)  # a 32 x 32 crate with 1 px rounded corners
+REST_Y = 2.0 + 16.0  # a crate's centre resting on a floor whose segment centre line is at y = 0
+
+
+def crate(x, y, **kw):
+    return RigidBody(CRATE, (x, y), **kw)
+
+
+def state_hash(world):
+    digest = hashlib.sha256()
+    for b in world.bodies:
+        digest.update(struct.pack("<6d", *b.position, b.angle, *b.velocity, b.angular_velocity))
+    for ch in world.characters:
+        digest.update(struct.pack("<4d", *ch.position, *ch.velocity))
+    return digest.hexdigest()
+
+
+# ------------------------------------------------------------------------------------------------ seams
+def slide(speed, tiled):
+    world = World()
+    if tiled:
+        tiled_floor(world, range(-2, 100))  # 100+ separate tiles, each its own rounded outline
+    else:
+        world.add_chain([(-64, 0), (100 * 32, 0)], radius=2.0)  # one seamless floor, same height
+    box = world.add_body(crate(0.0, REST_Y, velocity=(speed, 0.0)))
+    top, tilt = -math.inf, 0.0
+    for _ in range(int(4.0 / DT)):
+        world.step(DT)
+        top = max(top, box.position[1])
+        tilt = max(tilt, abs(box.angle))
+    return box.position[0], top - REST_Y, tilt
+
+
+@pytest.mark.parametrize("speed", [150.0, 300.0, 600.0, 1200.0])
+def test_a_crate_slides_across_100_tiles_as_far_as_on_a_seamless_floor(speed):
+    distance_tiled, hop, tilt = slide(speed, tiled=True)
+    distance_flat, _, _ = slide(speed, tiled=False)
+    assert distance_flat > 10.0
+    assert abs(distance_tiled - distance_flat) <= 0.01 * distance_flat
+    assert hop <= 0.5
+    assert tilt < 0.01  # never tips: under 0.6 degrees (soft contacts lean a little under friction)
+
+
+# ------------------------------------------------------------------------------------------------ stacks
+def test_a_ten_crate_stack_stands_for_10_s_then_sleeps():
+    world = World()
+    world.add_chain([(-500, 0), (500, 0)], radius=2.0)
+    crates = [world.add_body(crate(0.0, REST_Y + 32.0 * i)) for i in range(10)]
+    top_start = crates[-1].position
+    drift = 0.0
+    for _ in range(int(10.0 / DT)):
+        world.step(DT)
+        drift = max(drift, abs(crates[-1].position[0] - top_start[0]))
+    assert drift < 0.02 * 32
+    assert abs(crates[-1].position[1] - top_start[1]) < 2.0  # no visible sag either
+    assert all(c.sleeping for c in crates)
+
+
+def test_a_55_crate_pyramid_stands_for_20_s():
+    world = World()
+    world.add_chain([(-800, 0), (800, 0)], radius=2.0)
+    crates = []
+    for row in range(10):
+        for k in range(10 - row):
+            crates.append(world.add_body(crate((k - (9 - row) / 2) * 33.0, REST_Y + 32.0 * row)))
+    start = [c.position for c in crates]
+    for _ in range(int(20.0 / DT)):
+        world.step(DT)
+    moved = max(math.dist(a, c.position) for a, c in zip(start, crates))
+    assert moved < 2.0
+    assert max(abs(c.angle) for c in crates) < 0.01
+
+
+# ------------------------------------------------------------------------------------------------ friction, bounce
+@pytest.mark.parametrize("degrees, slides", [(20.0, False), (24.0, False), (29.0, True), (35.0, True)])
+def test_friction_holds_a_crate_on_a_slope_below_atan_mu_and_lets_it_slide_above(degrees, slides):
+    """friction 0.5 for crate and slope: atan(0.5) = 26.6 degrees."""
+    world = World(static_friction=0.5)
+    angle = math.radians(degrees)
+    length = 2000.0
+    world.add_segments([(0, 0)], [(math.cos(angle) * length, math.sin(angle) * length)], 2.0)
+    along, up = 1000.0, 2.0 + 16.0 + 0.05
+    x = math.cos(angle) * along - math.sin(angle) * up
+    y = math.sin(angle) * along + math.cos(angle) * up
+    box = world.add_body(RigidBody(CRATE, (x, y), angle=angle, friction=0.5))
+    for _ in range(30):
+        world.step(DT)
+    start = box.position
+    for _ in range(int(3.0 / DT)):
+        world.step(DT)
+    moved = math.dist(start, box.position)
+    if slides:
+        assert moved > 50.0
+    else:
+        assert moved < 1.0
+
+
+@pytest.mark.parametrize("restitution", [0.3, 0.6, 0.9])
+def test_bounce_heights_follow_the_restitution_coefficient(restitution):
+    """Each bounce returns e^2 of the height it fell from (the speed scales by e). Discrete steps and the
+    speculative margin cost a little, more on small bounces, so bounces from under 30 px are not judged."""
+    world = World(physics=PhysicsConfig(enable_sleep=False))
+    world.add_chain([(-200, 0), (200, 0)], radius=2.0)
+    drop = 300.0
+    ball = world.add_body(RigidBody(RoundedPolygon.circle(12), (0.0, 2.0 + 12.0 + drop), restitution=restitution))
+    heights, rising, top = [drop], False, 0.0
+    for _ in range(int(8.0 / DT)):
+        world.step(DT)
+        h = ball.position[1] - 14.0
+        if ball.velocity[1] > 0:
+            rising, top = True, max(top, h)
+        elif rising:
+            heights.append(top)
+            rising, top = False, 0.0
+    assert heights[1] == pytest.approx(restitution**2 * drop, rel=0.08)
+    judged = [(a, b) for a, b in zip(heights, heights[1:]) if a > 30.0]
+    assert len(judged) >= 1
+    for before, after in judged:
+        assert after == pytest.approx(restitution**2 * before, rel=0.12)
+
+
+def test_a_crate_dropped_fast_onto_a_2px_platform_lands_on_it():
+    world = World()
+    world.add_segments([(-100, 0)], [(100, 0)], radius=1.0)  # 2 px thick
+    box = world.add_body(crate(0.0, 4000.0, velocity=(0.0, -4000.0)))
+    for _ in range(int(3.0 / DT)):
+        world.step(DT)
+    assert abs(box.position[0]) < 1.0
+    assert box.position[1] == pytest.approx(1.0 + 16.0, abs=0.5)
+
+
+# ------------------------------------------------------------------------------------------------ determinism
+def scene():
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    for i in range(12):
+        world.add_body(crate(-150.0 + 25.0 * i, 100.0 + 40.0 * (i % 3), angle=0.1 * i, velocity=(20.0 * i, 0.0)))
+    character = world.add_character(HERO, (0.0, standing_y(0.0) + 200))
+    return world, PlatformerController(character)
+
+
+def test_the_same_scene_and_inputs_give_a_bit_identical_state():
+    hashes = []
+    for _ in range(2):
+        world, controller = scene()
+        for frame in range(240):
+            controller.update(PlatformerInput(right=frame % 50 < 30, jump=frame % 70 < 10), DT)
+            world.step(DT)
+        hashes.append(state_hash(world))
+    assert hashes[0] == hashes[1]
+
+
+# ------------------------------------------------------------------------------------------------ with the player
+def push_run(density):
+    world = World()
+    tiled_floor(world, range(-10, 60))
+    box = world.add_body(crate(200.0, REST_Y, density=density))
+    character = world.add_character(HERO, (100.0, standing_y(0.0)))
+    controller = PlatformerController(character)
+    for _ in range(int(2.0 / DT)):
+        controller.update(PlatformerInput(right=True), DT)
+        world.step(DT)
+    return box.position[0] - 200.0, character
+
+
+def test_the_player_pushes_a_light_crate_further_than_a_heavy_one():
+    light, _ = push_run(density=0.3)
+    heavy, _ = push_run(density=3.0)
+    assert light > 150.0
+    assert 0.0 <= heavy < 0.5 * light
+
+
+def test_the_player_stands_on_a_crate():
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    box = world.add_body(crate(0.0, REST_Y))
+    character = world.add_character(HERO, (0.0, REST_Y + 16 + 16 + 30))
+    controller = PlatformerController(character)
+    for _ in range(90):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    assert character.on_floor and character.floor_collider.body is box
+    assert character.position[1] == pytest.approx(box.position[1] + 16 + 16 + 0.5, abs=0.3)
+
+
+def test_a_crate_resting_on_the_players_head_does_not_push_the_player_into_the_floor():
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    character = world.add_character(HERO, (0.0, standing_y(0.0)))
+    controller = PlatformerController(character)
+    for _ in range(10):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    y0 = character.position[1]
+    box = world.add_body(crate(0.0, y0 + 16 + 16 + 40, density=5.0))  # heavy
+    for _ in range(120):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    assert character.position[1] == pytest.approx(y0, abs=1e-6)
+    assert box.position[1] > y0 + 16 + 16 - 1.0  # it rests on the head
+
+
+def test_crates_ride_a_moving_platform():
+    world = World()
+    platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(150, 8), (0.0, 100.0), velocity=(60.0, 0.0)))
+    box = world.add_body(crate(0.0, 100.0 + 8 + 16 + 0.5))
+    for _ in range(int(3.0 / DT)):
+        world.step(DT)
+    assert box.position[0] - platform.position[0] == pytest.approx(0.0, abs=2.0)
+    assert box.position[1] == pytest.approx(100.0 + 8 + 16, abs=0.5)
+
+
+# ------------------------------------------------------------------------------------------------ events, sensors
+def test_contact_events_begin_and_end():
+    world = World()
+    world.add_chain([(-300, 0), (300, 0)], radius=2.0)
+    box = world.add_body(crate(0.0, 100.0))
+    begun = []
+    for _ in range(60):
+        world.step(DT)
+        begun += [e for e in world.events if e.kind == "begin" and e.b is box]
+    assert len(begun) == 1 and begun[0].normal == pytest.approx((0.0, 1.0))
+    box.apply_impulse((0.0, 1024 * 600.0))
+    ended = []
+    for _ in range(10):
+        world.step(DT)
+        ended += [e for e in world.events if e.kind == "end" and e.b is box]
+    assert len(ended) == 1
+
+
+def test_a_sensor_reports_the_player_and_crates_without_pushing_them():
+    world = World()
+    tiled_floor(world, range(-10, 30))
+    goal = world.add_sensor(Sensor(RoundedPolygon.box(20, 40), (300.0, 40.0), tag="goal"))
+    character = world.add_character(HERO, (100.0, standing_y(0.0)))
+    controller = PlatformerController(character)
+    seen = []
+    for _ in range(120):
+        controller.update(PlatformerInput(right=True), DT)
+        world.step(DT)
+        seen += [(e.kind, e.b) for e in world.events if e.a is goal]
+    assert ("begin", character) in seen and ("end", character) in seen
+    assert character.position[0] > 400  # walked straight through it
+
+
+def test_bad_body_values_are_rejected():
+    from engine.world_types import WorldError
+
+    with pytest.raises(WorldError, match="density must be > 0"):
+        RigidBody(CRATE, (0, 0), density=0)
+    with pytest.raises(WorldError, match="restitution must be within"):
+        RigidBody(CRATE, (0, 0), restitution=1.5)
+    with pytest.raises(WorldError, match="friction must be a finite number >= 0"):
+        RigidBody(CRATE, (0, 0), friction=float("nan"))
+    with pytest.raises(WorldError, match="substeps"):
+        PhysicsConfig(substeps=0)
+    _ = add_tile
