@@ -134,7 +134,9 @@ class RigidBody:
         x = _finite(self.position[0], "RigidBody position x")
         y = _finite(self.position[1], "RigidBody position y")
         self.angle = _finite(self.angle, "RigidBody angle")
-        self.velocity = (_finite(self.velocity[0], "RigidBody velocity x"), _finite(self.velocity[1], "RigidBody velocity y"))
+        self.velocity = (
+            _finite(self.velocity[0], "RigidBody velocity x"), _finite(self.velocity[1], "RigidBody velocity y")
+        )
         self.angular_velocity = _finite(self.angular_velocity, "RigidBody angular_velocity")
         if not _finite(self.density, "RigidBody density", 0.0) > 0:
             raise WorldError(f"RigidBody density must be > 0, got {self.density!r}")

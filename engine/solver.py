@@ -561,7 +561,8 @@ def _sleep(world: "World", active: list[ContactConstraint], awake: list[RigidBod
     for b in awake:
         box = b.shape.local_aabb
         extent = 0.5 * max(box.width, box.height)
-        if math.hypot(*b.velocity) > cfg.sleep_linear_velocity or abs(b.angular_velocity) * extent > cfg.sleep_linear_velocity:
+        spin = abs(b.angular_velocity) * extent
+        if math.hypot(*b.velocity) > cfg.sleep_linear_velocity or spin > cfg.sleep_linear_velocity:
             b.sleep_time = 0.0
         else:
             b.sleep_time += dt
