@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
-from .world_types import BodyKind, Collider, WorldError
+from .world_types import BodyKind, Collider, MovingBody, WorldError
 
 __all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor"]
 
@@ -101,7 +101,7 @@ def _new_id() -> int:
 
 
 @dataclass(eq=False)
-class RigidBody:
+class RigidBody(MovingBody):
     """A dynamic body. ``shape`` is given in the body's frame around ``position``; the body re-centres it on
     its centre of mass, so ``position`` is then the centre of mass in the world.
 
@@ -159,13 +159,6 @@ class RigidBody:
         self.collider = Collider(BodyKind.DYNAMIC, None, self)
         self.previous_transform = self.transform
 
-    @property
-    def transform(self) -> Transform:
-        return Transform(self.position, self.angle)
-
-    def aabb(self) -> AABB:
-        return self.shape.aabb(self.transform)
-
     def velocity_at(self, point: Sequence[float]) -> Vec2:
         """Velocity (px/s) of the body's material at a world point."""
         rx, ry = point[0] - self.position[0], point[1] - self.position[1]
@@ -184,12 +177,6 @@ class RigidBody:
     def wake(self) -> None:
         self.sleeping = False
         self.sleep_time = 0.0
-
-    def displacement_of(self, point: Sequence[float]) -> Vec2:
-        """How far a point attached to the body moved during the last step (pixels)."""
-        local = self.previous_transform.apply_inverse(point)
-        nx, ny = self.transform.apply(local)
-        return (nx - point[0], ny - point[1])
 
 
 @dataclass(eq=False)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from .character import Character
 from .geometry import Vec2
+from .bodies import RigidBody
 from .world import KinematicBody, WorldError
 
 __all__ = ["PlatformerConfig", "PlatformerController", "PlatformerInput"]
@@ -116,7 +117,7 @@ class PlatformerController:
     _buffer: float = 0.0
     _jump_held_before: bool = False
     _rising_from_jump: bool = False
-    _riding: KinematicBody | None = None
+    _riding: "KinematicBody | RigidBody | None" = None
     _wall_lock: float = 0.0
     _wall_lock_direction: int = 0
     _was_on_floor: bool = False

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody
-from .geometry import Manifold, Transform, collide
+from .geometry import CastHit, Manifold, Transform, Vec2, collide
 
 if TYPE_CHECKING:
     from .world import World
@@ -63,6 +63,26 @@ class _Point:
         "tangent_impulse", "relative_velocity", "max_normal_impulse", "id", "la", "lb", "qax", "qay", "qbx",
         "qby", "sliding",
     )
+
+    rax: float
+    ray: float
+    rbx: float
+    rby: float
+    base_separation: float
+    normal_mass: float
+    tangent_mass: float
+    normal_impulse: float
+    tangent_impulse: float
+    relative_velocity: float
+    max_normal_impulse: float
+    id: int
+    la: Vec2
+    lb: Vec2
+    qax: float
+    qay: float
+    qbx: float
+    qby: float
+    sliding: bool
 
     def __init__(self) -> None:
         self.normal_impulse = 0.0
@@ -543,13 +563,14 @@ def _continuous(world: "World", awake: list[RigidBody]) -> None:
         extent = min(b.shape.local_aabb.width, b.shape.local_aabb.height)
         if math.hypot(dx, dy) < 0.25 * extent:
             continue
-        hit = bp.shape_cast(b.shape, Transform(start.position, b.angle), (dx, dy))
-        if hit is None or hit.hit.started_inside or hit.hit.fraction >= 1.0:
+        found = bp.shape_cast(b.shape, Transform(start.position, b.angle), (dx, dy))
+        hit = found.hit if found is not None else None
+        if not isinstance(hit, CastHit) or hit.started_inside or hit.fraction >= 1.0:
             continue
         length = math.hypot(dx, dy)
-        if (hit.hit.normal[0] * dx + hit.hit.normal[1] * dy) > -0.2 * length:
+        if (hit.normal[0] * dx + hit.normal[1] * dy) > -0.2 * length:
             continue  # a glancing touch (sliding along the floor over a joint) is the solver's business
-        f = hit.hit.fraction
+        f = hit.fraction
         back = min(f, world.physics.linear_slop / length)  # stop just short of the surface
         b.position = (start.position[0] + dx * (f - back), start.position[1] + dy * (f - back))
 

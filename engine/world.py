@@ -38,7 +38,7 @@ from .geometry import (
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody, Sensor
 from .solver import step_bodies
-from .world_types import BodyKind, Collider, WorldError
+from .world_types import BodyKind, Collider, MovingBody, WorldError
 
 if TYPE_CHECKING:
     from .character import Character, MoverConfig
@@ -122,7 +122,7 @@ class PlatformPath:
 
 
 @dataclass(eq=False)
-class KinematicBody:
+class KinematicBody(MovingBody):
     """A body moved by the game, not by forces: moving platforms, doors, lifts.
 
     Set ``velocity`` (px/s) and ``angular_velocity`` (rad/s), or give a ``path``. The world moves it at
@@ -146,19 +146,6 @@ class KinematicBody:
         self.position = (float(self.position[0]), float(self.position[1]))
         self.collider = Collider(BodyKind.KINEMATIC, _unit_or_none(self.one_way, "one_way"), self)
         self.previous_transform = self.transform
-
-    @property
-    def transform(self) -> Transform:
-        return Transform(self.position, self.angle)
-
-    def aabb(self) -> AABB:
-        return self.shape.aabb(self.transform)
-
-    def displacement_of(self, point: Sequence[float]) -> Vec2:
-        """How far a point attached to the body moved during the last step (pixels, rotation included)."""
-        local = self.previous_transform.apply_inverse(point)
-        nx, ny = self.transform.apply(local)
-        return (nx - point[0], ny - point[1])
 
     def _advance(self, dt: float) -> None:
         self.previous_transform = self.transform
@@ -354,14 +341,15 @@ class World:
             if sensor.enabled:
                 box = sensor.aabb()
                 xf = sensor.transform
-                for other in [*self.characters, *self.bodies]:
+                others: list[Character | RigidBody] = [*self.characters, *self.bodies]
+                for other in others:
                     if other.shape.aabb(other.transform).overlaps(box):
                         m = collide(sensor.shape, xf, other.shape, other.transform)
                         if m is not None and m.separation < 0.0:
                             now[id(other)] = other
-            for key, other in now.items():
+            for key, entered in now.items():
                 if key not in before:
-                    events.append(ContactEvent("begin", sensor, other, (0.0, 0.0)))
+                    events.append(ContactEvent("begin", sensor, entered, (0.0, 0.0)))
             lookup = {id(o): o for o in [*self.characters, *self.bodies]}
             for key in before - now.keys():
                 events.append(ContactEvent("end", sensor, lookup.get(key), (0.0, 0.0)))

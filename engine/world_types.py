@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .geometry import Vec2
+from collections.abc import Sequence
 
-__all__ = ["BodyKind", "Collider", "WorldError"]
+from .geometry import AABB, RoundedPolygon, Transform, Vec2
+
+__all__ = ["BodyKind", "Collider", "MovingBody", "WorldError"]
 
 
 class WorldError(ValueError):
@@ -42,3 +44,27 @@ class Collider:
     def velocity(self) -> Vec2:
         """Velocity of the collider's body (px/s); zero for static geometry."""
         return self.body.velocity if self.body is not None else (0.0, 0.0)
+
+
+class MovingBody:
+    """What kinematic and rigid bodies share: a shape placed by ``position`` and ``angle``, and the
+    transform they had before the last step (riders and one-way checks use that motion)."""
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float
+    previous_transform: Transform
+    collider: Collider
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position, self.angle)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
+
+    def displacement_of(self, point: Sequence[float]) -> Vec2:
+        """How far a point attached to the body moved during the last step (pixels, rotation included)."""
+        local = self.previous_transform.apply_inverse(point)
+        nx, ny = self.transform.apply(local)
+        return (nx - point[0], ny - point[1])
