@@ -1,0 +1,1 @@
+"""Levels from the Tiled map editor: loading, authoring conventions, seamless collision outlines."""

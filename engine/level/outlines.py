@@ -1,0 +1,77 @@
+"""Seamless collision outlines: merge solid tile shapes into outlines and turn them into segment chains.
+
+Every solid tile of a layer contributes its collision polygons (from the tileset), placed at the tile's
+position. Their union (shapely's ``unary_union``: no hand-written clipping) has no edge between two
+adjacent tiles, so a floor of a hundred tiles becomes one long edge and a slope that meets a flat becomes
+one continuous outline. Each outline ring (outer boundaries and holes alike) becomes a closed chain of thick
+rounded segments; collinear vertices are dropped so straight runs are single segments.
+
+Coordinates here are whatever frame the caller uses (the loader passes the engine's y-up pixels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import shapely
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.ops import unary_union
+
+from ..geometry import Vec2
+
+__all__ = ["merge_outlines", "ring_segments"]
+
+_GRID = 1e-6
+"""Pixels. Vertices are snapped to this grid before the union, so tile corners that should coincide do."""
+
+_COLLINEAR = 1e-6
+"""Pixels. A vertex closer than this to the line through its neighbours is dropped."""
+
+
+def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[Vec2]]:
+    """Union of the given polygons (each a ring of points, either winding) as a list of rings: every
+    outer boundary and every hole, without repeated or collinear vertices."""
+    shapes = []
+    for ring in polygons:
+        poly = Polygon(ring)
+        if not poly.is_valid:
+            poly = poly.buffer(0)
+        if not poly.is_empty and poly.area > 0:
+            shapes.append(poly)
+    if not shapes:
+        return []
+    merged = shapely.set_precision(unary_union(shapes), _GRID)
+    parts = merged.geoms if isinstance(merged, MultiPolygon) else [merged]
+    rings: list[list[Vec2]] = []
+    for part in parts:
+        if not isinstance(part, Polygon) or part.is_empty:
+            continue
+        for ring in [part.exterior, *part.interiors]:
+            cleaned = _drop_collinear([(float(x), float(y)) for x, y in ring.coords[:-1]])
+            if len(cleaned) >= 3:
+                rings.append(cleaned)
+    return rings
+
+
+def _drop_collinear(points: list[Vec2]) -> list[Vec2]:
+    pts = list(points)
+    changed = True
+    while changed and len(pts) >= 3:
+        changed = False
+        for i in range(len(pts)):
+            (ox, oy), (px, py), (qx, qy) = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            cross = (px - ox) * (qy - oy) - (py - oy) * (qx - ox)
+            base = ((qx - ox) ** 2 + (qy - oy) ** 2) ** 0.5
+            if abs(cross) <= _COLLINEAR * max(base, 1e-12) or (px, py) == (ox, oy):
+                del pts[i]
+                changed = True
+                break
+    return pts
+
+
+def ring_segments(ring: Sequence[Vec2], closed: bool = True) -> list[tuple[Vec2, Vec2]]:
+    """Consecutive point pairs of a ring (or an open chain when ``closed`` is false)."""
+    pairs = list(zip(ring, ring[1:]))
+    if closed and len(ring) > 2:
+        pairs.append((ring[-1], ring[0]))
+    return pairs
