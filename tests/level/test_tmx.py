@@ -80,7 +80,8 @@ def test_malformed_xml_names_the_file(tmp_path):
 
 
 def test_a_missing_tileset_names_the_tileset_and_the_map(tmp_path):
-    path = write(tmp_path, "m.tmx", MAP.format(w=1, h=1, inf=0, tileset='<tileset firstgid="1" source="nowhere.tsx"/>', data="0"))
+    tileset = '<tileset firstgid="1" source="nowhere.tsx"/>'
+    path = write(tmp_path, "m.tmx", MAP.format(w=1, h=1, inf=0, tileset=tileset, data="0"))
     with pytest.raises(LevelError, match=r"m.tmx: tileset 'nowhere.tsx' not found"):
         read_map(path)
 
