@@ -121,3 +121,16 @@ def test_cli_is_installed_as_the_ledgekit_console_script():
         pytest.skip("the package is not installed in this environment (pip install -e .)")
     done = subprocess.run([str(exe), "check", str(FIXTURES / "conventions.tmx")], capture_output=True, text=True)
     assert done.returncode == 0 and "0 error(s)" in done.stdout
+
+
+def test_the_tiled_project_declares_every_class_the_loader_knows():
+    import json
+
+    project = json.loads((Path(__file__).parents[2] / "levels" / "ledgekit.tiled-project").read_text())
+    declared = {t["name"]: t for t in project["propertyTypes"] if t["type"] == "class"}
+    from engine.level.level import CLASSES
+
+    assert set(CLASSES) <= set(declared)
+    assert {m["name"] for m in declared["Crate"]["members"]} == {"density", "friction", "restitution"}
+    assert {m["name"] for m in declared["MovingPlatform"]["members"]} == {"path", "speed", "mode", "one_way"}
+    assert {m["name"] for m in declared["LedgekitMap"]["members"]} == {"gravity", "segment_radius", "next_level"}
