@@ -1,0 +1,106 @@
+"""The project's own art generator: draws every PNG in ``assets/`` with Pillow, deterministically.
+
+Run ``python -m game.art`` to redraw them. Nothing here is copied from elsewhere: tiles, hero and effects
+are drawn from simple shapes and a fixed-seed noise, so the art is reproducible and free to ship.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+TILE = 32
+
+# Tile ids of tiles.png (16 tiles in one row); levels/tiles.tsx gives them their collision shapes.
+BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LOW, HALF, ONE_WAY, GRASS, \
+    CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT = range(16)
+
+DIRT = (122, 84, 56, 255)
+DIRT_DARK = (96, 64, 44, 255)
+GRASS_GREEN = (86, 170, 72, 255)
+GRASS_LIGHT = (130, 204, 96, 255)
+WOOD = (176, 120, 64, 255)
+WOOD_DARK = (120, 78, 40, 255)
+STEEL = (120, 140, 160, 255)
+
+
+def _speckle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], rng: random.Random, mask: Image.Image) -> None:
+    x0, y0, x1, y1 = box
+    for _ in range(40):
+        x, y = rng.randrange(x0, x1), rng.randrange(y0, y1)
+        if mask.getpixel((x - x0, y - y0)):
+            draw.point((x, y), fill=DIRT_DARK)
+
+
+def _ground(img: Image.Image, index: int, polygon: list[tuple[float, float]], rng: random.Random) -> None:
+    """A dirt shape with a grass edge along its top, in tile ``index``."""
+    ox = index * TILE
+    mask = Image.new("1", (TILE, TILE), 0)
+    ImageDraw.Draw(mask).polygon(polygon, fill=1)
+    layer = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    draw.polygon(polygon, fill=DIRT)
+    _speckle(draw, (0, 0, TILE, TILE), rng, mask)
+    # Grass: the top 5 px of the shape in every column.
+    for x in range(TILE):
+        column = [y for y in range(TILE) if mask.getpixel((x, y))]
+        if column:
+            top = column[0]
+            for y in range(top, min(top + 5, TILE)):
+                draw.point((x, y), fill=GRASS_LIGHT if y == top else GRASS_GREEN)
+    img.alpha_composite(layer, (ox, 0))
+
+
+def draw_tiles() -> Image.Image:
+    rng = random.Random(7)
+    img = Image.new("RGBA", (16 * TILE, TILE), (0, 0, 0, 0))
+    full = [(0, 0), (32, 0), (32, 32), (0, 32)]
+    _ground(img, BLOCK, full, rng)
+    _ground(img, SLOPE_R, [(0, 32), (32, 0), (32, 32)], rng)
+    _ground(img, SLOPE_L, [(0, 0), (32, 32), (0, 32)], rng)
+    _ground(img, SLOPE2_R_LOW, [(0, 32), (32, 16), (32, 32)], rng)
+    _ground(img, SLOPE2_R_HIGH, [(0, 16), (32, 0), (32, 32), (0, 32)], rng)
+    _ground(img, SLOPE2_L_HIGH, [(0, 0), (32, 16), (32, 32), (0, 32)], rng)
+    _ground(img, SLOPE2_L_LOW, [(0, 16), (32, 32), (0, 32)], rng)
+    _ground(img, HALF, [(0, 16), (32, 16), (32, 32), (0, 32)], rng)
+    d = ImageDraw.Draw(img)
+    x = ONE_WAY * TILE
+    d.rectangle((x, 0, x + 31, 7), fill=WOOD, outline=WOOD_DARK)
+    for k in range(4, 32, 8):
+        d.line((x + k, 8, x + k, 12), fill=WOOD_DARK)
+    x = GRASS * TILE
+    for k in range(0, 32, 3):
+        h = rng.randint(4, 10)
+        d.line((x + k, 31, x + k + rng.randint(-1, 1), 31 - h), fill=GRASS_GREEN)
+    x = CRATE * TILE
+    d.rectangle((x, 0, x + 31, 31), fill=WOOD, outline=WOOD_DARK, width=2)
+    d.line((x + 3, 3, x + 28, 28), fill=WOOD_DARK, width=3)
+    d.line((x + 28, 3, x + 3, 28), fill=WOOD_DARK, width=3)
+    x = PLATFORM * TILE
+    d.rectangle((x, 0, x + 31, 15), fill=STEEL, outline=(70, 86, 104, 255), width=2)
+    x = SPIKES * TILE
+    for k in range(4):
+        d.polygon([(x + 8 * k, 31), (x + 8 * k + 4, 14), (x + 8 * k + 8, 31)], fill=(210, 210, 220, 255),
+                  outline=(90, 90, 110, 255))
+    x = GOAL * TILE
+    d.rectangle((x + 4, 2, x + 6, 31), fill=(80, 80, 80, 255))
+    d.polygon([(x + 7, 3), (x + 28, 9), (x + 7, 15)], fill=(230, 60, 60, 255))
+    x = COIN * TILE
+    d.ellipse((x + 8, 8, x + 24, 24), fill=(250, 210, 60, 255), outline=(190, 140, 30, 255), width=2)
+    x = CHECKPOINT * TILE
+    d.rectangle((x + 4, 2, x + 6, 31), fill=(80, 80, 80, 255))
+    d.polygon([(x + 7, 3), (x + 24, 9), (x + 7, 15)], fill=(60, 140, 230, 255))
+    return img
+
+
+def main() -> None:
+    ASSETS.mkdir(exist_ok=True)
+    draw_tiles().save(ASSETS / "tiles.png")
+    print(f"wrote {ASSETS / 'tiles.png'}")
+
+
+if __name__ == "__main__":
+    main()

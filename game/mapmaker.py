@@ -1,0 +1,213 @@
+"""Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx``)
+from ASCII layouts, so the first versions of the levels are reproducible. After that they are ordinary
+Tiled files: open them in Tiled, edit, save. Run ``python -m game.mapmaker`` to rewrite them (this
+overwrites edits).
+
+Layout legend (one character per 32 px tile, top row first):
+
+``#`` block, ``/`` and ``\\`` 45-degree slopes, ``a b`` a 2:1 slope rising right (low, high), ``c d`` a
+2:1 slope rising left (high, low), ``=`` half block, ``-`` one-way platform, ``"`` grass (decoration),
+``.`` or space nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from .art import (
+    BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
+    SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
+)
+
+LEVELS = Path(__file__).resolve().parents[1] / "levels"
+
+COLLISION = {
+    BLOCK: "rect 0 0 32 32",
+    SLOPE_R: "poly 0,32 32,0 32,32",
+    SLOPE_L: "poly 0,0 32,32 0,32",
+    SLOPE2_R_LOW: "poly 0,32 32,16 32,32",
+    SLOPE2_R_HIGH: "poly 0,16 32,0 32,32 0,32",
+    SLOPE2_L_HIGH: "poly 0,0 32,16 32,32 0,32",
+    SLOPE2_L_LOW: "poly 0,16 32,32 0,32",
+    HALF: "rect 0 16 32 16",
+    ONE_WAY: "rect 0 0 32 8",
+}
+LEGEND = {"#": BLOCK, "/": SLOPE_R, "\\": SLOPE_L, "a": SLOPE2_R_LOW, "b": SLOPE2_R_HIGH, "c": SLOPE2_L_HIGH,
+          "d": SLOPE2_L_LOW, "=": HALF, "-": ONE_WAY, '"': GRASS}
+
+
+def tileset_xml() -> str:
+    tiles = []
+    for tid in range(16):
+        parts = []
+        if tid == ONE_WAY:
+            parts.append('  <properties>\n   <property name="one_way" type="bool" value="true"/>\n  </properties>')
+        shape = COLLISION.get(tid)
+        if shape:
+            kind, *rest = shape.split(" ")
+            if kind == "rect":
+                x, y, w, h = rest
+                obj = f'   <object id="1" x="{x}" y="{y}" width="{w}" height="{h}"/>'
+            else:
+                obj = f'   <object id="1" x="0" y="0">\n    <polygon points="{" ".join(rest)}"/>\n   </object>'
+            parts.append(f'  <objectgroup draworder="index" id="2">\n{obj}\n  </objectgroup>')
+        if parts:
+            tiles.append(f' <tile id="{tid}"' + (' type="OneWayTile"' if tid == ONE_WAY else "") + ">\n"
+                         + "\n".join(parts) + "\n </tile>")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" '
+        'tilecount="16" columns="16">\n'
+        ' <image source="../assets/tiles.png" width="512" height="32"/>\n' + "\n".join(tiles) + "\n</tileset>\n"
+    )
+
+
+def _prop_xml(props: dict) -> str:
+    if not props:
+        return ""
+    rows = []
+    for name, value in props.items():
+        if isinstance(value, bool):
+            rows.append(f'<property name="{name}" type="bool" value="{str(value).lower()}"/>')
+        elif isinstance(value, int) and name == "path":
+            rows.append(f'<property name="{name}" type="object" value="{value}"/>')
+        elif isinstance(value, (int, float)):
+            rows.append(f'<property name="{name}" type="float" value="{value}"/>')
+        elif name == "next_level":
+            rows.append(f'<property name="{name}" type="file" value="{escape(value)}"/>')
+        else:
+            rows.append(f'<property name="{name}" value="{escape(str(value))}"/>')
+    return "<properties>" + "".join(rows) + "</properties>"
+
+
+def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
+    width = max(len(row) for row in layout)
+    height = len(layout)
+    cells = []
+    for row in layout:
+        cells.append(",".join(str(LEGEND[ch] + 1) if ch in LEGEND else "0" for ch in row.ljust(width)))
+    data = ",\n".join(cells)
+    objs = []
+    for oid, obj in enumerate(objects, start=1):
+        obj.setdefault("id", oid)
+    for obj in objects:
+        attrs = [f'id="{obj["id"]}"']
+        if obj.get("name"):
+            attrs.append(f'name="{escape(obj["name"])}"')
+        if obj.get("cls"):
+            attrs.append(f'class="{obj["cls"]}"')
+        if "gid" in obj:
+            attrs.append(f'gid="{obj["gid"] + 1}"')
+        attrs.append(f'x="{obj["x"]}" y="{obj["y"]}"')
+        if "w" in obj:
+            attrs.append(f'width="{obj["w"]}" height="{obj["h"]}"')
+        inner = _prop_xml(obj.get("props", {}))
+        if obj.get("kind") == "point":
+            inner += "<point/>"
+        elif obj.get("kind") == "polyline":
+            inner += f'<polyline points="{" ".join(f"{x},{y}" for x, y in obj["points"])}"/>'
+        objs.append(f'  <object {" ".join(attrs)}>{inner}</object>')
+    next_id = max((o["id"] for o in objects), default=0) + 1
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<map version="1.10" tiledversion="1.10.2" class="LedgekitMap" orientation="orthogonal" renderorder="right-down" '
+        f'width="{width}" height="{height}" tilewidth="{TILE}" tileheight="{TILE}" infinite="0" '
+        f'backgroundcolor="#7ec8f0" nextlayerid="3" nextobjectid="{next_id}">\n'
+        f' {_prop_xml(properties)}\n'
+        ' <tileset firstgid="1" source="tiles.tsx"/>\n'
+        f' <layer id="1" name="ground" width="{width}" height="{height}">\n  <data encoding="csv">\n{data}\n</data>\n </layer>\n'
+        ' <objectgroup id="2" name="things">\n' + "\n".join(objs) + "\n </objectgroup>\n</map>\n"
+    )
+
+
+def tile_at(col: int, row: int) -> tuple[int, int]:
+    """Tiled pixel position of a tile cell's top-left corner."""
+    return col * TILE, row * TILE
+
+
+DEMO = [
+    "................................................................................",
+    "................................................................................",
+    "................................................................................",
+    "................................................................................",
+    "................................................................................",
+    ".........................................................................#####..",
+    "......................---.......................................---.....#####..",
+    "...............................................................................#",
+    "..........---.....................................................###.........#",
+    "................................ab##.......................------..####........#",
+    "..............................ab######cd.......................####.#####.......#",
+    '...."".......""........./###############\\...."""......"......#####.######""..."#',
+    "#################.....###################....#########....###########################",
+    "#################.....###################....#########....###########################",
+]
+
+
+def demo_objects() -> list[dict]:
+    return [
+        {"name": "start", "cls": "Spawn", "kind": "point", "x": 64, "y": 360},
+        {"cls": "Pickup", "kind": "point", "x": 352, "y": 232, "props": {"kind": "coin"}},
+        {"cls": "Pickup", "kind": "point", "x": 736, "y": 168, "props": {"kind": "coin"}},
+        {"cls": "Pickup", "kind": "point", "x": 2112, "y": 168, "props": {"kind": "coin"}},
+        {"cls": "Hazard", "name": "pit", "x": 544, "y": 408, "w": 160, "h": 40},
+        {"cls": "Hazard", "name": "pit", "x": 1312, "y": 408, "w": 128, "h": 40},
+        {"cls": "Hazard", "name": "pit", "x": 1728, "y": 408, "w": 128, "h": 40},
+        {"cls": "Checkpoint", "name": "halfway", "x": 1472, "y": 320, "w": 32, "h": 64},
+        {"cls": "Crate", "x": 200, "y": 320, "w": 32, "h": 32, "props": {"density": 0.6}},
+        {"cls": "Crate", "x": 1530, "y": 320, "w": 32, "h": 32},
+        {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1760, "y": 320, "w": 96, "h": 16,
+         "props": {"path": 21, "speed": 70.0, "mode": "pingpong"}},
+        {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1808, "y": 328, "points": [(0, 0), (160, -96)]},
+        {"cls": "Goal", "name": "flag", "x": 2592, "y": 256, "w": 32, "h": 64},
+    ]
+
+
+PLAYGROUND = [
+    "............................................................",
+    "............................................................",
+    "............................................................",
+    "............................................................",
+    "..................................................----......",
+    "............................................................",
+    "............................................................",
+    "..................ab##cd....................................",
+    "................ab######cd..................................",
+    "....../######\\..#########...../####\\........................",
+    "############################################################",
+    "############################################################",
+]
+
+
+def playground_objects() -> list[dict]:
+    objects = [{"name": "start", "cls": "Spawn", "kind": "point", "x": 48, "y": 300}]
+    # A pyramid of crates on the right, a stack in the middle.
+    for row in range(5):
+        for k in range(5 - row):
+            objects.append({"cls": "Crate", "x": 1300 + k * 33 + row * 16, "y": 320 - 32 * (row + 1), "w": 32, "h": 32})
+    for i in range(4):
+        objects.append({"cls": "Crate", "x": 940, "y": 320 - 32 * (i + 1), "w": 32, "h": 32, "props": {"density": 0.5}})
+    objects.append({"cls": "Crate", "x": 250, "y": 200, "w": 32, "h": 32, "props": {"restitution": 0.6}})
+    objects += [
+        {"id": 40, "cls": "MovingPlatform", "name": "lift", "x": 1100, "y": 300, "w": 96, "h": 16,
+         "props": {"path": 41, "speed": 60.0, "mode": "pingpong", "one_way": True}},
+        {"id": 41, "name": "lift path", "kind": "polyline", "x": 1148, "y": 308, "points": [(0, 0), (0, -160)]},
+        {"id": 42, "cls": "MovingPlatform", "name": "shuttle", "x": 1500, "y": 140, "w": 96, "h": 16,
+         "props": {"path": 43, "speed": 80.0, "mode": "pingpong"}},
+        {"id": 43, "name": "shuttle path", "kind": "polyline", "x": 1548, "y": 148, "points": [(0, 0), (240, 0)]},
+        {"cls": "Goal", "name": "flag", "x": 1880, "y": 256, "w": 32, "h": 64},
+    ]
+    return objects
+
+
+def main() -> None:
+    (LEVELS / "tiles.tsx").write_text(tileset_xml())
+    (LEVELS / "demo.tmx").write_text(map_xml(DEMO, demo_objects(), {"gravity": 1800.0, "segment_radius": 2.0,
+                                                                    "next_level": "playground.tmx"}))
+    (LEVELS / "playground.tmx").write_text(map_xml(PLAYGROUND, playground_objects(), {"gravity": 1800.0,
+                                                                                       "segment_radius": 2.0}))
+    print("wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx")
+
+
+if __name__ == "__main__":
+    main()
