@@ -116,7 +116,8 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
         f'backgroundcolor="#7ec8f0" nextlayerid="3" nextobjectid="{next_id}">\n'
         f' {_prop_xml(properties)}\n'
         ' <tileset firstgid="1" source="tiles.tsx"/>\n'
-        f' <layer id="1" name="ground" width="{width}" height="{height}">\n  <data encoding="csv">\n{data}\n</data>\n </layer>\n'
+        f' <layer id="1" name="ground" width="{width}" height="{height}">\n'
+        f'  <data encoding="csv">\n{data}\n</data>\n </layer>\n'
         ' <objectgroup id="2" name="things">\n' + "\n".join(objs) + "\n </objectgroup>\n</map>\n"
     )
 
