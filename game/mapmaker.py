@@ -105,8 +105,8 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
         inner = _prop_xml(obj.get("props", {}))
         if obj.get("kind") == "point":
             inner += "<point/>"
-        elif obj.get("kind") == "polyline":
-            inner += f'<polyline points="{" ".join(f"{x},{y}" for x, y in obj["points"])}"/>'
+        elif obj.get("kind") in ("polyline", "polygon"):
+            inner += f'<{obj["kind"]} points="{" ".join(f"{x},{y}" for x, y in obj["points"])}"/>'
         objs.append(f'  <object {" ".join(attrs)}>{inner}</object>')
     next_id = max((o["id"] for o in objects), default=0) + 1
     return (
@@ -161,6 +161,9 @@ def demo_objects() -> list[dict]:
          "props": {"path": 21, "speed": 70.0, "mode": "pingpong"}},
         {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1808, "y": 328, "points": [(0, 0), (160, -96)]},
         {"cls": "Goal", "name": "flag", "x": 2592, "y": 256, "w": 32, "h": 64},
+        {"cls": "Solid", "name": "boulder", "kind": "polygon", "x": 1180, "y": 384,
+         "points": [(0, 0), (20, -30), (60, -36), (84, 0)]},
+        {"cls": "OneWay", "name": "ledge", "x": 2272, "y": 224, "w": 96, "h": 8},
     ]
 
 

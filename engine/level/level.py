@@ -183,6 +183,26 @@ class _Builder:
             polys.append(moved)
         return polys, one_way
 
+    def full_block_gids(self) -> set[int]:
+        """Gids (flip bits included) of tiles whose collision is exactly their whole cell, not one-way."""
+        from .tmx import FLIP_D, FLIP_H, FLIP_V
+
+        full: set[int] = set()
+        tw, th = self.tmx.tilewidth, self.tmx.tileheight
+        for ts in self.tmx.tilesets:
+            if (ts.tilewidth, ts.tileheight) != (tw, th):
+                continue
+            for local, shapes in ts.tile_shapes.items():
+                if ts.tile_properties.get(local, {}).get("one_way"):
+                    continue
+                if len(shapes) == 1 and shapes[0].kind == "rectangle" and shapes[0].rotation == 0 and (
+                    shapes[0].x, shapes[0].y, shapes[0].width, shapes[0].height) == (0, 0, tw, th):
+                    gid = ts.firstgid + local
+                    # A full block stays full under any flip.
+                    full.update(gid | flags for flags in (0, FLIP_H, FLIP_V, FLIP_D, FLIP_H | FLIP_V,
+                                                          FLIP_H | FLIP_D, FLIP_V | FLIP_D, FLIP_H | FLIP_V | FLIP_D))
+        return full
+
     def tiles(self) -> tuple[list[list[Vec2]], list[tuple[Vec2, Vec2, Vec2]]]:
         from .tmx import TileLayer
 
@@ -192,9 +212,22 @@ class _Builder:
             if not isinstance(layer, TileLayer) or layer.properties.get("collision") is False:
                 continue
             solid: list[list[Vec2]] = []
+            full = self.full_block_gids()
+            tw, th = self.tmx.tilewidth, self.tmx.tileheight
             for row, cells in enumerate(layer.cells):
                 run: list[tuple[float, float, float]] = []  # (left, right, top) of one-way tops in this row
-                for col, raw in enumerate(cells):
+                block_start = -1
+                for col, raw in enumerate([*cells, 0]):
+                    # Runs of full blocks become one rectangle before the union (far fewer shapes to merge).
+                    if raw in full:
+                        if block_start < 0:
+                            block_start = col
+                        continue
+                    if block_start >= 0:
+                        x0, x1 = block_start * tw, col * tw
+                        top, bottom = self.map_h - row * th, self.map_h - (row + 1) * th
+                        solid.append([(x0, bottom), (x1, bottom), (x1, top), (x0, top)])
+                        block_start = -1
                     if not raw:
                         continue
                     polys, is_one_way = self.tile_polygons(raw, col, row)

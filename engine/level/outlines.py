@@ -54,19 +54,31 @@ def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[V
 
 
 def _drop_collinear(points: list[Vec2]) -> list[Vec2]:
-    pts = list(points)
+    """Remove vertices on the line through their neighbours (and repeats), in one pass around the ring plus
+    a fix-up where the ring closes."""
+
+    def straight(o: Vec2, p: Vec2, q: Vec2) -> bool:
+        cross = (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+        base = ((q[0] - o[0]) ** 2 + (q[1] - o[1]) ** 2) ** 0.5
+        return p == o or abs(cross) <= _COLLINEAR * max(base, 1e-12)
+
+    kept: list[Vec2] = []
+    for p in points:
+        while len(kept) >= 2 and straight(kept[-2], kept[-1], p):
+            kept.pop()
+        if not kept or kept[-1] != p:
+            kept.append(p)
+    # Where the ring closes: the last and first vertices may be on a straight run too.
     changed = True
-    while changed and len(pts) >= 3:
+    while changed and len(kept) >= 3:
         changed = False
-        for i in range(len(pts)):
-            (ox, oy), (px, py), (qx, qy) = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
-            cross = (px - ox) * (qy - oy) - (py - oy) * (qx - ox)
-            base = ((qx - ox) ** 2 + (qy - oy) ** 2) ** 0.5
-            if abs(cross) <= _COLLINEAR * max(base, 1e-12) or (px, py) == (ox, oy):
-                del pts[i]
-                changed = True
-                break
-    return pts
+        if straight(kept[-2], kept[-1], kept[0]):
+            kept.pop()
+            changed = True
+        elif straight(kept[-1], kept[0], kept[1]):
+            kept.pop(0)
+            changed = True
+    return kept
 
 
 def ring_segments(ring: Sequence[Vec2], closed: bool = True) -> list[tuple[Vec2, Vec2]]:

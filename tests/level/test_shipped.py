@@ -43,3 +43,12 @@ def test_the_tileset_has_the_promised_collision_shapes():
     assert len(kinds) == 9
     assert sum(1 for k in kinds.values() if k == ["polygon"]) == 6
     assert [tid for tid, p in tileset.tile_properties.items() if p.get("one_way")] == [8]
+
+
+def test_the_demo_uses_every_convention():
+    level = load_level(ROOT / "levels" / "demo.tmx")
+    classes = {e.source.cls for e in level.entities} | {o.cls for o in level.tmx.objects}
+    from engine.level.level import CLASSES
+
+    assert set(CLASSES) <= classes
+    assert level.one_way and level.next_level == "playground.tmx"

@@ -1,0 +1,96 @@
+"""Level load benchmark (not a test): a 1000 x 200 tile map, Ledgekit against arcade's ``load_tilemap``.
+
+Run: ``.venv/bin/python tests/benchmarks/bench_level_load.py [--repeats N]``
+
+The map (written to a temporary folder, with the shipped tileset) is rolling ground with slopes, floating
+platforms and one-way ledges: 200,000 cells. Ledgekit's time covers reading the map (pytmx and the object
+pass), merging the solid tiles into outlines and building the world's broad phase. arcade's covers
+``arcade.load_tilemap`` (sprites and hit boxes for every tile, spatial hash on). Medians of the repeats,
+the same map for both, in one run; peak resident memory of the process is printed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from engine.level.level import load_level  # noqa: E402
+from game.mapmaker import map_xml  # noqa: E402
+
+WIDTH, HEIGHT = 1000, 200
+
+
+def big_layout(seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    rows = [[" "] * WIDTH for _ in range(HEIGHT)]
+    ground = HEIGHT - 20
+    for x in range(WIDTH):
+        step = rng.choice((-1, 0, 0, 0, 1)) if x % 4 == 0 else 0
+        ground = min(HEIGHT - 5, max(HEIGHT - 60, ground + step))
+        for y in range(ground, HEIGHT):
+            rows[y][x] = "#"
+        if step < 0 and x > 0:
+            rows[ground][x - 1] = "/"
+        if x % 37 == 0:
+            level = ground - rng.randint(3, 6)
+            for k in range(rng.randint(2, 6)):
+                if x + k < WIDTH:
+                    rows[level][x + k] = "-" if k % 2 else "#"
+    return ["".join(r) for r in rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="ledgekit-bench-"))
+    try:
+        folder = root / "levels"
+        folder.mkdir()
+        (root / "assets").mkdir()
+        shutil.copy(ROOT / "levels" / "tiles.tsx", folder / "tiles.tsx")
+        shutil.copy(ROOT / "assets" / "tiles.png", root / "assets" / "tiles.png")
+        path = folder / "big.tmx"
+        path.write_text(map_xml(big_layout(), [{"name": "start", "cls": "Spawn", "kind": "point", "x": 40, "y": 40}], {}))
+
+        ours = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            level = load_level(path)
+            world = level.build_world()
+            world.static  # noqa: B018 - builds the broad phase
+            ours.append(time.perf_counter() - t0)
+        segments = len(world.static)
+
+        import arcade
+
+        theirs = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            arcade.load_tilemap(str(path), use_spatial_hash=True)
+            theirs.append(time.perf_counter() - t0)
+        m_ours, m_theirs = statistics.median(ours), statistics.median(theirs)
+        print(f"map {WIDTH}x{HEIGHT} tiles -> {segments} segments")
+        print(f"  ledgekit load_level + build_world  {m_ours * 1e3:9.1f} ms (median of {args.repeats})")
+        print(f"  arcade load_tilemap                {m_theirs * 1e3:9.1f} ms")
+        print(f"  ratio                              {m_ours / m_theirs:9.2f}")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  peak resident memory of this process: {peak:.0f} MiB")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
