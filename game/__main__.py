@@ -1,14 +1,108 @@
-"""``python -m game``: the demo. Not built yet: the playable game is its own issue, after the controller,
-the rigid-body layer and the Tiled loader."""
+"""``python -m game``: the Ledgekit demo.
 
+    python -m game [--level PATH] [--record FILE]
+    python -m game --headless --level PATH --frames N [--input FILE] [--record FILE] [--trace FILE]
+                   [--screenshot FILE]
+
+Headless runs step N fixed physics steps (60 Hz) with no window (an offscreen one only for
+``--screenshot``) and are deterministic: the same level and input give the same trace. ``--input`` and
+``--record`` use one format, a JSON list of segments ``{"frames": 30, "hold": ["right", "jump"]}``
+(actions: left, right, up, down, jump). ``--trace`` writes JSON lines, one per step. Exit status 0 on a
+normal run; a bad level or input file prints a clear message and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
 import sys
+from pathlib import Path
+
+from engine.level.level import LevelError
+
+from .runner import InputError, Recorder, frames_of, read_input
+from .session import Session
 
 
-def main() -> int:
-    print(
-        "Ledgekit's demo game is not built yet: so far the repository holds the geometry kernel "
-        "(engine.geometry). Run the tests to see it at work."
-    )
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m game", description="The Ledgekit demo game.")
+    parser.add_argument("--level", type=Path, help="a .tmx level (default: the title screen's level select)")
+    parser.add_argument("--headless", action="store_true", help="run without a window for --frames steps")
+    parser.add_argument("--frames", type=int, help="fixed physics steps to run headless (60 per second)")
+    parser.add_argument("--input", type=Path, help="JSON input segments to play (headless)")
+    parser.add_argument("--record", type=Path, help="write the inputs played, in the --input format")
+    parser.add_argument("--trace", type=Path, help="write one JSON line per step")
+    parser.add_argument("--screenshot", type=Path, help="save a PNG of the last frame")
+    args = parser.parse_args(argv)
+    if args.headless:
+        if args.level is None or args.frames is None:
+            parser.error("--headless needs --level PATH and --frames N")
+        if args.frames < 0:
+            parser.error(f"--frames must be >= 0, got {args.frames}")
+    elif args.frames is not None or args.input is not None or args.trace is not None:
+        parser.error("--frames, --input and --trace go with --headless")
+    return args
+
+
+def headless(args: argparse.Namespace) -> int:
+    try:
+        session = Session.open(args.level)
+        segments = read_input(args.input) if args.input else []
+    except (LevelError, InputError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    inputs = frames_of(segments)
+    recorder = Recorder() if args.record else None
+    trace = args.trace.open("w") if args.trace else None
+    try:
+        for _ in range(args.frames):
+            held = next(inputs)
+            if recorder is not None:
+                recorder.add(held)
+            session.step(held)
+            if trace is not None:
+                trace.write(json.dumps(session.trace(), separators=(",", ":")) + "\n")
+    finally:
+        if trace is not None:
+            trace.close()
+    if recorder is not None:
+        recorder.save(args.record)
+    if args.screenshot:
+        screenshot(session, args.screenshot)
+    state = "goal reached" if session.complete else "running"
+    print(f"{args.frames} steps, {session.pickups} pickups, {session.deaths} deaths, {state}")
+    return 0
+
+
+def screenshot(session: Session, path: Path) -> None:
+    """The session's current frame, drawn in an offscreen window and saved as PNG."""
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from .app import HEIGHT, WIDTH, Play
+
+    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False)
+    play = Play(session)
+    play.update_visuals(0.0, 1.0)
+    play.draw()
+    arcade.get_image(0, 0, WIDTH, HEIGHT).save(path)
+    window.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.headless:
+        return headless(args)
+    if args.level is not None and not args.level.exists():
+        print(f"error: {args.level}: level not found", file=sys.stderr)
+        return 2
+    from .app import GameWindow
+
+    import arcade
+
+    GameWindow(args.level, args.record)
+    arcade.run()
     return 0
 
 

@@ -96,10 +96,66 @@ def draw_tiles() -> Image.Image:
     return img
 
 
+HERO_W, HERO_H = 24, 34
+HERO_POSES = ("idle", "run0", "run1", "run2", "run3", "jump", "fall", "wall")
+"""Frames of hero.png, left to right; each is HERO_W x HERO_H and faces right."""
+
+SKIN = (255, 214, 170, 255)
+SHIRT = (220, 70, 60, 255)
+PANTS = (50, 70, 140, 255)
+HAIR = (70, 45, 30, 255)
+OUTLINE = (30, 24, 30, 255)
+
+
+def _hero_frame(pose: str) -> Image.Image:
+    img = Image.new("RGBA", (HERO_W, HERO_H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    # Legs first (behind the body): (hip x, foot x offset, foot lift) per leg.
+    legs = {
+        "idle": [(9, 0, 0), (15, 0, 0)],
+        "run0": [(9, -4, 0), (15, 4, 3)],
+        "run1": [(9, -1, 2), (15, 1, 0)],
+        "run2": [(9, 4, 3), (15, -4, 0)],
+        "run3": [(9, 1, 0), (15, -1, 2)],
+        "jump": [(9, -2, 4), (15, 3, 2)],
+        "fall": [(9, -3, 0), (15, 3, 0)],
+        "wall": [(9, 0, 3), (15, 2, 0)],
+    }[pose]
+    for hip, dx, lift in legs:
+        d.line((hip, 22, hip + dx, HERO_H - 2 - lift), fill=PANTS, width=4)
+        d.rectangle((hip + dx - 2, HERO_H - 3 - lift, hip + dx + 3, HERO_H - 1 - lift), fill=OUTLINE)
+    d.rounded_rectangle((5, 11, 19, 24), radius=3, fill=SHIRT, outline=OUTLINE)
+    arm = {"jump": (20, 6), "fall": (22, 10), "wall": (22, 8)}.get(pose, (17 + (2 if pose.startswith("run") else 0), 20))
+    d.line((15, 14, *arm), fill=SKIN, width=3)
+    d.ellipse((6, 0, 19, 12), fill=SKIN, outline=OUTLINE)
+    d.pieslice((5, -1, 20, 10), 180, 360, fill=HAIR)
+    d.point((15, 6), fill=OUTLINE)
+    d.point((16, 6), fill=OUTLINE)
+    return img
+
+
+def draw_hero() -> Image.Image:
+    sheet = Image.new("RGBA", (HERO_W * len(HERO_POSES), HERO_H), (0, 0, 0, 0))
+    for k, pose in enumerate(HERO_POSES):
+        sheet.alpha_composite(_hero_frame(pose), (k * HERO_W, 0))
+    return sheet
+
+
+def draw_dust() -> Image.Image:
+    img = Image.new("RGBA", (8, 8), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((0, 0, 7, 7), fill=(235, 225, 210, 200))
+    return img
+
+
 def main() -> None:
     ASSETS.mkdir(exist_ok=True)
     draw_tiles().save(ASSETS / "tiles.png")
-    print(f"wrote {ASSETS / 'tiles.png'}")
+    draw_hero().save(ASSETS / "hero.png")
+    draw_dust().save(ASSETS / "dust.png")
+    from .sounds import write_sounds
+
+    write_sounds(ASSETS)
+    print(f"wrote tiles.png, hero.png, dust.png and sounds in {ASSETS}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,250 @@
+"""The rendering adapter: the only engine module that imports arcade.
+
+:class:`LevelRenderer` draws a :class:`~engine.level.level.Level` and the live state of its
+:class:`~engine.world.World`: tile layers as batched SpriteLists (flips honoured, animated tiles), image
+layers with Tiled's parallax factors, rigid bodies at their angle, moving platforms, sensors that have a
+tile look (pickups, flags), and a debug overlay (thick segments with their radius, body shapes, contact
+points and normals, the character's floor normal and velocity, broad-phase cells, physics time).
+
+Everything is drawn in the engine frame (pixels, y up); arcade's default projection is y-up too, so no
+conversion happens here.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import arcade
+from PIL import Image
+
+from .geometry import RoundedPolygon, Transform
+from .level.level import Level
+from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
+from .world import World
+
+__all__ = ["LevelRenderer", "draw_shape"]
+
+
+def _tileset_images(tileset: Tileset) -> dict[int, Image.Image]:
+    if tileset.image is None or not tileset.image.exists():
+        return {}
+    sheet = Image.open(tileset.image).convert("RGBA")
+    cols = max(tileset.columns, 1)
+    out = {}
+    for tid in range(tileset.tilecount):
+        x, y = (tid % cols) * tileset.tilewidth, (tid // cols) * tileset.tileheight
+        out[tid] = sheet.crop((x, y, x + tileset.tilewidth, y + tileset.tileheight))
+    return out
+
+
+class LevelRenderer:
+    """Sprites for a level and its world. Call :meth:`sync` after each physics step (or with an
+    interpolation ``alpha`` between the previous and the current step) and :meth:`draw` inside a camera."""
+
+    def __init__(self, level: Level, world: World) -> None:
+        self.level = level
+        self.world = world
+        self._textures: dict[int, arcade.Texture] = {}
+        self._images: dict[int, Image.Image] = {}
+        for ts in level.tmx.tilesets:
+            for tid, img in _tileset_images(ts).items():
+                self._images[ts.firstgid + tid] = img
+        self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
+        self.backgrounds: list[tuple[arcade.Sprite, tuple[float, float]]] = []
+        self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
+        self._build_tiles()
+        self.bodies = arcade.SpriteList()
+        self._body_sprites: list[tuple[arcade.Sprite, object]] = []
+        self._sensor_sprites: list[tuple[arcade.Sprite, object]] = []
+        self._build_things()
+        self.time = 0.0
+
+    # ---------------------------------------------------------------- textures
+    def texture(self, raw_gid: int) -> arcade.Texture | None:
+        """The texture of a gid, flip bits applied (Tiled order: diagonal, then horizontal, vertical)."""
+        cached = self._textures.get(raw_gid)
+        if cached is not None:
+            return cached
+        img = self._images.get(raw_gid & GID_MASK)
+        if img is None:
+            return None
+        if raw_gid & FLIP_D:
+            img = img.transpose(Image.Transpose.TRANSPOSE)
+        if raw_gid & FLIP_H:
+            img = img.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+        if raw_gid & FLIP_V:
+            img = img.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+        tex = arcade.Texture(img, hash=f"ledgekit-gid-{raw_gid}-{id(self)}")
+        self._textures[raw_gid] = tex
+        return tex
+
+    def _build_tiles(self) -> None:
+        tmx = self.level.tmx
+        tw, th = tmx.tilewidth, tmx.tileheight
+        map_h = self.level.height
+        for layer in tmx.layers:
+            if isinstance(layer, TileLayer):
+                if not layer.visible:
+                    continue
+                sprites = arcade.SpriteList(use_spatial_hash=False)
+                for row, cells in enumerate(layer.cells):
+                    for col, raw in enumerate(cells):
+                        if not raw:
+                            continue
+                        tex = self.texture(raw)
+                        if tex is None:
+                            continue
+                        sprite = arcade.Sprite(tex)
+                        sprite.left = col * tw + layer.offset[0]
+                        sprite.bottom = map_h - (row + 1) * th - layer.offset[1]
+                        sprite.alpha = int(255 * layer.opacity)
+                        sprites.append(sprite)
+                        ts = tmx.tileset_of(raw & GID_MASK)
+                        if ts is not None and (raw & GID_MASK) - ts.firstgid in ts.tile_animations:
+                            self._animated.append((sprite, ts.tile_animations[(raw & GID_MASK) - ts.firstgid], ts.firstgid))
+                self.layers.append((sprites, layer.parallax))
+            elif isinstance(layer, dict) and layer.get("image") is not None and Path(layer["image"]).exists():
+                sprite = arcade.Sprite(arcade.load_texture(layer["image"]))
+                sprite.left = layer["offset"][0]
+                sprite.top = map_h - layer["offset"][1]
+                self.backgrounds.append((sprite, layer["parallax"]))
+
+    def _look(self, source, fallback_tile: str) -> arcade.Texture | None:
+        """A thing's texture: its tile object gid, else a named tile of the shipped tileset."""
+        if source.gid:
+            raw = source.gid | (FLIP_H if source.flip_h else 0) | (FLIP_V if source.flip_v else 0)
+            return self.texture(raw)
+        for ts in self.level.tmx.tilesets:
+            names = {"crate": 10, "platform": 11, "hazard": 12, "goal": 13, "pickup": 14, "checkpoint": 15}
+            if ts.tilecount >= 16 and fallback_tile in names:
+                return self.texture(ts.firstgid + names[fallback_tile])
+        return None
+
+    def _build_things(self) -> None:
+        by_id = {str(e.id): e for e in self.level.entities}
+        for body in [*self.world.bodies, *self.world.kinematic_bodies]:
+            entity = by_id.get(body.name)
+            kind = "crate" if body in self.world.bodies else "platform"
+            tex = self._look(entity.source, kind) if entity else None
+            box = body.shape.local_aabb
+            sprite = arcade.SpriteSolidColor(max(1, int(box.width)), max(1, int(box.height)), color=(160, 110, 60, 255)) \
+                if tex is None else arcade.Sprite(tex)
+            if tex is not None:
+                sprite.width, sprite.height = box.width, box.height
+            self.bodies.append(sprite)
+            self._body_sprites.append((sprite, body))
+        for sensor in self.world.sensors:
+            if sensor.tag not in ("pickup", "goal", "checkpoint"):
+                continue
+            entity = by_id.get(sensor.name)
+            tex = self._look(entity.source, sensor.tag) if entity else None
+            if tex is None:
+                continue
+            sprite = arcade.Sprite(tex)
+            box = sensor.aabb()
+            if sensor.tag == "pickup":
+                sprite.center_x, sprite.center_y = sensor.position
+            else:
+                sprite.center_x, sprite.bottom = (box.min_x + box.max_x) / 2, box.min_y
+            self.bodies.append(sprite)
+            self._sensor_sprites.append((sprite, sensor))
+        self.sync()
+
+    # ---------------------------------------------------------------- per frame
+    def sync(self, alpha: float = 1.0) -> None:
+        """Move sprites to the bodies' poses, blended ``alpha`` of the way from their previous step."""
+        for sprite, body in self._body_sprites:
+            prev = body.previous_transform
+            x = prev.position[0] + (body.position[0] - prev.position[0]) * alpha
+            y = prev.position[1] + (body.position[1] - prev.position[1]) * alpha
+            angle = prev.angle + (body.angle - prev.angle) * alpha
+            sprite.center_x, sprite.center_y = x, y
+            sprite.angle = -math.degrees(angle)  # arcade turns clockwise
+        for sprite, sensor in self._sensor_sprites:
+            sprite.visible = sensor.enabled
+
+    def animate(self, dt: float) -> None:
+        self.time += dt
+        ms = int(self.time * 1000)
+        for sprite, frames, firstgid in self._animated:
+            total = sum(d for _, d in frames) or 1
+            t = ms % total
+            for tile, duration in frames:
+                if t < duration:
+                    tex = self.texture(firstgid + tile)
+                    if tex is not None:
+                        sprite.texture = tex
+                    break
+                t -= duration
+
+    def draw(self, camera_position: tuple[float, float] = (0.0, 0.0)) -> None:
+        """Draw backgrounds, tile layers and things. ``camera_position`` feeds the parallax of layers whose
+        factor is not 1 (they are shifted by ``(1 - factor) * camera position``)."""
+        cx, cy = camera_position
+        for sprite, (px, py) in self.backgrounds:
+            dx, dy = (1 - px) * cx, (1 - py) * cy
+            sprite.center_x += dx
+            sprite.center_y += dy
+            arcade.draw_sprite(sprite)
+            sprite.center_x -= dx
+            sprite.center_y -= dy
+        for sprites, (px, py) in self.layers:
+            if (px, py) != (1.0, 1.0):
+                sprites.move((1 - px) * cx, (1 - py) * cy)
+                sprites.draw(pixelated=True)
+                sprites.move(-(1 - px) * cx, -(1 - py) * cy)
+            else:
+                sprites.draw(pixelated=True)
+        self.bodies.draw(pixelated=True)
+
+    def draw_debug(self, physics_ms: float | None = None) -> None:
+        """The debug overlay: level segments with their thickness, body shapes, contacts, characters."""
+        bp = self.world.static
+        for i in range(len(bp)):
+            a, b, r = bp.a[i], bp.b[i], float(bp.radius[i])
+            arcade.draw_line(float(a[0]), float(a[1]), float(b[0]), float(b[1]), (255, 255, 255, 90), max(1.0, 2 * r))
+            arcade.draw_line(float(a[0]), float(a[1]), float(b[0]), float(b[1]), (255, 60, 60, 255), 1)
+        for body in [*self.world.bodies, *self.world.kinematic_bodies]:
+            draw_shape(body.shape, body.transform, (80, 255, 120, 255))
+        for sensor in self.world.sensors:
+            draw_shape(sensor.shape, sensor.transform, (255, 220, 0, 160))
+        for c in self.world._constraints.values():
+            for p in c.points:
+                x, y = c.b_center[0] + p.rbx, c.b_center[1] + p.rby
+                arcade.draw_point(x, y, (255, 0, 255, 255), 4)
+                arcade.draw_line(x, y, x + c.normal[0] * 12, y + c.normal[1] * 12, (255, 0, 255, 255), 1)
+        for ch in self.world.characters:
+            draw_shape(ch.shape, ch.transform, (0, 200, 255, 255))
+            x, y = ch.position
+            arcade.draw_line(x, y, x + ch.velocity[0] * 0.1, y + ch.velocity[1] * 0.1, (0, 255, 255, 255), 2)
+            if ch.floor_normal is not None:
+                fx, fy = ch.floor_normal
+                arcade.draw_line(x, y - 16, x + fx * 20, y - 16 + fy * 20, (255, 128, 0, 255), 2)
+        if physics_ms is not None:
+            arcade.draw_text(f"physics {physics_ms:.2f} ms/step", 0, 0, (255, 255, 255, 255), 12)
+
+
+def draw_shape(shape: RoundedPolygon, xf: Transform, color: tuple[int, int, int, int]) -> None:
+    """Outline of a rounded polygon (core edges offset by the radius, corners as arcs)."""
+    verts = [xf.apply(v) for v in shape.vertices]
+    r = shape.radius
+    if shape.count == 1:
+        arcade.draw_circle_outline(verts[0][0], verts[0][1], r, color, 1)
+        return
+    points = []
+    normals = [xf.rotate(n) for n in shape.normals]
+    n = shape.count
+    for i in range(n):
+        a, b = verts[i], verts[(i + 1) % n]
+        nx, ny = normals[i]
+        points.append((a[0] + nx * r, a[1] + ny * r))
+        points.append((b[0] + nx * r, b[1] + ny * r))
+        if r > 0:
+            nx2, ny2 = normals[(i + 1) % n]
+            start, end = math.atan2(ny, nx), math.atan2(ny2, nx2)
+            sweep = (end - start) % (2 * math.pi)
+            for k in range(1, 4):
+                ang = start + sweep * k / 4
+                points.append((b[0] + math.cos(ang) * r, b[1] + math.sin(ang) * r))
+    arcade.draw_polygon_outline(points, color, 1)

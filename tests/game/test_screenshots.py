@@ -1,0 +1,54 @@
+"""Headless screenshots: the title screen and the first frame of each shipped level draw the right things
+in the right places (pixel regions, not just "not blank")."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+from game.__main__ import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
+SHIRT = np.array([220, 70, 60])
+SKY = np.array([126, 200, 240])
+
+
+def close_to(pixels, color, tol=30):
+    return (np.abs(pixels[..., :3].astype(int) - color).max(axis=-1) <= tol)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=lambda p: p.name)
+def test_first_frame_shows_sky_ground_hud_and_the_hero_at_the_spawn(tmp_path, level):
+    shot = tmp_path / "frame.png"
+    assert main(["--headless", "--level", str(level), "--frames", "1", "--screenshot", str(shot)]) == 0
+    img = np.asarray(Image.open(shot).convert("RGB"))
+    h, w, _ = img.shape
+    assert (h, w) == (540, 960)
+    assert close_to(img[60:120, :], SKY).mean() > 0.9  # sky across the top (below the HUD line)
+    assert (img[h - 20:, :, 0] < 160).mean() > 0.5 and close_to(img[h - 20:], SKY).mean() < 0.3  # ground at the bottom
+    shirt = close_to(img, SHIRT, 12)
+    ys, xs = np.nonzero(shirt)
+    assert len(xs) > 30  # the hero's shirt is on screen
+    from engine.level.level import load_level
+
+    spawn_x = load_level(level).spawn[0]
+    assert abs(xs.mean() - min(spawn_x, w / 2)) < 40  # where the spawn is (the camera clamps to the map's left)
+    assert (img[8:30, 10:200].astype(int).sum(axis=-1) < 200).any()  # dark HUD text top-left
+
+
+def test_title_screen_shows_the_name_and_the_level_list(tmp_path):
+    from game.app import title_screenshot
+
+    shot = tmp_path / "title.png"
+    title_screenshot(shot)
+    img = np.asarray(Image.open(shot).convert("RGB"))
+    title_band = img[100:180, 300:660]
+    yellow = (title_band[..., 0] > 200) & (title_band[..., 1] > 170) & (title_band[..., 2] < 140)
+    assert yellow.sum() > 300  # "LEDGEKIT" in gold
+    list_band = img[200:330, 380:620]
+    assert (list_band.min(axis=-1) > 200).sum() > 100  # the level names in light grey
