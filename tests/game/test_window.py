@@ -1,0 +1,58 @@
+"""The windowed game's flow, driven headless: title -> play -> pause -> restart -> complete -> next."""
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+import arcade  # noqa: E402
+
+from game.app import GameWindow  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def frames(window, n, dt=1 / 60):
+    for _ in range(n):
+        window.on_update(dt)
+        window.on_draw()
+
+
+def test_title_then_play_pause_restart(tmp_path):
+    record = tmp_path / "rec.json"
+    window = GameWindow(record=record)
+    try:
+        assert window.state == "title" and window.levels[0].name == "demo.tmx"
+        window.on_key_press(arcade.key.ENTER, 0)
+        window.on_key_release(arcade.key.ENTER, 0)
+        assert window.state == "play"
+        window.on_key_press(arcade.key.RIGHT, 0)
+        frames(window, 60)
+        x_after_run = window.play.session.hero.position[0]
+        assert x_after_run > window.play.session.level.spawn[0] + 100
+        window.on_key_press(arcade.key.ESCAPE, 0)
+        assert window.state == "pause"
+        frames(window, 30)
+        assert window.play.session.hero.position[0] == x_after_run  # paused: nothing moves
+        window.on_key_press(arcade.key.R, 0)
+        assert window.state == "play" and window.play.session.steps == 0
+        window.on_key_press(arcade.key.F1, 0)
+        frames(window, 5)  # the debug overlay draws
+        assert window.play.debug
+    finally:
+        window.on_close()
+    assert record.exists() and '"right"' in record.read_text()
+
+
+def test_reaching_the_goal_shows_complete_and_enter_goes_to_the_next_level():
+    window = GameWindow(ROOT / "levels" / "demo.tmx")
+    try:
+        session = window.play.session
+        goal = next(s for s in session.world.sensors if s.tag == "goal")
+        session.hero.teleport(goal.position)
+        frames(window, 30)
+        assert window.state == "complete"
+        window.on_key_press(arcade.key.ENTER, 0)
+        assert window.state == "play" and window.play.session.level.path.name == "playground.tmx"
+    finally:
+        window.close()
