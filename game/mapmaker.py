@@ -127,43 +127,59 @@ def tile_at(col: int, row: int) -> tuple[int, int]:
     return col * TILE, row * TILE
 
 
-DEMO = [
-    "................................................................................",
-    "................................................................................",
-    "................................................................................",
-    "................................................................................",
-    "................................................................................",
-    ".........................................................................#####..",
-    "......................---.......................................---.....#####..",
-    "...............................................................................#",
-    "..........---.....................................................###.........#",
-    "................................ab##.......................------..####........#",
-    "..............................ab######cd.......................####.#####.......#",
-    '...."".......""........./###############\\...."""......"......#####.######""..."#',
-    "#################.....###################....#########....###########################",
-    "#################.....###################....#########....###########################",
-]
+def _demo_layout() -> list[str]:
+    """The demo, built feature by feature on an 80 x 14 grid (row 12 is the ground's top row)."""
+    w, h = 80, 14
+    g = [["."] * w for _ in range(h)]
 
+    def put(row: int, col: int, text: str) -> None:
+        for k, ch in enumerate(text):
+            g[row][col + k] = ch
+
+    for col in [*range(0, 17), *range(20, 48), *range(57, 80)]:  # ground, with two pits
+        g[12][col] = g[13][col] = "#"
+    put(7, 10, "---")  # one-way ledges with coins over the start and the first pit
+    put(7, 20, "---")
+    put(11, 29, "/")  # the hill: a 45-degree slope up, a 2:1 slope up, a top, a 2:1 slope down
+    put(11, 30, "#" * 12)
+    put(10, 31, "ab" + "#" * 6 + "cd")
+    put(9, 33, "ab##cd")
+    put(11, 42, "\\")
+    put(10, 52, "---")  # a one-way step before the ferry
+    put(11, 60, "=")  # half-block stairs up to the last plateau
+    put(11, 61, "#" * 19)
+    put(10, 62, "=")
+    put(10, 63, "#" * 17)
+    put(9, 64, "=")
+    put(9, 65, "#" * 15)
+    for col in range(4, 80, 9):  # grass tufts on the ground
+        if g[12][col] == "#" and g[11][col] == ".":
+            g[11][col] = '"'
+    return ["".join(row) for row in g]
+
+
+DEMO = _demo_layout()
 
 def demo_objects() -> list[dict]:
     return [
         {"name": "start", "cls": "Spawn", "kind": "point", "x": 64, "y": 360},
-        {"cls": "Pickup", "kind": "point", "x": 352, "y": 232, "props": {"kind": "coin"}},
-        {"cls": "Pickup", "kind": "point", "x": 736, "y": 168, "props": {"kind": "coin"}},
-        {"cls": "Pickup", "kind": "point", "x": 2112, "y": 168, "props": {"kind": "coin"}},
-        {"cls": "Hazard", "name": "pit", "x": 544, "y": 408, "w": 160, "h": 40},
-        {"cls": "Hazard", "name": "pit", "x": 1312, "y": 408, "w": 128, "h": 40},
-        {"cls": "Hazard", "name": "pit", "x": 1728, "y": 408, "w": 128, "h": 40},
-        {"cls": "Checkpoint", "name": "halfway", "x": 1472, "y": 320, "w": 32, "h": 64},
-        {"cls": "Crate", "x": 200, "y": 320, "w": 32, "h": 32, "props": {"density": 0.6}},
-        {"cls": "Crate", "x": 1530, "y": 320, "w": 32, "h": 32},
-        {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1760, "y": 320, "w": 96, "h": 16,
+        {"cls": "Crate", "x": 200, "y": 352, "w": 32, "h": 32, "props": {"density": 0.6}},
+        {"cls": "Pickup", "kind": "point", "x": 368, "y": 200, "props": {"kind": "coin"}},
+        {"cls": "Pickup", "kind": "point", "x": 688, "y": 200, "props": {"kind": "coin"}},
+        {"cls": "Hazard", "name": "pit", "x": 544, "y": 400, "w": 96, "h": 48},
+        {"cls": "Solid", "name": "boulder", "kind": "polygon", "x": 800, "y": 384,
+         "points": [(0, 0), (14, -20), (40, -24), (56, 0)]},
+        {"cls": "Checkpoint", "name": "hilltop", "x": 1168, "y": 224, "w": 32, "h": 64},
+        {"cls": "Hazard", "name": "pit", "x": 1536, "y": 400, "w": 288, "h": 48},
+        # The ferry shuttles between the pit's edges, flush with the ground at both ends.
+        {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1538, "y": 382, "w": 96, "h": 16,
          "props": {"path": 21, "speed": 70.0, "mode": "pingpong"}},
-        {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1808, "y": 328, "points": [(0, 0), (160, -96)]},
-        {"cls": "Goal", "name": "flag", "x": 2592, "y": 256, "w": 32, "h": 64},
-        {"cls": "Solid", "name": "boulder", "kind": "polygon", "x": 1180, "y": 384,
-         "points": [(0, 0), (20, -30), (60, -36), (84, 0)]},
-        {"cls": "OneWay", "name": "ledge", "x": 2272, "y": 224, "w": 96, "h": 8},
+        {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1586, "y": 390, "points": [(0, 0), (188, 0)]},
+        {"cls": "Pickup", "kind": "point", "x": 1680, "y": 320, "props": {"kind": "coin"}},
+        {"cls": "Crate", "x": 1860, "y": 352, "w": 32, "h": 32},
+        {"cls": "OneWay", "name": "ledge", "x": 2176, "y": 200, "w": 96, "h": 8},
+        {"cls": "Pickup", "kind": "point", "x": 2224, "y": 168, "props": {"kind": "coin"}},
+        {"cls": "Goal", "name": "flag", "x": 2464, "y": 224, "w": 32, "h": 64},
     ]
 
 
