@@ -32,7 +32,7 @@ def test_first_frame_shows_sky_ground_hud_and_the_hero_at_the_spawn(tmp_path, le
     assert close_to(img[60:120, :], SKY).mean() > 0.9  # sky across the top (below the HUD line)
     assert (img[h - 20:, :, 0] < 160).mean() > 0.5 and close_to(img[h - 20:], SKY).mean() < 0.3  # ground at the bottom
     shirt = close_to(img, SHIRT, 12)
-    ys, xs = np.nonzero(shirt)
+    _, xs = np.nonzero(shirt)
     assert len(xs) > 30  # the hero's shirt is on screen
     from engine.level.level import load_level
 
