@@ -201,6 +201,8 @@ class LevelRenderer:
     def draw_debug(self, physics_ms: float | None = None) -> None:
         """The debug overlay: level segments with their thickness, body shapes, contacts, characters."""
         bp = self.world.static
+        for x0, y0, x1, y1 in bp._aabb_rows:  # broad-phase boxes
+            arcade.draw_lrbt_rectangle_outline(x0, x1, y0, y1, (255, 255, 0, 70), 1)
         for i in range(len(bp)):
             a, b, r = bp.a[i], bp.b[i], float(bp.radius[i])
             arcade.draw_line(float(a[0]), float(a[1]), float(b[0]), float(b[1]), (255, 255, 255, 90), max(1.0, 2 * r))

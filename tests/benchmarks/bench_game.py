@@ -1,0 +1,58 @@
+"""Game frame benchmark (not a test): median frame time of the demo, headless, and physics ms per frame.
+
+Run: ``.venv/bin/python tests/benchmarks/bench_game.py``
+
+Plays the recorded demo run (tests/game/demo_to_goal.json) in an offscreen window: each frame is one
+physics step plus the visuals update and a full draw (tiles, things, hero, HUD), then ``finish()`` so the
+GPU work is inside the measured time (software rendering here: Mesa llvmpipe). Medians over the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import arcade  # noqa: E402
+
+from game.app import HEIGHT, WIDTH, Play  # noqa: E402
+from game.runner import frames_of  # noqa: E402
+from game.session import Session  # noqa: E402
+
+
+def main() -> None:
+    window = arcade.Window(WIDTH, HEIGHT, "bench", visible=False)
+    segments = [(s["frames"], frozenset(s["hold"])) for s in json.loads((ROOT / "tests/game/demo_to_goal.json").read_text())]
+    total = sum(n for n, _ in segments)
+    session = Session.open(ROOT / "levels" / "demo.tmx")
+    play = Play(session)
+    inputs = frames_of(segments)
+    frame_ms, physics_ms = [], []
+    for _ in range(total):
+        start = time.perf_counter()
+        held = next(inputs)
+        play.previous_position = session.hero.position
+        t0 = time.perf_counter()
+        session.step(held)
+        physics_ms.append((time.perf_counter() - t0) * 1e3)
+        play.after_step()
+        play.update_visuals(1 / 60, 1.0)
+        play.draw()
+        window.ctx.finish()
+        frame_ms.append((time.perf_counter() - start) * 1e3)
+    window.close()
+    print(f"demo, {total} frames ({'goal reached' if session.complete else 'goal NOT reached'})")
+    print(f"  frame (update + draw)  median {statistics.median(frame_ms):6.2f} ms   p95 "
+          f"{sorted(frame_ms)[int(0.95 * len(frame_ms))]:6.2f} ms")
+    print(f"  physics per frame      median {statistics.median(physics_ms):6.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""The README's "Build a game on Ledgekit" example, run headless: it must open, step and draw."""
+
+import os
+import re
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_minimal_game_runs(monkeypatch):
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "class MyGame" in b)
+    monkeypatch.chdir(ROOT)
+    scope: dict = {"__name__": "readme_game"}  # not __main__: we drive it ourselves instead of arcade.run()
+    exec(compile(block, "README.md", "exec"), scope)
+    import arcade
+
+    game = scope["MyGame"]()
+    try:
+        game.on_key_press(arcade.key.RIGHT, 0)
+        start = scope["hero"].position[0]
+        for _ in range(90):
+            game.on_update(1 / 60)
+            game.on_draw()
+        assert scope["hero"].on_floor and scope["hero"].position[0] > start + 100
+        pixels = arcade.get_image(0, 0, 960, 540).convert("RGB")
+        assert pixels.getpixel((480, 20)) == (126, 200, 240)  # sky at the top
+        assert pixels.getpixel((480, 530)) != (126, 200, 240)  # ground drawn along the bottom
+    finally:
+        game.close()
