@@ -179,6 +179,7 @@ class GameWindow(arcade.Window):
         self.play: Play | None = None
         self.held: set[str] = set()
         self.accumulator = 0.0
+        self.clock = 0.0
         self.watcher: LevelWatcher | None = None
         self.message = ""
         self.recorder = Recorder() if record else None
@@ -213,7 +214,9 @@ class GameWindow(arcade.Window):
             self.state = "title"
             return
         self.play = Play(session)
-        self.watcher = LevelWatcher(path)
+        # The watcher runs on the window's own clock (summed frame times), so a paused debugger or a
+        # slow frame does not make it miss or double-count a save.
+        self.watcher = LevelWatcher(path, clock=lambda: self.clock)
         self.accumulator = 0.0
         self.state = "play"
         self.message = ""
@@ -233,6 +236,7 @@ class GameWindow(arcade.Window):
         return frozenset(held)
 
     def on_update(self, delta_time: float) -> None:
+        self.clock += delta_time
         if self.state != "play" or self.play is None:
             return
         play = self.play

@@ -56,3 +56,28 @@ def test_reaching_the_goal_shows_complete_and_enter_goes_to_the_next_level():
         assert window.state == "play" and window.play.session.level.path.name == "playground.tmx"
     finally:
         window.close()
+
+
+def test_saving_the_level_while_playing_reloads_it_within_a_second(tmp_path):
+    import shutil
+
+    (tmp_path / "levels").mkdir()
+    shutil.copytree(ROOT / "assets", tmp_path / "assets")
+    for name in ("demo.tmx", "tiles.tsx", "playground.tmx"):
+        shutil.copy(ROOT / "levels" / name, tmp_path / "levels" / name)
+    level = tmp_path / "levels" / "demo.tmx"
+    window = GameWindow(level)
+    try:
+        frames(window, 30)
+        before = window.play
+        assert before.session.steps > 20
+        stat = level.stat()
+        os.utime(level, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))  # "saved in Tiled"
+        for n in range(60):
+            frames(window, 1)
+            if window.play is not before:
+                break
+        assert window.play is not before and n < 60  # reloaded within one second of frames
+        assert window.play.session.steps < 60
+    finally:
+        window.close()
