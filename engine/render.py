@@ -21,7 +21,9 @@ from PIL import Image
 from .geometry import RoundedPolygon, Transform
 from .level.level import Level
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
+from .bodies import Sensor
 from .world import World
+from .world_types import MovingBody
 
 __all__ = ["LevelRenderer", "draw_shape"]
 
@@ -54,9 +56,9 @@ class LevelRenderer:
         self.backgrounds: list[tuple[arcade.Sprite, tuple[float, float]]] = []
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
-        self.bodies = arcade.SpriteList()
-        self._body_sprites: list[tuple[arcade.Sprite, object]] = []
-        self._sensor_sprites: list[tuple[arcade.Sprite, object]] = []
+        self.bodies: arcade.SpriteList = arcade.SpriteList()
+        self._body_sprites: list[tuple[arcade.Sprite, MovingBody]] = []
+        self._sensor_sprites: list[tuple[arcade.Sprite, Sensor]] = []
         self._build_things()
         self.time = 0.0
 
@@ -87,7 +89,7 @@ class LevelRenderer:
             if isinstance(layer, TileLayer):
                 if not layer.visible:
                     continue
-                sprites = arcade.SpriteList(use_spatial_hash=False)
+                sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
                 for row, cells in enumerate(layer.cells):
                     for col, raw in enumerate(cells):
                         if not raw:

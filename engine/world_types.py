@@ -55,6 +55,7 @@ class MovingBody:
     angle: float
     previous_transform: Transform
     collider: Collider
+    name: str
 
     @property
     def transform(self) -> Transform:

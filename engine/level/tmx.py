@@ -309,7 +309,7 @@ def read_map(path: str | Path) -> TmxMap:
 
     # pytmx logs an error when it finds no pygame at import; Ledgekit never needs pygame.
     logging.getLogger("pytmx.util_pygame").setLevel(logging.CRITICAL)
-    import pytmx  # imported here: reading a map is the only thing that needs it
+    import pytmx  # type: ignore[import-untyped]  # imported here: reading a map is the only thing needing it
 
     try:
         tmx = pytmx.TiledMap(str(path), load_all_tiles=False)

@@ -26,7 +26,7 @@ class LevelWatcher:
         self._clock = clock
         self._next_check = 0.0
         self._stamps = self._read_stamps()
-        self._pending: dict[Path, float] | None = None
+        self._pending: dict[Path, int] | None = None
 
     def files(self) -> list[Path]:
         """The level file and every ``.tsx`` / ``.tx`` file it names."""
@@ -41,8 +41,8 @@ class LevelWatcher:
                 found.append((self.path.parent / name).resolve())
         return found
 
-    def _read_stamps(self) -> dict[Path, float]:
-        stamps = {}
+    def _read_stamps(self) -> dict[Path, int]:
+        stamps: dict[Path, int] = {}
         for f in self.files():
             try:
                 stamps[f] = f.stat().st_mtime_ns
