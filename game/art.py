@@ -14,9 +14,10 @@ from PIL import Image, ImageDraw
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 TILE = 32
 
-# Tile ids of tiles.png (16 tiles in one row); levels/tiles.tsx gives them their collision shapes.
+# Tile ids of tiles.png (one row); levels/tiles.tsx gives them their collision shapes.
 BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LOW, HALF, ONE_WAY, GRASS, \
-    CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT = range(16)
+    CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT, BLOCK_INNER = range(17)
+TILE_COUNT = 17
 
 DIRT = (122, 84, 56, 255)
 DIRT_DARK = (96, 64, 44, 255)
@@ -35,8 +36,10 @@ def _speckle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], rng: ran
             draw.point((x, y), fill=DIRT_DARK)
 
 
-def _ground(img: Image.Image, index: int, polygon: list[tuple[float, float]], rng: random.Random) -> None:
-    """A dirt shape with a grass edge along its top, in tile ``index``."""
+def _ground(
+    img: Image.Image, index: int, polygon: list[tuple[float, float]], rng: random.Random, grass: bool = True
+) -> None:
+    """A dirt shape with a grass edge along its top (unless ``grass`` is false), in tile ``index``."""
     ox = index * TILE
     mask = Image.new("1", (TILE, TILE), 0)
     ImageDraw.Draw(mask).polygon(polygon, fill=1)
@@ -45,7 +48,7 @@ def _ground(img: Image.Image, index: int, polygon: list[tuple[float, float]], rn
     draw.polygon(polygon, fill=DIRT)
     _speckle(draw, (0, 0, TILE, TILE), rng, mask)
     # Grass: the top 5 px of the shape in every column.
-    for x in range(TILE):
+    for x in range(TILE if grass else 0):
         column = [y for y in range(TILE) if mask.getpixel((x, y))]
         if column:
             top = column[0]
@@ -56,9 +59,10 @@ def _ground(img: Image.Image, index: int, polygon: list[tuple[float, float]], rn
 
 def draw_tiles() -> Image.Image:
     rng = random.Random(7)
-    img = Image.new("RGBA", (16 * TILE, TILE), (0, 0, 0, 0))
+    img = Image.new("RGBA", (TILE_COUNT * TILE, TILE), (0, 0, 0, 0))
     full = [(0, 0), (32, 0), (32, 32), (0, 32)]
     _ground(img, BLOCK, full, rng)
+    _ground(img, BLOCK_INNER, full, rng, grass=False)
     _ground(img, SLOPE_R, [(0, 32), (32, 0), (32, 32)], rng)
     _ground(img, SLOPE_L, [(0, 0), (32, 32), (0, 32)], rng)
     _ground(img, SLOPE2_R_LOW, [(0, 32), (32, 16), (32, 32)], rng)

@@ -16,6 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
+    BLOCK_INNER, TILE_COUNT,
     BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
 )
@@ -24,6 +25,7 @@ LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
 COLLISION = {
     BLOCK: "rect 0 0 32 32",
+    BLOCK_INNER: "rect 0 0 32 32",
     SLOPE_R: "poly 0,32 32,0 32,32",
     SLOPE_L: "poly 0,0 32,32 0,32",
     SLOPE2_R_LOW: "poly 0,32 32,16 32,32",
@@ -39,7 +41,7 @@ LEGEND = {"#": BLOCK, "/": SLOPE_R, "\\": SLOPE_L, "a": SLOPE2_R_LOW, "b": SLOPE
 
 def tileset_xml() -> str:
     tiles = []
-    for tid in range(16):
+    for tid in range(TILE_COUNT):
         parts = []
         if tid == ONE_WAY:
             parts.append('  <properties>\n   <property name="one_way" type="bool" value="true"/>\n  </properties>')
@@ -58,8 +60,9 @@ def tileset_xml() -> str:
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" '
-        'tilecount="16" columns="16">\n'
-        ' <image source="../assets/tiles.png" width="512" height="32"/>\n' + "\n".join(tiles) + "\n</tileset>\n"
+        f'tilecount="{TILE_COUNT}" columns="{TILE_COUNT}">\n'
+        f' <image source="../assets/tiles.png" width="{TILE_COUNT * TILE}" height="32"/>\n'
+        + "\n".join(tiles) + "\n</tileset>\n"
     )
 
 
@@ -84,9 +87,19 @@ def _prop_xml(props: dict) -> str:
 def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
     width = max(len(row) for row in layout)
     height = len(layout)
+    grid = [row.ljust(width) for row in layout]
     cells = []
-    for row in layout:
-        cells.append(",".join(str(LEGEND[ch] + 1) if ch in LEGEND else "0" for ch in row.ljust(width)))
+    for r, row in enumerate(grid):
+        ids = []
+        for c, ch in enumerate(row):
+            if ch not in LEGEND:
+                ids.append("0")
+                continue
+            tid = LEGEND[ch]
+            if tid == BLOCK and r > 0 and grid[r - 1][c] in "#/\\abcd=":
+                tid = BLOCK_INNER  # covered blocks have no grass on top
+            ids.append(str(tid + 1))
+        cells.append(",".join(ids))
     data = ",\n".join(cells)
     objs = []
     for oid, obj in enumerate(objects, start=1):

@@ -40,7 +40,7 @@ def test_the_tileset_has_the_promised_collision_shapes():
     assert tileset.image is not None and tileset.image.exists()
     kinds = {tid: [s.kind for s in shapes] for tid, shapes in tileset.tile_shapes.items()}
     # Full block, 45-degree slopes both ways, 2:1 slopes (two tiles each way), half block, one-way.
-    assert len(kinds) == 9
+    assert len(kinds) == 10  # ... plus a grassless inner block
     assert sum(1 for k in kinds.values() if k == ["polygon"]) == 6
     assert [tid for tid, p in tileset.tile_properties.items() if p.get("one_way")] == [8]
 
