@@ -106,6 +106,8 @@ class Play:
         self.run_clock = 0.0
         self.debug = False
         self.physics_ms = 0.0
+        self.hud = arcade.Text("", 12, height - 28, (20, 30, 40, 255), 16)
+        self.debug_text = arcade.Text("", 12, height - 50, (20, 30, 40, 255), 12)
         self.previous_position = session.hero.position
 
     def after_step(self) -> None:
@@ -162,10 +164,11 @@ class Play:
             self.renderer.draw_debug()
         self.gui.use()
         s = self.session
-        hud = f"{s.level.path.stem}   coins {s.pickups}/{s.pickup_total}   time {s.time:5.1f}"
-        arcade.draw_text(hud, 12, HEIGHT - 28, (20, 30, 40, 255), 16)
+        self.hud.text = f"{s.level.path.stem}   coins {s.pickups}/{s.pickup_total}   time {s.time:5.1f}"
+        self.hud.draw()
         if self.debug:
-            arcade.draw_text(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 12, HEIGHT - 50, (20, 30, 40, 255), 12)
+            self.debug_text.text = f"physics {self.physics_ms:.2f} ms/step   F1 debug"
+            self.debug_text.draw()
 
 
 class GameWindow(arcade.Window):
@@ -190,6 +193,7 @@ class GameWindow(arcade.Window):
                 self.sounds[name] = arcade.load_sound(ASSETS / f"{name}.wav")
             except Exception:  # no audio device: play silently
                 pass
+        self._texts: dict = {}
         self.joystick = None
         joysticks = arcade.get_joysticks() if hasattr(arcade, "get_joysticks") else []
         if joysticks:
@@ -197,6 +201,16 @@ class GameWindow(arcade.Window):
             self.joystick.open()
         if level is not None:
             self.start(level)
+
+    def text(self, value: str, x: float, y: float, color, size: int, **kwargs) -> None:
+        """Draw text through cached arcade.Text objects (draw_text rebuilds its layout every call)."""
+        key = (value, x, y, color, size, tuple(sorted(kwargs.items())))
+        label = self._texts.get(key)
+        if label is None:
+            if len(self._texts) > 256:
+                self._texts.clear()
+            label = self._texts[key] = arcade.Text(value, x, y, color, size, **kwargs)
+        label.draw()
 
     def sound(self, name: str) -> None:
         snd = self.sounds.get(name)
@@ -271,23 +285,23 @@ class GameWindow(arcade.Window):
             self.play.draw()
         if self.state == "title":
             self.default_camera.use()
-            arcade.draw_text("LEDGEKIT", WIDTH / 2, HEIGHT - 140, (250, 210, 90, 255), 56, anchor_x="center")
+            self.text("LEDGEKIT", WIDTH / 2, HEIGHT - 140, (250, 210, 90, 255), 56, anchor_x="center")
             for i, path in enumerate(self.levels):
                 mark = ">" if i == self.selected else " "
-                arcade.draw_text(f"{mark} {path.stem}", WIDTH / 2 - 80, HEIGHT / 2 - 36 * i, (230, 230, 240, 255), 22)
-            arcade.draw_text("up/down choose, enter play, esc quit", WIDTH / 2, 60, (160, 170, 190, 255), 14,
+                self.text(f"{mark} {path.stem}", WIDTH / 2 - 80, HEIGHT / 2 - 36 * i, (230, 230, 240, 255), 22)
+            self.text("up/down choose, enter play, esc quit", WIDTH / 2, 60, (160, 170, 190, 255), 14,
                              anchor_x="center")
             if self.message:
-                arcade.draw_text(self.message, WIDTH / 2, 30, (255, 120, 120, 255), 12, anchor_x="center")
+                self.text(self.message, WIDTH / 2, 30, (255, 120, 120, 255), 12, anchor_x="center")
         elif self.state == "pause":
-            arcade.draw_text("PAUSED  (esc resume, r restart, q title)", WIDTH / 2, HEIGHT / 2, (20, 30, 40, 255), 24,
+            self.text("PAUSED  (esc resume, r restart, q title)", WIDTH / 2, HEIGHT / 2, (20, 30, 40, 255), 24,
                              anchor_x="center")
         elif self.state == "complete" and self.play is not None:
             s = self.play.session
-            arcade.draw_text(f"LEVEL COMPLETE  {s.time:.1f} s  coins {s.pickups}/{s.pickup_total}", WIDTH / 2,
+            self.text(f"LEVEL COMPLETE  {s.time:.1f} s  coins {s.pickups}/{s.pickup_total}", WIDTH / 2,
                              HEIGHT / 2 + 20, (20, 30, 40, 255), 26, anchor_x="center")
             nxt = s.level.next_level or "title"
-            arcade.draw_text(f"enter: {nxt}", WIDTH / 2, HEIGHT / 2 - 24, (20, 30, 40, 255), 16, anchor_x="center")
+            self.text(f"enter: {nxt}", WIDTH / 2, HEIGHT / 2 - 24, (20, 30, 40, 255), 16, anchor_x="center")
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol in KEYS:
