@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python tests/benchmarks/bench_controller.py [--quick]``
 
-The level: a 300-tile ground strip the hero runs along, jumping every 1.5 s, for 2,000 steps at 60 Hz,
+The level: a 300-tile ground strip with a bump every 25 tiles (a 45-degree ramp up, three blocks, a ramp
+down) that the hero runs along, jumping every 1.5 s, for 2,000 steps at 60 Hz,
 plus floating platforms (runs of 1-6 tiles) scattered over a level that grows with the segment count
 (constant density, as real levels grow). Ledgekit sees it as thick segments: each platform run is one
 rounded outline of 4 segments, as the Tiled loader merges tiles. arcade's ``PhysicsEnginePlatformer``
@@ -45,10 +46,25 @@ def platform_runs(n_segments: int, seed: int = 0) -> list[tuple[int, int, int]]:
             for _ in range(count)]
 
 
+BUMPS = range(10, GROUND_TILES - 10, 25)
+"""Columns where the ground rises: a 45-degree slope up, three blocks, a 45-degree slope down."""
+
+
+def ground_surface() -> list[tuple[float, float]]:
+    """The top of the ground strip, left to right (y = 0 flat, 32 on the bumps)."""
+    pts = [(0.0, 0.0)]
+    for c in BUMPS:
+        pts += [(c * TILE, 0.0), ((c + 1) * TILE, TILE), ((c + 4) * TILE, TILE), ((c + 5) * TILE, 0.0)]
+    pts.append((GROUND_TILES * TILE, 0.0))
+    return pts
+
+
 def ledgekit_world(runs) -> World:
     world = World(gravity=(0.0, -1800.0))
-    outlines = [(0, -1, GROUND_TILES)] + runs
-    for col, row, length in outlines:
+    # The ground, merged as the Tiled loader would: one outline with the bumps' slopes in it.
+    surface = ground_surface()
+    world.add_chain(surface + [(GROUND_TILES * TILE, -TILE), (0.0, -TILE)], radius=1.0, closed=True)
+    for col, row, length in runs:
         x0, y0, x1, y1 = col * TILE, row * TILE, (col + length) * TILE, (row + 1) * TILE
         world.add_chain([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], radius=1.0, closed=True)
     return world
@@ -72,11 +88,27 @@ def run_ledgekit(runs) -> tuple[list[float], float, int]:
 def run_arcade(runs) -> tuple[list[float], float]:
     import arcade
 
+    from PIL import Image, ImageDraw
+
     walls = arcade.SpriteList(use_spatial_hash=True)
-    for col, row, length in [(0, -1, GROUND_TILES)] + runs:
+
+    def ramp(up: bool) -> arcade.Texture:
+        img = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
+        corners = [(0, TILE - 1), (TILE - 1, 0), (TILE - 1, TILE - 1)] if up else [(0, 0), (TILE - 1, TILE - 1), (0, TILE - 1)]
+        ImageDraw.Draw(img).polygon(corners, fill=(255, 255, 255, 255))
+        return arcade.Texture(img, hash=f"bench-ramp-{up}")  # hit box traced from the triangle's pixels
+
+    ramps = {True: ramp(True), False: ramp(False)}
+    cells = [(0, -1, GROUND_TILES)] + [(c + 1, 0, 3) for c in BUMPS] + runs
+    for col, row, length in cells:
         for k in range(length):
             tile = arcade.SpriteSolidColor(TILE, TILE, color=arcade.color.WHITE)
             tile.left, tile.bottom = (col + k) * TILE, row * TILE
+            walls.append(tile)
+    for c in BUMPS:
+        for col, up in ((c, True), (c + 4, False)):
+            tile = arcade.Sprite(ramps[up])
+            tile.left, tile.bottom = col * TILE, 0
             walls.append(tile)
     player = arcade.SpriteSolidColor(20, 32, color=arcade.color.RED)
     player.left, player.bottom = 30, 1

@@ -54,8 +54,9 @@ def run_pymunk(base: int, steps: int):
     space = pymunk.Space()
     space.gravity = (0.0, -1800.0)
     space.sleep_time_threshold = 0.5
+    friction = math.sqrt(0.6)  # pymunk multiplies the two frictions: 0.6 in all, as in Ledgekit's scene
     floor = pymunk.Segment(space.static_body, (-2000, 0), (2000, 0), 2.0)
-    floor.friction = 0.6
+    floor.friction = friction
     space.add(floor)
     bodies = []
     for p in layout(base):
@@ -63,7 +64,7 @@ def run_pymunk(base: int, steps: int):
         body = pymunk.Body(mass, pymunk.moment_for_box(mass, (SIZE, SIZE)))
         body.position = p
         shape = pymunk.Poly.create_box(body, (SIZE, SIZE))
-        shape.friction = 0.6
+        shape.friction = friction
         space.add(body, shape)
         bodies.append(body)
     start = [tuple(b.position) for b in bodies]
