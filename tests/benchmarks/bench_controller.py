@@ -94,7 +94,8 @@ def run_arcade(runs) -> tuple[list[float], float]:
 
     def ramp(up: bool) -> arcade.Texture:
         img = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
-        corners = [(0, TILE - 1), (TILE - 1, 0), (TILE - 1, TILE - 1)] if up else [(0, 0), (TILE - 1, TILE - 1), (0, TILE - 1)]
+        e = TILE - 1
+        corners = [(0, e), (e, 0), (e, e)] if up else [(0, 0), (e, e), (0, e)]
         ImageDraw.Draw(img).polygon(corners, fill=(255, 255, 255, 255))
         return arcade.Texture(img, hash=f"bench-ramp-{up}")  # hit box traced from the triangle's pixels
 
