@@ -213,11 +213,14 @@ class LevelRenderer:
             draw_shape(body.shape, body.transform, (80, 255, 120, 255))
         for sensor in self.world.sensors:
             draw_shape(sensor.shape, sensor.transform, (255, 220, 0, 160))
-        for c in self.world._constraints.values():
-            for p in c.points:
-                x, y = c.b_center[0] + p.rbx, c.b_center[1] + p.rby
-                arcade.draw_point(x, y, (255, 0, 255, 255), 4)
-                arcade.draw_line(x, y, x + c.normal[0] * 12, y + c.normal[1] * 12, (255, 0, 255, 255), 1)
+        contacts = self.world._contacts
+        for i in range(len(contacts)):
+            nx, ny = contacts.normal[i].tolist()
+            for j in (0, 1):
+                if contacts.valid[i, j]:
+                    x, y = contacts.point[i, j].tolist()
+                    arcade.draw_point(x, y, (255, 0, 255, 255), 4)
+                    arcade.draw_line(x, y, x + nx * 12, y + ny * 12, (255, 0, 255, 255), 1)
         for ch in self.world.characters:
             draw_shape(ch.shape, ch.transform, (0, 200, 255, 255))
             x, y = ch.position

@@ -1,22 +1,30 @@
-"""Rigid-body step: contacts from the kernel's manifolds, solved with Box2D v3's soft step.
+"""Rigid-body step: contacts from the kernel's manifolds, solved with Box2D v3's soft step, batched with numpy.
 
 One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.RigidBody` by ``dt``:
 
-1. **Collide.** Each awake body against static segments (broad phase), kinematic bodies, characters (which
-   the solver treats as kinematic: a crate resting on the player's head cannot push the player down) and
-   other bodies (a spatial hash). Manifolds are made ``speculative_distance`` early. Points keep their
-   accumulated impulses from the last step when their feature ids match (warm starting).
+1. **Collide.** Awake bodies against static segments (broad phase, cached per body while it stays inside a
+   padded box), kinematic bodies and characters (which the solver treats as kinematic: a crate resting on
+   the player's head cannot push the player down), and each other (box overlap over all pairs at once).
+   Polygon pairs go through :func:`~engine.geometry.batch.collide_batch` in groups of equal vertex counts;
+   circles and the few kinematic pairs through the scalar ``collide``. Manifolds are made
+   ``speculative_distance`` early. Points keep their accumulated impulses and friction anchors from the last
+   step when their feature ids match (warm starting).
 2. **Solve** in ``substeps`` substeps, each: integrate velocities (gravity, damping), warm start, solve the
-   contacts *softly* (a stiff, heavily damped spring instead of a hard constraint; Coulomb friction with
-   accumulated-impulse clamping), integrate positions, then *relax* (solve again without position
-   correction, so the correction adds no energy).
-3. **Restitution**, applied once after the substeps, to points that approached faster than
+   contacts *softly* (a stiff, heavily damped spring instead of a hard constraint: two-point normals as a
+   2x2 block, Coulomb friction held at the contact anchors so stacks do not creep), integrate positions,
+   then *relax* (solve again without position correction). Contacts are split into graph colours (no two
+   contacts of a colour share a dynamic body), and each colour is one vectorised pass.
+3. **Restitution**, once after the substeps, for points that approached faster than
    ``restitution_threshold``.
 4. **Continuous collision** against static geometry for bodies that moved far this step.
 5. **Sleep**: groups of touching bodies that all rested for ``time_to_sleep`` stop being simulated until
    something touches them.
 
-Everything is plain floats in a fixed order, so the same inputs give bit-identical results.
+The seam rule: a one-point contact with a segment's rounded end cap, at an end the segment shares with
+another segment, whose normal leans over that other segment, belongs to the other segment and is dropped.
+Without it a crate sliding over a joint meets the caps there with a tilted speculative normal and trips.
+
+Everything runs in a fixed order, so the same inputs give bit-identical results.
 """
 
 from __future__ import annotations
@@ -25,430 +33,485 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .bodies import ContactEvent, PhysicsConfig, RigidBody
-from .geometry import CastHit, Manifold, Transform, Vec2, collide
+from .geometry import AABB, CastHit, Manifold, Transform, collide
+from .geometry.batch import collide_batch, world_polygons
 
 if TYPE_CHECKING:
     from .world import World
 
-__all__ = ["ContactConstraint", "step_bodies"]
+__all__ = ["ContactSet", "step_bodies"]
 
 _IDENTITY = Transform()
+_STATIC, _KINEMATIC, _CHARACTER, _DYNAMIC = range(4)
+_PAD = 16.0
+"""Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
+until the body leaves that box (resting crates never look again)."""
+
+
+def _key(kind: int, a: int, b: int) -> int:
+    return (kind << 58) | (a << 29) | b
 
 
 @dataclass
-class _Soft:
-    bias_rate: float
-    mass_scale: float
-    impulse_scale: float
+class ContactSet:
+    """The contacts of the last step, kept for warm starting, events and the debug overlay."""
+
+    keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    ids: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    valid: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
+    normal: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    point: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    normal_impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    tangent_impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    sliding: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
+    la: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    lb: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    touching: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    a: list = field(default_factory=list)
+    """Participant A of each contact: a segment index (int), kinematic body, character or rigid body."""
+    b: list = field(default_factory=list)
+    """Rigid body B of each contact."""
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
-def _make_soft(hertz: float, zeta: float, h: float) -> _Soft:
-    """Soft constraint coefficients (Box2D v3 ``b2MakeSoft``) for a spring of ``hertz`` and damping ratio
-    ``zeta`` over a substep of ``h`` seconds."""
+class _Pairs:
+    """Manifolds gathered for this step, in one list per field, then stacked."""
+
+    def __init__(self) -> None:
+        self.keys: list[np.ndarray] = []
+        self.a: list = []
+        self.b: list = []
+        self.a_kind: list[np.ndarray] = []
+        self.a_index: list[np.ndarray] = []  # row key for A's state: segment (static), list index, body index
+        self.b_index: list[np.ndarray] = []
+        self.normal: list[np.ndarray] = []
+        self.point: list[np.ndarray] = []
+        self.separation: list[np.ndarray] = []
+        self.ids: list[np.ndarray] = []
+        self.valid: list[np.ndarray] = []
+
+    def add_batch(self, keys, a_objs, b_objs, a_kind, a_index, b_index, m) -> None:
+        keep = m.valid.any(axis=1)
+        if not keep.any():
+            return
+        idx = np.flatnonzero(keep)
+        self.keys.append(keys[idx])
+        self.a.extend(a_objs[i] for i in idx.tolist())
+        self.b.extend(b_objs[i] for i in idx.tolist())
+        self.a_kind.append(np.full(len(idx), a_kind) if np.isscalar(a_kind) else a_kind[idx])
+        self.a_index.append(a_index[idx])
+        self.b_index.append(b_index[idx])
+        self.normal.append(m.normal[idx])
+        self.point.append(m.point[idx])
+        self.separation.append(m.separation[idx])
+        self.ids.append(m.id[idx])
+        self.valid.append(m.valid[idx])
+
+    def add_manifold(self, key, a_obj, b_obj, a_kind, a_index, b_index, m: Manifold) -> None:
+        point = np.zeros((1, 2, 2))
+        sep = np.full((1, 2), np.inf)
+        ids = np.zeros((1, 2), dtype=np.int64)
+        valid = np.zeros((1, 2), dtype=bool)
+        for j, p in enumerate(m.points):
+            point[0, j] = p.point
+            sep[0, j] = p.separation
+            ids[0, j] = p.id
+            valid[0, j] = True
+        self.keys.append(np.array([key], dtype=np.int64))
+        self.a.append(a_obj)
+        self.b.append(b_obj)
+        self.a_kind.append(np.array([a_kind]))
+        self.a_index.append(np.array([a_index]))
+        self.b_index.append(np.array([b_index]))
+        self.normal.append(np.array([m.normal], dtype=np.float64))
+        self.point.append(point)
+        self.separation.append(sep)
+        self.ids.append(ids)
+        self.valid.append(valid)
+
+    def stacked(self):
+        if not self.keys:
+            return None
+        cat = np.concatenate
+        return (cat(self.keys), self.a, self.b, cat(self.a_kind), cat(self.a_index), cat(self.b_index),
+                cat(self.normal), cat(self.point), cat(self.separation), cat(self.ids), cat(self.valid))
+
+
+# ------------------------------------------------------------------------------------------------ collide
+def _static_candidates(world: "World", body: RigidBody, box: AABB) -> list[int]:
+    cached = body._static_cache
+    if cached is not None and cached[0].min_x <= box.min_x and cached[0].min_y <= box.min_y \
+            and cached[0].max_x >= box.max_x and cached[0].max_y >= box.max_y and cached[2] is world._broadphase:
+        return cached[1]
+    fat = box.grown(_PAD)
+    found = world.static.query_list(fat)
+    body._static_cache = (fat, found, world._broadphase)
+    return found
+
+
+def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> bool:
+    """The seam rule for one one-point contact at a segment end (see the module docstring)."""
+    ax, ay = a
+    ex, ey = b[0] - ax, b[1] - ay
+    t = (point[0] - ax) * ex + (point[1] - ay) * ey
+    if 0.0 < t < ex * ex + ey * ey:
+        return False
+    end = 0 if t <= 0.0 else 1
+    return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in world.segment_joint_directions(segment, end))
+
+
+def _collide_all(world: "World", cfg: PhysicsConfig, dt: float, bodies: list[RigidBody],
+                 index: dict[int, int], polys: dict) -> _Pairs:
+    margin = cfg.speculative_distance
+    pairs = _Pairs()
+    bp = world.static
+    awake = [k for k, b in enumerate(bodies) if not b.sleeping]
+    boxes = polys["boxes"]
+
+    # Static segments, batched per body vertex count.
+    by_count: dict[int, tuple[list[int], list[int]]] = {}
+    for k in awake:
+        for seg in _static_candidates(world, bodies[k], boxes[k]):
+            sx0, sy0, sx1, sy1 = bp._aabb_rows[seg]
+            bx = boxes[k]
+            if sx0 <= bx.max_x and sx1 >= bx.min_x and sy0 <= bx.max_y and sy1 >= bx.min_y:
+                group = by_count.setdefault(bodies[k].shape.count, ([], []))
+                group[0].append(k)
+                group[1].append(seg)
+    for count, (ks, segs) in by_count.items():
+        kb = np.asarray(ks)
+        sg = np.asarray(segs)
+        if count == 1:
+            for k, s in zip(ks, segs):
+                m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
+                if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
+                        world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
+                    pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, s, k, m)
+            continue
+        seg_verts = np.stack([bp.a[sg], bp.b[sg]], axis=1)
+        e = bp.b[sg] - bp.a[sg]
+        length = np.hypot(e[:, 0], e[:, 1])
+        n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / length[:, None]
+        seg_normals = np.stack([n0, -n0], axis=1)
+        verts, normals = polys[count]
+        rows = np.asarray([polys["row"][k] for k in ks])
+        batch = collide_batch(seg_verts, seg_normals, bp.radius[sg], verts[rows], normals[rows],
+                          np.asarray([bodies[k].shape.radius for k in ks]), margin)
+        # The seam rule, for the few one-point contacts at a segment end.
+        single = batch.valid[:, 0] & ~batch.valid[:, 1]
+        for i in np.flatnonzero(single).tolist():
+            s = segs[i]
+            if (s, 0) in world._joints or (s, 1) in world._joints:
+                if _leans_over_neighbour(world, s, tuple(bp.a[s]), tuple(bp.b[s]), batch.point[i, 0], batch.normal[i]):
+                    batch.valid[i, 0] = False
+        body_ids = np.asarray([bodies[k].id for k in ks], dtype=np.int64)
+        keys = (np.int64(_STATIC) << 58) | (sg.astype(np.int64) << 29) | body_ids
+        pairs.add_batch(keys, segs, [bodies[k] for k in ks], _STATIC, sg, kb, batch)
+
+    # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
+    # again, from where they started, at the speed they moved, so crates are carried, not dragged.
+    for ki, kin in enumerate(world.kinematic_bodies):
+        start = kin.previous_transform
+        kbox = kin.shape.aabb(start)
+        for k in awake:
+            if kbox.overlaps(boxes[k]):
+                m = collide(kin.shape, start, bodies[k].shape, bodies[k].transform, margin)
+                if m is not None:
+                    pairs.add_manifold(_key(_KINEMATIC, ki, bodies[k].id), kin, bodies[k], _KINEMATIC, ki, k, m)
+    for ci, ch in enumerate(world.characters):
+        start = Transform(ch.previous_position or ch.position)
+        cbox = ch.shape.aabb(start)
+        for k in awake:
+            if cbox.overlaps(boxes[k]):
+                m = collide(ch.shape, start, bodies[k].shape, bodies[k].transform, margin)
+                if m is not None:
+                    pairs.add_manifold(_key(_CHARACTER, ci, bodies[k].id), ch, bodies[k], _CHARACTER, ci, k, m)
+
+    # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
+    if len(bodies) > 1:
+        bb = polys["box_array"]
+        asleep = np.array([b.sleeping for b in bodies])
+        ids = np.array([b.id for b in bodies])
+        over = (bb[:, None, 0] <= bb[None, :, 2]) & (bb[:, None, 2] >= bb[None, :, 0]) \
+            & (bb[:, None, 1] <= bb[None, :, 3]) & (bb[:, None, 3] >= bb[None, :, 1])
+        over &= ids[:, None] < ids[None, :]
+        over &= ~(asleep[:, None] & asleep[None, :])
+        lo, hi = np.nonzero(over)
+        for count_a in {b.shape.count for b in bodies}:
+            for count_b in {b.shape.count for b in bodies}:
+                sel = np.flatnonzero((np.array([bodies[i].shape.count for i in lo.tolist()]) == count_a)
+                                     & (np.array([bodies[i].shape.count for i in hi.tolist()]) == count_b)) \
+                    if len(lo) else np.zeros(0, dtype=np.int64)
+                if not len(sel):
+                    continue
+                la_, hb_ = lo[sel], hi[sel]
+                if count_a == 1 or count_b == 1:
+                    for i, j in zip(la_.tolist(), hb_.tolist()):
+                        m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
+                        if m is not None:
+                            pairs.add_manifold(_key(_DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j],
+                                               _DYNAMIC, i, j, m)
+                    continue
+                va, na = polys[count_a]
+                vb, nb = polys[count_b]
+                ra = np.array([polys["row"][i] for i in la_.tolist()])
+                rb = np.array([polys["row"][j] for j in hb_.tolist()])
+                batch = collide_batch(va[ra], na[ra], polys["radius"][la_], vb[rb], nb[rb], polys["radius"][hb_], margin)
+                keys = (np.int64(_DYNAMIC) << 58) | (ids[la_].astype(np.int64) << 29) | ids[hb_].astype(np.int64)
+                pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
+                                _DYNAMIC, la_, hb_, batch)
+    return pairs
+
+
+def _world_polys(bodies: list[RigidBody], margin: float) -> dict:
+    """World-frame cores of all bodies, grouped by vertex count, each body's row in its group, and every
+    body's box grown by ``margin`` (as AABBs and as one (K, 4) array)."""
+    radius = np.array([b.shape.radius for b in bodies])
+    polys: dict = {"row": {}, "radius": radius}
+    box_array = np.empty((len(bodies), 4))
+    groups: dict[int, list[int]] = {}
+    for k, b in enumerate(bodies):
+        groups.setdefault(b.shape.count, []).append(k)
+    for count, members in groups.items():
+        for row, k in enumerate(members):
+            polys["row"][k] = row
+        verts = np.array([bodies[k].shape.vertices for k in members], dtype=np.float64)
+        normals = np.array([bodies[k].shape.normals for k in members], dtype=np.float64).reshape(len(members), -1, 2)
+        pos = np.array([bodies[k].position for k in members], dtype=np.float64)
+        ang = np.array([bodies[k].angle for k in members], dtype=np.float64)
+        wv, wn = world_polygons(verts, normals if count > 1 else np.zeros_like(verts), pos, ang)
+        if count > 1:
+            polys[count] = (wv, wn)
+        grow = (radius[members] + margin)[:, None]
+        box_array[members, 0:2] = wv.min(axis=1) - grow
+        box_array[members, 2:4] = wv.max(axis=1) + grow
+    polys["box_array"] = box_array
+    polys["boxes"] = [AABB(*row) for row in box_array.tolist()]
+    return polys
+
+
+# ------------------------------------------------------------------------------------------------ solve
+def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
+    """(bias rate, mass scale, impulse scale) of a soft constraint (Box2D v3 ``b2MakeSoft``)."""
     if hertz == 0.0:
-        return _Soft(0.0, 1.0, 0.0)
+        return 0.0, 1.0, 0.0
     omega = 2.0 * math.pi * hertz
     a1 = 2.0 * zeta + h * omega
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
-    return _Soft(omega / a1, a2 * a3, a3)
+    return omega / a1, a2 * a3, a3
 
 
-class _Point:
-    """One contact point's solver state."""
-
-    __slots__ = (
-        "rax", "ray", "rbx", "rby", "base_separation", "normal_mass", "tangent_mass", "normal_impulse",
-        "tangent_impulse", "relative_velocity", "max_normal_impulse", "id", "la", "lb", "qax", "qay", "qbx",
-        "qby", "sliding",
-    )
-
-    rax: float
-    ray: float
-    rbx: float
-    rby: float
-    base_separation: float
-    normal_mass: float
-    tangent_mass: float
-    normal_impulse: float
-    tangent_impulse: float
-    relative_velocity: float
-    max_normal_impulse: float
-    id: int
-    la: Vec2
-    lb: Vec2
-    qax: float
-    qay: float
-    qbx: float
-    qby: float
-    sliding: bool
-
-    def __init__(self) -> None:
-        self.normal_impulse = 0.0
-        self.tangent_impulse = 0.0
-        self.max_normal_impulse = 0.0
-        self.sliding = False
-
-
-@dataclass(eq=False)
-class ContactConstraint:
-    """A contact between participant ``a`` (static segment index, kinematic body, character or rigid body)
-    and rigid body ``b``: the manifold normal points from a to b."""
-
-    key: tuple
-    a: Any
-    b: RigidBody
-    a_dynamic: RigidBody | None
-    normal: tuple[float, float] = (0.0, 0.0)
-    friction: float = 0.0
-    restitution: float = 0.0
-    points: list[_Point] = field(default_factory=list)
-    touching: bool = False
-    a_velocity: tuple[float, float] = (0.0, 0.0)
-    a_angular_velocity: float = 0.0
-    a_center: tuple[float, float] = (0.0, 0.0)
-    b_center: tuple[float, float] = (0.0, 0.0)
-
-
-def _cross(ax: float, ay: float, bx: float, by: float) -> float:
-    return ax * by - ay * bx
-
-
-def _update_constraint(
-    c: ContactConstraint, manifold: Manifold, a_xf: Transform, b: RigidBody,
-    a_friction: float, a_restitution: float, slop: float,
-) -> None:
-    """Refresh a constraint from this step's manifold, carrying impulses and friction anchors over by
-    feature id."""
-    old = {p.id: p for p in c.points}
-    nx, ny = manifold.normal
-    c.normal = (nx, ny)
-    c.friction = math.sqrt(a_friction * b.friction)
-    c.restitution = max(a_restitution, b.restitution)
-    a_center = a_xf.position
-    c.a_center = a_center
-    c.b_center = b.position
-    b_xf = b.transform
-    points = []
-    for mp in manifold.points:
-        p = _Point()
-        previous = old.get(mp.id)
-        if previous is not None:
-            p.normal_impulse = previous.normal_impulse
-            p.tangent_impulse = previous.tangent_impulse
-        if previous is not None and not previous.sliding:
-            # Static friction holds the two material points that met together: keep their anchors.
-            p.la, p.lb = previous.la, previous.lb
+def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int) -> list[np.ndarray]:
+    """Greedy graph colouring: no dynamic row twice in a colour (fixed rows never conflict)."""
+    colours: list[list[int]] = []
+    used: list[set[int]] = []
+    for k, (a, b) in enumerate(zip(ia.tolist(), ib.tolist())):
+        for c, members in enumerate(used):
+            if (a >= dynamic_rows or a not in members) and b not in members:
+                colours[c].append(k)
+                if a < dynamic_rows:
+                    members.add(a)
+                members.add(b)
+                break
         else:
-            p.la, p.lb = a_xf.apply_inverse(mp.point), b_xf.apply_inverse(mp.point)
-        qa = a_xf.rotate(p.la)
-        qb = b_xf.rotate(p.lb)
-        p.qax, p.qay = qa
-        p.qbx, p.qby = qb
-        p.id = mp.id
-        p.rax, p.ray = mp.point[0] - a_center[0], mp.point[1] - a_center[1]
-        p.rbx, p.rby = mp.point[0] - b.position[0], mp.point[1] - b.position[1]
-        p.base_separation = mp.separation - ((p.rbx - p.rax) * nx + (p.rby - p.ray) * ny)
-        points.append(p)
-    c.points = points
-    c.touching = manifold.separation < slop
+            colours.append([k])
+            used.append({b} | ({a} if a < dynamic_rows else set()))
+    return [np.asarray(c, dtype=np.int64) for c in colours]
 
 
-def _prepare(c: ContactConstraint) -> None:
-    nx, ny = c.normal
-    tx, ty = ny, -nx
-    b = c.b
-    a = c.a_dynamic
-    ma, ia = (a.inv_mass, a.inv_inertia) if a is not None and not a.sleeping else (0.0, 0.0)
-    mb, ib = b.inv_mass, b.inv_inertia
-    if a is not None:
-        vax, vay = a.velocity
-        wa = a.angular_velocity
-    else:
-        vax, vay = c.a_velocity
-        wa = c.a_angular_velocity
-    vbx, vby = b.velocity
-    wb = b.angular_velocity
-    for p in c.points:
-        rna = _cross(p.rax, p.ray, nx, ny)
-        rnb = _cross(p.rbx, p.rby, nx, ny)
-        k = ma + mb + ia * rna * rna + ib * rnb * rnb
-        p.normal_mass = 1.0 / k if k > 0.0 else 0.0
-        rta = _cross(p.rax, p.ray, tx, ty)
-        rtb = _cross(p.rbx, p.rby, tx, ty)
-        k = ma + mb + ia * rta * rta + ib * rtb * rtb
-        p.tangent_mass = 1.0 / k if k > 0.0 else 0.0
-        dvx = vbx - wb * p.rby - vax + wa * p.ray
-        dvy = vby + wb * p.rbx - vay - wa * p.rax
-        p.relative_velocity = nx * dvx + ny * dvy
-        p.max_normal_impulse = 0.0
+class _Solver:
+    """The soft-step contact solve over contacts sorted by colour; each colour is a contiguous slice."""
 
+    def __init__(self, c: dict, vx, vy, w, inv_m, inv_i, dynamic_rows: int, soft, stiff, inv_h: float,
+                 push_max: float) -> None:
+        self.vx, self.vy, self.w = vx, vy, w
+        self.dx = np.zeros_like(vx)
+        self.dy = np.zeros_like(vx)
+        self.da = np.zeros_like(vx)
+        self.inv_m, self.inv_i = inv_m, inv_i
+        self.inv_h, self.push_max = inv_h, push_max
+        colours = _colours(c["ia"], c["ib"], dynamic_rows)
+        order = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
+        self.order = order
+        self.c = {name: value[order] for name, value in c.items()}
+        c = self.c
+        self.slices = []
+        start = 0
+        for colour in colours:
+            self.slices.append(slice(start, start + len(colour)))
+            start += len(colour)
+        ia, ib = c["ia"], c["ib"]
+        nx, ny = c["nx"], c["ny"]
+        ma, mb, iia, iib = inv_m[ia], inv_m[ib], inv_i[ia], inv_i[ib]
+        # Per point: anchor cross products and effective masses; the 2x2 normal block.
+        rna = c["rax"] * ny[:, None] - c["ray"] * nx[:, None]
+        rnb = c["rbx"] * ny[:, None] - c["rby"] * nx[:, None]
+        rta = c["rax"] * -nx[:, None] - c["ray"] * ny[:, None]
+        rtb = c["rbx"] * -nx[:, None] - c["rby"] * ny[:, None]
+        kn = ma[:, None] + mb[:, None] + iia[:, None] * rna * rna + iib[:, None] * rnb * rnb
+        kt = ma[:, None] + mb[:, None] + iia[:, None] * rta * rta + iib[:, None] * rtb * rtb
+        v = c["valid"]
+        self.nmass = np.where(v & (kn > 0), 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
+        self.tmass = np.where(v & (kt > 0), 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
+        self.k11, self.k22 = kn[:, 0], kn[:, 1]
+        self.k12 = ma + mb + iia * rna[:, 0] * rna[:, 1] + iib * rnb[:, 0] * rnb[:, 1]
+        det = self.k11 * self.k22 - self.k12 * self.k12
+        self.block = v[:, 0] & v[:, 1] & (self.k11 * self.k11 < 1000.0 * det)
+        self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
+        self.ma, self.mb, self.iia, self.iib = ma, mb, iia, iib
+        self.rate = np.where(c["stiff"], stiff[0], soft[0])
+        self.mscale = np.where(c["stiff"], stiff[1], soft[1])
+        self.iscale = np.where(c["stiff"], stiff[2], soft[2])
+        self.max_normal = np.zeros_like(c["nimp"])
+        self.relative = self._vn_all()
 
-class _State:
-    """Velocities and position deltas of the bodies during the substeps."""
+    def _vn_all(self):
+        c = self.c
+        ia, ib = c["ia"], c["ib"]
+        dvx = self.vx[ib][:, None] - self.w[ib][:, None] * c["rby"] - self.vx[ia][:, None] + self.w[ia][:, None] * c["ray"]
+        dvy = self.vy[ib][:, None] + self.w[ib][:, None] * c["rbx"] - self.vy[ia][:, None] - self.w[ia][:, None] * c["rax"]
+        return dvx * c["nx"][:, None] + dvy * c["ny"][:, None]
 
-    __slots__ = ("vx", "vy", "w", "dx", "dy", "da", "inv_mass", "inv_inertia")
+    def warm_start(self) -> None:
+        c = self.c
+        nx, ny = c["nx"][:, None], c["ny"][:, None]
+        px = c["nimp"] * nx + c["timp"] * ny  # tangent = (ny, -nx)
+        py = c["nimp"] * ny - c["timp"] * nx
+        ta = (c["rax"] * py - c["ray"] * px).sum(1)
+        tb = (c["rbx"] * py - c["rby"] * px).sum(1)
+        sx, sy = px.sum(1), py.sum(1)
+        ia, ib = c["ia"], c["ib"]
+        np.add.at(self.vx, ia, -self.ma * sx)
+        np.add.at(self.vy, ia, -self.ma * sy)
+        np.add.at(self.w, ia, -self.iia * ta)
+        np.add.at(self.vx, ib, self.mb * sx)
+        np.add.at(self.vy, ib, self.mb * sy)
+        np.add.at(self.w, ib, self.iib * tb)
 
-    def __init__(self, body: RigidBody | None, vx: float = 0.0, vy: float = 0.0, w: float = 0.0) -> None:
-        if body is not None:
-            self.vx, self.vy = body.velocity
-            self.w = body.angular_velocity
-            self.inv_mass, self.inv_inertia = body.inv_mass, body.inv_inertia
-        else:
-            self.vx, self.vy, self.w = vx, vy, w
-            self.inv_mass = self.inv_inertia = 0.0
-        self.dx = self.dy = self.da = 0.0
+    def solve(self, use_bias: bool) -> None:
+        c = self.c
+        for s in self.slices:
+            ia, ib = c["ia"][s], c["ib"][s]
+            vax, vay, wa = self.vx[ia], self.vy[ia], self.w[ia]
+            vbx, vby, wb = self.vx[ib], self.vy[ib], self.w[ib]
+            nx, ny = c["nx"][s], c["ny"][s]
+            rax, ray, rbx, rby = c["rax"][s], c["ray"][s], c["rbx"][s], c["rby"][s]
+            ma, mb, iia, iib = self.ma[s], self.mb[s], self.iia[s], self.iib[s]
+            # Separation now, from the position deltas (anchors turned with the bodies).
+            daa, dab = self.da[ia][:, None], self.da[ib][:, None]
+            ca, sa, cb, sb = np.cos(daa), np.sin(daa), np.cos(dab), np.sin(dab)
+            dx = (self.dx[ib] - self.dx[ia])[:, None] + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
+            dy = (self.dy[ib] - self.dy[ia])[:, None] + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
+            sep = dx * nx[:, None] + dy * ny[:, None] + c["base"][s]
+            spec = sep > 0.0
+            if use_bias:
+                rate, msc, isc = self.rate[s][:, None], self.mscale[s][:, None], self.iscale[s][:, None]
+                bias = np.where(spec, sep * self.inv_h, np.maximum(rate * sep, -self.push_max))
+                mscale = np.where(spec, 1.0, msc)
+                iscale = np.where(spec, 0.0, isc)
+            else:
+                bias = np.where(spec, sep * self.inv_h, 0.0)
+                mscale = np.ones_like(sep)
+                iscale = np.zeros_like(sep)
+            acc = c["nimp"][s]
+            dvx = vbx[:, None] - wb[:, None] * rby - vax[:, None] + wa[:, None] * ray
+            dvy = vby[:, None] + wb[:, None] * rbx - vay[:, None] - wa[:, None] * rax
+            e = dvx * nx[:, None] + dvy * ny[:, None] + bias
+            # Both points at once where possible; otherwise one after the other.
+            m0, i0 = mscale[:, 0], iscale[:, 0]
+            k11, k22, k12, inv_det = self.k11[s], self.k22[s], self.k12[s], self.inv_det[s]
+            d1 = -m0 * (k22 * e[:, 0] - k12 * e[:, 1]) * inv_det - i0 * acc[:, 0]
+            d2 = -m0 * (k11 * e[:, 1] - k12 * e[:, 0]) * inv_det - i0 * acc[:, 1]
+            use_block = self.block[s] & (mscale[:, 0] == mscale[:, 1]) & (acc[:, 0] + d1 >= 0) & (acc[:, 1] + d2 >= 0)
+            nm = self.nmass[s]
+            q0 = np.maximum(acc[:, 0] - nm[:, 0] * mscale[:, 0] * e[:, 0] - iscale[:, 0] * acc[:, 0], 0.0) - acc[:, 0]
+            e1 = e[:, 1] + k12 * q0
+            q1 = np.maximum(acc[:, 1] - nm[:, 1] * mscale[:, 1] * e1 - iscale[:, 1] * acc[:, 1], 0.0) - acc[:, 1]
+            i_0 = np.where(use_block, d1, q0) * c["valid"][s][:, 0]
+            i_1 = np.where(use_block, d2, q1) * c["valid"][s][:, 1]
+            c["nimp"][s, 0] += i_0
+            c["nimp"][s, 1] += i_1
+            mx = self.max_normal[s]
+            mx[:, 0] = np.maximum(mx[:, 0], i_0)
+            mx[:, 1] = np.maximum(mx[:, 1], i_1)
+            self.max_normal[s] = mx
+            px0, py0, px1, py1 = i_0 * nx, i_0 * ny, i_1 * nx, i_1 * ny
+            vax = vax - ma * (px0 + px1)
+            vay = vay - ma * (py0 + py1)
+            wa = wa - iia * (rax[:, 0] * py0 - ray[:, 0] * px0 + rax[:, 1] * py1 - ray[:, 1] * px1)
+            vbx = vbx + mb * (px0 + px1)
+            vby = vby + mb * (py0 + py1)
+            wb = wb + iib * (rbx[:, 0] * py0 - rby[:, 0] * px0 + rbx[:, 1] * py1 - rby[:, 1] * px1)
 
+            # Friction at each point, held at the anchors while static.
+            tx, ty = ny, -nx
+            limit = c["friction"][s][:, None] * c["nimp"][s]
+            if use_bias:
+                pax = self.dx[ia][:, None] + ca * c["qax"][s] - sa * c["qay"][s]
+                pay = self.dy[ia][:, None] + sa * c["qax"][s] + ca * c["qay"][s]
+                pbx = self.dx[ib][:, None] + cb * c["qbx"][s] - sb * c["qby"][s]
+                pby = self.dy[ib][:, None] + sb * c["qbx"][s] + cb * c["qby"][s]
+                drift = (pbx - pax) * tx[:, None] + (pby - pay) * ty[:, None] + c["gap"][s][:, None]
+                tbias = np.clip(self.rate[s][:, None] * drift, -self.push_max, self.push_max)
+                tms, tis = self.mscale[s], self.iscale[s]
+            for j in (0, 1):
+                dvx = vbx - wb * rby[:, j] - vax + wa * ray[:, j]
+                dvy = vby + wb * rbx[:, j] - vay - wa * rax[:, j]
+                vt = dvx * tx + dvy * ty
+                acc_t = c["timp"][s, j]
+                if use_bias:
+                    new = acc_t - self.tmass[s, j] * tms * (vt + tbias[:, j]) - tis * acc_t
+                else:
+                    new = acc_t - self.tmass[s, j] * vt
+                clamped = np.clip(new, -limit[:, j], limit[:, j])
+                if use_bias:
+                    c["sliding"][s, j] = clamped != new
+                imp = (clamped - acc_t) * c["valid"][s][:, j]
+                c["timp"][s, j] = acc_t + imp
+                px, py = imp * tx, imp * ty
+                vax = vax - ma * px
+                vay = vay - ma * py
+                wa = wa - iia * (rax[:, j] * py - ray[:, j] * px)
+                vbx = vbx + mb * px
+                vby = vby + mb * py
+                wb = wb + iib * (rbx[:, j] * py - rby[:, j] * px)
+            self.vx[ia], self.vy[ia], self.w[ia] = vax, vay, wa
+            self.vx[ib], self.vy[ib], self.w[ib] = vbx, vby, wb
 
-def _solve(
-    c: ContactConstraint, sa: _State, sb: _State, soft: _Soft, inv_h: float, use_bias: bool,
-    push_max: float, slop: float,
-) -> None:
-    ma, ia, mb, ib = sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia
-    vax, vay, wa = sa.vx, sa.vy, sa.w
-    vbx, vby, wb = sb.vx, sb.vy, sb.w
-    nx, ny = c.normal
-    # Current separation from the position deltas since the step began (anchors turned with the body).
-    ca, sa_ = math.cos(sa.da), math.sin(sa.da)
-    cb, sb_ = math.cos(sb.da), math.sin(sb.da)
-    # Per point: current separation, and the bias and softness that go with it.
-    terms = []
-    for p in c.points:
-        prax, pray = ca * p.rax - sa_ * p.ray, sa_ * p.rax + ca * p.ray
-        prbx, prby = cb * p.rbx - sb_ * p.rby, sb_ * p.rbx + cb * p.rby
-        dx = sb.dx - sa.dx + prbx - prax
-        dy = sb.dy - sa.dy + prby - pray
-        s = dx * nx + dy * ny + p.base_separation
-        if s > 0.0:
-            terms.append((s * inv_h, 1.0, 0.0))  # speculative: may close the gap this substep, no more
-        elif use_bias:
-            terms.append((max(soft.bias_rate * s, -push_max), soft.mass_scale, soft.impulse_scale))
-        else:
-            terms.append((0.0, 1.0, 0.0))
-
-    solved = False
-    if len(c.points) == 2 and terms[0][1:] == terms[1][1:]:
-        # Both points at once (a 2x2 block): solving them one after the other gives the first more
-        # impulse than the second, a small torque every substep that sets tall stacks swaying.
-        p1, p2 = c.points
-        rn1a = p1.rax * ny - p1.ray * nx
-        rn1b = p1.rbx * ny - p1.rby * nx
-        rn2a = p2.rax * ny - p2.ray * nx
-        rn2b = p2.rbx * ny - p2.rby * nx
-        k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
-        k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
-        k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
-        det = k11 * k22 - k12 * k12
-        if k11 * k11 < 1000.0 * det:  # well conditioned
-            vn1 = (vbx - wb * p1.rby - vax + wa * p1.ray) * nx + (vby + wb * p1.rbx - vay - wa * p1.rax) * ny
-            vn2 = (vbx - wb * p2.rby - vax + wa * p2.ray) * nx + (vby + wb * p2.rbx - vay - wa * p2.rax) * ny
-            mass_scale, impulse_scale = terms[0][1], terms[0][2]
-            e1, e2 = vn1 + terms[0][0], vn2 + terms[1][0]
-            inv_det = 1.0 / det
-            d1 = -mass_scale * (k22 * e1 - k12 * e2) * inv_det - impulse_scale * p1.normal_impulse
-            d2 = -mass_scale * (k11 * e2 - k12 * e1) * inv_det - impulse_scale * p2.normal_impulse
-            new1, new2 = p1.normal_impulse + d1, p2.normal_impulse + d2
-            if new1 >= 0.0 and new2 >= 0.0:
-                solved = True
-                for p, impulse in ((p1, d1), (p2, d2)):
-                    p.normal_impulse += impulse
-                    if impulse > p.max_normal_impulse:
-                        p.max_normal_impulse = impulse
-                    px, py = impulse * nx, impulse * ny
-                    vax -= ma * px
-                    vay -= ma * py
-                    wa -= ia * (p.rax * py - p.ray * px)
-                    vbx += mb * px
-                    vby += mb * py
-                    wb += ib * (p.rbx * py - p.rby * px)
-    if not solved:
-        for p, (bias, mass_scale, impulse_scale) in zip(c.points, terms):
-            dvx = vbx - wb * p.rby - vax + wa * p.ray
-            dvy = vby + wb * p.rbx - vay - wa * p.rax
-            vn = dvx * nx + dvy * ny
-            impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
-            new = max(p.normal_impulse + impulse, 0.0)
-            impulse = new - p.normal_impulse
-            p.normal_impulse = new
-            if impulse > p.max_normal_impulse:
-                p.max_normal_impulse = impulse
-            px, py = impulse * nx, impulse * ny
-            vax -= ma * px
-            vay -= ma * py
-            wa -= ia * (p.rax * py - p.ray * px)
-            vbx += mb * px
-            vby += mb * py
-            wb += ib * (p.rbx * py - p.rby * px)
-    tx, ty = ny, -nx
-    friction = c.friction
-    acx, acy = c.a_center
-    bcx, bcy = c.b_center
-    for p in c.points:
-        dvx = vbx - wb * p.rby - vax + wa * p.ray
-        dvy = vby + wb * p.rbx - vay - wa * p.rax
-        vt = dvx * tx + dvy * ty
-        mass_scale, impulse_scale, bias = 1.0, 0.0, 0.0
-        if use_bias:
-            # Anchored (sticky) friction: pull the two material points that met back together along the
-            # tangent, so static friction holds positions, not just velocities (no creep in stacks).
-            pax = acx + sa.dx + ca * p.qax - sa_ * p.qay
-            pay = acy + sa.dy + sa_ * p.qax + ca * p.qay
-            pbx = bcx + sb.dx + cb * p.qbx - sb_ * p.qby
-            pby = bcy + sb.dy + sb_ * p.qbx + cb * p.qby
-            drift = (pbx - pax) * tx + (pby - pay) * ty
-            bias = max(min(soft.bias_rate * drift, push_max), -push_max)
-            mass_scale, impulse_scale = soft.mass_scale, soft.impulse_scale
-        impulse = -p.tangent_mass * mass_scale * (vt + bias) - impulse_scale * p.tangent_impulse
-        limit = friction * p.normal_impulse
-        new = p.tangent_impulse + impulse
-        if new > limit or new < -limit:
-            new = limit if new > 0 else -limit
-            p.sliding = True
-        elif use_bias:
-            p.sliding = False
-        impulse = new - p.tangent_impulse
-        p.tangent_impulse = new
-        px, py = impulse * tx, impulse * ty
-        vax -= ma * px
-        vay -= ma * py
-        wa -= ia * (p.rax * py - p.ray * px)
-        vbx += mb * px
-        vby += mb * py
-        wb += ib * (p.rbx * py - p.rby * px)
-    sa.vx, sa.vy, sa.w = vax, vay, wa
-    sb.vx, sb.vy, sb.w = vbx, vby, wb
-
-
-def _warm_start(c: ContactConstraint, sa: _State, sb: _State) -> None:
-    nx, ny = c.normal
-    tx, ty = ny, -nx
-    for p in c.points:
-        px = p.normal_impulse * nx + p.tangent_impulse * tx
-        py = p.normal_impulse * ny + p.tangent_impulse * ty
-        sa.vx -= sa.inv_mass * px
-        sa.vy -= sa.inv_mass * py
-        sa.w -= sa.inv_inertia * (p.rax * py - p.ray * px)
-        sb.vx += sb.inv_mass * px
-        sb.vy += sb.inv_mass * py
-        sb.w += sb.inv_inertia * (p.rbx * py - p.rby * px)
-
-
-def _restitution(c: ContactConstraint, sa: _State, sb: _State, threshold: float) -> None:
-    if c.restitution == 0.0:
-        return
-    nx, ny = c.normal
-    e = c.restitution
-    for p in c.points:
-        if p.relative_velocity > -threshold or p.max_normal_impulse == 0.0:
-            continue
-        dvx = sb.vx - sb.w * p.rby - sa.vx + sa.w * p.ray
-        dvy = sb.vy + sb.w * p.rbx - sa.vy - sa.w * p.rax
-        vn = dvx * nx + dvy * ny
-        impulse = -p.normal_mass * (vn + e * p.relative_velocity)
-        new = max(p.normal_impulse + impulse, 0.0)
-        impulse = new - p.normal_impulse
-        p.normal_impulse = new
-        px, py = impulse * nx, impulse * ny
-        sa.vx -= sa.inv_mass * px
-        sa.vy -= sa.inv_mass * py
-        sa.w -= sa.inv_inertia * (p.rax * py - p.ray * px)
-        sb.vx += sb.inv_mass * px
-        sb.vy += sb.inv_mass * py
-        sb.w += sb.inv_inertia * (p.rbx * py - p.rby * px)
-
-
-# ------------------------------------------------------------------------------------------------ collide
-def _collide_all(world: "World", cfg: PhysicsConfig, dt: float) -> dict[tuple, ContactConstraint]:
-    """This step's contact constraints, reusing last step's (for warm starting) where the pair persists."""
-    old = world._constraints
-    new: dict[tuple, ContactConstraint] = {}
-    margin = cfg.speculative_distance
-    bodies = world.bodies
-    bp = world.static
-
-    def keep(key, a, a_dyn, manifold, a_xf, a_friction, a_restitution, b, a_vel=(0.0, 0.0), a_w=0.0):
-        c = old.get(key)
-        if c is None:
-            c = ContactConstraint(key, a, b, a_dyn)
-        c.a_velocity, c.a_angular_velocity = a_vel, a_w
-        _update_constraint(c, manifold, a_xf, b, a_friction, a_restitution, cfg.linear_slop)
-        new[key] = c
-
-    # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
-    for key, c in old.items():
-        if c.b.sleeping and (c.a_dynamic is None or c.a_dynamic.sleeping):
-            new[key] = c
-    awake = [b for b in bodies if not b.sleeping]
-    for body in awake:
-        xf = body.transform
-        box = body.aabb().grown(margin)
-        for i in bp.query_list(box):
-            segment = bp.shape(i)
-            m = collide(segment, _IDENTITY, body.shape, xf, margin)
-            if m is not None and not _leans_over_neighbour(world, i, segment, m):
-                keep(("s", i, body.id), i, None, m, _IDENTITY, world.static_friction, 0.0, body)
-        # Kinematic bodies and characters already moved this step; the solver sweeps them again, from
-        # where they started, at the speed they moved, so crates are carried with them, not dragged after.
-        for k in world.kinematic_bodies:
-            start = k.previous_transform
-            if k.shape.aabb(start).overlaps(box):
-                m = collide(k.shape, start, body.shape, xf, margin)
-                if m is not None:
-                    keep(("k", id(k), body.id), k, None, m, start, world.static_friction, 0.0, body,
-                         k.velocity, k.angular_velocity)
-        for ch in world.characters:
-            start = Transform(ch.previous_position or ch.position)
-            if ch.shape.aabb(start).overlaps(box):
-                m = collide(ch.shape, start, body.shape, xf, margin)
-                if m is not None:
-                    moved = ((ch.position[0] - start.position[0]) / dt, (ch.position[1] - start.position[1]) / dt)
-                    keep(("c", id(ch), body.id), ch, None, m, start, ch.config.friction, 0.0, body, moved, 0.0)
-
-    # Body pairs from a spatial hash (cells of the largest body size); at least one of the pair awake.
-    if len(bodies) > 1:
-        boxes = {b.id: b.aabb().grown(margin) for b in bodies}
-        cell = max(max(bx.width, bx.height) for bx in boxes.values())
-        grid: dict[tuple[int, int], list[RigidBody]] = {}
-        for b in bodies:
-            bx = boxes[b.id]
-            for ix in range(math.floor(bx.min_x / cell), math.floor(bx.max_x / cell) + 1):
-                for iy in range(math.floor(bx.min_y / cell), math.floor(bx.max_y / cell) + 1):
-                    grid.setdefault((ix, iy), []).append(b)
-        seen: set[tuple[int, int]] = set()
-        for members in grid.values():
-            for i, b1 in enumerate(members):
-                for b2 in members[i + 1:]:
-                    lo, hi = (b1, b2) if b1.id < b2.id else (b2, b1)
-                    pair = (lo.id, hi.id)
-                    if pair in seen or (lo.sleeping and hi.sleeping):
-                        continue
-                    seen.add(pair)
-                    if not boxes[lo.id].overlaps(boxes[hi.id]):
-                        continue
-                    m = collide(lo.shape, lo.transform, hi.shape, hi.transform, margin)
-                    if m is not None:
-                        keep(("d", lo.id, hi.id), lo, lo, m, lo.transform, lo.friction, lo.restitution, hi,
-                             lo.velocity, lo.angular_velocity)
-    return new
-
-
-def _leans_over_neighbour(world: "World", index: int, segment: Any, manifold: Manifold) -> bool:
-    """The seam rule. A one-point contact with a segment's rounded end cap, at an end shared with another
-    segment, whose normal leans over that other segment, belongs to the other segment (its face is what the
-    body really rests on). Without this rule a crate sliding over a joint meets the end caps there with a
-    tilted speculative normal and trips, though the rounded surfaces themselves meet without a bump."""
-    if len(manifold.points) != 1:
-        return False
-    (ax, ay), (bx, by) = segment.vertices
-    ex, ey = bx - ax, by - ay
-    px, py = manifold.points[0].point
-    t = (px - ax) * ex + (py - ay) * ey
-    if 0.0 < t < ex * ex + ey * ey:
-        return False  # beside the segment's flat part, not at an end
-    end = 0 if t <= 0.0 else 1
-    nx, ny = manifold.normal
-    return any(nx * ux + ny * uy > 1e-6 for ux, uy in world.segment_joint_directions(index, end))
+    def restitution(self, threshold: float) -> None:
+        c = self.c
+        if not (c["restitution"] > 0).any():
+            return
+        for s in self.slices:
+            e_coef = c["restitution"][s]
+            rel = self.relative[s]
+            fast = (rel < -threshold) & (self.max_normal[s] > 0) & (e_coef[:, None] > 0) & c["valid"][s]
+            if not fast.any():
+                continue
+            ia, ib = c["ia"][s], c["ib"][s]
+            nx, ny = c["nx"][s], c["ny"][s]
+            for j in (0, 1):
+                rax, ray, rbx, rby = c["rax"][s, j], c["ray"][s, j], c["rbx"][s, j], c["rby"][s, j]
+                dvx = self.vx[ib] - self.w[ib] * rby - self.vx[ia] + self.w[ia] * ray
+                dvy = self.vy[ib] + self.w[ib] * rbx - self.vy[ia] - self.w[ia] * rax
+                vn = dvx * nx + dvy * ny
+                acc = c["nimp"][s, j]
+                new = np.maximum(acc - self.nmass[s, j] * (vn + e_coef * rel[:, j]), 0.0)
+                imp = np.where(fast[:, j], new - acc, 0.0)
+                c["nimp"][s, j] = acc + imp
+                px, py = imp * nx, imp * ny
+                self.vx[ia] -= self.ma[s] * px
+                self.vy[ia] -= self.ma[s] * py
+                self.w[ia] -= self.iia[s] * (rax * py - ray * px)
+                self.vx[ib] += self.mb[s] * px
+                self.vy[ib] += self.mb[s] * py
+                self.w[ib] += self.iib[s] * (rbx * py - rby * px)
 
 
 # ------------------------------------------------------------------------------------------------ step
@@ -459,85 +522,210 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     for b in bodies:
         b.previous_transform = b.transform
     if not bodies:
-        world._constraints = {}
+        world._contacts = ContactSet()
+        world._touching = {}
         return []
-
     _wake_touched_sleepers(world)
-    constraints = _collide_all(world, cfg, dt)
-    for c in constraints.values():
-        a = c.a_dynamic
-        if a is not None and c.touching and a.sleeping != c.b.sleeping:
-            a.wake()  # an awake body touching a sleeping one wakes it (its neighbours follow next step)
-            c.b.wake()
-    active = [c for c in constraints.values() if not c.b.sleeping]
+    index = {b.id: k for k, b in enumerate(bodies)}
+    polys = _world_polys(bodies, cfg.speculative_distance)
+    found = _collide_all(world, cfg, dt, bodies, index, polys).stacked()
+    old: ContactSet = world._contacts
+
+    # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
+    carried = [i for i in range(len(old)) if old.b[i].sleeping and not (
+        isinstance(old.a[i], RigidBody) and not old.a[i].sleeping)]
+
+    if found is None:  # no contacts: the bodies still fall
+        found = (np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                 np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros((0, 2, 2)), np.zeros((0, 2)),
+                 np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2), dtype=bool))
+    keys, a_objs, b_objs, a_kind, a_index, b_index, normal, point, sep, ids, valid = found
+    # An awake body touching a sleeping one wakes it (its neighbours follow next step).
+    touching_now = np.where(valid, sep, np.inf).min(axis=1, initial=np.inf) < cfg.linear_slop
+    for i in np.flatnonzero(touching_now & (a_kind == _DYNAMIC)).tolist():
+        a, b = a_objs[i], b_objs[i]
+        if a.sleeping != b.sleeping:
+            a.wake()
+            b.wake()
+    new = _solve_step(world, cfg, dt, bodies, old, keys, a_objs, b_objs, a_kind, a_index, b_index, normal,
+                      point, sep, ids, valid)
+    if carried:
+        for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
+                     "la", "lb", "touching"):
+            setattr(new, name, np.concatenate([getattr(new, name), getattr(old, name)[carried]]))
+        new.a = list(new.a) + [old.a[i] for i in carried]
+        new.b = list(new.b) + [old.b[i] for i in carried]
+    world._contacts = new
+    if cfg.continuous:
+        _continuous(world, [b for b in bodies if not b.sleeping])
+    _sleep(world, new, dt)
+    return _events(world, new)
+
+
+def _solve_step(world, cfg, dt, bodies, old: ContactSet, keys, a_objs, b_objs, a_kind, a_index, b_index,
+                normal, point, sep, ids, valid) -> ContactSet:
     awake = [b for b in bodies if not b.sleeping]
+    row_of = {b.id: k for k, b in enumerate(awake)}
+    vx = [b.velocity[0] for b in awake]
+    vy = [b.velocity[1] for b in awake]
+    w = [b.angular_velocity for b in awake]
+    inv_m = [b.inv_mass for b in awake]
+    inv_i = [b.inv_inertia for b in awake]
+    gscale = [b.gravity_scale for b in awake]
+    centers = [b.position for b in awake]
+    angles = [b.angle for b in awake]
+    fixed: dict[object, int] = {}
 
-    states: dict[int, _State] = {b.id: _State(b) for b in awake}
-    fixed: dict[int, _State] = {}
+    def fixed_row(key, vel, ang_vel, center, angle) -> int:
+        row = fixed.get(key)
+        if row is None:
+            row = fixed[key] = len(vx)
+            vx.append(vel[0])
+            vy.append(vel[1])
+            w.append(ang_vel)
+            inv_m.append(0.0)
+            inv_i.append(0.0)
+            gscale.append(0.0)
+            centers.append(center)
+            angles.append(angle)
+        return row
 
-    def state_of_a(c: ContactConstraint) -> _State:
-        a = c.a_dynamic
-        if a is not None:
-            s = states.get(a.id)
-            if s is not None:
-                return s
-            return fixed.setdefault(id(c), _State(None, *a.velocity, a.angular_velocity))
-        return fixed.setdefault(id(c), _State(None, c.a_velocity[0], c.a_velocity[1], c.a_angular_velocity))
+    count = len(keys)
+    ia = np.empty(count, dtype=np.int64)
+    ib = np.empty(count, dtype=np.int64)
+    friction = np.empty(count)
+    restitution = np.empty(count)
+    for k in range(count):
+        a, b, kind = a_objs[k], b_objs[k], int(a_kind[k])
+        if b.id in row_of:
+            ib[k] = row_of[b.id]
+        else:  # a sleeping body an awake one only nears: it holds still this step
+            ib[k] = fixed_row(("s", b.id), b.velocity, b.angular_velocity, b.position, b.angle)
+        if kind == _STATIC:
+            ia[k] = fixed_row("static", (0.0, 0.0), 0.0, (0.0, 0.0), 0.0)
+            fa, ea = world.static_friction, 0.0
+        elif kind == _KINEMATIC:
+            ia[k] = fixed_row(("k", id(a)), a.velocity, a.angular_velocity, a.previous_transform.position,
+                              a.previous_transform.angle)
+            fa, ea = world.static_friction, 0.0
+        elif kind == _CHARACTER:
+            start = a.previous_position or a.position
+            moved = ((a.position[0] - start[0]) / dt, (a.position[1] - start[1]) / dt)
+            ia[k] = fixed_row(("c", id(a)), moved, 0.0, start, 0.0)
+            fa, ea = a.config.friction, 0.0
+        elif a.id in row_of:
+            ia[k] = row_of[a.id]
+            fa, ea = a.friction, a.restitution
+        else:
+            ia[k] = fixed_row(("s", a.id), a.velocity, a.angular_velocity, a.position, a.angle)
+            fa, ea = a.friction, a.restitution
+        friction[k] = math.sqrt(fa * b.friction)
+        restitution[k] = max(ea, b.restitution)
+    vx_a, vy_a, w_a = np.array(vx), np.array(vy), np.array(w)
+    inv_m_a, inv_i_a = np.array(inv_m), np.array(inv_i)
+    center = np.array(centers, dtype=np.float64).reshape(-1, 2)
+    angle = np.array(angles, dtype=np.float64)
 
-    for c in active:
-        _prepare(c)
-    pairs = [(c, state_of_a(c), states[c.b.id]) for c in active]
-    moving_fixed = [s for s in fixed.values() if s.vx or s.vy or s.w]
+    # Warm starting: the same pair and the same feature id carry their impulses and friction anchors.
+    nimp = np.zeros((count, 2))
+    timp = np.zeros((count, 2))
+    la = np.zeros((count, 2, 2))
+    lb = np.zeros((count, 2, 2))
+    have_anchor = np.zeros((count, 2), dtype=bool)
+    if len(old):
+        order = np.argsort(old.keys, kind="stable")
+        pos = np.searchsorted(old.keys[order], keys)
+        pos = np.minimum(pos, len(order) - 1)
+        match = old.keys[order][pos] == keys
+        src = order[pos]
+        for j in (0, 1):
+            for jo in (0, 1):
+                same = match & valid[:, j] & old.valid[src, jo] & (old.ids[src, jo] == ids[:, j])
+                nimp[same, j] = old.normal_impulse[src[same], jo]
+                timp[same, j] = old.tangent_impulse[src[same], jo]
+                keep = same & ~old.sliding[src, jo]
+                la[keep, j] = old.la[src[keep], jo]
+                lb[keep, j] = old.lb[src[keep], jo]
+                have_anchor[keep, j] = True
+    # New anchors where none carried over: the contact point in each body's frame at step start.
+    ca_, sa_ = np.cos(angle[ia]), np.sin(angle[ia])
+    cb_, sb_ = np.cos(angle[ib]), np.sin(angle[ib])
+    for j in (0, 1):
+        fresh = ~have_anchor[:, j]
+        rx = point[:, j, 0] - center[ia, 0]
+        ry = point[:, j, 1] - center[ia, 1]
+        la[fresh, j, 0] = (ca_ * rx + sa_ * ry)[fresh]
+        la[fresh, j, 1] = (-sa_ * rx + ca_ * ry)[fresh]
+        rx = point[:, j, 0] - center[ib, 0]
+        ry = point[:, j, 1] - center[ib, 1]
+        lb[fresh, j, 0] = (cb_ * rx + sb_ * ry)[fresh]
+        lb[fresh, j, 1] = (-sb_ * rx + cb_ * ry)[fresh]
+    # Anchor offsets from the centres at step start, in world orientation.
+    qax = ca_[:, None] * la[..., 0] - sa_[:, None] * la[..., 1]
+    qay = sa_[:, None] * la[..., 0] + ca_[:, None] * la[..., 1]
+    qbx = cb_[:, None] * lb[..., 0] - sb_[:, None] * lb[..., 1]
+    qby = sb_[:, None] * lb[..., 0] + cb_[:, None] * lb[..., 1]
+
+    nx, ny = normal[:, 0], normal[:, 1]
+    rax = point[..., 0] - center[ia, 0][:, None]
+    ray = point[..., 1] - center[ia, 1][:, None]
+    rbx = point[..., 0] - center[ib, 0][:, None]
+    rby = point[..., 1] - center[ib, 1][:, None]
+    base = np.where(valid, sep, 0.0) - ((rbx - rax) * nx[:, None] + (rby - ray) * ny[:, None])
+    gap = (center[ib, 0] - center[ia, 0]) * ny - (center[ib, 1] - center[ia, 1]) * nx
+    data = {
+        "ia": ia, "ib": ib, "nx": nx, "ny": ny, "friction": friction, "restitution": restitution,
+        "stiff": a_kind != _DYNAMIC, "valid": valid, "rax": rax, "ray": ray, "rbx": rbx, "rby": rby, "base": base,
+        "qax": qax, "qay": qay, "qbx": qbx, "qby": qby, "gap": gap, "nimp": nimp, "timp": timp,
+        "sliding": np.zeros((count, 2), dtype=bool),
+    }
 
     h = dt / cfg.substeps
-    inv_h = 1.0 / h
     hertz = min(cfg.contact_hertz, 0.25 / h)
-    soft = _make_soft(hertz, cfg.contact_damping_ratio, h)
-    static_soft = _make_soft(2.0 * hertz, cfg.contact_damping_ratio, h)
+    solver = _Solver(data, vx_a, vy_a, w_a, inv_m_a, inv_i_a, len(awake), _soft(hertz, cfg.contact_damping_ratio, h),
+                     _soft(2.0 * hertz, cfg.contact_damping_ratio, h), 1.0 / h, cfg.contact_push_max_velocity)
+    dyn = len(awake)
     gx, gy = world.gravity
-    max_speed = cfg.max_linear_speed
-    lin_damp = 1.0 / (1.0 + h * cfg.linear_damping)
-    ang_damp = 1.0 / (1.0 + h * cfg.angular_damping)
-    push_max = cfg.contact_push_max_velocity
-    slop = cfg.linear_slop
-    ordered = [(b, states[b.id]) for b in awake]
-
+    gs = np.array(gscale)[:dyn]
+    lin = 1.0 / (1.0 + h * cfg.linear_damping)
+    ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
     for _ in range(cfg.substeps):
-        for b, s in ordered:
-            s.vx = (s.vx + h * gx * b.gravity_scale) * lin_damp
-            s.vy = (s.vy + h * gy * b.gravity_scale) * lin_damp
-            s.w *= ang_damp
-            speed = math.hypot(s.vx, s.vy)
-            if speed > max_speed:
-                s.vx, s.vy = s.vx * max_speed / speed, s.vy * max_speed / speed
-        for c, sa, sb in pairs:
-            _warm_start(c, sa, sb)
-        for c, sa, sb in pairs:
-            _solve(c, sa, sb, static_soft if c.a_dynamic is None else soft, inv_h, True, push_max, slop)
-        for _b, s in ordered:
-            s.dx += h * s.vx
-            s.dy += h * s.vy
-            s.da += h * s.w
-        for s in moving_fixed:  # kinematic bodies and characters move at their own speed
-            s.dx += h * s.vx
-            s.dy += h * s.vy
-            s.da += h * s.w
-        for c, sa, sb in pairs:
-            _solve(c, sa, sb, soft, inv_h, False, push_max, slop)
-    for c, sa, sb in pairs:
-        _restitution(c, sa, sb, cfg.restitution_threshold)
+        solver.vx[:dyn] = (solver.vx[:dyn] + h * gx * gs) * lin
+        solver.vy[:dyn] = (solver.vy[:dyn] + h * gy * gs) * lin
+        solver.w[:dyn] *= ang_d
+        speed = np.hypot(solver.vx[:dyn], solver.vy[:dyn])
+        over = speed > cfg.max_linear_speed
+        if over.any():
+            scale = np.where(over, cfg.max_linear_speed / np.where(over, speed, 1.0), 1.0)
+            solver.vx[:dyn] *= scale
+            solver.vy[:dyn] *= scale
+        if count:
+            solver.warm_start()
+            solver.solve(True)
+        solver.dx += h * solver.vx
+        solver.dy += h * solver.vy
+        solver.da += h * solver.w
+        if count:
+            solver.solve(False)
+    if count:
+        solver.restitution(cfg.restitution_threshold)
+    for k, b in enumerate(awake):
+        b.position = (b.position[0] + float(solver.dx[k]), b.position[1] + float(solver.dy[k]))
+        b.angle += float(solver.da[k])
+        b.velocity = (float(solver.vx[k]), float(solver.vy[k]))
+        b.angular_velocity = float(solver.w[k])
 
-    for b, s in ordered:
-        x0, y0 = b.position
-        b.position = (x0 + s.dx, y0 + s.dy)
-        b.angle += s.da
-        b.velocity = (s.vx, s.vy)
-        b.angular_velocity = s.w
-    if cfg.continuous:
-        _continuous(world, awake)
-    world._constraints = constraints
-    _sleep(world, active, awake, dt)
-    return _events(world, constraints)
+    # Back to the original contact order for storage.
+    back = np.empty_like(solver.order)
+    back[solver.order] = np.arange(len(solver.order))
+    result = ContactSet(
+        keys=keys, ids=ids, valid=valid, normal=normal, point=point,
+        normal_impulse=solver.c["nimp"][back], tangent_impulse=solver.c["timp"][back],
+        sliding=solver.c["sliding"][back], la=la, lb=lb,
+        touching=np.where(valid, sep, np.inf).min(axis=1, initial=np.inf) < cfg.linear_slop,
+        a=list(a_objs), b=list(b_objs),
+    )
+    return result
 
 
 def _wake_touched_sleepers(world: "World") -> None:
@@ -575,10 +763,11 @@ def _continuous(world: "World", awake: list[RigidBody]) -> None:
         b.position = (start.position[0] + dx * (f - back), start.position[1] + dy * (f - back))
 
 
-def _sleep(world: "World", active: list[ContactConstraint], awake: list[RigidBody], dt: float) -> None:
+def _sleep(world: "World", contacts: ContactSet, dt: float) -> None:
     cfg = world.physics
     if not cfg.enable_sleep:
         return
+    awake = [b for b in world.bodies if not b.sleeping]
     for b in awake:
         box = b.shape.local_aabb
         extent = 0.5 * max(box.width, box.height)
@@ -588,6 +777,8 @@ def _sleep(world: "World", active: list[ContactConstraint], awake: list[RigidBod
         else:
             b.sleep_time += dt
     # Groups of touching bodies sleep together; touching a moving kinematic body or a character keeps awake.
+    if not any(b.sleep_time >= cfg.time_to_sleep for b in awake):
+        return  # nobody has rested long enough: no group can sleep yet
     parent = {b.id: b.id for b in awake}
 
     def find(i: int) -> int:
@@ -596,14 +787,14 @@ def _sleep(world: "World", active: list[ContactConstraint], awake: list[RigidBod
             i = parent[i]
         return i
 
-    for c in active:
-        if not c.touching:
+    for i in np.flatnonzero(contacts.touching).tolist():
+        a, b = contacts.a[i], contacts.b[i]
+        if b.sleeping:
             continue
-        if c.key[0] in ("k", "c") and (c.a_velocity != (0.0, 0.0) or c.a_angular_velocity != 0.0):
-            c.b.sleep_time = 0.0
-        a = c.a_dynamic
-        if a is not None and a.id in parent and c.b.id in parent:
-            ra, rb = find(a.id), find(c.b.id)
+        if not isinstance(a, (int, RigidBody)) and _moving(a):
+            b.sleep_time = 0.0
+        if isinstance(a, RigidBody) and a.id in parent and b.id in parent:
+            ra, rb = find(a.id), find(b.id)
             if ra != rb:
                 parent[ra] = rb
     rest: dict[int, float] = {}
@@ -617,16 +808,21 @@ def _sleep(world: "World", active: list[ContactConstraint], awake: list[RigidBod
             b.angular_velocity = 0.0
 
 
-def _events(world: "World", constraints: dict[tuple, ContactConstraint]) -> list[ContactEvent]:
+def _moving(participant: Any) -> bool:
+    velocity = getattr(participant, "velocity", (0.0, 0.0))
+    return velocity != (0.0, 0.0) or getattr(participant, "angular_velocity", 0.0) != 0.0
+
+
+def _events(world: "World", contacts: ContactSet) -> list[ContactEvent]:
     """Begin / end events from the change in touching pairs since the last step."""
     events: list[ContactEvent] = []
-    now = {key: c for key, c in constraints.items() if c.touching}
+    now = {int(contacts.keys[i]): i for i in np.flatnonzero(contacts.touching).tolist()}
     before = world._touching
-    for key, c in now.items():
+    for key, i in now.items():
         if key not in before:
-            events.append(ContactEvent("begin", c.a, c.b, c.normal))
+            events.append(ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist())))
     for key, (a, b) in before.items():
         if key not in now:
             events.append(ContactEvent("end", a, b, (0.0, 0.0)))
-    world._touching = {key: (c.a, c.b) for key, c in now.items()}
+    world._touching = {key: (contacts.a[i], contacts.b[i]) for key, i in now.items()}
     return events

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from .geometry import (
 )
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody, Sensor
-from .solver import step_bodies
+from .solver import ContactSet, step_bodies
 from .world_types import BodyKind, Collider, MovingBody, WorldError
 
 if TYPE_CHECKING:
@@ -199,8 +199,8 @@ class World:
         self.sensors: list[Sensor] = []
         self.events: list[ContactEvent] = []
         """Contact and sensor begin/end events of the last step."""
-        self._constraints: dict[tuple, Any] = {}
-        self._touching: dict[tuple, tuple[object, object]] = {}
+        self._contacts = ContactSet()
+        self._touching: dict[int, tuple[object, object]] = {}
         self._sensing: dict[int, set[int]] = {}
         self._seg_a: list[np.ndarray] = []
         self._seg_b: list[np.ndarray] = []
@@ -266,7 +266,7 @@ class World:
 
     def remove_body(self, body: RigidBody) -> None:
         self.bodies.remove(body)
-        self._constraints = {k: c for k, c in self._constraints.items() if c.b is not body and c.a is not body}
+        self._contacts = ContactSet()  # contacts are rebuilt next step (warm starting restarts once)
         self._touching = {k: ab for k, ab in self._touching.items() if body not in ab}
 
     def add_sensor(self, sensor: Sensor) -> Sensor:
