@@ -261,7 +261,8 @@ def _collide_all(world: "World", cfg: PhysicsConfig, dt: float, bodies: list[Rig
                 vb, nb = polys[count_b]
                 ra = np.array([polys["row"][i] for i in la_.tolist()])
                 rb = np.array([polys["row"][j] for j in hb_.tolist()])
-                batch = collide_batch(va[ra], na[ra], polys["radius"][la_], vb[rb], nb[rb], polys["radius"][hb_], margin)
+                batch = collide_batch(va[ra], na[ra], polys["radius"][la_], vb[rb], nb[rb], polys["radius"][hb_],
+                                      margin)
                 keys = (np.int64(_DYNAMIC) << 58) | (ids[la_].astype(np.int64) << 29) | ids[hb_].astype(np.int64)
                 pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
                                 _DYNAMIC, la_, hb_, batch)
@@ -370,6 +371,7 @@ class _Solver:
         self.iscale = np.where(c["stiff"], stiff[2], soft[2])
         self.max_normal = np.zeros_like(c["nimp"])
         self.relative = self._vn_all()
+        self.turn()
 
     def _vn_all(self):
         c = self.c
@@ -386,103 +388,122 @@ class _Solver:
         ta = (c["rax"] * py - c["ray"] * px).sum(1)
         tb = (c["rbx"] * py - c["rby"] * px).sum(1)
         sx, sy = px.sum(1), py.sum(1)
-        ia, ib = c["ia"], c["ib"]
-        np.add.at(self.vx, ia, -self.ma * sx)
-        np.add.at(self.vy, ia, -self.ma * sy)
-        np.add.at(self.w, ia, -self.iia * ta)
-        np.add.at(self.vx, ib, self.mb * sx)
-        np.add.at(self.vy, ib, self.mb * sy)
-        np.add.at(self.w, ib, self.iib * tb)
+        ia, ib, k = c["ia"], c["ib"], len(self.vx)
+        self.vx += np.bincount(ib, self.mb * sx, k) - np.bincount(ia, self.ma * sx, k)
+        self.vy += np.bincount(ib, self.mb * sy, k) - np.bincount(ia, self.ma * sy, k)
+        self.w += np.bincount(ib, self.iib * tb, k) - np.bincount(ia, self.iia * ta, k)
+
+    def turn(self) -> None:
+        """Cosine and sine of every body's rotation so far this step (after each position update)."""
+        self.cos_da = np.cos(self.da)
+        self.sin_da = np.sin(self.da)
 
     def solve(self, use_bias: bool) -> None:
         c = self.c
+        vx, vy, w = self.vx, self.vy, self.w
         for s in self.slices:
             ia, ib = c["ia"][s], c["ib"][s]
-            vax, vay, wa = self.vx[ia], self.vy[ia], self.w[ia]
-            vbx, vby, wb = self.vx[ib], self.vy[ib], self.w[ib]
+            vax, vay, wa = vx[ia], vy[ia], w[ia]
+            vbx, vby, wb = vx[ib], vy[ib], w[ib]
             nx, ny = c["nx"][s], c["ny"][s]
+            nx2, ny2 = nx[:, None], ny[:, None]
             rax, ray, rbx, rby = c["rax"][s], c["ray"][s], c["rbx"][s], c["rby"][s]
             ma, mb, iia, iib = self.ma[s], self.mb[s], self.iia[s], self.iib[s]
+            valid = c["valid"][s]
             # Separation now, from the position deltas (anchors turned with the bodies).
-            daa, dab = self.da[ia][:, None], self.da[ib][:, None]
-            ca, sa, cb, sb = np.cos(daa), np.sin(daa), np.cos(dab), np.sin(dab)
-            dx = (self.dx[ib] - self.dx[ia])[:, None] + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
-            dy = (self.dy[ib] - self.dy[ia])[:, None] + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            sep = dx * nx[:, None] + dy * ny[:, None] + c["base"][s]
+            ca, sa = self.cos_da[ia][:, None], self.sin_da[ia][:, None]
+            cb, sb = self.cos_da[ib][:, None], self.sin_da[ib][:, None]
+            ddx = (self.dx[ib] - self.dx[ia])[:, None]
+            ddy = (self.dy[ib] - self.dy[ia])[:, None]
+            sep = (ddx + cb * rbx - sb * rby - ca * rax + sa * ray) * nx2 \
+                + (ddy + sb * rbx + cb * rby - sa * rax - ca * ray) * ny2 + c["base"][s]
             spec = sep > 0.0
+            mscale: Any
+            iscale: Any
+            m0: Any
+            i0: Any
             if use_bias:
-                rate, msc, isc = self.rate[s][:, None], self.mscale[s][:, None], self.iscale[s][:, None]
-                bias = np.where(spec, sep * self.inv_h, np.maximum(rate * sep, -self.push_max))
-                mscale = np.where(spec, 1.0, msc)
-                iscale = np.where(spec, 0.0, isc)
+                soft_bias = np.maximum(self.rate[s][:, None] * sep, -self.push_max)
+                bias = np.where(spec, sep * self.inv_h, soft_bias)
+                mscale = np.where(spec, 1.0, self.mscale[s][:, None])
+                iscale = np.where(spec, 0.0, self.iscale[s][:, None])
             else:
                 bias = np.where(spec, sep * self.inv_h, 0.0)
-                mscale = np.ones_like(sep)
-                iscale = np.zeros_like(sep)
+                mscale, iscale = 1.0, 0.0
             acc = c["nimp"][s]
-            dvx = vbx[:, None] - wb[:, None] * rby - vax[:, None] + wa[:, None] * ray
-            dvy = vby[:, None] + wb[:, None] * rbx - vay[:, None] - wa[:, None] * rax
-            e = dvx * nx[:, None] + dvy * ny[:, None] + bias
-            # Both points at once where possible; otherwise one after the other.
-            m0, i0 = mscale[:, 0], iscale[:, 0]
+            e = (vbx[:, None] - wb[:, None] * rby - vax[:, None] + wa[:, None] * ray) * nx2 \
+                + (vby[:, None] + wb[:, None] * rbx - vay[:, None] - wa[:, None] * rax) * ny2 + bias
+            # Both points at once where they both push (the common case), else one after the other.
             k11, k22, k12, inv_det = self.k11[s], self.k22[s], self.k12[s], self.inv_det[s]
+            if use_bias:
+                m0, i0 = mscale[:, 0], iscale[:, 0]
+                same = self.block[s] & (mscale[:, 0] == mscale[:, 1])
+            else:
+                m0, i0 = 1.0, 0.0
+                same = self.block[s]
             d1 = -m0 * (k22 * e[:, 0] - k12 * e[:, 1]) * inv_det - i0 * acc[:, 0]
             d2 = -m0 * (k11 * e[:, 1] - k12 * e[:, 0]) * inv_det - i0 * acc[:, 1]
-            use_block = self.block[s] & (mscale[:, 0] == mscale[:, 1]) & (acc[:, 0] + d1 >= 0) & (acc[:, 1] + d2 >= 0)
-            nm = self.nmass[s]
-            q0 = np.maximum(acc[:, 0] - nm[:, 0] * mscale[:, 0] * e[:, 0] - iscale[:, 0] * acc[:, 0], 0.0) - acc[:, 0]
-            e1 = e[:, 1] + k12 * q0
-            q1 = np.maximum(acc[:, 1] - nm[:, 1] * mscale[:, 1] * e1 - iscale[:, 1] * acc[:, 1], 0.0) - acc[:, 1]
-            i_0 = np.where(use_block, d1, q0) * c["valid"][s][:, 0]
-            i_1 = np.where(use_block, d2, q1) * c["valid"][s][:, 1]
-            c["nimp"][s, 0] += i_0
-            c["nimp"][s, 1] += i_1
-            mx = self.max_normal[s]
-            mx[:, 0] = np.maximum(mx[:, 0], i_0)
-            mx[:, 1] = np.maximum(mx[:, 1], i_1)
-            self.max_normal[s] = mx
+            use_block = same & (acc[:, 0] + d1 >= 0) & (acc[:, 1] + d2 >= 0)
+            if use_block.all():
+                i_0, i_1 = d1, d2
+            else:
+                nm = self.nmass[s]
+                ms0 = mscale[:, 0] if use_bias else 1.0
+                ms1 = mscale[:, 1] if use_bias else 1.0
+                is0 = iscale[:, 0] if use_bias else 0.0
+                is1 = iscale[:, 1] if use_bias else 0.0
+                q0 = np.maximum(acc[:, 0] - nm[:, 0] * ms0 * e[:, 0] - is0 * acc[:, 0], 0.0) - acc[:, 0]
+                e1 = e[:, 1] + k12 * q0
+                q1 = np.maximum(acc[:, 1] - nm[:, 1] * ms1 * e1 - is1 * acc[:, 1], 0.0) - acc[:, 1]
+                i_0 = np.where(use_block, d1, q0) * valid[:, 0]
+                i_1 = np.where(use_block, d2, q1) * valid[:, 1]
+            acc[:, 0] += i_0
+            acc[:, 1] += i_1
+            if use_bias:
+                mx = self.max_normal[s]
+                np.maximum(mx[:, 0], i_0, out=mx[:, 0])
+                np.maximum(mx[:, 1], i_1, out=mx[:, 1])
             px0, py0, px1, py1 = i_0 * nx, i_0 * ny, i_1 * nx, i_1 * ny
-            vax = vax - ma * (px0 + px1)
-            vay = vay - ma * (py0 + py1)
+            sx, sy = px0 + px1, py0 + py1
+            vax = vax - ma * sx
+            vay = vay - ma * sy
             wa = wa - iia * (rax[:, 0] * py0 - ray[:, 0] * px0 + rax[:, 1] * py1 - ray[:, 1] * px1)
-            vbx = vbx + mb * (px0 + px1)
-            vby = vby + mb * (py0 + py1)
+            vbx = vbx + mb * sx
+            vby = vby + mb * sy
             wb = wb + iib * (rbx[:, 0] * py0 - rby[:, 0] * px0 + rbx[:, 1] * py1 - rby[:, 1] * px1)
 
             # Friction at each point, held at the anchors while static.
-            tx, ty = ny, -nx
-            limit = c["friction"][s][:, None] * c["nimp"][s]
+            limit = c["friction"][s][:, None] * acc
+            timp = c["timp"][s]
             if use_bias:
-                pax = self.dx[ia][:, None] + ca * c["qax"][s] - sa * c["qay"][s]
-                pay = self.dy[ia][:, None] + sa * c["qax"][s] + ca * c["qay"][s]
-                pbx = self.dx[ib][:, None] + cb * c["qbx"][s] - sb * c["qby"][s]
-                pby = self.dy[ib][:, None] + sb * c["qbx"][s] + cb * c["qby"][s]
-                drift = (pbx - pax) * tx[:, None] + (pby - pay) * ty[:, None] + c["gap"][s][:, None]
+                qax, qay, qbx, qby = c["qax"][s], c["qay"][s], c["qbx"][s], c["qby"][s]
+                drift = (ddx + cb * qbx - sb * qby - ca * qax + sa * qay) * ny2 \
+                    - (ddy + sb * qbx + cb * qby - sa * qax - ca * qay) * nx2 + c["gap"][s][:, None]
                 tbias = np.clip(self.rate[s][:, None] * drift, -self.push_max, self.push_max)
                 tms, tis = self.mscale[s], self.iscale[s]
+                sliding = c["sliding"][s]
+            tm = self.tmass[s]
             for j in (0, 1):
-                dvx = vbx - wb * rby[:, j] - vax + wa * ray[:, j]
-                dvy = vby + wb * rbx[:, j] - vay - wa * rax[:, j]
-                vt = dvx * tx + dvy * ty
-                acc_t = c["timp"][s, j]
+                vt = (vbx - wb * rby[:, j] - vax + wa * ray[:, j]) * ny - (vby + wb * rbx[:, j] - vay - wa * rax[:, j]) * nx
+                acc_t = timp[:, j]
                 if use_bias:
-                    new = acc_t - self.tmass[s, j] * tms * (vt + tbias[:, j]) - tis * acc_t
+                    new = acc_t - tm[:, j] * tms * (vt + tbias[:, j]) - tis * acc_t
                 else:
-                    new = acc_t - self.tmass[s, j] * vt
+                    new = acc_t - tm[:, j] * vt
                 clamped = np.clip(new, -limit[:, j], limit[:, j])
                 if use_bias:
-                    c["sliding"][s, j] = clamped != new
-                imp = (clamped - acc_t) * c["valid"][s][:, j]
-                c["timp"][s, j] = acc_t + imp
-                px, py = imp * tx, imp * ty
+                    sliding[:, j] = clamped != new
+                imp = clamped - acc_t
+                timp[:, j] = clamped
+                px, py = imp * ny, -imp * nx
                 vax = vax - ma * px
                 vay = vay - ma * py
                 wa = wa - iia * (rax[:, j] * py - ray[:, j] * px)
                 vbx = vbx + mb * px
                 vby = vby + mb * py
                 wb = wb + iib * (rbx[:, j] * py - rby[:, j] * px)
-            self.vx[ia], self.vy[ia], self.w[ia] = vax, vay, wa
-            self.vx[ib], self.vy[ib], self.w[ib] = vbx, vby, wb
+            vx[ia], vy[ia], w[ia] = vax, vay, wa
+            vx[ib], vy[ib], w[ib] = vbx, vby, wb
 
     def restitution(self, threshold: float) -> None:
         c = self.c
@@ -705,6 +726,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, keys, a_objs, b_objs, a
         solver.dx += h * solver.vx
         solver.dy += h * solver.vy
         solver.da += h * solver.w
+        solver.turn()
         if count:
             solver.solve(False)
     if count:
