@@ -543,8 +543,9 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     for b in bodies:
         b.previous_transform = b.transform
     if not bodies:
-        world._contacts = ContactSet()
-        world._touching = {}
+        if len(world._contacts) or world._touching:
+            world._contacts = ContactSet()
+            world._touching = {}
         return []
     _wake_touched_sleepers(world)
     index = {b.id: k for k, b in enumerate(bodies)}
