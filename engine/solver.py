@@ -329,7 +329,7 @@ def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int) -> list[np.ndarr
 class _Solver:
     """The soft-step contact solve over contacts sorted by colour; each colour is a contiguous slice."""
 
-    def __init__(self, c: dict, vx, vy, w, inv_m, inv_i, dynamic_rows: int, soft, stiff, inv_h: float,
+    def __init__(self, c: dict, vx, vy, w, inv_m, inv_i, dynamic_rows: int, soft, stiff, anchor, inv_h: float,
                  push_max: float) -> None:
         self.vx, self.vy, self.w = vx, vy, w
         self.dx = np.zeros_like(vx)
@@ -367,6 +367,7 @@ class _Solver:
         self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
         self.ma, self.mb, self.iia, self.iib = ma, mb, iia, iib
         self.rate = np.where(c["stiff"], stiff[0], soft[0])
+        self.anchor_rate, self.anchor_mscale, self.anchor_iscale = anchor
         self.mscale = np.where(c["stiff"], stiff[1], soft[1])
         self.iscale = np.where(c["stiff"], stiff[2], soft[2])
         self.max_normal = np.zeros_like(c["nimp"])
@@ -479,8 +480,8 @@ class _Solver:
                 qax, qay, qbx, qby = c["qax"][s], c["qay"][s], c["qbx"][s], c["qby"][s]
                 drift = (ddx + cb * qbx - sb * qby - ca * qax + sa * qay) * ny2 \
                     - (ddy + sb * qbx + cb * qby - sa * qax - ca * qay) * nx2 + c["gap"][s][:, None]
-                tbias = np.clip(self.rate[s][:, None] * drift, -self.push_max, self.push_max)
-                tms, tis = self.mscale[s], self.iscale[s]
+                tbias = np.clip(self.anchor_rate * drift, -self.push_max, self.push_max)
+                tms, tis = self.anchor_mscale, self.anchor_iscale
                 sliding = c["sliding"][s]
             tm = self.tmass[s]
             for j in (0, 1):
@@ -705,7 +706,9 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, keys, a_objs, b_objs, a
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, 0.25 / h)
     solver = _Solver(data, vx_a, vy_a, w_a, inv_m_a, inv_i_a, len(awake), _soft(hertz, cfg.contact_damping_ratio, h),
-                     _soft(2.0 * hertz, cfg.contact_damping_ratio, h), 1.0 / h, cfg.contact_push_max_velocity)
+                     _soft(2.0 * hertz, cfg.contact_damping_ratio, h),
+                     _soft(min(cfg.friction_anchor_hertz, hertz), cfg.contact_damping_ratio, h),
+                     1.0 / h, cfg.contact_push_max_velocity)
     dyn = len(awake)
     gx, gy = world.gravity
     gs = np.array(gscale)[:dyn]
