@@ -542,13 +542,18 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     cfg = world.physics
     bodies = world.bodies
     for b in bodies:
-        b.previous_transform = b.transform
+        if not b.sleeping:
+            b.previous_transform = b.transform
+        elif b.previous_transform.position != b.position or b.previous_transform.angle != b.angle:
+            b.previous_transform = b.transform  # moved by hand while asleep
     if not bodies:
         if len(world._contacts) or world._touching:
             world._contacts = ContactSet()
             world._touching = {}
         return []
     _wake_touched_sleepers(world)
+    if all(b.sleeping for b in bodies):
+        return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
     index = {b.id: k for k, b in enumerate(bodies)}
     polys = _world_polys(bodies, cfg.speculative_distance)
     found = _collide_all(world, cfg, dt, bodies, index, polys).stacked()
