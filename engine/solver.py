@@ -165,8 +165,7 @@ def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> 
     return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in world.segment_joint_directions(segment, end))
 
 
-def _collide_all(world: "World", cfg: PhysicsConfig, dt: float, bodies: list[RigidBody],
-                 index: dict[int, int], polys: dict) -> _Pairs:
+def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], polys: dict) -> _Pairs:
     margin = cfg.speculative_distance
     pairs = _Pairs()
     bp = world.static
@@ -554,9 +553,8 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     _wake_touched_sleepers(world)
     if all(b.sleeping for b in bodies):
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
-    index = {b.id: k for k, b in enumerate(bodies)}
     polys = _world_polys(bodies, cfg.speculative_distance)
-    found = _collide_all(world, cfg, dt, bodies, index, polys).stacked()
+    found = _collide_all(world, cfg, bodies, polys).stacked()
     old: ContactSet = world._contacts
 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
