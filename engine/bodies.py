@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Sequence
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
-from .world_types import BodyKind, Collider, MovingBody, WorldError
+from .world_types import BodyKind, Collider, MovingBody, WorldError, require_nonnegative
 
 __all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor"]
 
@@ -74,13 +74,11 @@ class PhysicsConfig:
     def __post_init__(self) -> None:
         if not (isinstance(self.substeps, int) and 1 <= self.substeps <= 64):
             raise WorldError(f"PhysicsConfig.substeps must be an integer from 1 to 64, got {self.substeps!r}")
-        for name in (
+        require_nonnegative(self, (
             "contact_hertz", "friction_anchor_hertz", "contact_damping_ratio", "contact_push_max_velocity",
-            "restitution_threshold",
-            "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping", "angular_damping",
-            "sleep_linear_velocity", "time_to_sleep",
-        ):
-            _finite(getattr(self, name), f"PhysicsConfig.{name}", 0.0)
+            "restitution_threshold", "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping",
+            "angular_damping", "sleep_linear_velocity", "time_to_sleep",
+        ))
 
 
 class ContactEvent(NamedTuple):

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .geometry import RoundedPolygon, Transform, Vec2
 from .world import BodyKind, Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
+from .world_types import require_nonnegative
 
 if TYPE_CHECKING:
     from .bodies import RigidBody
@@ -96,10 +97,7 @@ class MoverConfig:
         object.__setattr__(self, "up", (ux / length, uy / length))
         if not (isinstance(self.mass, (int, float)) and math.isfinite(self.mass) and self.mass > 0):
             raise WorldError(f"MoverConfig.mass must be a positive number, got {self.mass!r}")
-        for name in ("skin", "snap_length", "ground_probe", "step_height", "friction"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                raise WorldError(f"MoverConfig.{name} must be a finite number >= 0 (pixels), got {value!r}")
+        require_nonnegative(self, ("skin", "snap_length", "ground_probe", "step_height", "friction"))
         if self.skin <= 0:
             raise WorldError(f"MoverConfig.skin must be > 0 pixels, got {self.skin!r}")
         for name in ("max_floor_angle", "one_way_angle"):

@@ -22,6 +22,7 @@ from .character import Character
 from .geometry import Vec2
 from .bodies import RigidBody
 from .world import KinematicBody, WorldError
+from .world_types import require_nonnegative
 
 __all__ = ["PlatformerConfig", "PlatformerController", "PlatformerInput"]
 
@@ -81,15 +82,12 @@ class PlatformerConfig:
     """Seconds after a wall jump during which pushing back towards the wall is ignored."""
 
     def __post_init__(self) -> None:
-        for name in (
+        require_nonnegative(self, (
             "run_speed", "ground_acceleration", "ground_deceleration", "air_acceleration", "air_deceleration",
             "terminal_velocity", "jump_height", "coyote_time", "jump_buffer", "apex_threshold",
             "apex_gravity_multiplier", "fall_gravity_multiplier", "corner_correction", "wall_slide_speed",
             "wall_jump_lock",
-        ):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                raise WorldError(f"PlatformerConfig.{name} must be a finite number >= 0, got {value!r}")
+        ))
         if not (0.0 <= self.jump_cut <= 1.0):
             raise WorldError(f"PlatformerConfig.jump_cut must be within [0, 1], got {self.jump_cut!r}")
         if self.gravity is not None and not (math.isfinite(self.gravity) and self.gravity >= 0):

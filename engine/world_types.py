@@ -9,15 +9,25 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
-__all__ = ["BodyKind", "Collider", "MovingBody", "WorldError"]
+__all__ = ["BodyKind", "Collider", "MovingBody", "WorldError", "require_nonnegative"]
 
 
 class WorldError(ValueError):
     """Bad input to the world (names the bad value)."""
+
+
+def require_nonnegative(config: object, names: Iterable[str]) -> None:
+    """The configs' shared check: raise :class:`WorldError` naming the first of ``config``'s fields in
+    ``names`` that is not a finite number >= 0."""
+    for name in names:
+        value = getattr(config, name)
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+            raise WorldError(f"{type(config).__name__}.{name} must be a finite number >= 0, got {value!r}")
 
 
 class BodyKind(Enum):
