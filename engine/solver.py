@@ -87,15 +87,13 @@ class _Pairs:
         self.a: list = []
         self.b: list = []
         self.a_kind: list[np.ndarray] = []
-        self.a_index: list[np.ndarray] = []  # row key for A's state: segment (static), list index, body index
-        self.b_index: list[np.ndarray] = []
         self.normal: list[np.ndarray] = []
         self.point: list[np.ndarray] = []
         self.separation: list[np.ndarray] = []
         self.ids: list[np.ndarray] = []
         self.valid: list[np.ndarray] = []
 
-    def add_batch(self, keys, a_objs, b_objs, a_kind, a_index, b_index, m) -> None:
+    def add_batch(self, keys, a_objs, b_objs, a_kind, m) -> None:
         keep = m.valid.any(axis=1)
         if not keep.any():
             return
@@ -103,16 +101,14 @@ class _Pairs:
         self.keys.append(keys[idx])
         self.a.extend(a_objs[i] for i in idx.tolist())
         self.b.extend(b_objs[i] for i in idx.tolist())
-        self.a_kind.append(np.full(len(idx), a_kind) if np.isscalar(a_kind) else a_kind[idx])
-        self.a_index.append(a_index[idx])
-        self.b_index.append(b_index[idx])
+        self.a_kind.append(np.full(len(idx), a_kind))
         self.normal.append(m.normal[idx])
         self.point.append(m.point[idx])
         self.separation.append(m.separation[idx])
         self.ids.append(m.id[idx])
         self.valid.append(m.valid[idx])
 
-    def add_manifold(self, key, a_obj, b_obj, a_kind, a_index, b_index, m: Manifold) -> None:
+    def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold) -> None:
         point = np.zeros((1, 2, 2))
         sep = np.full((1, 2), np.inf)
         ids = np.zeros((1, 2), dtype=np.int64)
@@ -126,8 +122,6 @@ class _Pairs:
         self.a.append(a_obj)
         self.b.append(b_obj)
         self.a_kind.append(np.array([a_kind]))
-        self.a_index.append(np.array([a_index]))
-        self.b_index.append(np.array([b_index]))
         self.normal.append(np.array([m.normal], dtype=np.float64))
         self.point.append(point)
         self.separation.append(sep)
@@ -138,8 +132,8 @@ class _Pairs:
         if not self.keys:
             return None
         cat = np.concatenate
-        return (cat(self.keys), self.a, self.b, cat(self.a_kind), cat(self.a_index), cat(self.b_index),
-                cat(self.normal), cat(self.point), cat(self.separation), cat(self.ids), cat(self.valid))
+        return (cat(self.keys), self.a, self.b, cat(self.a_kind), cat(self.normal), cat(self.point),
+                cat(self.separation), cat(self.ids), cat(self.valid))
 
 
 # ------------------------------------------------------------------------------------------------ collide
@@ -183,15 +177,14 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], po
                 group[0].append(k)
                 group[1].append(seg)
     for count, (ks, segs) in by_count.items():
-        kb = np.asarray(ks)
-        sg = np.asarray(segs)
         if count == 1:
             for k, s in zip(ks, segs):
                 m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
                 if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
                         world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
-                    pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, s, k, m)
+                    pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, m)
             continue
+        sg = np.asarray(segs)
         seg_verts = np.stack([bp.a[sg], bp.b[sg]], axis=1)
         e = bp.b[sg] - bp.a[sg]
         length = np.hypot(e[:, 0], e[:, 1])
@@ -210,26 +203,20 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], po
                     batch.valid[i, 0] = False
         body_ids = np.asarray([bodies[k].id for k in ks], dtype=np.int64)
         keys = (np.int64(_STATIC) << 58) | (sg.astype(np.int64) << 29) | body_ids
-        pairs.add_batch(keys, segs, [bodies[k] for k in ks], _STATIC, sg, kb, batch)
+        pairs.add_batch(keys, segs, [bodies[k] for k in ks], _STATIC, batch)
 
     # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
     # again, from where they started, at the speed they moved, so crates are carried, not dragged.
-    for ki, kin in enumerate(world.kinematic_bodies):
-        start = kin.previous_transform
-        kbox = kin.shape.aabb(start)
+    movers: list[tuple[int, int, Any, Transform]] = [
+        (_KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(world.kinematic_bodies)
+    ] + [(_CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(world.characters)]
+    for kind, i, mover, start in movers:
+        mbox = mover.shape.aabb(start)
         for k in awake:
-            if kbox.overlaps(boxes[k]):
-                m = collide(kin.shape, start, bodies[k].shape, bodies[k].transform, margin)
+            if mbox.overlaps(boxes[k]):
+                m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
                 if m is not None:
-                    pairs.add_manifold(_key(_KINEMATIC, ki, bodies[k].id), kin, bodies[k], _KINEMATIC, ki, k, m)
-    for ci, ch in enumerate(world.characters):
-        start = Transform(ch.previous_position or ch.position)
-        cbox = ch.shape.aabb(start)
-        for k in awake:
-            if cbox.overlaps(boxes[k]):
-                m = collide(ch.shape, start, bodies[k].shape, bodies[k].transform, margin)
-                if m is not None:
-                    pairs.add_manifold(_key(_CHARACTER, ci, bodies[k].id), ch, bodies[k], _CHARACTER, ci, k, m)
+                    pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m)
 
     # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
     if len(bodies) > 1:
@@ -254,7 +241,7 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], po
                         m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
                         if m is not None:
                             pairs.add_manifold(_key(_DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j],
-                                               _DYNAMIC, i, j, m)
+                                               _DYNAMIC, m)
                     continue
                 va, na = polys[count_a]
                 vb, nb = polys[count_b]
@@ -264,7 +251,7 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], po
                                       margin)
                 keys = (np.int64(_DYNAMIC) << 58) | (ids[la_].astype(np.int64) << 29) | ids[hb_].astype(np.int64)
                 pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
-                                _DYNAMIC, la_, hb_, batch)
+                                _DYNAMIC, batch)
     return pairs
 
 
@@ -562,10 +549,9 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         isinstance(old.a[i], RigidBody) and not old.a[i].sleeping)]
 
     if found is None:  # no contacts: the bodies still fall
-        found = (np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                 np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros((0, 2, 2)), np.zeros((0, 2)),
-                 np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2), dtype=bool))
-    keys, a_objs, b_objs, a_kind, a_index, b_index, normal, point, sep, ids, valid = found
+        found = (np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
+                 np.zeros((0, 2, 2)), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2), dtype=bool))
+    keys, a_objs, b_objs, a_kind, normal, point, sep, ids, valid = found
     # An awake body touching a sleeping one wakes it (its neighbours follow next step).
     touching_now = np.where(valid, sep, np.inf).min(axis=1, initial=np.inf) < cfg.linear_slop
     for i in np.flatnonzero(touching_now & (a_kind == _DYNAMIC)).tolist():
@@ -573,8 +559,7 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         if a.sleeping != b.sleeping:
             a.wake()
             b.wake()
-    new = _solve_step(world, cfg, dt, bodies, old, keys, a_objs, b_objs, a_kind, a_index, b_index, normal,
-                      point, sep, ids, valid)
+    new = _solve_step(world, cfg, dt, bodies, old, keys, a_objs, b_objs, a_kind, normal, point, sep, ids, valid)
     if carried:
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
                      "la", "lb", "touching"):
@@ -588,8 +573,8 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     return _events(world, new)
 
 
-def _solve_step(world, cfg, dt, bodies, old: ContactSet, keys, a_objs, b_objs, a_kind, a_index, b_index,
-                normal, point, sep, ids, valid) -> ContactSet:
+def _solve_step(world, cfg, dt, bodies, old: ContactSet, keys, a_objs, b_objs, a_kind, normal, point, sep, ids,
+                valid) -> ContactSet:
     awake = [b for b in bodies if not b.sleeping]
     row_of = {b.id: k for k, b in enumerate(awake)}
     vx = [b.velocity[0] for b in awake]
