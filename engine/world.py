@@ -381,6 +381,11 @@ class World:
                     body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
         return found
 
+    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
+        """What a query in ``box`` must test: the caller's ``gathered`` candidates narrowed to the box, or,
+        without them, a fresh :meth:`gather`."""
+        return self.gather(box, ignore) if gathered is None else _near(gathered, box, ignore)
+
     def _sum(self, shape: RoundedPolygon, neighbour: Neighbour) -> RoundedPolygon:
         """Minkowski sum of a static segment and a non-rotating shape, built once and kept: a character
         sweeps the same shape against the same segments every step."""
@@ -408,11 +413,7 @@ class World:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
-        sweep = shape.aabb(xf).swept((tx, ty))
-        if candidates is None:
-            candidates = self.gather(sweep, ignore)
-        else:
-            candidates = _near(candidates, sweep, ignore)
+        candidates = self._candidates(shape.aabb(xf).swept((tx, ty)), ignore, candidates)
         upright = xf.angle == 0.0
         hits = []
         for neighbour in candidates:
@@ -436,11 +437,7 @@ class World:
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
-        box = shape.aabb(xf).grown(margin)
-        if candidates is None:
-            candidates = self.gather(box, ignore)
-        else:
-            candidates = _near(candidates, box, ignore)
+        candidates = self._candidates(shape.aabb(xf).grown(margin), ignore, candidates)
         upright = xf.angle == 0.0
         found = []
         for neighbour in candidates:
