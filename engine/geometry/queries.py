@@ -193,9 +193,12 @@ def closest_point(shape: RoundedPolygon, xf: Transform, point: Sequence[float]) 
 
 
 # --------------------------------------------------------------------------------------------- rays
-def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float) -> float | None:
-    """Distance along the unit ray to the first touch of the circle, for an origin outside it (callers
-    have already answered origins inside or on the shape, so rounding in ``c`` must not re-decide that)."""
+def _ray_circle(
+    px: float, py: float, dx: float, dy: float, max_distance: float, cx: float, cy: float, r: float
+) -> tuple[float, float, float, bool] | None:
+    """First touch of the unit ray with the circle within ``max_distance``, for an origin outside it
+    (callers have already answered origins inside or on the shape, so rounding in ``c`` must not re-decide
+    that). Returns ``(t, nx, ny, False)``, the normal pointing out of the circle, or ``None``."""
     mx, my = px - cx, py - cy
     b = mx * dx + my * dy
     c = mx * mx + my * my - r * r
@@ -204,8 +207,12 @@ def _ray_circle(px: float, py: float, dx: float, dy: float, cx: float, cy: float
     disc = b * b - c
     if disc < 0.0:
         return None
-    t = -b - math.sqrt(disc)
-    return max(t, 0.0)
+    t = max(-b - math.sqrt(disc), 0.0)
+    if t > max_distance:
+        return None
+    hx, hy = px + t * dx - cx, py + t * dy - cy
+    hl = math.hypot(hx, hy)
+    return t, hx / hl, hy / hl, False
 
 
 def ray_capsule(
@@ -254,11 +261,9 @@ def _ray_capsule_outside(
                 best = (t, nx, ny, False)
     if r > 0.0:
         for cx, cy in ((ax, ay), (bx, by)):
-            t_cap = _ray_circle(px, py, dx, dy, cx, cy, r)
-            if t_cap is not None and t_cap <= max_distance and (best is None or t_cap < best[0]):
-                hx, hy = px + t_cap * dx - cx, py + t_cap * dy - cy
-                hl = math.hypot(hx, hy)
-                best = (t_cap, hx / hl, hy / hl, False)
+            cap = _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
+            if cap is not None and (best is None or cap[0] < best[0]):
+                best = cap
     return best
 
 
@@ -304,12 +309,7 @@ def _local_ray(
 
     if n == 1:
         cx, cy = verts[0]
-        t = _ray_circle(px, py, dx, dy, cx, cy, r)
-        if t is None or t > max_distance:
-            return None
-        hx, hy = px + t * dx - cx, py + t * dy - cy
-        hl = math.hypot(hx, hy)
-        return t, hx / hl, hy / hl, False
+        return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
 
     if n == 2:
         (ax, ay), (bx, by) = verts
@@ -358,12 +358,7 @@ def _local_ray(
             nx, ny = normals[enter]
             return t_enter, nx, ny, False
         cx, cy = (ax, ay) if u < 0.0 else (bx, by)
-    t = _ray_circle(px, py, dx, dy, cx, cy, r)
-    if t is None or t > max_distance:
-        return None
-    hx, hy = px + t * dx - cx, py + t * dy - cy
-    hl = math.hypot(hx, hy)
-    return t, hx / hl, hy / hl, False
+    return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
 
 
 def _unit_direction(direction: Sequence[float], what: str) -> tuple[float, float]:
