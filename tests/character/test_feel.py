@@ -115,11 +115,9 @@ def test_head_bump_on_a_ceiling_corner_slips_around_it():
     character, controller = hero(world, (0.0 + 10 + 2 - 4 + 0.0, standing_y(0.0)))  # left edge at x = -4 + 2 r
     settle(world, controller)
     x0 = character.position[0]
-    top = 0.0
-    for _ in range(40):
-        controller.update(PlatformerInput(jump=True), DT)
-        world.step(DT)
-        top = max(top, character.position[1])
+    heights: list[float] = []
+    run(world, controller, JUMP, 40, lambda c: heights.append(c.position[1]))
+    top = max(heights)
     assert top > 96 + 16  # the head went past the ceiling's underside
     assert character.position[0] - x0 <= controller.config.corner_correction
 
@@ -131,11 +129,9 @@ def test_head_bump_in_the_middle_of_a_ceiling_stops_the_jump():
     character, controller = hero(world, (0.0, standing_y(0.0)))
     settle(world, controller)
     x0 = character.position[0]
-    top = 0.0
-    for _ in range(40):
-        controller.update(PlatformerInput(jump=True), DT)
-        world.step(DT)
-        top = max(top, character.position[1])
+    heights: list[float] = []
+    run(world, controller, JUMP, 40, lambda c: heights.append(c.position[1]))
+    top = max(heights)
     assert top < 96 - 16 and character.position[0] == x0
 
 
