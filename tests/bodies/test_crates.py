@@ -20,6 +20,15 @@ def crate(x, y, **kw):
     return RigidBody(CRATE, (x, y), **kw)
 
 
+def pyramid(base):
+    """A world with a long floor and a pyramid of crates, ``base`` wide at the bottom, 1 px gaps."""
+    world = World()
+    world.add_chain([(-800, 0), (800, 0)], radius=2.0)
+    crates = [world.add_body(crate((k - (base - 1 - row) / 2) * 33.0, REST_Y + 32.0 * row))
+              for row in range(base) for k in range(base - row)]
+    return world, crates
+
+
 def state_hash(world):
     digest = hashlib.sha256()
     for b in world.bodies:
@@ -71,12 +80,7 @@ def test_a_ten_crate_stack_stands_for_10_s_then_sleeps():
 
 
 def test_a_55_crate_pyramid_stands_for_20_s():
-    world = World()
-    world.add_chain([(-800, 0), (800, 0)], radius=2.0)
-    crates = []
-    for row in range(10):
-        for k in range(10 - row):
-            crates.append(world.add_body(crate((k - (9 - row) / 2) * 33.0, REST_Y + 32.0 * row)))
+    world, crates = pyramid(10)
     start = [c.position for c in crates]
     for _ in range(int(20.0 / DT)):
         world.step(DT)
@@ -274,12 +278,7 @@ def test_bad_body_values_are_rejected():
 def test_a_210_crate_pyramid_settles_and_sleeps_instead_of_trembling():
     """Regression: with friction anchors as stiff as the contacts, a 20-wide pyramid trembled forever
     (crates at 10-28 px/s after 20 s). The anchors are softer now; it must settle, sleep and stand."""
-    world = World()
-    world.add_chain([(-800, 0), (800, 0)], radius=2.0)
-    crates = []
-    for row in range(20):
-        for k in range(20 - row):
-            crates.append(world.add_body(crate((k - (19 - row) / 2) * 33.0, REST_Y + 32.0 * row)))
+    world, crates = pyramid(20)
     start = [c.position for c in crates]
     for _ in range(int(12.0 / DT)):
         world.step(DT)
