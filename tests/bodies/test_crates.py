@@ -275,6 +275,20 @@ def test_bad_body_values_are_rejected():
     _ = add_tile
 
 
+def test_a_crate_moved_to_nan_by_game_code_is_named_when_the_world_steps():
+    from engine.world_types import WorldError
+
+    world = World()
+    world.add_chain([(-100, 0), (100, 0)], radius=2.0)
+    good = world.add_body(RigidBody(CRATE, (0, 20)))
+    bad = world.add_body(RigidBody(CRATE, (50, 20), name="lost crate"))
+    world.step(DT)
+    bad.position = (float("nan"), 20.0)
+    with pytest.raises(WorldError, match=r"'lost crate' has a non-finite placement: position \(nan, 20.0\)"):
+        world.step(DT)
+    assert math.isfinite(good.position[0])
+
+
 def test_a_210_crate_pyramid_settles_and_sleeps_instead_of_trembling():
     """Regression: with friction anchors as stiff as the contacts, a 20-wide pyramid trembled forever
     (crates at 10-28 px/s after 20 s). The anchors are softer now; it must settle, sleep and stand."""
