@@ -37,7 +37,7 @@ import numpy as np
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody
 from .world_types import WorldError
-from .geometry import AABB, CastHit, Manifold, Transform, collide
+from .geometry import CastHit, Manifold, Transform, collide
 from .geometry.batch import collide_batch, world_polygons
 
 if TYPE_CHECKING:
@@ -167,12 +167,53 @@ class _Found(NamedTuple):
 
 
 # ------------------------------------------------------------------------------------------------ collide
-def _static_candidates(world: "World", body: RigidBody, box: AABB) -> list[int]:
+class _ShapeTable:
+    """What the step needs of each body's shape (local cores grouped by vertex count, radii, ids, extents),
+    built once and kept by the world while the same bodies keep the same shapes."""
+
+    def __init__(self, bodies: list[RigidBody]) -> None:
+        self.bodies = list(bodies)
+        self.shapes = [b.shape for b in bodies]
+        self.ids = np.array([b.id for b in bodies], dtype=np.int64)
+        self.count = np.array([sh.count for sh in self.shapes], dtype=np.int64)
+        self.radius = np.array([sh.radius for sh in self.shapes], dtype=np.float64)
+        boxes = [sh.local_aabb for sh in self.shapes]
+        self.sleep_extent = np.array([0.5 * max(bx.width, bx.height) for bx in boxes])
+        """Pixels: how far a body's farthest corner is, roughly (spin times this is a speed)."""
+        self.reach = np.array([0.25 * min(bx.width, bx.height) for bx in boxes])
+        """Pixels: a body moving farther than this in a step is swept for continuous collision."""
+        self.row = np.zeros(len(bodies), dtype=np.int64)
+        """Each body's row within its vertex-count group."""
+        self.groups: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        """Vertex count -> (member bodies, local core vertices (K, n, 2), local edge normals (K, n, 2))."""
+        for count in sorted(set(self.count.tolist())):
+            members = np.flatnonzero(self.count == count)
+            self.row[members] = np.arange(len(members))
+            verts = np.array([self.shapes[k].vertices for k in members.tolist()], dtype=np.float64)
+            normals = np.array([self.shapes[k].normals for k in members.tolist()], dtype=np.float64)
+            self.groups[count] = (members, verts, normals.reshape(verts.shape) if count > 1 else np.zeros_like(verts))
+
+    def fits(self, bodies: list[RigidBody]) -> bool:
+        return len(bodies) == len(self.bodies) and all(
+            b is was and b.shape is shape for b, was, shape in zip(bodies, self.bodies, self.shapes))
+
+
+def _shape_table(world: "World") -> _ShapeTable:
+    table = world._shape_table
+    if table is None or not table.fits(world.bodies):
+        table = world._shape_table = _ShapeTable(world.bodies)
+    return table
+
+
+def _static_candidates(world: "World", body: RigidBody, box: list[float]) -> list[int]:
+    """Static segments near ``box`` (min_x, min_y, max_x, max_y), looked up for a padded box and reused until
+    the body leaves it."""
     cached = body._static_cache
-    if cached is not None and cached[0].min_x <= box.min_x and cached[0].min_y <= box.min_y \
-            and cached[0].max_x >= box.max_x and cached[0].max_y >= box.max_y and cached[2] is world._broadphase:
-        return cached[1]
-    fat = box.grown(_PAD)
+    if cached is not None and cached[2] is world._broadphase:
+        fat = cached[0]
+        if fat[0] <= box[0] and fat[1] <= box[1] and fat[2] >= box[2] and fat[3] >= box[3]:
+            return cached[1]
+    fat = (box[0] - _PAD, box[1] - _PAD, box[2] + _PAD, box[3] + _PAD)
     found = world.static.query_list(fat)
     body._static_cache = (fat, found, world._broadphase)
     return found
@@ -189,80 +230,88 @@ def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> 
     return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in world.segment_joint_directions(segment, end))
 
 
-def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], polys: dict) -> _Pairs:
+def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], table: _ShapeTable,
+                 polys: dict) -> _Pairs:
     margin = cfg.speculative_distance
     pairs = _Pairs()
     bp = world.static
     awake = [k for k, b in enumerate(bodies) if not b.sleeping]
-    boxes = polys["boxes"]
+    box_array = polys["box_array"]
+    box_rows = polys["box_rows"]
 
-    # Static segments, batched per body vertex count.
-    by_count: dict[int, tuple[list[int], list[int]]] = {}
+    # Static segments near each awake body (cached lists), box-tested at once, batched per vertex count.
+    ks_list: list[int] = []
+    segs_list: list[int] = []
     for k in awake:
-        for seg in _static_candidates(world, bodies[k], boxes[k]):
-            sx0, sy0, sx1, sy1 = bp._aabb_rows[seg]
-            bx = boxes[k]
-            if sx0 <= bx.max_x and sx1 >= bx.min_x and sy0 <= bx.max_y and sy1 >= bx.min_y:
-                group = by_count.setdefault(bodies[k].shape.count, ([], []))
-                group[0].append(k)
-                group[1].append(seg)
-    for count, (ks, segs) in by_count.items():
+        near = _static_candidates(world, bodies[k], box_rows[k])
+        ks_list.extend([k] * len(near))
+        segs_list.extend(near)
+    ks_all = np.array(ks_list, dtype=np.int64)
+    segs_all = np.array(segs_list, dtype=np.int64)
+    sb, bb = bp.aabbs[segs_all], box_array[ks_all]
+    touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
+    ks_all, segs_all = ks_all[touch], segs_all[touch]
+    for count in table.groups:
+        pick = table.count[ks_all] == count
+        if not pick.any():
+            continue
+        ks, sg = ks_all[pick], segs_all[pick]
         if count == 1:
-            for k, s in zip(ks, segs):
+            for k, s in zip(ks.tolist(), sg.tolist()):
                 m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
                 if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
                         world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
                     pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, m, -1, k)
             continue
-        sg = np.asarray(segs)
         seg_verts = np.stack([bp.a[sg], bp.b[sg]], axis=1)
         e = bp.b[sg] - bp.a[sg]
         length = np.hypot(e[:, 0], e[:, 1])
         n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / length[:, None]
         seg_normals = np.stack([n0, -n0], axis=1)
         verts, normals = polys[count]
-        rows = np.asarray([polys["row"][k] for k in ks])
-        batch = collide_batch(seg_verts, seg_normals, bp.radius[sg], verts[rows], normals[rows],
-                          np.asarray([bodies[k].shape.radius for k in ks]), margin)
+        rows = table.row[ks]
+        batch = collide_batch(seg_verts, seg_normals, bp.radius[sg], verts[rows], normals[rows], table.radius[ks],
+                              margin)
         # The seam rule, for the few one-point contacts at a segment end.
         single = batch.valid[:, 0] & ~batch.valid[:, 1]
         for i in np.flatnonzero(single).tolist():
-            s = segs[i]
+            s = int(sg[i])
             if (s, 0) in world._joints or (s, 1) in world._joints:
                 if _leans_over_neighbour(world, s, tuple(bp.a[s]), tuple(bp.b[s]), batch.point[i, 0], batch.normal[i]):
                     batch.valid[i, 0] = False
-        body_ids = np.asarray([bodies[k].id for k in ks], dtype=np.int64)
-        keys = (np.int64(_STATIC) << 58) | (sg.astype(np.int64) << 29) | body_ids
-        pairs.add_batch(keys, segs, [bodies[k] for k in ks], _STATIC, batch, -1, ks)
+        keys = (np.int64(_STATIC) << 58) | (sg << 29) | table.ids[ks]
+        pairs.add_batch(keys, sg.tolist(), [bodies[k] for k in ks.tolist()], _STATIC, batch, -1, ks)
 
     # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
     # again, from where they started, at the speed they moved, so crates are carried, not dragged.
     movers: list[tuple[int, int, Any, Transform]] = [
         (_KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(world.kinematic_bodies)
     ] + [(_CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(world.characters)]
+    awake_boxes = box_array[awake]
     for kind, i, mover, start in movers:
         mbox = mover.shape.aabb(start)
-        for k in awake:
-            if mbox.overlaps(boxes[k]):
-                m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
-                if m is not None:
-                    pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
+        near = (awake_boxes[:, 0] <= mbox.max_x) & (awake_boxes[:, 2] >= mbox.min_x) \
+            & (awake_boxes[:, 1] <= mbox.max_y) & (awake_boxes[:, 3] >= mbox.min_y)
+        for j in np.flatnonzero(near).tolist():
+            k = awake[j]
+            m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
+            if m is not None:
+                pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
     # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
     if len(bodies) > 1:
-        bb = polys["box_array"]
+        bb = box_array
         asleep = np.array([b.sleeping for b in bodies])
-        ids = np.array([b.id for b in bodies])
+        ids = table.ids
         over = (bb[:, None, 0] <= bb[None, :, 2]) & (bb[:, None, 2] >= bb[None, :, 0]) \
             & (bb[:, None, 1] <= bb[None, :, 3]) & (bb[:, None, 3] >= bb[None, :, 1])
         over &= ids[:, None] < ids[None, :]
         over &= ~(asleep[:, None] & asleep[None, :])
         lo, hi = np.nonzero(over)
-        for count_a in {b.shape.count for b in bodies}:
-            for count_b in {b.shape.count for b in bodies}:
-                sel = np.flatnonzero((np.array([bodies[i].shape.count for i in lo.tolist()]) == count_a)
-                                     & (np.array([bodies[i].shape.count for i in hi.tolist()]) == count_b)) \
-                    if len(lo) else np.zeros(0, dtype=np.int64)
+        count_lo, count_hi = table.count[lo], table.count[hi]
+        for count_a in table.groups:
+            for count_b in table.groups:
+                sel = np.flatnonzero((count_lo == count_a) & (count_hi == count_b))
                 if not len(sel):
                     continue
                 la_, hb_ = lo[sel], hi[sel]
@@ -275,50 +324,28 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], po
                     continue
                 va, na = polys[count_a]
                 vb, nb = polys[count_b]
-                ra = np.array([polys["row"][i] for i in la_.tolist()])
-                rb = np.array([polys["row"][j] for j in hb_.tolist()])
-                batch = collide_batch(va[ra], na[ra], polys["radius"][la_], vb[rb], nb[rb], polys["radius"][hb_],
-                                      margin)
-                keys = (np.int64(_DYNAMIC) << 58) | (ids[la_].astype(np.int64) << 29) | ids[hb_].astype(np.int64)
+                ra, rb = table.row[la_], table.row[hb_]
+                batch = collide_batch(va[ra], na[ra], table.radius[la_], vb[rb], nb[rb], table.radius[hb_], margin)
+                keys = (np.int64(_DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
                 pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
                                 _DYNAMIC, batch, la_, hb_)
     return pairs
 
 
-def _world_polys(bodies: list[RigidBody], margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
-    """World-frame cores of all bodies, grouped by vertex count, each body's row in its group, and every
-    body's box grown by ``margin`` (as AABBs and as one (K, 4) array)."""
-    radius = np.array([b.shape.radius for b in bodies])
-    polys: dict = {"row": {}, "radius": radius}
-    box_array = np.empty((len(bodies), 4))
-    groups: dict[int, list[int]] = {}
-    for k, b in enumerate(bodies):
-        groups.setdefault(b.shape.count, []).append(k)
-    for count, members in groups.items():
-        for row, k in enumerate(members):
-            polys["row"][k] = row
-        # Crates mostly share a few shapes: convert each distinct shape once.
-        slot: dict[int, int] = {}
-        distinct = []
-        which = []
-        for k in members:
-            shape = bodies[k].shape
-            index = slot.get(id(shape))
-            if index is None:
-                index = slot[id(shape)] = len(distinct)
-                distinct.append(shape)
-            which.append(index)
-        verts = np.array([sh.vertices for sh in distinct], dtype=np.float64)[which]
-        normals = np.array([sh.normals for sh in distinct], dtype=np.float64).reshape(len(distinct), -1, 2)[which]
-        wv, wn = world_polygons(verts, normals if count > 1 else np.zeros_like(verts), position[members],
-                                angle[members])
+def _world_polys(table: _ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
+    """World-frame cores of all bodies per vertex count ((K, n, 2) vertices and normals, rows as in the
+    table), and every body's box grown by its radius and ``margin``, as a (K, 4) array and as lists."""
+    polys: dict = {}
+    box_array = np.empty((len(table.bodies), 4))
+    for count, (members, verts, normals) in table.groups.items():
+        wv, wn = world_polygons(verts, normals, position[members], angle[members])
         if count > 1:
             polys[count] = (wv, wn)
-        grow = (radius[members] + margin)[:, None]
+        grow = (table.radius[members] + margin)[:, None]
         box_array[members, 0:2] = wv.min(axis=1) - grow
         box_array[members, 2:4] = wv.max(axis=1) + grow
     polys["box_array"] = box_array
-    polys["boxes"] = [AABB(*row) for row in box_array.tolist()]
+    polys["box_rows"] = box_array.tolist()
     return polys
 
 
@@ -561,8 +588,9 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     _wake_touched_sleepers(world)
     if all(b.sleeping for b in bodies):
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
-    polys = _world_polys(bodies, cfg.speculative_distance, position, angle)
-    found = _collide_all(world, cfg, bodies, polys).stacked()
+    table = _shape_table(world)
+    polys = _world_polys(table, cfg.speculative_distance, position, angle)
+    found = _collide_all(world, cfg, bodies, table, polys).stacked()
     old: ContactSet = world._contacts
 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
@@ -585,8 +613,8 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         new.b = list(new.b) + [old.b[i] for i in carried]
     world._contacts = new
     if cfg.continuous:
-        _continuous(world, bodies, position)
-    _sleep(world, found, touching_now, dt)
+        _continuous(world, bodies, position, table)
+    _sleep(world, found, touching_now, dt, table)
     return _events(world, old, new)
 
 
@@ -772,14 +800,13 @@ def _wake_touched_sleepers(world: "World") -> None:
             b.wake()
 
 
-def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray) -> None:
+def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, table: _ShapeTable) -> None:
     """Fast bodies are swept against static geometry from where they were (``start``, (K, 2)) to where the
     solver put them, and stopped at the first touch: nothing passes through a thin platform in one step."""
     bp = world.static
     awake = [k for k, b in enumerate(bodies) if not b.sleeping]
     moved = np.array([bodies[k].position for k in awake], dtype=np.float64).reshape(-1, 2) - start[awake]
-    reach = _per_shape(bodies, awake, lambda box: 0.25 * min(box.width, box.height))
-    for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= reach).tolist():
+    for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake]).tolist():
         b = bodies[awake[i]]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()
@@ -795,20 +822,7 @@ def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray) -> N
         b.position = (origin[0] + dx * (f - back), origin[1] + dy * (f - back))
 
 
-def _per_shape(bodies: list[RigidBody], rows: list[int], measure) -> np.ndarray:
-    """``measure(local box)`` for the bodies at ``rows``, computed once per distinct shape."""
-    seen: dict[int, float] = {}
-    out = []
-    for k in rows:
-        shape = bodies[k].shape
-        value = seen.get(id(shape))
-        if value is None:
-            value = seen[id(shape)] = measure(shape.local_aabb)
-        out.append(value)
-    return np.array(out, dtype=np.float64)
-
-
-def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float) -> None:
+def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float, table: _ShapeTable) -> None:
     """Count how long each awake body has rested; groups of touching bodies that all rested ``time_to_sleep``
     fall asleep together. Touching a moving kinematic body or a character keeps a body awake."""
     cfg = world.physics
@@ -819,8 +833,7 @@ def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float) -> No
     if not awake:
         return
     velocity = np.array([bodies[k].velocity for k in awake], dtype=np.float64).reshape(-1, 2)
-    spin = np.abs(np.array([bodies[k].angular_velocity for k in awake])) * _per_shape(
-        bodies, awake, lambda box: 0.5 * max(box.width, box.height))
+    spin = np.abs(np.array([bodies[k].angular_velocity for k in awake])) * table.sleep_extent[awake]
     resting = (np.hypot(velocity[:, 0], velocity[:, 1]) <= cfg.sleep_linear_velocity) \
         & (spin <= cfg.sleep_linear_velocity)
     rested = np.where(resting, np.array([bodies[k].sleep_time for k in awake]) + dt, 0.0)
