@@ -342,8 +342,12 @@ def _world_polys(table: _ShapeTable, margin: float, position: np.ndarray, angle:
         if count > 1:
             polys[count] = (wv, wn)
         grow = (table.radius[members] + margin)[:, None]
-        box_array[members, 0:2] = wv.min(axis=1) - grow
-        box_array[members, 2:4] = wv.max(axis=1) + grow
+        low, high = wv[:, 0].copy(), wv[:, 0].copy()
+        for i in range(1, count):  # (reductions along a short axis are slow in numpy)
+            np.minimum(low, wv[:, i], out=low)
+            np.maximum(high, wv[:, i], out=high)
+        box_array[members, 0:2] = low - grow
+        box_array[members, 2:4] = high + grow
     polys["box_array"] = box_array
     polys["box_rows"] = box_array.tolist()
     return polys
@@ -598,13 +602,14 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         isinstance(old.a[i], RigidBody) and not old.a[i].sleeping)]
 
     # An awake body touching a sleeping one wakes it (its neighbours follow next step).
-    touching_now = np.where(found.valid, found.separation, np.inf).min(axis=1, initial=np.inf) < cfg.linear_slop
+    nearest = np.where(found.valid, found.separation, np.inf)
+    touching_now = np.minimum(nearest[:, 0], nearest[:, 1]) < cfg.linear_slop
     asleep = np.array([b.sleeping for b in bodies])
     mixed = (found.a_kind == _DYNAMIC) & (asleep[found.a_index] != asleep[found.b_index])
     for i in np.flatnonzero(touching_now & mixed).tolist():
         found.a[i].wake()
         found.b[i].wake()
-    new = _solve_step(world, cfg, dt, bodies, old, found, position, angle)
+    new = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle)
     if carried:
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
                      "la", "lb", "touching"):
@@ -633,7 +638,7 @@ def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
     return position, angle
 
 
-def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, position: np.ndarray,
+def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching: np.ndarray, position: np.ndarray,
                 angle: np.ndarray) -> ContactSet:
     keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
     awake_index = [k for k, b in enumerate(bodies) if not b.sleeping]
@@ -782,7 +787,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, position
     return ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point,
         normal_impulse=solver.nimp.T[back], tangent_impulse=solver.timp.T[back], sliding=solver.sliding.T[back],
-        la=la, lb=lb, touching=np.where(valid, found.separation, np.inf).min(axis=1, initial=np.inf) < cfg.linear_slop,
+        la=la, lb=lb, touching=touching,
         a=list(found.a), b=list(found.b), colouring=solver.colouring,
     )
 

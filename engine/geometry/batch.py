@@ -48,9 +48,18 @@ def _take(arr: np.ndarray, index: np.ndarray) -> np.ndarray:
     return arr[np.arange(len(index)), index]
 
 
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot products over the last axis of length 2 (numpy reductions along a short last axis are slow)."""
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+
+
 def _max_separation(v1: np.ndarray, n1: np.ndarray, v2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # sep[p, i] = min over j of n1[p, i] . (v2[p, j] - v1[p, i])
-    d = (np.einsum("pik,pjk->pij", n1, v2) - np.einsum("pik,pik->pi", n1, v1)[:, :, None]).min(axis=2)
+    # sep[p, i] = min over j of n1[p, i] . (v2[p, j] - v1[p, i]), one column j at a time (see _dot)
+    nx, ny = n1[..., 0], n1[..., 1]
+    d = nx * v2[:, 0, 0:1] + ny * v2[:, 0, 1:2]
+    for j in range(1, v2.shape[1]):
+        np.minimum(d, nx * v2[:, j, 0:1] + ny * v2[:, j, 1:2], out=d)
+    d -= _dot(n1, v1)
     edge = d.argmax(axis=1)
     return edge, d[np.arange(len(edge)), edge]
 
@@ -60,11 +69,11 @@ def _segment_closest(p1, q1, p2, q2):
     d1 = q1 - p1
     d2 = q2 - p2
     r = p1 - p2
-    dd1 = (d1 * d1).sum(-1)
-    dd2 = (d2 * d2).sum(-1)
-    rd1 = (r * d1).sum(-1)
-    rd2 = (r * d2).sum(-1)
-    d12 = (d1 * d2).sum(-1)
+    dd1 = _dot(d1, d1)
+    dd2 = _dot(d2, d2)
+    rd1 = _dot(r, d1)
+    rd2 = _dot(r, d2)
+    d12 = _dot(d1, d2)
     denom = dd1 * dd2 - d12 * d12
     with np.errstate(divide="ignore", invalid="ignore"):
         f1 = np.where(denom != 0.0, np.clip((d12 * rd2 - rd1 * dd2) / np.where(denom != 0, denom, 1.0), 0.0, 1.0), 0.0)
@@ -85,8 +94,8 @@ def _parallel_overlap(v11, v12, v21, v22):
     lf = np.hypot(f[:, 0], f[:, 1])
     parallel = np.abs(e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]) <= 0.005 * le * lf
     t = e / le[:, None]
-    a = ((v21 - v11) * t).sum(-1)
-    b = ((v22 - v11) * t).sum(-1)
+    a = _dot(v21 - v11, t)
+    b = _dot(v22 - v11, t)
     overlap = np.minimum(le, np.maximum(a, b)) - np.maximum(0.0, np.minimum(a, b))
     return parallel & (overlap > _DISJOINT_TOLERANCE)
 
@@ -109,8 +118,8 @@ def collide_batch(
     flip = sep_b > sep_a + _FLIP_TOLERANCE
     # Incident edges: the other core's face most anti-parallel to the reference normal.
     ref_normal = np.where(flip[:, None], _take(nb, edge_b), _take(na, edge_a))
-    inc_a = np.einsum("pk,pik->pi", ref_normal, na).argmin(axis=1)
-    inc_b = np.einsum("pk,pjk->pj", ref_normal, nb).argmin(axis=1)
+    inc_a = _dot(ref_normal[:, None, :], na).argmin(axis=1)
+    inc_b = _dot(ref_normal[:, None, :], nb).argmin(axis=1)
     edge_a = np.where(flip, inc_a, edge_a)
     edge_b = np.where(flip, edge_b, inc_b)
     i11, i12 = edge_a, (edge_a + 1) % n_a
@@ -135,17 +144,17 @@ def collide_batch(
     v22 = np.where(flip[:, None], a2, b2)
     n = ref_normal
     t = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    upper1 = ((v12 - v11) * t).sum(-1)
-    upper2 = ((v21 - v11) * t).sum(-1)
-    lower2 = ((v22 - v11) * t).sum(-1)
+    upper1 = _dot(v12 - v11, t)
+    upper2 = _dot(v21 - v11, t)
+    lower2 = _dot(v22 - v11, t)
     span = upper2 - lower2
     safe = np.where(span > 1e-12, span, 1.0)
     cut_low = (lower2 < 0.0) & (span > 1e-12)
     cut_high = (upper2 > upper1) & (span > 1e-12)
     v_low = np.where(cut_low[:, None], v22 + ((0.0 - lower2) / safe)[:, None] * (v21 - v22), v22)
     v_up = np.where(cut_high[:, None], v22 + ((upper1 - lower2) / safe)[:, None] * (v21 - v22), v21)
-    sep_low = ((v_low - v11) * n).sum(-1)
-    sep_up = ((v_up - v11) * n).sum(-1)
+    sep_low = _dot(v_low - v11, n)
+    sep_up = _dot(v_up - v11, n)
     r1 = np.where(flip, rb, ra)
     r2 = np.where(flip, ra, rb)
     p_low = v_low + (0.5 * (r1 - r2 - sep_low))[:, None] * n
