@@ -460,7 +460,8 @@ class _Solver:
         tx, ty = ny, -nx
         self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * tx + (c["qby"] - c["qay"]) * ty).T
         self.nimp, self.timp = c["nimp"].T.copy(), c["timp"].T.copy()
-        self.sliding = np.zeros((2, count), dtype=bool)
+        self.friction = c["friction"]
+        self.bounces = bool((c["restitution"] > 0).any())
         self.max_normal = np.zeros((2, count))
         self.lam = np.empty((4, count))
         self.relative = np.einsum("imj,mj->im", jv[:2], self._pair_state(self.v))
@@ -493,8 +494,8 @@ class _Solver:
     def solve(self, use_bias: bool) -> None:
         """One pass over all colours. ``use_bias``: soft position correction and friction anchors (the solve);
         without it, only speculative contacts keep their bias (the relax)."""
-        p = np.einsum("imj,mj->im", self.jp, self._pair_state(self.d))
-        sep = self.sep0 + p[:2]
+        d_pairs = self._pair_state(self.d)
+        sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], d_pairs)
         spec = sep > 0.0
         acc, tacc = self.nimp, self.timp
         if use_bias:
@@ -502,7 +503,8 @@ class _Solver:
             mscale = np.where(spec, 1.0, self.mscale)
             iscale = np.where(spec, 0.0, self.iscale)
             same = self.block & (mscale[0] == mscale[1])
-            tbias = np.clip(self.anchor_rate * (self.drift0 + p[2:]), -self.push_max, self.push_max)
+            drift = self.drift0 + np.einsum("imj,mj->im", self.jp[2:], d_pairs)
+            tbias = np.minimum(np.maximum(self.anchor_rate * drift, -self.push_max), self.push_max)
             tgain = self.tmass * self.anchor_mscale
             tbase = (1.0 - self.anchor_iscale) * tacc - tgain * tbias
         else:
@@ -519,44 +521,44 @@ class _Solver:
         floor = -acc
         gain = self.nmass * mscale
         kept = (1.0 - iscale) * acc
+        track = use_bias and self.bounces
         flat, lam = self.v.reshape(-1), self.lam
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
             rel = np.einsum("imj,mj->im", jv, flat.take(index).reshape(-1, 6))
+            ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
+            d = ls[:2]
             e = rel[:2] + bias[:, s]
-            d = diag[:, s] * e + off[s] * e[::-1] - held[:, s]
+            np.subtract(diag[:, s] * e + off[s] * e[::-1], held[:, s], out=d)
             use_block = same[s] & (d >= floor[:, s]).all(axis=0)
             if not use_block.all():
                 acc0, acc1 = acc[0, s], acc[1, s]
                 q0 = np.maximum(kept[0, s] - gain[0, s] * e[0], 0.0) - acc0
                 q1 = np.maximum(kept[1, s] - gain[1, s] * (e[1] + k12 * q0), 0.0) - acc1
-                d[0] = np.where(use_block, d[0], q0)
-                d[1] = np.where(use_block, d[1], q1)
+                np.copyto(d[0], q0, where=~use_block)
+                np.copyto(d[1], q1, where=~use_block)
             acc[:, s] += d
-            if use_bias:
+            if track:
                 np.maximum(self.max_normal[:, s], d, out=self.max_normal[:, s])
             # Friction at each point after the normals, held at the anchors while static (the solve).
             vt = rel[2:] + cross0 * d[0] + cross1 * d[1]
-            t0, t1 = tacc[0, s], tacc[1, s]
             limit = mu * acc[:, s]
-            new0 = tbase[0, s] - tgain[0, s] * vt[0]
-            c0 = np.minimum(np.maximum(new0, -limit[0]), limit[0])
-            f0 = c0 - t0
-            new1 = tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * f0)
-            c1 = np.minimum(np.maximum(new1, -limit[1]), limit[1])
-            f1 = c1 - t1
-            if use_bias:
-                self.sliding[0, s] = c0 != new0
-                self.sliding[1, s] = c1 != new1
+            t0, t1 = tacc[0, s], tacc[1, s]
+            c0 = np.minimum(np.maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0])
+            np.subtract(c0, t0, out=ls[2])
+            c1 = np.minimum(np.maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1])
+            np.subtract(c1, t1, out=ls[3])
             t0[...], t1[...] = c0, c1
-            ls = lam[:, s]
-            ls[:2], ls[2], ls[3] = d, f0, f1
             flat[index] += np.einsum("imj,im->mj", w, ls).reshape(-1)
+
+    def sliding(self) -> np.ndarray:
+        """(2, m): points whose friction ended the step at the cone's edge (their anchors are let go)."""
+        return np.abs(self.timp) >= self.friction * self.nimp * (1.0 - 1e-9)
 
     def restitution(self, threshold: float) -> None:
         """Once after the substeps: points that approached faster than ``threshold`` (px/s) bounce back at
         their restitution times the approach speed."""
         e_coef = self.restitution_coefficient
-        if not (e_coef > 0).any():
+        if not self.bounces:
             return
         fast = (self.relative < -threshold) & (self.max_normal > 0) & (e_coef > 0)
         flat = self.v.reshape(-1)
@@ -786,7 +788,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     back[solver.order] = np.arange(len(solver.order))
     return ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point,
-        normal_impulse=solver.nimp.T[back], tangent_impulse=solver.timp.T[back], sliding=solver.sliding.T[back],
+        normal_impulse=solver.nimp.T[back], tangent_impulse=solver.timp.T[back], sliding=solver.sliding().T[back],
         la=la, lb=lb, touching=touching,
         a=list(found.a), b=list(found.b), colouring=solver.colouring,
     )
