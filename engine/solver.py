@@ -300,14 +300,11 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
 
     # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
     if len(bodies) > 1:
-        bb = box_array
         asleep = np.array([b.sleeping for b in bodies])
         ids = table.ids
-        over = (bb[:, None, 0] <= bb[None, :, 2]) & (bb[:, None, 2] >= bb[None, :, 0]) \
-            & (bb[:, None, 1] <= bb[None, :, 3]) & (bb[:, None, 3] >= bb[None, :, 1])
-        over &= ids[:, None] < ids[None, :]
-        over &= ~(asleep[:, None] & asleep[None, :])
-        lo, hi = np.nonzero(over)
+        lo, hi = _overlapping_pairs(box_array, ids)
+        keep = ~(asleep[lo] & asleep[hi])
+        lo, hi = lo[keep], hi[keep]
         count_lo, count_hi = table.count[lo], table.count[hi]
         for count_a in table.groups:
             for count_b in table.groups:
@@ -330,6 +327,27 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
                 pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
                                 _DYNAMIC, batch, la_, hb_)
     return pairs
+
+
+def _overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y), ``lo`` the one with the
+    lower id, sorted by (lo, hi). Sweep and prune along x: each box is paired with the boxes that start
+    within its x extent (sorted by start), then the y extents are tested."""
+    order = np.argsort(boxes[:, 0], kind="stable")
+    start = boxes[order, 0]
+    stop = np.searchsorted(start, boxes[order, 2], side="right")
+    first = np.arange(1, len(order) + 1)
+    span = np.maximum(stop - first, 0)
+    total = int(span.sum())
+    i = np.repeat(np.arange(len(order)), span)
+    j = i + 1 + (np.arange(total) - np.repeat(np.cumsum(span) - span, span))
+    a, b = order[i], order[j]
+    meet = (boxes[a, 1] <= boxes[b, 3]) & (boxes[a, 3] >= boxes[b, 1])
+    a, b = a[meet], b[meet]
+    lower = ids[a] < ids[b]
+    lo, hi = np.where(lower, a, b), np.where(lower, b, a)
+    sort = np.lexsort((hi, lo))
+    return lo[sort], hi[sort]
 
 
 def _world_polys(table: _ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
