@@ -609,11 +609,12 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         if not b.sleeping or b.previous_transform.position != b.position or b.previous_transform.angle != b.angle:
             # (a sleeping body that moved was moved by hand)
             b.previous_transform = Transform._trusted(b.position, b.angle)
-    _wake_touched_sleepers(world)
+    table = _shape_table(world)
+    polys = _wake_touched_sleepers(world, table, position, angle)
     if all(b.sleeping for b in bodies):
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
-    table = _shape_table(world)
-    polys = _world_polys(table, cfg.speculative_distance, position, angle)
+    if polys is None:
+        polys = _world_polys(table, cfg.speculative_distance, position, angle)
     found = _collide_all(world, cfg, bodies, table, polys).stacked()
     old: ContactSet = world._contacts
 
@@ -812,17 +813,24 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     )
 
 
-def _wake_touched_sleepers(world: "World") -> None:
-    """Moving kinematic bodies and characters wake the sleeping bodies they touch."""
-    sleepers = [b for b in world.bodies if b.sleeping]
-    if not sleepers:
-        return
-    movers = [(k.aabb(), k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0) for k in world.kinematic_bodies]
-    movers += [(ch.shape.aabb(ch.transform), ch.velocity != (0.0, 0.0)) for ch in world.characters]
-    for b in sleepers:
-        box = b.aabb().grown(world.physics.speculative_distance)
-        if any(moving and mbox.overlaps(box) for mbox, moving in movers):
-            b.wake()
+def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndarray,
+                           angle: np.ndarray) -> dict | None:
+    """Moving kinematic bodies and characters wake the sleeping bodies they touch. Returns this step's
+    :func:`_world_polys` when it had to make them (only when something moves and something sleeps)."""
+    movers = [k.aabb() for k in world.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
+    movers += [ch.shape.aabb(ch.transform) for ch in world.characters if ch.velocity != (0.0, 0.0)]
+    asleep = np.array([b.sleeping for b in world.bodies])
+    if not movers or not asleep.any():
+        return None
+    polys = _world_polys(table, world.physics.speculative_distance, position, angle)
+    boxes = polys["box_array"]
+    touched = np.zeros(len(boxes), dtype=bool)
+    for m in movers:
+        touched |= (boxes[:, 0] <= m.max_x) & (boxes[:, 2] >= m.min_x) & (boxes[:, 1] <= m.max_y) \
+            & (boxes[:, 3] >= m.min_y)
+    for k in np.flatnonzero(touched & asleep).tolist():
+        world.bodies[k].wake()
+    return polys
 
 
 def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, table: _ShapeTable) -> None:

@@ -228,6 +228,55 @@ def test_crates_ride_a_moving_platform():
     assert box.position[1] == pytest.approx(100.0 + 8 + 16, abs=0.5)
 
 
+# ------------------------------------------------------------------------------------------------ sleep and wake
+def settle(world, crates, seconds=3.0):
+    for _ in range(int(seconds / DT)):
+        world.step(DT)
+    assert all(c.sleeping for c in crates)
+
+
+def test_the_player_walking_into_a_sleeping_crate_wakes_it_and_pushes_it():
+    world = World()
+    tiled_floor(world, range(-10, 60))
+    box = world.add_body(crate(200.0, REST_Y))
+    character = world.add_character(HERO, (60.0, standing_y(0.0)))
+    controller = PlatformerController(character)
+    for _ in range(int(2.0 / DT)):  # the player stands still while the crate falls asleep
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    assert box.sleeping
+    for _ in range(int(2.0 / DT)):
+        controller.update(PlatformerInput(right=True), DT)
+        world.step(DT)
+    assert box.position[0] > 300.0
+
+
+def test_a_platform_that_starts_moving_carries_the_crate_that_slept_on_it():
+    world = World()
+    platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(150, 8), (0.0, 100.0)))
+    box = world.add_body(crate(0.0, 100.0 + 8 + 16 + 0.5))
+    settle(world, [box])
+    platform.velocity = (60.0, 0.0)
+    for _ in range(int(2.0 / DT)):
+        world.step(DT)
+    assert box.position[0] - platform.position[0] == pytest.approx(0.0, abs=2.0)
+
+
+def test_a_crate_dropped_on_a_sleeping_stack_wakes_it_and_comes_to_rest_on_top():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = [world.add_body(crate(0.0, REST_Y + 32.0 * k)) for k in range(3)]
+    settle(world, stack)
+    dropped = world.add_body(crate(0.0, 300.0))
+    woke = False
+    for _ in range(int(3.0 / DT)):
+        world.step(DT)
+        woke |= not stack[2].sleeping
+    assert woke
+    assert dropped.position[1] == pytest.approx(REST_Y + 32.0 * 3, abs=1.5)
+    assert abs(dropped.position[0]) < 1.0
+
+
 # ------------------------------------------------------------------------------------------------ events, sensors
 def test_contact_events_begin_and_end():
     world = World()
