@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
 from .world_types import BodyKind, Collider, MovingBody, WorldError, require_nonnegative
@@ -132,7 +132,6 @@ class RigidBody(MovingBody):
     collider: Collider = field(init=False)
     previous_transform: Transform = field(init=False)
     id: int = field(default_factory=_new_id, init=False)
-    _static_cache: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         x = _finite(self.position[0], "RigidBody position x")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -50,6 +51,15 @@ _STATIC, _KINEMATIC, _CHARACTER, _DYNAMIC = range(4)
 _PAD = 16.0
 """Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
 until the body leaves that box (resting crates never look again)."""
+
+
+def _pick(items: list, index: np.ndarray) -> list:
+    """``[items[i] for i in index]``, at C speed."""
+    if len(index) == 0:
+        return []
+    if len(index) == 1:
+        return [items[int(index[0])]]
+    return list(itemgetter(*index.tolist())(items))
 
 
 def _key(kind: int, a: int, b: int) -> int:
@@ -105,8 +115,8 @@ class _Pairs:
             return
         idx = np.flatnonzero(keep)
         self.keys.append(keys[idx])
-        self.a.extend(a_objs[i] for i in idx.tolist())
-        self.b.extend(b_objs[i] for i in idx.tolist())
+        self.a.extend(_pick(a_objs, idx))
+        self.b.extend(_pick(b_objs, idx))
         self.a_kind.append(np.full(len(idx), a_kind))
         self.normal.append(m.normal[idx])
         self.point.append(m.point[idx])
@@ -184,6 +194,12 @@ class _ShapeTable:
         """Pixels: a body moving farther than this in a step is swept for continuous collision."""
         self.row = np.zeros(len(bodies), dtype=np.int64)
         """Each body's row within its vertex-count group."""
+        self.near_box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (len(bodies), 1))
+        """(K, 4): the padded box each body's static candidates were looked up for (empty: not yet)."""
+        self.near: list[list[int]] = [[] for _ in bodies]
+        """Each body's static segments near ``near_box``."""
+        self.near_of: Any = None
+        """The broad phase those lookups were made in."""
         self.groups: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         """Vertex count -> (member bodies, local core vertices (K, n, 2), local edge normals (K, n, 2))."""
         for count in sorted(set(self.count.tolist())):
@@ -205,18 +221,31 @@ def _shape_table(world: "World") -> _ShapeTable:
     return table
 
 
-def _static_candidates(world: "World", body: RigidBody, box: list[float]) -> list[int]:
-    """Static segments near ``box`` (min_x, min_y, max_x, max_y), looked up for a padded box and reused until
-    the body leaves it."""
-    cached = body._static_cache
-    if cached is not None and cached[2] is world._broadphase:
-        fat = cached[0]
-        if fat[0] <= box[0] and fat[1] <= box[1] and fat[2] >= box[2] and fat[3] >= box[3]:
-            return cached[1]
-    fat = (box[0] - _PAD, box[1] - _PAD, box[2] + _PAD, box[3] + _PAD)
-    found = world.static.query_list(fat)
-    body._static_cache = (fat, found, world._broadphase)
-    return found
+def _static_candidates(world: "World", table: _ShapeTable, awake: list[int],
+                       box_array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(body, segment) pairs of static segments near the awake bodies' boxes. Each body's segments are looked
+    up for its box padded by ``_PAD`` and reused until the body leaves that box: resting and slowly moving
+    crates never look again."""
+    bp = world.static
+    if table.near_of is not bp:
+        table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
+        table.near_of = bp
+    rows = np.asarray(awake, dtype=np.int64)
+    box, fat = box_array[rows], table.near_box[rows]
+    inside = (fat[:, 0] <= box[:, 0]) & (fat[:, 1] <= box[:, 1]) & (fat[:, 2] >= box[:, 2]) & (fat[:, 3] >= box[:, 3])
+    for k in rows[~inside].tolist():
+        padded = box_array[k] + (-_PAD, -_PAD, _PAD, _PAD)
+        table.near_box[k] = padded
+        table.near[k] = bp.query_list(padded.tolist())
+    ks: list[int] = []
+    segs: list[int] = []
+    near = table.near
+    for k in awake:
+        found = near[k]
+        if found:
+            ks.extend([k] * len(found))
+            segs.extend(found)
+    return np.array(ks, dtype=np.int64), np.array(segs, dtype=np.int64)
 
 
 def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> bool:
@@ -237,17 +266,9 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
     bp = world.static
     awake = [k for k, b in enumerate(bodies) if not b.sleeping]
     box_array = polys["box_array"]
-    box_rows = polys["box_rows"]
 
     # Static segments near each awake body (cached lists), box-tested at once, batched per vertex count.
-    ks_list: list[int] = []
-    segs_list: list[int] = []
-    for k in awake:
-        near = _static_candidates(world, bodies[k], box_rows[k])
-        ks_list.extend([k] * len(near))
-        segs_list.extend(near)
-    ks_all = np.array(ks_list, dtype=np.int64)
-    segs_all = np.array(segs_list, dtype=np.int64)
+    ks_all, segs_all = _static_candidates(world, table, awake, box_array)
     sb, bb = bp.aabbs[segs_all], box_array[ks_all]
     touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
     ks_all, segs_all = ks_all[touch], segs_all[touch]
@@ -280,7 +301,7 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
                 if _leans_over_neighbour(world, s, tuple(bp.a[s]), tuple(bp.b[s]), batch.point[i, 0], batch.normal[i]):
                     batch.valid[i, 0] = False
         keys = (np.int64(_STATIC) << 58) | (sg << 29) | table.ids[ks]
-        pairs.add_batch(keys, sg.tolist(), [bodies[k] for k in ks.tolist()], _STATIC, batch, -1, ks)
+        pairs.add_batch(keys, sg.tolist(), _pick(bodies, ks), _STATIC, batch, -1, ks)
 
     # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
     # again, from where they started, at the speed they moved, so crates are carried, not dragged.
@@ -324,8 +345,7 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
                 ra, rb = table.row[la_], table.row[hb_]
                 batch = collide_batch(va[ra], na[ra], table.radius[la_], vb[rb], nb[rb], table.radius[hb_], margin)
                 keys = (np.int64(_DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
-                pairs.add_batch(keys, [bodies[i] for i in la_.tolist()], [bodies[j] for j in hb_.tolist()],
-                                _DYNAMIC, batch, la_, hb_)
+                pairs.add_batch(keys, _pick(bodies, la_), _pick(bodies, hb_), _DYNAMIC, batch, la_, hb_)
     return pairs
 
 
@@ -352,7 +372,7 @@ def _overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, 
 
 def _world_polys(table: _ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
     """World-frame cores of all bodies per vertex count ((K, n, 2) vertices and normals, rows as in the
-    table), and every body's box grown by its radius and ``margin``, as a (K, 4) array and as lists."""
+    table), and every body's box grown by its radius and ``margin`` as a (K, 4) array."""
     polys: dict = {}
     box_array = np.empty((len(table.bodies), 4))
     for count, (members, verts, normals) in table.groups.items():
@@ -367,7 +387,6 @@ def _world_polys(table: _ShapeTable, margin: float, position: np.ndarray, angle:
         box_array[members, 0:2] = low - grow
         box_array[members, 2:4] = high + grow
     polys["box_array"] = box_array
-    polys["box_rows"] = box_array.tolist()
     return polys
 
 
@@ -667,20 +686,20 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     dyn = len(awake)
     row_of_body = np.full(len(bodies), -1, dtype=np.int64)
     row_of_body[awake_index] = np.arange(dyn)
-    state = [(b.velocity[0], b.velocity[1], b.angular_velocity) for b in awake]
-    inv_m = [b.inv_mass for b in awake]
-    inv_i = [b.inv_inertia for b in awake]
+    # Every body's velocity, inverse mass and inertia, friction, restitution, gravity scale (read each step:
+    # game code may change them).
+    props = np.array([(b.velocity[0], b.velocity[1], b.angular_velocity, b.inv_mass, b.inv_inertia, b.friction,
+                       b.restitution, b.gravity_scale) for b in bodies], dtype=np.float64).reshape(-1, 8)
     fixed: dict[object, int] = {}
+    fixed_state: list[tuple[float, float, float]] = []
     fixed_centers: list = []
     fixed_angles: list[float] = []
 
     def fixed_row(key, vel, ang_vel, center, turned) -> int:
         row = fixed.get(key)
         if row is None:
-            row = fixed[key] = len(state)
-            state.append((vel[0], vel[1], ang_vel))
-            inv_m.append(0.0)
-            inv_i.append(0.0)
+            row = fixed[key] = dyn + len(fixed_state)
+            fixed_state.append((vel[0], vel[1], ang_vel))
             fixed_centers.append(center)
             fixed_angles.append(turned)
         return row
@@ -691,8 +710,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     a_body = np.where(dynamic, found.a_index, 0)
     ib = row_of_body[found.b_index]
     ia = np.where(dynamic, row_of_body[a_body], -1)
-    body_friction = np.array([b.friction for b in bodies])
-    body_restitution = np.array([b.restitution for b in bodies])
+    body_friction, body_restitution = props[:, 5], props[:, 6]
     fa = np.where(dynamic, body_friction[a_body], world.static_friction)
     ea = np.where(dynamic, body_restitution[a_body], 0.0)
     static = a_kind == _STATIC
@@ -716,10 +734,13 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
             ia[k] = fixed_row(("s", a.id), a.velocity, a.angular_velocity, a.position, a.angle)
     friction = np.sqrt(fa * body_friction[found.b_index])
     restitution = np.maximum(ea, body_restitution[found.b_index])
-    v = np.array(state, dtype=np.float64).reshape(-1, 3)
-    inv_m_a, inv_i_a = np.array(inv_m), np.array(inv_i)
-    center = np.concatenate([position[awake_index], np.array(fixed_centers, dtype=np.float64).reshape(-1, 2)])
-    angle = np.concatenate([angle[awake_index], np.array(fixed_angles, dtype=np.float64)])
+    fixed_rows = len(fixed_state)
+    v = np.concatenate([props[awake_index, :3], np.array(fixed_state, dtype=np.float64).reshape(-1, 3)])
+    inv_m = np.concatenate([props[awake_index, 3], np.zeros(fixed_rows)])
+    inv_i = np.concatenate([props[awake_index, 4], np.zeros(fixed_rows)])
+    start_position, start_angle = position[awake_index], angle[awake_index]
+    center = np.concatenate([start_position, np.array(fixed_centers, dtype=np.float64).reshape(-1, 2)])
+    angle = np.concatenate([start_angle, np.array(fixed_angles, dtype=np.float64)])
     count = len(keys)
 
     # Warm starting: the same pair and the same feature id carry their impulses and friction anchors.
@@ -773,11 +794,11 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
 
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, 0.25 / h)
-    solver = _Solver(v, inv_m_a, inv_i_a, dyn, data, _soft(hertz, cfg.contact_damping_ratio, h),
+    solver = _Solver(v, inv_m, inv_i, dyn, data, _soft(hertz, cfg.contact_damping_ratio, h),
                      _soft(2.0 * hertz, cfg.contact_damping_ratio, h),
                      _soft(min(cfg.friction_anchor_hertz, hertz), cfg.contact_damping_ratio, h),
                      1.0 / h, cfg.contact_push_max_velocity, old.colouring)
-    gravity = np.array(world.gravity) * np.array([b.gravity_scale for b in awake])[:, None]
+    gravity = np.array(world.gravity) * props[awake_index, 7][:, None]
     lin = 1.0 / (1.0 + h * cfg.linear_damping)
     ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
     moving = v[:dyn]
@@ -796,9 +817,11 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
             solver.solve(False)
     if count:
         solver.restitution(cfg.restitution_threshold)
-    for b, (dx, dy, da), (vx, vy, w) in zip(awake, solver.d[:dyn].tolist(), moving.tolist()):
-        b.position = (b.position[0] + dx, b.position[1] + dy)
-        b.angle += da
+    end_position = (start_position + solver.d[:dyn, :2]).tolist()
+    end_angle = (start_angle + solver.d[:dyn, 2]).tolist()
+    for b, (x, y), turned, (vx, vy, w) in zip(awake, end_position, end_angle, moving.tolist()):
+        b.position = (x, y)
+        b.angle = turned
         b.velocity = (vx, vy)
         b.angular_velocity = w
 
