@@ -130,7 +130,8 @@ class RigidBody(MovingBody):
     sleeping: bool = field(default=False, init=False)
     sleep_time: float = field(default=0.0, init=False)
     collider: Collider = field(init=False)
-    previous_transform: Transform = field(init=False)
+    _previous: tuple[Vec2, float] = field(init=False, repr=False)
+    """(position, angle) before the last step; read as :attr:`previous_transform`."""
     id: int = field(default_factory=_new_id, init=False)
 
     def __post_init__(self) -> None:
@@ -160,7 +161,17 @@ class RigidBody(MovingBody):
         self.inertia = props.inertia
         self.inv_inertia = 0.0 if self.fixed_rotation else 1.0 / props.inertia
         self.collider = Collider(BodyKind.DYNAMIC, None, self)
-        self.previous_transform = self.transform
+        self._previous = (self.position, self.angle)
+
+    @property
+    def previous_transform(self) -> Transform:
+        """Where the body was before the last step (riders and the debug overlay use the motion)."""
+        position, angle = self._previous
+        return Transform(position, angle)
+
+    @previous_transform.setter
+    def previous_transform(self, transform: Transform) -> None:
+        self._previous = (transform.position, transform.angle)
 
     def velocity_at(self, point: Sequence[float]) -> Vec2:
         """Velocity (px/s) of the body's material at a world point."""

@@ -625,9 +625,7 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         return []
     position, angle = _placements(bodies)
     for b in bodies:
-        if not b.sleeping or b.previous_transform.position != b.position or b.previous_transform.angle != b.angle:
-            # (a sleeping body that moved was moved by hand)
-            b.previous_transform = Transform._trusted(b.position, b.angle)
+        b._previous = (b.position, b.angle)  # (for a sleeper the same, unless game code moved it)
     table = _shape_table(world)
     polys = _wake_touched_sleepers(world, table, position, angle)
     if all(b.sleeping for b in bodies):

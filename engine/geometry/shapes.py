@@ -88,18 +88,6 @@ class Transform:
         set_(self, "cos", math.cos(a))
         set_(self, "sin", math.sin(a))
 
-    @classmethod
-    def _trusted(cls, position: Vec2, angle: float) -> Transform:
-        """Build without validation from a float pair and a float already checked finite (engine-internal:
-        the rigid-body step checks all bodies at once)."""
-        xf = cls.__new__(cls)
-        set_ = object.__setattr__
-        set_(xf, "position", position)
-        set_(xf, "angle", angle)
-        set_(xf, "cos", math.cos(angle))
-        set_(xf, "sin", math.sin(angle))
-        return xf
-
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Transform is immutable")
 
