@@ -86,7 +86,8 @@ class ContactSet:
     b: list = field(default_factory=list)
     """Rigid body B of each contact."""
     colouring: Any = None
-    """(rows of A, rows of B, colours) of the last solve: reused while the same pairs touch the same rows."""
+    """(rows of A, rows of B in the order the contacts were found, colour order, colour sizes) of the last
+    solve: reused while the same pairs touch the same rows."""
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -440,19 +441,12 @@ class _Solver:
     at this size numpy's cost is per call, and contiguous operands keep each call cheap.
     """
 
-    def __init__(self, v: np.ndarray, inv_mass: np.ndarray, inv_inertia: np.ndarray, dynamic_rows: int,
-                 contacts: dict, soft, stiff, anchor, inv_h: float, push_max: float, colouring: Any) -> None:
+    def __init__(self, v: np.ndarray, inv_mass: np.ndarray, inv_inertia: np.ndarray, colour_sizes: list[int],
+                 c: dict, soft, stiff, anchor, inv_h: float, push_max: float) -> None:
+        """``c``: the contacts' arrays, sorted by colour (``colour_sizes`` contacts in each)."""
         self.v = v
         self.d = np.zeros_like(v)
         self.inv_h, self.push_max = inv_h, push_max
-        ia, ib = contacts["ia"], contacts["ib"]
-        if colouring is not None and np.array_equal(colouring[0], ia) and np.array_equal(colouring[1], ib):
-            colours = colouring[2]  # the same contacts between the same rows as last step: same colours
-        else:
-            colours = _colours(ia, ib, dynamic_rows)
-        self.colouring = (ia, ib, colours)
-        self.order = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
-        c = {name: value[self.order] for name, value in contacts.items()}
         ia, ib = c["ia"], c["ib"]
         count = len(ia)
         self.pair_rows = np.stack([ia, ib], axis=1).ravel()
@@ -508,9 +502,9 @@ class _Solver:
         index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1)
         self.colours = []
         start = 0
-        for colour in colours:
-            s = slice(start, start + len(colour))
-            start += len(colour)
+        for size in colour_sizes:
+            s = slice(start, start + size)
+            start += size
             self.colours.append((s, index[6 * s.start:6 * s.stop], np.ascontiguousarray(jv[:, s]),
                                  np.ascontiguousarray(w[:, s]), self.k12[s], np.ascontiguousarray(k[2:, 0, s]),
                                  np.ascontiguousarray(k[2:, 1, s]), c["friction"][s], k[3, 2, s].copy()))
@@ -732,6 +726,18 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
             ia[k] = fixed_row(("s", a.id), a.velocity, a.angular_velocity, a.position, a.angle)
     friction = np.sqrt(fa * body_friction[found.b_index])
     restitution = np.maximum(ea, body_restitution[found.b_index])
+
+    # Graph colours (kept while the same pairs touch the same rows), and every contact array in colour order.
+    colouring = old.colouring
+    if colouring is None or not (np.array_equal(colouring[0], ia) and np.array_equal(colouring[1], ib)):
+        colours = _colours(ia, ib, dyn)
+        by_colour = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
+        colouring = (ia, ib, by_colour, [len(c) for c in colours])
+    by_colour, colour_sizes = colouring[2], colouring[3]
+    keys, valid, normal, point, ids = keys[by_colour], valid[by_colour], normal[by_colour], point[by_colour], \
+        ids[by_colour]
+    ia, ib, friction, restitution = ia[by_colour], ib[by_colour], friction[by_colour], restitution[by_colour]
+    a_kind, separation, touching = a_kind[by_colour], found.separation[by_colour], touching[by_colour]
     fixed_rows = len(fixed_state)
     v = np.concatenate([props[awake_index, :3], np.array(fixed_state, dtype=np.float64).reshape(-1, 3)])
     inv_m = np.concatenate([props[awake_index, 3], np.zeros(fixed_rows)])
@@ -785,17 +791,17 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
         "qay": sa_[:, None] * la[..., 0] + ca_[:, None] * la[..., 1],
         "qbx": cb_[:, None] * lb[..., 0] - sb_[:, None] * lb[..., 1],
         "qby": sb_[:, None] * lb[..., 0] + cb_[:, None] * lb[..., 1],
-        "sep": np.where(valid, found.separation, 0.0),
+        "sep": np.where(valid, separation, 0.0),
         "gap": (center[ib, 0] - center[ia, 0]) * normal[:, 1] - (center[ib, 1] - center[ia, 1]) * normal[:, 0],
         "nimp": nimp, "timp": timp,
     }
 
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, 0.25 / h)
-    solver = _Solver(v, inv_m, inv_i, dyn, data, _soft(hertz, cfg.contact_damping_ratio, h),
+    solver = _Solver(v, inv_m, inv_i, colour_sizes, data, _soft(hertz, cfg.contact_damping_ratio, h),
                      _soft(2.0 * hertz, cfg.contact_damping_ratio, h),
                      _soft(min(cfg.friction_anchor_hertz, hertz), cfg.contact_damping_ratio, h),
-                     1.0 / h, cfg.contact_push_max_velocity, old.colouring)
+                     1.0 / h, cfg.contact_push_max_velocity)
     gravity = np.array(world.gravity) * props[awake_index, 7][:, None]
     lin = 1.0 / (1.0 + h * cfg.linear_damping)
     ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
@@ -823,14 +829,11 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
         b.velocity = (vx, vy)
         b.angular_velocity = w
 
-    # Back to the original contact order for storage.
-    back = np.empty_like(solver.order)
-    back[solver.order] = np.arange(len(solver.order))
     return ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point,
-        normal_impulse=solver.nimp.T[back], tangent_impulse=solver.timp.T[back], sliding=solver.sliding().T[back],
-        la=la, lb=lb, touching=touching,
-        a=list(found.a), b=list(found.b), colouring=solver.colouring,
+        normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
+        la=la, lb=lb, touching=touching, a=_pick(found.a, by_colour), b=_pick(found.b, by_colour),
+        colouring=colouring,
     )
 
 
