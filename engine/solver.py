@@ -542,31 +542,34 @@ class _Solver:
             bias = np.where(spec, sep * self.inv_h, 0.0)
             mscale, iscale, same = np.ones_like(sep), np.zeros_like(sep), self.block
             tgain, tbase = self.tmass, tacc.copy()
-        # Constant over the pass (a contact's impulses change only when its own colour is solved):
-        # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * e + off * swapped(e) - held;
-        # one point at a time: impulse = max(kept - gain (vn + bias), 0) - acc;
+        # Constant over the pass (a contact's impulses change only when its own colour is solved), with the
+        # bias folded in (vn = relative normal velocity):
+        # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * vn + off * swapped(vn) + block_base;
+        # one point at a time: new acc = max(point_base - gain * vn, 0), impulse = new acc - acc;
         # friction: new = tbase - tgain * vt, clamped to the friction cone.
         a = -mscale[0] * self.inv_det
         diag, off = a * self.k_swapped, -a * self.k12
-        held = iscale[0] * acc
+        block_base = diag * bias + off * bias[::-1] - iscale[0] * acc
         floor = -acc
         gain = self.nmass * mscale
-        kept = (1.0 - iscale) * acc
+        point_base = (1.0 - iscale) * acc - gain * bias
         track = use_bias and self.bounces
-        flat, lam = self.v.reshape(-1), self.lam
+        flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
             rel = np.einsum("imj,mj->im", jv, flat.take(index).reshape(-1, 6))
+            vn = rel[:2]
             ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
-            d = ls[:2]
-            e = rel[:2] + bias[:, s]
-            np.subtract(diag[:, s] * e + off[s] * e[::-1], held[:, s], out=d)
+            d = diag[:, s] * vn + off[s] * vn[::-1] + block_base[:, s]
             use_block = same[s] & (d >= floor[:, s]).all(axis=0)
-            if not use_block.all():
-                acc0, acc1 = acc[0, s], acc[1, s]
-                q0 = np.maximum(kept[0, s] - gain[0, s] * e[0], 0.0) - acc0
-                q1 = np.maximum(kept[1, s] - gain[1, s] * (e[1] + k12 * q0), 0.0) - acc1
-                np.copyto(d[0], q0, where=~use_block)
-                np.copyto(d[1], q1, where=~use_block)
+            if use_block.all():
+                ls[:2] = d
+            else:
+                acc0, acc1, pick = acc[0, s], acc[1, s], chosen[:, s]
+                np.subtract(np.maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc0, out=pick[0])
+                np.subtract(np.maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * pick[0]), 0.0), acc1,
+                            out=pick[1])
+                np.copyto(ls[:2], np.where(use_block, d, pick))
+            d = ls[:2]
             acc[:, s] += d
             if track:
                 np.maximum(self.max_normal[:, s], d, out=self.max_normal[:, s])
