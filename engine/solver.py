@@ -111,7 +111,7 @@ class _Pairs:
 
     def add_batch(self, keys, a_objs, b_objs, a_kind, m, a_index, b_index) -> None:
         """``a_index`` / ``b_index``: positions in the world's body list (-1 where A is not a rigid body)."""
-        keep = m.valid.any(axis=1)
+        keep = m.valid[:, 0] | m.valid[:, 1]
         if not keep.any():
             return
         idx = np.flatnonzero(keep)
@@ -663,7 +663,7 @@ def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
     would otherwise poison every body it touches)."""
     position = np.array([b.position for b in bodies], dtype=np.float64).reshape(-1, 2)
     angle = np.array([b.angle for b in bodies], dtype=np.float64)
-    bad = ~(np.isfinite(position).all(axis=1) & np.isfinite(angle))
+    bad = ~(np.isfinite(position[:, 0]) & np.isfinite(position[:, 1]) & np.isfinite(angle))
     if bad.any():
         b = bodies[int(np.flatnonzero(bad)[0])]
         raise WorldError(f"rigid body {b.name or b.id!r} has a non-finite placement: position {b.position!r}, "

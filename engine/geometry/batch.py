@@ -64,6 +64,11 @@ def _max_separation(v1: np.ndarray, n1: np.ndarray, v2: np.ndarray) -> tuple[np.
     return edge, d[np.arange(len(edge)), edge]
 
 
+def _unit(x: np.ndarray) -> np.ndarray:
+    """Clamp to [0, 1] (np.clip costs twice as much on small arrays)."""
+    return np.minimum(np.maximum(x, 0.0), 1.0)
+
+
 def _segment_closest(p1, q1, p2, q2):
     """Vectorised closest points of segments p1-q1 and p2-q2 (fractions exactly 0 or 1 at ends)."""
     d1 = q1 - p1
@@ -76,12 +81,12 @@ def _segment_closest(p1, q1, p2, q2):
     d12 = _dot(d1, d2)
     denom = dd1 * dd2 - d12 * d12
     with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(denom != 0.0, np.clip((d12 * rd2 - rd1 * dd2) / np.where(denom != 0, denom, 1.0), 0.0, 1.0), 0.0)
+        f1 = np.where(denom != 0.0, _unit((d12 * rd2 - rd1 * dd2) / np.where(denom != 0, denom, 1.0)), 0.0)
         f2 = (d12 * f1 + rd2) / dd2
         low = f2 < 0.0
         high = f2 > 1.0
-        f1 = np.where(low, np.clip(-rd1 / dd1, 0.0, 1.0), np.where(high, np.clip((d12 - rd1) / dd1, 0.0, 1.0), f1))
-        f2 = np.clip(f2, 0.0, 1.0)
+        f1 = np.where(low, _unit(-rd1 / dd1), np.where(high, _unit((d12 - rd1) / dd1), f1))
+        f2 = _unit(f2)
     c1 = p1 + f1[:, None] * d1
     c2 = p2 + f2[:, None] * d2
     return f1, f2, c1, c2
