@@ -81,6 +81,10 @@ class ContactSet:
     la: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
     lb: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
     touching: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    a_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Position of A in the world's body list, -1 where A is not a rigid body."""
+    b_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Position of B in the world's body list."""
     a: list = field(default_factory=list)
     """Participant A of each contact: a segment index (int), kinematic body, character or rigid body."""
     b: list = field(default_factory=list)
@@ -210,15 +214,20 @@ class _ShapeTable:
             normals = np.array([self.shapes[k].normals for k in members.tolist()], dtype=np.float64)
             self.groups[count] = (members, verts, normals.reshape(verts.shape) if count > 1 else np.zeros_like(verts))
 
-    def fits(self, bodies: list[RigidBody]) -> bool:
-        return len(bodies) == len(self.bodies) and all(
+    def starts(self, bodies: list[RigidBody]) -> bool:
+        """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
+        return len(bodies) >= len(self.bodies) and all(
             b is was and b.shape is shape for b, was, shape in zip(bodies, self.bodies, self.shapes))
 
 
 def _shape_table(world: "World") -> _ShapeTable:
     table = world._shape_table
-    if table is None or not table.fits(world.bodies):
-        table = world._shape_table = _ShapeTable(world.bodies)
+    bodies = world.bodies
+    if table is not None and len(table.bodies) == len(bodies) and table.starts(bodies):
+        return table
+    if table is None or not table.starts(bodies):
+        world._contacts = ContactSet()  # bodies removed or reordered: its body indices are stale
+    table = world._shape_table = _ShapeTable(bodies)
     return table
 
 
@@ -261,11 +270,11 @@ def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> 
 
 
 def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], table: _ShapeTable,
-                 polys: dict) -> _Pairs:
+                 polys: dict, asleep: np.ndarray) -> _Pairs:
     margin = cfg.speculative_distance
     pairs = _Pairs()
     bp = world.static
-    awake = [k for k, b in enumerate(bodies) if not b.sleeping]
+    awake = np.flatnonzero(~asleep).tolist()
     box_array = polys["box_array"]
 
     # Static segments near each awake body (cached lists), box-tested at once, batched per vertex count.
@@ -322,7 +331,6 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
 
     # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
     if len(bodies) > 1:
-        asleep = np.array([b.sleeping for b in bodies])
         ids = table.ids
         lo, hi = _overlapping_pairs(box_array, ids)
         keep = ~(asleep[lo] & asleep[hi])
@@ -625,36 +633,37 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         b._previous = (b.position, b.angle)  # (for a sleeper the same, unless game code moved it)
     table = _shape_table(world)
     polys = _wake_touched_sleepers(world, table, position, angle)
-    if all(b.sleeping for b in bodies):
+    asleep = np.array([b.sleeping for b in bodies])
+    if asleep.all():
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
     if polys is None:
         polys = _world_polys(table, cfg.speculative_distance, position, angle)
-    found = _collide_all(world, cfg, bodies, table, polys).stacked()
+    found = _collide_all(world, cfg, bodies, table, polys, asleep).stacked()
     old: ContactSet = world._contacts
 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
-    carried = [i for i in range(len(old)) if old.b[i].sleeping and not (
-        isinstance(old.a[i], RigidBody) and not old.a[i].sleeping)]
+    carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
 
     # An awake body touching a sleeping one wakes it (its neighbours follow next step).
     nearest = np.where(found.valid, found.separation, np.inf)
     touching_now = np.minimum(nearest[:, 0], nearest[:, 1]) < cfg.linear_slop
-    asleep = np.array([b.sleeping for b in bodies])
     mixed = (found.a_kind == _DYNAMIC) & (asleep[found.a_index] != asleep[found.b_index])
     for i in np.flatnonzero(touching_now & mixed).tolist():
         found.a[i].wake()
         found.b[i].wake()
-    new = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle)
-    if carried:
+        asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
+    awake = np.flatnonzero(~asleep)
+    new = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake)
+    if len(carried):
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
-                     "la", "lb", "touching"):
+                     "la", "lb", "touching", "a_index", "b_index"):
             setattr(new, name, np.concatenate([getattr(new, name), getattr(old, name)[carried]]))
-        new.a = list(new.a) + [old.a[i] for i in carried]
-        new.b = list(new.b) + [old.b[i] for i in carried]
+        new.a = new.a + _pick(old.a, carried)
+        new.b = new.b + _pick(old.b, carried)
     world._contacts = new
     if cfg.continuous:
-        _continuous(world, bodies, position, table)
-    _sleep(world, found, touching_now, dt, table)
+        _continuous(world, bodies, position, table, awake)
+    _sleep(world, found, touching_now, dt, table, awake)
     return _events(world, old, new)
 
 
@@ -674,10 +683,10 @@ def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching: np.ndarray, position: np.ndarray,
-                angle: np.ndarray) -> ContactSet:
+                angle: np.ndarray, awake_rows: np.ndarray) -> ContactSet:
     keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
-    awake_index = [k for k, b in enumerate(bodies) if not b.sleeping]
-    awake = [bodies[k] for k in awake_index]
+    awake_index = awake_rows
+    awake = _pick(bodies, awake_index)
     dyn = len(awake)
     row_of_body = np.full(len(bodies), -1, dtype=np.int64)
     row_of_body[awake_index] = np.arange(dyn)
@@ -835,7 +844,8 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     return ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point,
         normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
-        la=la, lb=lb, touching=touching, a=_pick(found.a, by_colour), b=_pick(found.b, by_colour),
+        la=la, lb=lb, touching=touching, a_index=found.a_index[by_colour], b_index=found.b_index[by_colour],
+        a=_pick(found.a, by_colour), b=_pick(found.b, by_colour),
         colouring=colouring,
     )
 
@@ -860,13 +870,14 @@ def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndar
     return polys
 
 
-def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, table: _ShapeTable) -> None:
+def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, table: _ShapeTable,
+                awake_rows: np.ndarray) -> None:
     """Fast bodies are swept against static geometry from where they were (``start``, (K, 2)) to where the
     solver put them, and stopped at the first touch: nothing passes through a thin platform in one step."""
     bp = world.static
-    awake = [k for k, b in enumerate(bodies) if not b.sleeping]
-    moved = np.array([bodies[k].position for k in awake], dtype=np.float64).reshape(-1, 2) - start[awake]
-    for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake]).tolist():
+    awake = awake_rows.tolist()
+    moved = np.array([bodies[k].position for k in awake], dtype=np.float64).reshape(-1, 2) - start[awake_rows]
+    for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake_rows]).tolist():
         b = bodies[awake[i]]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()
@@ -882,14 +893,15 @@ def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, tabl
         b.position = (origin[0] + dx * (f - back), origin[1] + dy * (f - back))
 
 
-def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float, table: _ShapeTable) -> None:
+def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float, table: _ShapeTable,
+           awake_rows: np.ndarray) -> None:
     """Count how long each awake body has rested; groups of touching bodies that all rested ``time_to_sleep``
     fall asleep together. Touching a moving kinematic body or a character keeps a body awake."""
     cfg = world.physics
     if not cfg.enable_sleep:
         return
     bodies = world.bodies
-    awake = [k for k, b in enumerate(bodies) if not b.sleeping]
+    awake = awake_rows.tolist()
     if not awake:
         return
     velocity = np.array([bodies[k].velocity for k in awake], dtype=np.float64).reshape(-1, 2)
