@@ -490,6 +490,7 @@ class _Solver:
         """Two-point contacts well enough conditioned to solve their normals as one 2x2 block."""
         self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
         self.k_swapped = np.stack([k22, k11])
+        self.hard_diag, self.hard_off = -self.inv_det * self.k_swapped, self.inv_det * self.k12
         self.rate = np.where(c["stiff"], stiff[0], soft[0])
         self.mscale = np.where(c["stiff"], stiff[1], soft[1])
         self.iscale = np.where(c["stiff"], stiff[2], soft[2])
@@ -546,21 +547,23 @@ class _Solver:
             tbias = np.minimum(np.maximum(self.anchor_rate * drift, -self.push_max), self.push_max)
             tgain = self.tmass * self.anchor_mscale
             tbase = (1.0 - self.anchor_iscale) * tacc - tgain * tbias
-        else:
+            # Constant over the pass (a contact's impulses change only when its own colour is solved), with the
+            # bias folded in (vn = relative normal velocity):
+            # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * vn + off * swapped(vn) + block_base;
+            # one point at a time: new acc = max(point_base - gain * vn, 0), impulse = new acc - acc;
+            # friction: new = tbase - tgain * vt, clamped to the friction cone.
+            a = -mscale[0] * self.inv_det
+            diag, off = a * self.k_swapped, -a * self.k12
+            block_base = diag * bias + off * bias[::-1] - iscale[0] * acc
+            gain = self.nmass * mscale
+            point_base = (1.0 - iscale) * acc - gain * bias
+        else:  # the relax: hard contacts (mscale 1, iscale 0), bias only where speculative
             bias = np.where(spec, sep * self.inv_h, 0.0)
-            mscale, iscale, same = np.ones_like(sep), np.zeros_like(sep), self.block
+            same, diag, off, gain = self.block, self.hard_diag, self.hard_off, self.nmass
+            block_base = diag * bias + off * bias[::-1]
+            point_base = acc - gain * bias
             tgain, tbase = self.tmass, tacc.copy()
-        # Constant over the pass (a contact's impulses change only when its own colour is solved), with the
-        # bias folded in (vn = relative normal velocity):
-        # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * vn + off * swapped(vn) + block_base;
-        # one point at a time: new acc = max(point_base - gain * vn, 0), impulse = new acc - acc;
-        # friction: new = tbase - tgain * vt, clamped to the friction cone.
-        a = -mscale[0] * self.inv_det
-        diag, off = a * self.k_swapped, -a * self.k12
-        block_base = diag * bias + off * bias[::-1] - iscale[0] * acc
         floor = -acc
-        gain = self.nmass * mscale
-        point_base = (1.0 - iscale) * acc - gain * bias
         track = use_bias and self.bounces
         flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
