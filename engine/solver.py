@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -673,16 +674,53 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
 def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
     """Every body's position (K, 2) and angle (K,), checked finite at once (a body placed at NaN by game code
     would otherwise poison every body it touches)."""
-    position = np.array([b.position for b in bodies], dtype=np.float64).reshape(-1, 2)
-    angle = np.array([b.angle for b in bodies], dtype=np.float64)
-    bad = ~(np.isfinite(position[:, 0]) & np.isfinite(position[:, 1]) & np.isfinite(angle))
+    try:
+        position = np.array([b.position for b in bodies], dtype=np.float64).reshape(-1, 2)
+        angle = np.array([b.angle for b in bodies], dtype=np.float64)
+        bad = ~(np.isfinite(position[:, 0]) & np.isfinite(position[:, 1]) & np.isfinite(angle))
+    except (TypeError, ValueError):  # not pairs of numbers: find the body
+        bad = np.array([not (_finite_pair(b.position) and _finite_numbers(b.angle)) for b in bodies])
     if bad.any():
         b = bodies[int(np.flatnonzero(bad)[0])]
-        raise WorldError(f"rigid body {b.name or b.id!r} has a non-finite placement: position {b.position!r}, "
-                         f"angle {b.angle!r}")
+        raise WorldError(f"rigid body {b.name or b.id!r} has a bad placement (not a finite x, y and angle): "
+                         f"position {b.position!r}, angle {b.angle!r}")
     for b, xy in zip(bodies, position.tolist()):
         b.position = (xy[0], xy[1])  # plain floats from here on (game code may have set ints or numpy scalars)
     return position, angle
+
+
+def _finite_numbers(*values: Any) -> bool:
+    try:
+        return all(math.isfinite(float(v)) for v in values)
+    except (TypeError, ValueError):
+        return False
+
+
+def _motion(bodies: list[RigidBody]) -> np.ndarray:
+    """(K, 8): every body's velocity x, y, angular velocity, inverse mass and inertia, friction, restitution
+    and gravity scale, read each step (game code may change them), checked finite at once."""
+    fields = ("velocity", "angular_velocity", "inv_mass", "inv_inertia", "friction", "restitution", "gravity_scale")
+    try:
+        props = np.fromiter(chain.from_iterable(
+            (b.velocity[0], b.velocity[1], b.angular_velocity, b.inv_mass, b.inv_inertia, b.friction, b.restitution,
+             b.gravity_scale) for b in bodies), dtype=np.float64, count=8 * len(bodies)).reshape(-1, 8)
+        if np.isfinite(props).all():
+            return props
+    except (TypeError, ValueError, IndexError):
+        pass
+    for b in bodies:  # find the body and the field to name
+        for name in fields:
+            value = getattr(b, name)
+            if not (_finite_pair(value) if name == "velocity" else _finite_numbers(value)):
+                raise WorldError(f"rigid body {b.name or b.id!r} has a bad {name}: {value!r}")
+    raise AssertionError("a non-finite motion value that no field holds")
+
+
+def _finite_pair(value: Any) -> bool:
+    try:
+        return len(value) == 2 and _finite_numbers(*value)
+    except TypeError:
+        return False
 
 
 def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching: np.ndarray, position: np.ndarray,
@@ -693,10 +731,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     dyn = len(awake)
     row_of_body = np.full(len(bodies), -1, dtype=np.int64)
     row_of_body[awake_index] = np.arange(dyn)
-    # Every body's velocity, inverse mass and inertia, friction, restitution, gravity scale (read each step:
-    # game code may change them).
-    props = np.array([(b.velocity[0], b.velocity[1], b.angular_velocity, b.inv_mass, b.inv_inertia, b.friction,
-                       b.restitution, b.gravity_scale) for b in bodies], dtype=np.float64).reshape(-1, 8)
+    props = _motion(bodies)
     fixed: dict[object, int] = {}
     fixed_state: list[tuple[float, float, float]] = []
     fixed_centers: list = []
@@ -769,11 +804,13 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     lb = np.zeros((count, 2, 2))
     have_anchor = np.zeros((count, 2), dtype=bool)
     if len(old):
-        order = np.argsort(old.keys, kind="stable")
-        pos = np.searchsorted(old.keys[order], keys)
-        pos = np.minimum(pos, len(order) - 1)
-        match = old.keys[order][pos] == keys
-        src = order[pos]
+        if len(old) == count and np.array_equal(old.keys, keys):
+            src, match = np.arange(count), np.ones(count, dtype=bool)  # the same pairs in the same order
+        else:
+            order = np.argsort(old.keys, kind="stable")
+            pos = np.minimum(np.searchsorted(old.keys[order], keys), len(order) - 1)
+            match = old.keys[order][pos] == keys
+            src = order[pos]
         for j in (0, 1):
             for jo in (0, 1):
                 same = match & valid[:, j] & old.valid[src, jo] & (old.ids[src, jo] == ids[:, j])

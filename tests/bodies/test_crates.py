@@ -324,7 +324,7 @@ def test_bad_body_values_are_rejected():
     _ = add_tile
 
 
-def test_a_crate_moved_to_nan_by_game_code_is_named_when_the_world_steps():
+def test_a_crate_given_a_bad_value_by_game_code_is_named_when_the_world_steps():
     from engine.world_types import WorldError
 
     world = World()
@@ -333,9 +333,21 @@ def test_a_crate_moved_to_nan_by_game_code_is_named_when_the_world_steps():
     bad = world.add_body(RigidBody(CRATE, (50, 20), name="lost crate"))
     world.step(DT)
     bad.position = (float("nan"), 20.0)
-    with pytest.raises(WorldError, match=r"'lost crate' has a non-finite placement: position \(nan, 20.0\)"):
+    bad_placement = r"rigid body 'lost crate' has a bad placement \(not a finite x, y and angle\): position "
+    with pytest.raises(WorldError, match=bad_placement + r"\(nan, 20.0\)"):
         world.step(DT)
     assert math.isfinite(good.position[0])
+    bad.position = (50.0, 20.0, 0.0)
+    with pytest.raises(WorldError, match=bad_placement + r"\(50.0, 20.0, 0.0\)"):
+        world.step(DT)
+    bad.position = (50.0, 20.0)
+    bad.velocity = (float("inf"), 0.0)
+    with pytest.raises(WorldError, match=r"rigid body 'lost crate' has a bad velocity: \(inf, 0.0\)"):
+        world.step(DT)
+    bad.velocity = (0.0, 0.0)
+    bad.friction = "slippery"
+    with pytest.raises(WorldError, match="rigid body 'lost crate' has a bad friction: 'slippery'"):
+        world.step(DT)
 
 
 def test_a_210_crate_pyramid_settles_and_sleeps_instead_of_trembling():
