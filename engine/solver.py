@@ -460,15 +460,16 @@ class _Solver:
         count = len(ia)
         self.pair_rows = np.stack([ia, ib], axis=1).ravel()
         nx, ny = c["nx"][:, None], c["ny"][:, None]
-        present = np.where(c["valid"], 1.0, 0.0)
+        missing = ~c["valid"]
 
         def rows(ax, ay, bx, by, ux, uy) -> np.ndarray:
             """(2, m, 6) Jacobian rows along (ux, uy) at two points with offsets a from A's centre, b from B's."""
             j = np.empty((count, 2, 6))
-            j[..., 0], j[..., 1] = -ux * present, -uy * present
-            j[..., 2] = -(ax * uy - ay * ux) * present
-            j[..., 3], j[..., 4] = ux * present, uy * present
-            j[..., 5] = (bx * uy - by * ux) * present
+            j[..., 0], j[..., 1] = -ux, -uy
+            j[..., 2] = ay * ux - ax * uy
+            j[..., 3], j[..., 4] = ux, uy
+            j[..., 5] = bx * uy - by * ux
+            j[missing] = 0.0
             return j.transpose(1, 0, 2)
 
         normal = rows(c["rax"], c["ray"], c["rbx"], c["rby"], nx, ny)
@@ -480,12 +481,26 @@ class _Solver:
                         axis=1)
         w = minv * jv
         """(4, m, 6): the pair's velocity change per unit impulse along each row."""
-        k = np.einsum("imj,kmj->ikm", jv, w)
-        """(4, 4, m): the rows' effective inverse masses and their couplings."""
-        kn, kt = k[[0, 1], [0, 1]], k[[2, 3], [2, 3]]
-        self.nmass = np.where(kn > 0, 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
-        self.tmass = np.where(kt > 0, 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
-        k11, k22, self.k12 = k[0, 0], k[1, 1], k[0, 1]
+        # Effective inverse masses J M^-1 J^T and their couplings, from the rows' structure: every row's
+        # linear part is a unit vector (the normal or the tangent, which are perpendicular), so two rows meet
+        # in the sum of inverse masses (or not at all) plus the rotational terms.
+        present = c["valid"].T
+        both = inv_mass[ia] + inv_mass[ib]
+        ia_i, ib_i = inv_inertia[ia], inv_inertia[ib]
+        arm_an, arm_bn, arm_at, arm_bt = jv[:2, :, 2], jv[:2, :, 5], jv[2:, :, 2], jv[2:, :, 5]
+
+        def coupling(a1, b1, a2, b2, linear):
+            return linear + ia_i * a1 * a2 + ib_i * b1 * b2
+
+        kn = coupling(arm_an, arm_bn, arm_an, arm_bn, both)
+        kt = coupling(arm_at, arm_bt, arm_at, arm_bt, both)
+        self.nmass = np.where(present & (kn > 0), 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
+        self.tmass = np.where(present & (kt > 0), 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
+        k11, k22 = kn[0], kn[1]
+        self.k12 = coupling(arm_an[0], arm_bn[0], arm_an[1], arm_bn[1], both)
+        cross = coupling(arm_at[:, None], arm_bt[:, None], arm_an[None], arm_bn[None], 0.0)
+        """(2, 2, m): tangent velocity at point i per unit normal impulse at point j."""
+        k_t1t0 = coupling(arm_at[1], arm_bt[1], arm_at[0], arm_bt[0], both)
         det = k11 * k22 - self.k12 * self.k12
         self.block = c["valid"][:, 0] & c["valid"][:, 1] & (k11 * k11 < 1000.0 * det)
         """Two-point contacts well enough conditioned to solve their normals as one 2x2 block."""
@@ -498,8 +513,7 @@ class _Solver:
         self.anchor_rate, self.anchor_mscale, self.anchor_iscale = anchor
         self.restitution_coefficient = c["restitution"]
         self.sep0 = c["sep"].T
-        tx, ty = ny, -nx
-        self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * tx + (c["qby"] - c["qay"]) * ty).T
+        self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * ny - (c["qby"] - c["qay"]) * nx).T
         self.nimp, self.timp = c["nimp"].T.copy(), c["timp"].T.copy()
         self.friction = c["friction"]
         self.bounces = bool((c["restitution"] > 0).any())
@@ -509,15 +523,15 @@ class _Solver:
         """(2, m): normal approach speeds before the step, for restitution."""
         # Per colour, the step's constants as contiguous arrays: contacts, flat index of the pair's six state
         # values, Jacobian, impulse-to-velocity, tangent velocity per normal impulse, friction, couplings.
-        index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1)
+        index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1, 6)
         self.colours = []
         start = 0
         for size in colour_sizes:
             s = slice(start, start + size)
             start += size
-            self.colours.append((s, index[6 * s.start:6 * s.stop], np.ascontiguousarray(jv[:, s]),
-                                 np.ascontiguousarray(w[:, s]), self.k12[s], np.ascontiguousarray(k[2:, 0, s]),
-                                 np.ascontiguousarray(k[2:, 1, s]), c["friction"][s], k[3, 2, s].copy()))
+            self.colours.append((s, index[s], np.ascontiguousarray(jv[:, s]),
+                                 np.ascontiguousarray(w[:, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
+                                 np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s]))
         self.jv, self.w = jv, w
 
     def _pair_state(self, state: np.ndarray) -> np.ndarray:
@@ -568,7 +582,7 @@ class _Solver:
         track = use_bias and self.bounces
         flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
-            rel = np.einsum("imj,mj->im", jv, flat.take(index).reshape(-1, 6))
+            rel = np.einsum("imj,mj->im", jv, flat.take(index))
             vn = rel[:2]
             ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
             d = diag[:, s] * vn + off[s] * vn[::-1] + block_base[:, s]
@@ -588,13 +602,13 @@ class _Solver:
             # Friction at each point after the normals, held at the anchors while static (the solve).
             vt = rel[2:] + cross0 * d[0] + cross1 * d[1]
             limit = mu * acc[:, s]
-            t0, t1 = tacc[0, s], tacc[1, s]
-            c0 = np.minimum(np.maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0])
-            np.subtract(c0, t0, out=ls[2])
-            c1 = np.minimum(np.maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1])
-            np.subtract(c1, t1, out=ls[3])
-            t0[...], t1[...] = c0, c1
-            flat[index] += np.einsum("imj,im->mj", w, ls).reshape(-1)
+            t = tacc[:, s]
+            before = t.copy()
+            np.minimum(np.maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0], out=t[0])
+            np.subtract(t[0], before[0], out=ls[2])
+            np.minimum(np.maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1], out=t[1])
+            np.subtract(t[1], before[1], out=ls[3])
+            flat[index] += np.einsum("imj,im->mj", w, ls)
 
     def sliding(self) -> np.ndarray:
         """(2, m): points whose friction ended the step at the cone's edge (their anchors are let go)."""
@@ -611,7 +625,7 @@ class _Solver:
         for s, index, jv, w, k12, *_ in self.colours:
             if not fast[:, s].any():
                 continue
-            vn = np.einsum("imj,mj->im", jv[:2], flat.take(index).reshape(-1, 6))
+            vn = np.einsum("imj,mj->im", jv[:2], flat.take(index))
             acc, target = self.nimp[:, s], e_coef[s] * self.relative[:, s]
             new0 = np.maximum(acc[0] - self.nmass[0, s] * (vn[0] + target[0]), 0.0)
             imp0 = np.where(fast[0, s], new0 - acc[0], 0.0)
@@ -619,7 +633,7 @@ class _Solver:
             imp1 = np.where(fast[1, s], new1 - acc[1], 0.0)
             acc[0] += imp0
             acc[1] += imp1
-            flat[index] += np.einsum("imj,im->mj", w[:2], np.stack([imp0, imp1])).reshape(-1)
+            flat[index] += np.einsum("imj,im->mj", w[:2], np.stack([imp0, imp1]))
 
 
 # ------------------------------------------------------------------------------------------------ step
