@@ -811,12 +811,13 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     angle = np.concatenate([start_angle, np.array(fixed_angles, dtype=np.float64)])
     count = len(keys)
 
-    # Warm starting: the same pair and the same feature id carry their impulses and friction anchors.
+    # Warm starting: the same pair and the same feature id carry their impulses and friction anchors (a point
+    # may have moved to the other slot).
     nimp = np.zeros((count, 2))
     timp = np.zeros((count, 2))
     la = np.zeros((count, 2, 2))
     lb = np.zeros((count, 2, 2))
-    have_anchor = np.zeros((count, 2), dtype=bool)
+    keep = np.zeros((count, 2), dtype=bool)
     if len(old):
         if len(old) == count and np.array_equal(old.keys, keys):
             src, match = np.arange(count), np.ones(count, dtype=bool)  # the same pairs in the same order
@@ -825,28 +826,27 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
             pos = np.minimum(np.searchsorted(old.keys[order], keys), len(order) - 1)
             match = old.keys[order][pos] == keys
             src = order[pos]
-        for j in (0, 1):
-            for jo in (0, 1):
-                same = match & valid[:, j] & old.valid[src, jo] & (old.ids[src, jo] == ids[:, j])
-                nimp[same, j] = old.normal_impulse[src[same], jo]
-                timp[same, j] = old.tangent_impulse[src[same], jo]
-                keep = same & ~old.sliding[src, jo]
-                la[keep, j] = old.la[src[keep], jo]
-                lb[keep, j] = old.lb[src[keep], jo]
-                have_anchor[keep, j] = True
+        old_valid, old_ids = old.valid[src], old.ids[src]
+        candidate = match[:, None] & valid
+        direct = candidate & old_valid & (old_ids == ids)
+        crossed = candidate & old_valid[:, ::-1] & (old_ids[:, ::-1] == ids) & ~direct
+        carried = direct | crossed
+        row, slot = src[:, None], np.where(crossed, (1, 0), (0, 1))
+        nimp = np.where(carried, old.normal_impulse[row, slot], 0.0)
+        timp = np.where(carried, old.tangent_impulse[row, slot], 0.0)
+        keep = carried & ~old.sliding[row, slot]
+        la = np.where(keep[..., None], old.la[row, slot], 0.0)
+        lb = np.where(keep[..., None], old.lb[row, slot], 0.0)
     # New anchors where none carried over: the contact point in each body's frame at step start.
+    fresh_row, fresh_slot = np.divmod(np.flatnonzero(~keep.ravel()), 2)
+    if len(fresh_row):
+        p = point[fresh_row, fresh_slot]
+        for anchors, rows in ((la, ia[fresh_row]), (lb, ib[fresh_row])):
+            c, s_ = np.cos(angle[rows]), np.sin(angle[rows])
+            rx, ry = p[:, 0] - center[rows, 0], p[:, 1] - center[rows, 1]
+            anchors[fresh_row, fresh_slot] = np.stack([c * rx + s_ * ry, c * ry - s_ * rx], axis=1)
     ca_, sa_ = np.cos(angle[ia]), np.sin(angle[ia])
     cb_, sb_ = np.cos(angle[ib]), np.sin(angle[ib])
-    for j in (0, 1):
-        fresh = ~have_anchor[:, j]
-        rx = point[:, j, 0] - center[ia, 0]
-        ry = point[:, j, 1] - center[ia, 1]
-        la[fresh, j, 0] = (ca_ * rx + sa_ * ry)[fresh]
-        la[fresh, j, 1] = (-sa_ * rx + ca_ * ry)[fresh]
-        rx = point[:, j, 0] - center[ib, 0]
-        ry = point[:, j, 1] - center[ib, 1]
-        lb[fresh, j, 0] = (cb_ * rx + sb_ * ry)[fresh]
-        lb[fresh, j, 1] = (-sb_ * rx + cb_ * ry)[fresh]
     # Anchor offsets from the centres at step start, in world orientation.
     data = {
         "ia": ia, "ib": ib, "nx": normal[:, 0], "ny": normal[:, 1], "friction": friction,
