@@ -510,7 +510,12 @@ class _Solver:
         self.rate = np.where(c["stiff"], stiff[0], soft[0])
         self.mscale = np.where(c["stiff"], stiff[1], soft[1])
         self.iscale = np.where(c["stiff"], stiff[2], soft[2])
-        self.anchor_rate, self.anchor_mscale, self.anchor_iscale = anchor
+        self.anchor_rate, anchor_mscale, self.anchor_iscale = anchor
+        # The block and point-by-point constants of soft (touching) and hard (speculative) points.
+        soft_a = -self.mscale * self.inv_det
+        self.soft_diag, self.soft_off = soft_a * self.k_swapped, -soft_a * self.k12
+        self.soft_gain, self.soft_keep = self.nmass * self.mscale, 1.0 - self.iscale
+        self.anchor_gain = self.tmass * anchor_mscale
         self.restitution_coefficient = c["restitution"]
         self.sep0 = c["sep"].T
         self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * ny - (c["qby"] - c["qay"]) * nx).T
@@ -550,30 +555,30 @@ class _Solver:
         """One pass over all colours. ``use_bias``: soft position correction and friction anchors (the solve);
         without it, only speculative contacts keep their bias (the relax)."""
         d_pairs = self._pair_state(self.d)
-        sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], d_pairs)
-        spec = sep > 0.0
         acc, tacc = self.nimp, self.timp
         if use_bias:
+            p = np.einsum("imj,mj->im", self.jp, d_pairs)
+            sep = self.sep0 + p[:2]
+            spec = sep > 0.0  # speculative points: hard (they only stop an approach), the rest soft
             bias = np.where(spec, sep * self.inv_h, np.maximum(self.rate * sep, -self.push_max))
-            mscale = np.where(spec, 1.0, self.mscale)
-            iscale = np.where(spec, 0.0, self.iscale)
-            same = self.block & (mscale[0] == mscale[1])
-            drift = self.drift0 + np.einsum("imj,mj->im", self.jp[2:], d_pairs)
-            tbias = np.minimum(np.maximum(self.anchor_rate * drift, -self.push_max), self.push_max)
-            tgain = self.tmass * self.anchor_mscale
+            hard0 = spec[0]
+            same = self.block & (hard0 == spec[1])
+            tbias = np.minimum(np.maximum(self.anchor_rate * (self.drift0 + p[2:]), -self.push_max), self.push_max)
+            tgain = self.anchor_gain
             tbase = (1.0 - self.anchor_iscale) * tacc - tgain * tbias
             # Constant over the pass (a contact's impulses change only when its own colour is solved), with the
             # bias folded in (vn = relative normal velocity):
             # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * vn + off * swapped(vn) + block_base;
             # one point at a time: new acc = max(point_base - gain * vn, 0), impulse = new acc - acc;
             # friction: new = tbase - tgain * vt, clamped to the friction cone.
-            a = -mscale[0] * self.inv_det
-            diag, off = a * self.k_swapped, -a * self.k12
-            block_base = diag * bias + off * bias[::-1] - iscale[0] * acc
-            gain = self.nmass * mscale
-            point_base = (1.0 - iscale) * acc - gain * bias
+            diag = np.where(hard0, self.hard_diag, self.soft_diag)
+            off = np.where(hard0, self.hard_off, self.soft_off)
+            block_base = diag * bias + off * bias[::-1] - np.where(hard0, 0.0, self.iscale) * acc
+            gain = np.where(spec, self.nmass, self.soft_gain)
+            point_base = np.where(spec, 1.0, self.soft_keep) * acc - gain * bias
         else:  # the relax: hard contacts (mscale 1, iscale 0), bias only where speculative
-            bias = np.where(spec, sep * self.inv_h, 0.0)
+            sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], d_pairs)
+            bias = np.where(sep > 0.0, sep * self.inv_h, 0.0)
             same, diag, off, gain = self.block, self.hard_diag, self.hard_off, self.nmass
             block_base = diag * bias + off * bias[::-1]
             point_base = acc - gain * bias
@@ -671,7 +676,7 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
     awake = np.flatnonzero(~asleep)
-    new = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake)
+    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake)
     if len(carried):
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
                      "la", "lb", "touching", "a_index", "b_index"):
@@ -680,8 +685,8 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         new.b = new.b + _pick(old.b, carried)
     world._contacts = new
     if cfg.continuous:
-        _continuous(world, bodies, position, table, awake)
-    _sleep(world, found, touching_now, dt, table, awake)
+        _continuous(world, bodies, moved, table, awake)
+    _sleep(world, found, touching_now, dt, table, awake, motion)
     return _events(world, old, new)
 
 
@@ -738,7 +743,9 @@ def _finite_pair(value: Any) -> bool:
 
 
 def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching: np.ndarray, position: np.ndarray,
-                angle: np.ndarray, awake_rows: np.ndarray) -> ContactSet:
+                angle: np.ndarray, awake_rows: np.ndarray) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+    """Solve this step's contacts and move the awake bodies (``awake_rows``). Returns the contact set, how far
+    each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
     awake_index = awake_rows
     awake = _pick(bodies, awake_index)
@@ -895,13 +902,14 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
         b.velocity = (vx, vy)
         b.angular_velocity = w
 
-    return ContactSet(
+    contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point,
         normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
         la=la, lb=lb, touching=touching, a_index=found.a_index[by_colour], b_index=found.b_index[by_colour],
         a=_pick(found.a, by_colour), b=_pick(found.b, by_colour),
         colouring=colouring,
     )
+    return contacts, solver.d[:dyn, :2], moving
 
 
 def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndarray,
@@ -924,13 +932,13 @@ def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndar
     return polys
 
 
-def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, table: _ShapeTable,
+def _continuous(world: "World", bodies: list[RigidBody], moved: np.ndarray, table: _ShapeTable,
                 awake_rows: np.ndarray) -> None:
-    """Fast bodies are swept against static geometry from where they were (``start``, (K, 2)) to where the
-    solver put them, and stopped at the first touch: nothing passes through a thin platform in one step."""
+    """Fast bodies are swept against static geometry from where they were to where the solver put them
+    (``moved``: (n, 2) px for the awake rows), and stopped at the first touch: nothing passes through a thin
+    platform in one step."""
     bp = world.static
     awake = awake_rows.tolist()
-    moved = np.array([bodies[k].position for k in awake], dtype=np.float64).reshape(-1, 2) - start[awake_rows]
     for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake_rows]).tolist():
         b = bodies[awake[i]]
         origin = b.previous_transform.position
@@ -948,9 +956,10 @@ def _continuous(world: "World", bodies: list[RigidBody], start: np.ndarray, tabl
 
 
 def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float, table: _ShapeTable,
-           awake_rows: np.ndarray) -> None:
-    """Count how long each awake body has rested; groups of touching bodies that all rested ``time_to_sleep``
-    fall asleep together. Touching a moving kinematic body or a character keeps a body awake."""
+           awake_rows: np.ndarray, motion: np.ndarray) -> None:
+    """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
+    bodies that all rested ``time_to_sleep`` fall asleep together. Touching a moving kinematic body or a
+    character keeps a body awake."""
     cfg = world.physics
     if not cfg.enable_sleep:
         return
@@ -958,10 +967,8 @@ def _sleep(world: "World", found: _Found, touching: np.ndarray, dt: float, table
     awake = awake_rows.tolist()
     if not awake:
         return
-    velocity = np.array([bodies[k].velocity for k in awake], dtype=np.float64).reshape(-1, 2)
-    spin = np.abs(np.array([bodies[k].angular_velocity for k in awake])) * table.sleep_extent[awake]
-    resting = (np.hypot(velocity[:, 0], velocity[:, 1]) <= cfg.sleep_linear_velocity) \
-        & (spin <= cfg.sleep_linear_velocity)
+    spin = np.abs(motion[:, 2]) * table.sleep_extent[awake_rows]
+    resting = (np.hypot(motion[:, 0], motion[:, 1]) <= cfg.sleep_linear_velocity) & (spin <= cfg.sleep_linear_velocity)
     rested = np.where(resting, np.array([bodies[k].sleep_time for k in awake]) + dt, 0.0)
     if not (rested >= cfg.time_to_sleep).any():
         for k, t in zip(awake, rested.tolist()):
