@@ -586,8 +586,9 @@ class _Solver:
         floor = -acc
         track = use_bias and self.bounces
         flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
+        einsum, maximum, minimum, subtract = np.einsum, np.maximum, np.minimum, np.subtract  # (hot loop)
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
-            rel = np.einsum("imj,mj->im", jv, flat.take(index))
+            rel = einsum("imj,mj->im", jv, flat.take(index))
             vn = rel[:2]
             ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
             d = diag[:, s] * vn + off[s] * vn[::-1] + block_base[:, s]
@@ -596,24 +597,23 @@ class _Solver:
                 ls[:2] = d
             else:
                 acc0, acc1, pick = acc[0, s], acc[1, s], chosen[:, s]
-                np.subtract(np.maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc0, out=pick[0])
-                np.subtract(np.maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * pick[0]), 0.0), acc1,
-                            out=pick[1])
+                subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc0, out=pick[0])
+                subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * pick[0]), 0.0), acc1, out=pick[1])
                 np.copyto(ls[:2], np.where(use_block, d, pick))
             d = ls[:2]
             acc[:, s] += d
             if track:
-                np.maximum(self.max_normal[:, s], d, out=self.max_normal[:, s])
+                maximum(self.max_normal[:, s], d, out=self.max_normal[:, s])
             # Friction at each point after the normals, held at the anchors while static (the solve).
             vt = rel[2:] + cross0 * d[0] + cross1 * d[1]
             limit = mu * acc[:, s]
             t = tacc[:, s]
             before = t.copy()
-            np.minimum(np.maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0], out=t[0])
-            np.subtract(t[0], before[0], out=ls[2])
-            np.minimum(np.maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1], out=t[1])
-            np.subtract(t[1], before[1], out=ls[3])
-            flat[index] += np.einsum("imj,im->mj", w, ls)
+            minimum(maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0], out=t[0])
+            subtract(t[0], before[0], out=ls[2])
+            minimum(maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1], out=t[1])
+            subtract(t[1], before[1], out=ls[3])
+            flat[index] += einsum("imj,im->mj", w, ls)
 
     def sliding(self) -> np.ndarray:
         """(2, m): points whose friction ended the step at the cone's edge (their anchors are let go)."""
