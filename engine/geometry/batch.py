@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["BatchManifolds", "collide_batch", "world_polygons"]
+__all__ = ["BatchManifolds", "collide_batch", "padded_segments", "world_polygons"]
 
 _FLIP_TOLERANCE = 0.01
 _DISJOINT_TOLERANCE = 0.01
@@ -53,13 +53,17 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
 
 
-def _max_separation(v1: np.ndarray, n1: np.ndarray, v2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # sep[p, i] = min over j of n1[p, i] . (v2[p, j] - v1[p, i]), one column j at a time (see _dot)
+def _max_separation(v1: np.ndarray, n1: np.ndarray, v2: np.ndarray,
+                    fake: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    # sep[p, i] = min over j of n1[p, i] . (v2[p, j] - v1[p, i]), one column j at a time (see _dot);
+    # ``fake`` edges (padding) never win.
     nx, ny = n1[..., 0], n1[..., 1]
     d = nx * v2[:, 0, 0:1] + ny * v2[:, 0, 1:2]
     for j in range(1, v2.shape[1]):
         np.minimum(d, nx * v2[:, j, 0:1] + ny * v2[:, j, 1:2], out=d)
     d -= _dot(n1, v1)
+    if fake is not None:
+        d[fake] = -np.inf
     edge = d.argmax(axis=1)
     return edge, d[np.arange(len(edge)), edge]
 
@@ -105,25 +109,47 @@ def _parallel_overlap(v11, v12, v21, v22):
     return parallel & (overlap > _DISJOINT_TOLERANCE)
 
 
+def padded_segments(a: np.ndarray, b: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Segments a-b ((S, 2) each) as cores of ``count`` >= 3 vertices, so that they can share a batch with
+    ``count``-gons: vertices a, b, b, ..., a; the real edges are a->b (index 0) and b->a (index count - 2),
+    the others have zero length. Returns vertices and normals (S, count, 2) and the (S, count) mask of fake
+    edges to pass to :func:`collide_batch` as ``fake_a``."""
+    e = b - a
+    n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
+    verts = np.repeat(b[:, None, :], count, axis=1)
+    verts[:, 0] = a
+    verts[:, count - 1] = a
+    normals = np.repeat(n0[:, None, :], count, axis=1)
+    normals[:, count - 2:] = -n0[:, None, :]
+    fake = np.ones((len(a), count), dtype=bool)
+    fake[:, 0] = fake[:, count - 2] = False
+    return verts, normals, fake
+
+
 def collide_batch(
     va: np.ndarray, na: np.ndarray, ra: np.ndarray,
     vb: np.ndarray, nb: np.ndarray, rb: np.ndarray,
-    margin: float = 0.0,
+    margin: float = 0.0, fake_a: np.ndarray | None = None,
 ) -> BatchManifolds:
     """Manifolds of P pairs: A cores ``va`` (P, nA, 2) with normals ``na`` and radii ``ra`` (P,), B likewise.
-    ``margin`` is the speculative distance, as in ``collide``."""
+    ``margin`` is the speculative distance, as in ``collide``. ``fake_a`` (P, nA) marks A's padding edges
+    (see :func:`padded_segments`): they are never a reference or incident face. A padded A's feature ids
+    number its padded vertices."""
     count = len(va)
     n_a, n_b = va.shape[1], vb.shape[1]
     rows = np.arange(count)
     radius = ra + rb
-    edge_a, sep_a = _max_separation(va, na, vb)
+    edge_a, sep_a = _max_separation(va, na, vb, fake_a)
     edge_b, sep_b = _max_separation(vb, nb, va)
     alive = (sep_a <= margin + radius) & (sep_b <= margin + radius)
 
     flip = sep_b > sep_a + _FLIP_TOLERANCE
     # Incident edges: the other core's face most anti-parallel to the reference normal.
     ref_normal = np.where(flip[:, None], _take(nb, edge_b), _take(na, edge_a))
-    inc_a = _dot(ref_normal[:, None, :], na).argmin(axis=1)
+    facing_a = _dot(ref_normal[:, None, :], na)
+    if fake_a is not None:
+        facing_a[fake_a] = np.inf
+    inc_a = facing_a.argmin(axis=1)
     inc_b = _dot(ref_normal[:, None, :], nb).argmin(axis=1)
     edge_a = np.where(flip, inc_a, edge_a)
     edge_b = np.where(flip, edge_b, inc_b)

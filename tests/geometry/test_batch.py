@@ -1,12 +1,13 @@
 """collide_batch gives what collide gives, pair for pair (collide itself is checked against shapely)."""
 
 import math
+import zlib
 
 import numpy as np
 import pytest
 
 from engine.geometry import RoundedPolygon, Transform, collide
-from engine.geometry.batch import collide_batch, world_polygons
+from engine.geometry.batch import collide_batch, padded_segments, world_polygons
 
 
 def random_pairs(seed, count, kind_a, kind_b):
@@ -49,7 +50,7 @@ def pack(pairs, which):
 @pytest.mark.parametrize("kinds", [("box", "box"), ("quad", "box"), ("seg", "box"), ("box", "seg"), ("seg", "seg")])
 @pytest.mark.parametrize("margin", [0.0, 4.0])
 def test_batch_matches_the_scalar_collide(kinds, margin):
-    pairs = random_pairs(hash(kinds) % 1000, 400, *kinds)
+    pairs = random_pairs(zlib.crc32(repr(kinds).encode()), 400, *kinds)  # (hash() of str varies per run)
     va, na, ra = pack(pairs, "a")
     vb, nb, rb = pack(pairs, "b")
     out = collide_batch(va, na, ra, vb, nb, rb, margin)
@@ -68,3 +69,41 @@ def test_batch_matches_the_scalar_collide(kinds, margin):
         for (ie, se, pe), (ia, sa, pa) in zip(expected, actual):
             assert ie == ia and math.isclose(se, sa, abs_tol=1e-9) and np.allclose(pe, pa, atol=1e-9), k
     assert compared > 40  # the random pairs really touch often enough to mean something
+
+
+@pytest.mark.parametrize("count", [4, 5])
+@pytest.mark.parametrize("margin", [0.0, 4.0])
+def test_segments_padded_to_share_a_batch_with_polygons_collide_as_segments(count, margin):
+    """A segment padded to ``count`` vertices (its fake edges masked) gives the scalar segment's manifold;
+    its feature ids number the padded vertices (a, b, b, ..., a), consistently."""
+    rng = np.random.default_rng(7 + count)
+    pairs = []
+    while len(pairs) < 400:
+        a, xa, b, xb = random_pairs(int(rng.integers(1 << 30)), 1, "seg", "box")[0]
+        if count == 5:
+            size = float(rng.uniform(6, 20))
+            b = RoundedPolygon([(size * math.cos(2 * math.pi * i / 5), size * math.sin(2 * math.pi * i / 5))
+                                for i in range(5)], radius=float(rng.choice([0.0, 1.5])))
+        pairs.append((a, xa, b, xb))
+    ends = np.array([[xa.apply(a.vertices[0]), xa.apply(a.vertices[1])] for a, xa, _, _ in pairs])
+    va, na, fake = padded_segments(ends[:, 0], ends[:, 1], count)
+    ra = np.array([p[0].radius for p in pairs])
+    vb, nb, rb = pack(pairs, "b")
+    out = collide_batch(va, na, ra, vb, nb, rb, margin, fake_a=fake)
+    padded_to_scalar = {i: (0 if i in (0, count - 1) else 1) for i in range(count)}
+    compared = 0
+    for k, (a, xa, b, xb) in enumerate(pairs):
+        m = collide(a, xa, b, xb, margin)
+        got = [j for j in (0, 1) if out.valid[k, j]]
+        if m is None:
+            assert not got, k
+            continue
+        compared += 1
+        assert len(got) == len(m.points), k
+        assert np.allclose(out.normal[k], m.normal, atol=1e-9), k
+        expected = sorted((p.id, p.separation, p.point) for p in m.points)
+        actual = sorted(((padded_to_scalar[int(out.id[k, j]) >> 8] << 8) | (int(out.id[k, j]) & 255),
+                         float(out.separation[k, j]), tuple(out.point[k, j])) for j in got)
+        for (ie, se, pe), (ia, sa, pa) in zip(expected, actual):
+            assert ie == ia and math.isclose(se, sa, abs_tol=1e-9) and np.allclose(pe, pa, atol=1e-9), k
+    assert compared > 40
