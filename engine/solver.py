@@ -40,7 +40,7 @@ import numpy as np
 from .bodies import ContactEvent, PhysicsConfig, RigidBody
 from .world_types import WorldError
 from .geometry import CastHit, Manifold, Transform, collide
-from .geometry.batch import collide_batch, world_polygons
+from .geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
 
 if TYPE_CHECKING:
     from .world import World
@@ -278,41 +278,26 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
     awake = np.flatnonzero(~asleep).tolist()
     box_array = polys["box_array"]
 
-    # Static segments near each awake body (cached lists), box-tested at once, batched per vertex count.
+    # Static segments near each awake body (cached lists), box-tested at once. Circles go through the scalar
+    # collide; the others ride in the batch of their vertex count's body pairs (below).
     ks_all, segs_all = _static_candidates(world, table, awake, box_array)
     sb, bb = bp.aabbs[segs_all], box_array[ks_all]
     touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
     ks_all, segs_all = ks_all[touch], segs_all[touch]
+    static_by_count: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for count in table.groups:
         pick = table.count[ks_all] == count
         if not pick.any():
             continue
         ks, sg = ks_all[pick], segs_all[pick]
-        if count == 1:
-            for k, s in zip(ks.tolist(), sg.tolist()):
-                m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
-                if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
-                        world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
-                    pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, m, -1, k)
+        if count > 1:
+            static_by_count[count] = (ks, sg)
             continue
-        seg_verts = np.stack([bp.a[sg], bp.b[sg]], axis=1)
-        e = bp.b[sg] - bp.a[sg]
-        length = np.hypot(e[:, 0], e[:, 1])
-        n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / length[:, None]
-        seg_normals = np.stack([n0, -n0], axis=1)
-        verts, normals = polys[count]
-        rows = table.row[ks]
-        batch = collide_batch(seg_verts, seg_normals, bp.radius[sg], verts[rows], normals[rows], table.radius[ks],
-                              margin)
-        # The seam rule, for the few one-point contacts at a segment end.
-        single = batch.valid[:, 0] & ~batch.valid[:, 1]
-        for i in np.flatnonzero(single).tolist():
-            s = int(sg[i])
-            if (s, 0) in world._joints or (s, 1) in world._joints:
-                if _leans_over_neighbour(world, s, tuple(bp.a[s]), tuple(bp.b[s]), batch.point[i, 0], batch.normal[i]):
-                    batch.valid[i, 0] = False
-        keys = (np.int64(_STATIC) << 58) | (sg << 29) | table.ids[ks]
-        pairs.add_batch(keys, sg.tolist(), _pick(bodies, ks), _STATIC, batch, -1, ks)
+        for k, s in zip(ks.tolist(), sg.tolist()):
+            m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
+            if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
+                    world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
+                pairs.add_manifold(_key(_STATIC, s, bodies[k].id), s, bodies[k], _STATIC, m, -1, k)
 
     # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
     # again, from where they started, at the speed they moved, so crates are carried, not dragged.
@@ -331,8 +316,9 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
                 pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
     # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
+    body_groups: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    ids = table.ids
     if len(bodies) > 1:
-        ids = table.ids
         lo, hi = _overlapping_pairs(box_array, ids)
         keep = ~(asleep[lo] & asleep[hi])
         lo, hi = lo[keep], hi[keep]
@@ -343,19 +329,53 @@ def _collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], ta
                 if not len(sel):
                     continue
                 la_, hb_ = lo[sel], hi[sel]
-                if count_a == 1 or count_b == 1:
-                    for i, j in zip(la_.tolist(), hb_.tolist()):
-                        m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
-                        if m is not None:
-                            pairs.add_manifold(_key(_DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j],
-                                               _DYNAMIC, m, i, j)
+                if count_a > 1 and count_b > 1:
+                    body_groups[(count_a, count_b)] = (la_, hb_)
                     continue
-                va, na = polys[count_a]
-                vb, nb = polys[count_b]
-                ra, rb = table.row[la_], table.row[hb_]
-                batch = collide_batch(va[ra], na[ra], table.radius[la_], vb[rb], nb[rb], table.radius[hb_], margin)
-                keys = (np.int64(_DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
-                pairs.add_batch(keys, _pick(bodies, la_), _pick(bodies, hb_), _DYNAMIC, batch, la_, hb_)
+                for i, j in zip(la_.tolist(), hb_.tolist()):
+                    m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
+                    if m is not None:
+                        pairs.add_manifold(_key(_DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j],
+                                           _DYNAMIC, m, i, j)
+
+    # The batches: one per vertex-count pair; a count's static segments (A, padded to the count) ride with its
+    # equal-count body pairs, so that a pile costs one batch, not two.
+    for count_a, count_b in sorted(set(body_groups) | {(n, n) for n in static_by_count}):
+        la_, hb_ = body_groups.get((count_a, count_b), (np.zeros(0, dtype=np.int64),) * 2)
+        ks, sg = static_by_count.get(count_a, (np.zeros(0, dtype=np.int64),) * 2) if count_a == count_b \
+            else (np.zeros(0, dtype=np.int64),) * 2
+        va, na = polys[count_a]
+        vb, nb = polys[count_b]
+        seg_a, seg_b = bp.a[sg], bp.b[sg]
+        if count_a == 2:
+            e = seg_b - seg_a
+            n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
+            seg_verts, seg_normals = np.stack([seg_a, seg_b], axis=1), np.stack([n0, -n0], axis=1)
+            seg_fake = np.zeros((len(sg), 2), dtype=bool)
+        else:
+            seg_verts, seg_normals, seg_fake = padded_segments(seg_a, seg_b, count_a)
+        rows_a, rows_b = table.row[la_], np.concatenate([table.row[ks], table.row[hb_]])
+        batch = collide_batch(
+            np.concatenate([seg_verts, va[rows_a]]), np.concatenate([seg_normals, na[rows_a]]),
+            np.concatenate([bp.radius[sg], table.radius[la_]]), vb[rows_b], nb[rows_b],
+            np.concatenate([table.radius[ks], table.radius[hb_]]), margin,
+            np.concatenate([seg_fake, np.zeros((len(la_), count_a), dtype=bool)]))
+        split = len(sg)
+        if split:
+            static = BatchManifolds(*(field[:split] for field in batch))
+            # The seam rule, for the few one-point contacts at a segment end.
+            single = static.valid[:, 0] & ~static.valid[:, 1]
+            for i in np.flatnonzero(single).tolist():
+                s = int(sg[i])
+                if ((s, 0) in world._joints or (s, 1) in world._joints) and _leans_over_neighbour(
+                        world, s, tuple(bp.a[s]), tuple(bp.b[s]), static.point[i, 0], static.normal[i]):
+                    static.valid[i, 0] = False
+            keys = (np.int64(_STATIC) << 58) | (sg << 29) | ids[ks]
+            pairs.add_batch(keys, sg.tolist(), _pick(bodies, ks), _STATIC, static, -1, ks)
+        if len(la_):
+            between = BatchManifolds(*(field[split:] for field in batch))
+            keys = (np.int64(_DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
+            pairs.add_batch(keys, _pick(bodies, la_), _pick(bodies, hb_), _DYNAMIC, between, la_, hb_)
     return pairs
 
 
