@@ -857,13 +857,19 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
         candidate = match[:, None] & valid
         direct = candidate & old_valid & (old_ids == ids)
         crossed = candidate & old_valid[:, ::-1] & (old_ids[:, ::-1] == ids) & ~direct
-        carried = direct | crossed
-        row, slot = src[:, None], np.where(crossed, (1, 0), (0, 1))
-        nimp = np.where(carried, old.normal_impulse[row, slot], 0.0)
-        timp = np.where(carried, old.tangent_impulse[row, slot], 0.0)
-        keep = carried & ~old.sliding[row, slot]
-        la = np.where(keep[..., None], old.la[row, slot], 0.0)
-        lb = np.where(keep[..., None], old.lb[row, slot], 0.0)
+        if crossed.any():
+            carried, row, slot = direct | crossed, src[:, None], np.where(crossed, (1, 0), (0, 1))
+            old_n, old_t, old_s = old.normal_impulse[row, slot], old.tangent_impulse[row, slot], old.sliding[row, slot]
+            old_la, old_lb = old.la[row, slot], old.lb[row, slot]
+        else:  # every point kept its slot (the usual case)
+            carried = direct
+            old_n, old_t, old_s = old.normal_impulse[src], old.tangent_impulse[src], old.sliding[src]
+            old_la, old_lb = old.la[src], old.lb[src]
+        nimp = np.where(carried, old_n, 0.0)
+        timp = np.where(carried, old_t, 0.0)
+        keep = carried & ~old_s
+        la = np.where(keep[..., None], old_la, 0.0)
+        lb = np.where(keep[..., None], old_lb, 0.0)
     # New anchors where none carried over: the contact point in each body's frame at step start.
     fresh_row, fresh_slot = np.divmod(np.flatnonzero(~keep.ravel()), 2)
     if len(fresh_row):
@@ -899,12 +905,16 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     lin = 1.0 / (1.0 + h * cfg.linear_damping)
     ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
     moving = v[:dyn]
+    gravity_step = h * gravity
     for _ in range(cfg.substeps):
-        moving[:, :2] = (moving[:, :2] + h * gravity) * lin
-        moving[:, 2] *= ang_d
-        speed = np.hypot(moving[:, 0], moving[:, 1])
-        over = speed > cfg.max_linear_speed
-        if over.any():
+        moving[:, :2] += gravity_step
+        if lin != 1.0:
+            moving[:, :2] *= lin
+        if ang_d != 1.0:
+            moving[:, 2] *= ang_d
+        if np.abs(moving[:, :2]).max(initial=0.0) > 0.7 * cfg.max_linear_speed:  # (a cheap test first)
+            speed = np.hypot(moving[:, 0], moving[:, 1])
+            over = speed > cfg.max_linear_speed
             moving[:, :2] *= np.where(over, cfg.max_linear_speed / np.where(over, speed, 1.0), 1.0)[:, None]
         if count:
             solver.warm_start()
