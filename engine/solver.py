@@ -91,8 +91,8 @@ class ContactSet:
     b: list = field(default_factory=list)
     """Rigid body B of each contact."""
     colouring: Any = None
-    """(rows of A, rows of B in the order the contacts were found, colour order, colour sizes) of the last
-    solve: reused while the same pairs touch the same rows."""
+    """(rows of A, rows of B and light flags in the order the contacts were found, colour order, colour sizes,
+    light colours) of the last solve: reused while the same pairs touch the same rows the same way."""
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -432,23 +432,34 @@ def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
     return omega / a1, a2 * a3, a3
 
 
-def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int) -> list[np.ndarray]:
+def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int,
+             light: np.ndarray) -> tuple[list[np.ndarray], list[bool]]:
     """Greedy graph colouring in contact order: each contact takes the lowest colour that neither of its
-    dynamic rows has yet (fixed rows never conflict). Colours are bit masks per row."""
-    used = [0] * (dynamic_rows + 1)
-    fixed = dynamic_rows  # every fixed row shares this slot, cleared after each contact: it never conflicts
-    colour_of = []
-    for a, b in zip(np.minimum(ia, fixed).tolist(), np.minimum(ib, fixed).tolist()):
-        taken = used[a] | used[b]
-        bit = ~taken & (taken + 1)  # lowest free colour
-        used[a] |= bit
-        used[b] |= bit
-        used[fixed] = 0
-        colour_of.append(bit.bit_length() - 1)
-    colour = np.array(colour_of, dtype=np.int64)
-    order = np.argsort(colour, kind="stable")
-    bounds = np.searchsorted(colour[order], np.arange(colour.max() + 2 if len(colour) else 1))
-    return [order[bounds[c]:bounds[c + 1]] for c in range(len(bounds) - 1)]
+    dynamic rows has yet (fixed rows never conflict; colours are bit masks per row). The ``light`` contacts
+    are coloured apart, after the others, so that their colours can be solved with the light kernel.
+    Returns the colours (contact indices) and which of them are light."""
+    colours: list[np.ndarray] = []
+    kinds: list[bool] = []
+    for want in (False, True):
+        members = np.flatnonzero(light == want)
+        if not len(members):
+            continue
+        used = [0] * (dynamic_rows + 1)
+        fixed = dynamic_rows  # every fixed row shares this slot, cleared after each contact: it never conflicts
+        colour_of = []
+        for a, b in zip(np.minimum(ia[members], fixed).tolist(), np.minimum(ib[members], fixed).tolist()):
+            taken = used[a] | used[b]
+            bit = ~taken & (taken + 1)  # lowest free colour
+            used[a] |= bit
+            used[b] |= bit
+            used[fixed] = 0
+            colour_of.append(bit.bit_length() - 1)
+        colour = np.array(colour_of, dtype=np.int64)
+        order = np.argsort(colour, kind="stable")
+        bounds = np.searchsorted(colour[order], np.arange(colour.max() + 2))
+        colours += [members[order[bounds[c]:bounds[c + 1]]] for c in range(len(bounds) - 1)]
+        kinds += [want] * (len(bounds) - 1)
+    return colours, kinds
 
 
 class _Solver:
@@ -471,8 +482,9 @@ class _Solver:
     """
 
     def __init__(self, v: np.ndarray, inv_mass: np.ndarray, inv_inertia: np.ndarray, colour_sizes: list[int],
-                 c: dict, soft, stiff, anchor, inv_h: float, push_max: float) -> None:
-        """``c``: the contacts' arrays, sorted by colour (``colour_sizes`` contacts in each)."""
+                 colour_kinds: list[bool], c: dict, soft, stiff, anchor, inv_h: float, push_max: float) -> None:
+        """``c``: the contacts' arrays, sorted by colour (``colour_sizes`` contacts in each; ``colour_kinds``
+        says which colours are light: normals only)."""
         self.v = v
         self.d = np.zeros_like(v)
         self.inv_h, self.push_max = inv_h, push_max
@@ -551,12 +563,13 @@ class _Solver:
         index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1, 6)
         self.colours = []
         start = 0
-        for size in colour_sizes:
+        for size, light in zip(colour_sizes, colour_kinds):
             s = slice(start, start + size)
             start += size
-            self.colours.append((s, index[s], np.ascontiguousarray(jv[:, s]),
-                                 np.ascontiguousarray(w[:, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
-                                 np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s]))
+            rows = slice(0, 2) if light else slice(0, 4)
+            self.colours.append((s, index[s], np.ascontiguousarray(jv[rows, s]),
+                                 np.ascontiguousarray(w[rows, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
+                                 np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s], light))
         self.jv, self.w = jv, w
 
     def _pair_state(self, state: np.ndarray) -> np.ndarray:
@@ -607,10 +620,18 @@ class _Solver:
         track = use_bias and self.bounces
         flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
         einsum, maximum, minimum, subtract = np.einsum, np.maximum, np.minimum, np.subtract  # (hot loop)
-        for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0 in self.colours:
+        for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0, light in self.colours:
             rel = einsum("imj,mj->im", jv, flat.take(index))
             vn = rel[:2]
             ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
+            if light:  # separated contacts: the two normals one after the other, no friction
+                subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc[0, s], out=ls[0])
+                subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * ls[0]), 0.0), acc[1, s], out=ls[1])
+                acc[:, s] += ls[:2]
+                if track:
+                    maximum(self.max_normal[:, s], ls[:2], out=self.max_normal[:, s])
+                flat[index] += einsum("imj,im->mj", w, ls[:2])
+                continue
             d = diag[:, s] * vn + off[s] * vn[::-1] + block_base[:, s]
             use_block = same[s] & (d >= floor[:, s]).all(axis=0)
             if use_block.all():
@@ -696,7 +717,7 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
     awake = np.flatnonzero(~asleep)
-    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake)
+    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake, table)
     if len(carried):
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
                      "la", "lb", "touching", "a_index", "b_index"):
@@ -763,7 +784,8 @@ def _finite_pair(value: Any) -> bool:
 
 
 def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching: np.ndarray, position: np.ndarray,
-                angle: np.ndarray, awake_rows: np.ndarray) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+                angle: np.ndarray, awake_rows: np.ndarray, table: _ShapeTable) -> tuple[ContactSet, np.ndarray,
+                                                                                        np.ndarray]:
     """Solve this step's contacts and move the awake bodies (``awake_rows``). Returns the contact set, how far
     each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
@@ -818,21 +840,37 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     friction = np.sqrt(fa * body_friction[found.b_index])
     restitution = np.maximum(ea, body_restitution[found.b_index])
 
-    # Graph colours (kept while the same pairs touch the same rows), and every contact array in colour order.
-    colouring = old.colouring
-    if colouring is None or not (np.array_equal(colouring[0], ia) and np.array_equal(colouring[1], ib)):
-        colours = _colours(ia, ib, dyn)
-        by_colour = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
-        colouring = (ia, ib, by_colour, [len(c) for c in colours])
-    by_colour, colour_sizes = colouring[2], colouring[3]
-    keys, valid, normal, point, ids = keys[by_colour], valid[by_colour], normal[by_colour], point[by_colour], \
-        ids[by_colour]
-    ia, ib, friction, restitution = ia[by_colour], ib[by_colour], friction[by_colour], restitution[by_colour]
-    a_kind, separation, touching = a_kind[by_colour], found.separation[by_colour], touching[by_colour]
     fixed_rows = len(fixed_state)
     v = np.concatenate([props[awake_index, :3], np.array(fixed_state, dtype=np.float64).reshape(-1, 3)])
     inv_m = np.concatenate([props[awake_index, 3], np.zeros(fixed_rows)])
     inv_i = np.concatenate([props[awake_index, 4], np.zeros(fixed_rows)])
+
+    # Light contacts get the light kernel (normals only, no friction): separated by more than the slop at the
+    # start of the step and not closing that gap within it, even turning and falling. They are speculative
+    # contacts that will only stop an approach, such as a pile's side neighbours, and a friction impulse is
+    # bounded by the normal one, which stays zero. Bodies that do close in (a crate landing, a stack
+    # settling) get friction from the step they touch.
+    nearest = np.where(valid, found.separation, np.inf)
+    gap = np.minimum(nearest[:, 0], nearest[:, 1]) - cfg.linear_slop
+    reach = np.concatenate([table.sleep_extent[awake_index], np.zeros(fixed_rows)])
+    closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
+        + np.abs(v[ia, 2]) * reach[ia] + np.abs(v[ib, 2]) * reach[ib] \
+        + np.abs(world.gravity[0] * normal[:, 0] + world.gravity[1] * normal[:, 1]) * dt
+    light = (gap > 0.0) & (closing * dt < gap) & ((a_kind == _DYNAMIC) | (a_kind == _STATIC))
+
+    # Graph colours (kept while the same pairs touch the same rows), and every contact array in colour order.
+    colouring = old.colouring
+    if colouring is None or not (np.array_equal(colouring[0], ia) and np.array_equal(colouring[1], ib)
+                                 and np.array_equal(colouring[2], light)):
+        colours, kinds = _colours(ia, ib, dyn, light)
+        by_colour = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
+        colouring = (ia, ib, light, by_colour, [len(c) for c in colours], kinds)
+    by_colour, colour_sizes, colour_kinds = colouring[3], colouring[4], colouring[5]
+    light = light[by_colour]
+    keys, valid, normal, point, ids = keys[by_colour], valid[by_colour], normal[by_colour], point[by_colour], \
+        ids[by_colour]
+    ia, ib, friction, restitution = ia[by_colour], ib[by_colour], friction[by_colour], restitution[by_colour]
+    a_kind, separation, touching = a_kind[by_colour], found.separation[by_colour], touching[by_colour]
     start_position, start_angle = position[awake_index], angle[awake_index]
     center = np.concatenate([start_position, np.array(fixed_centers, dtype=np.float64).reshape(-1, 2)])
     angle = np.concatenate([start_angle, np.array(fixed_angles, dtype=np.float64)])
@@ -866,7 +904,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
             old_n, old_t, old_s = old.normal_impulse[src], old.tangent_impulse[src], old.sliding[src]
             old_la, old_lb = old.la[src], old.lb[src]
         nimp = np.where(carried, old_n, 0.0)
-        timp = np.where(carried, old_t, 0.0)
+        timp = np.where(carried & ~light[:, None], old_t, 0.0)  # (light contacts solve no friction)
         keep = carried & ~old_s
         la = np.where(keep[..., None], old_la, 0.0)
         lb = np.where(keep[..., None], old_lb, 0.0)
@@ -897,7 +935,7 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
 
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, 0.25 / h)
-    solver = _Solver(v, inv_m, inv_i, colour_sizes, data, _soft(hertz, cfg.contact_damping_ratio, h),
+    solver = _Solver(v, inv_m, inv_i, colour_sizes, colour_kinds, data, _soft(hertz, cfg.contact_damping_ratio, h),
                      _soft(2.0 * hertz, cfg.contact_damping_ratio, h),
                      _soft(min(cfg.friction_anchor_hertz, hertz), cfg.contact_damping_ratio, h),
                      1.0 / h, cfg.contact_push_max_velocity)

@@ -168,6 +168,22 @@ def test_the_same_scene_and_inputs_give_a_bit_identical_state():
     assert hashes[0] == hashes[1]
 
 
+def test_a_crate_landing_with_sideways_speed_loses_it_to_friction_on_impact():
+    """Coulomb friction acts in the landing step too: the impact's normal impulse (stopping a 400 px/s fall)
+    allows a friction impulse of mu times that, up to 0.6 * 400 = 240 px/s off a 300 px/s slide."""
+    world = World()
+    world.add_chain([(-2000, 0), (2000, 0)], radius=2.0)
+    fall = 400.0
+    height = fall * fall / (2 * 1800.0)  # dropped from rest this high above the floor, it lands at ~400 px/s
+    box = world.add_body(crate(0.0, REST_Y + height, velocity=(300.0, 0.0), friction=0.6))
+    world.step(DT)  # falling
+    while box.velocity[1] < 0.0:
+        before = box.velocity[0]
+        world.step(DT)
+    assert before == pytest.approx(300.0)
+    assert 300.0 - box.velocity[0] > 0.75 * 0.6 * fall  # measured: 212 px/s in the landing step
+
+
 # ------------------------------------------------------------------------------------------------ with the player
 def push_run(density):
     world = World()
