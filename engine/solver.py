@@ -434,32 +434,32 @@ def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
 
 def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int,
              light: np.ndarray) -> tuple[list[np.ndarray], list[bool]]:
-    """Greedy graph colouring in contact order: each contact takes the lowest colour that neither of its
-    dynamic rows has yet (fixed rows never conflict; colours are bit masks per row). The ``light`` contacts
-    are coloured apart, after the others, so that their colours can be solved with the light kernel.
-    Returns the colours (contact indices) and which of them are light."""
-    colours: list[np.ndarray] = []
-    kinds: list[bool] = []
+    """Greedy graph colouring: each contact takes the lowest colour that neither of its dynamic rows has yet
+    (fixed rows never conflict; colours are bit masks per row). The other contacts are coloured first; then
+    the ``light`` ones, which fill the gaps those colours left (solved there with the full kernel) and open
+    light colours (the light kernel) only for the rest. Returns the colours (contact indices) and which of
+    them are light."""
+    used = [0] * (dynamic_rows + 1)
+    fixed = dynamic_rows  # every fixed row shares this slot, cleared after each contact: it never conflicts
+    colour = np.empty(len(ia), dtype=np.int64)
+    full_colours = 0
     for want in (False, True):
         members = np.flatnonzero(light == want)
-        if not len(members):
-            continue
-        used = [0] * (dynamic_rows + 1)
-        fixed = dynamic_rows  # every fixed row shares this slot, cleared after each contact: it never conflicts
-        colour_of = []
-        for a, b in zip(np.minimum(ia[members], fixed).tolist(), np.minimum(ib[members], fixed).tolist()):
+        for k, a, b in zip(members.tolist(), np.minimum(ia[members], fixed).tolist(),
+                           np.minimum(ib[members], fixed).tolist()):
             taken = used[a] | used[b]
             bit = ~taken & (taken + 1)  # lowest free colour
             used[a] |= bit
             used[b] |= bit
             used[fixed] = 0
-            colour_of.append(bit.bit_length() - 1)
-        colour = np.array(colour_of, dtype=np.int64)
-        order = np.argsort(colour, kind="stable")
-        bounds = np.searchsorted(colour[order], np.arange(colour.max() + 2))
-        colours += [members[order[bounds[c]:bounds[c + 1]]] for c in range(len(bounds) - 1)]
-        kinds += [want] * (len(bounds) - 1)
-    return colours, kinds
+            colour[k] = bit.bit_length() - 1
+        if not want:
+            full_colours = int(colour[members].max()) + 1 if len(members) else 0
+    order = np.argsort(colour, kind="stable")
+    bounds = np.searchsorted(colour[order], np.arange(colour.max() + 2 if len(colour) else 1))
+    colours = [order[bounds[c]:bounds[c + 1]] for c in range(len(bounds) - 1)]
+    kept = [c for c in range(len(colours)) if len(colours[c])]
+    return [colours[c] for c in kept], [c >= full_colours for c in kept]
 
 
 class _Solver:
