@@ -74,7 +74,8 @@ def _unit(x: np.ndarray) -> np.ndarray:
 
 
 def _segment_closest(p1, q1, p2, q2):
-    """Vectorised closest points of segments p1-q1 and p2-q2 (fractions exactly 0 or 1 at ends)."""
+    """Vectorised closest points of segments p1-q1 and p2-q2 (fractions exactly 0 or 1 at ends). Divides by
+    zero for point-like segments (the masks then pick the other branch): call under ``np.errstate``."""
     d1 = q1 - p1
     d2 = q2 - p2
     r = p1 - p2
@@ -84,13 +85,12 @@ def _segment_closest(p1, q1, p2, q2):
     rd2 = _dot(r, d2)
     d12 = _dot(d1, d2)
     denom = dd1 * dd2 - d12 * d12
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(denom != 0.0, _unit((d12 * rd2 - rd1 * dd2) / np.where(denom != 0, denom, 1.0)), 0.0)
-        f2 = (d12 * f1 + rd2) / dd2
-        low = f2 < 0.0
-        high = f2 > 1.0
-        f1 = np.where(low, _unit(-rd1 / dd1), np.where(high, _unit((d12 - rd1) / dd1), f1))
-        f2 = _unit(f2)
+    f1 = np.where(denom != 0.0, _unit((d12 * rd2 - rd1 * dd2) / np.where(denom != 0, denom, 1.0)), 0.0)
+    f2 = (d12 * f1 + rd2) / dd2
+    low = f2 < 0.0
+    high = f2 > 1.0
+    f1 = np.where(low, _unit(-rd1 / dd1), np.where(high, _unit((d12 - rd1) / dd1), f1))
+    f2 = _unit(f2)
     c1 = p1 + f1[:, None] * d1
     c2 = p2 + f2[:, None] * d2
     return f1, f2, c1, c2
@@ -135,6 +135,11 @@ def collide_batch(
     ``margin`` is the speculative distance, as in ``collide``. ``fake_a`` (P, nA) marks A's padding edges
     (see :func:`padded_segments`): they are never a reference or incident face. A padded A's feature ids
     number its padded vertices."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # (masked branches divide by zero; once per batch)
+        return _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a)
+
+
+def _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a) -> BatchManifolds:
     count = len(va)
     n_a, n_b = va.shape[1], vb.shape[1]
     rows = np.arange(count)
@@ -200,8 +205,7 @@ def collide_batch(
     id2 = (i12 << 8) | i21
 
     # Vertex-vertex contacts (one point).
-    with np.errstate(divide="ignore", invalid="ignore"):
-        vn = dvec / np.where(distance > 0, distance, 1.0)[:, None]
+    vn = dvec / np.where(distance > 0, distance, 1.0)[:, None]
     v_point = 0.5 * (c1 + ra[:, None] * vn + c2 - rb[:, None] * vn)
     fa = np.where(f1 == 0.0, i11, i12)
     fb = np.where(f2 == 0.0, i21, i22)
