@@ -566,9 +566,9 @@ class _Solver:
         for size, light in zip(colour_sizes, colour_kinds):
             s = slice(start, start + size)
             start += size
-            rows = slice(0, 2) if light else slice(0, 4)
-            self.colours.append((s, index[s], np.ascontiguousarray(jv[rows, s]),
-                                 np.ascontiguousarray(w[rows, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
+            used = slice(0, 2) if light else slice(0, 4)  # (the light kernel needs the normal rows only)
+            self.colours.append((s, index[s], np.ascontiguousarray(jv[used, s]),
+                                 np.ascontiguousarray(w[used, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
                                  np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s], light))
         self.jv, self.w = jv, w
 
