@@ -4,16 +4,19 @@ One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.Rigi
 
 1. **Collide.** Awake bodies against static segments (broad phase, cached per body while it stays inside a
    padded box), kinematic bodies and characters (which the solver treats as kinematic: a crate resting on
-   the player's head cannot push the player down), and each other (box overlap over all pairs at once).
-   Polygon pairs go through :func:`~engine.geometry.batch.collide_batch` in groups of equal vertex counts;
-   circles and the few kinematic pairs through the scalar ``collide``. Manifolds are made
-   ``speculative_distance`` early. Points keep their accumulated impulses and friction anchors from the last
-   step when their feature ids match (warm starting).
+   the player's head cannot push the player down), and each other (sweep and prune along x). Polygon pairs
+   go through :func:`~engine.geometry.batch.collide_batch`, one batch per pair of vertex counts; a count's
+   static segments ride, padded, in the batch of its equal-count body pairs. Circles and the few kinematic
+   pairs go through the scalar ``collide``. Manifolds are made ``speculative_distance`` early. Points keep
+   their accumulated impulses and friction anchors from the last step when their feature ids match (warm
+   starting).
 2. **Solve** in ``substeps`` substeps, each: integrate velocities (gravity, damping), warm start, solve the
    contacts *softly* (a stiff, heavily damped spring instead of a hard constraint: two-point normals as a
    2x2 block, Coulomb friction held at the contact anchors so stacks do not creep), integrate positions,
    then *relax* (solve again without position correction). Contacts are split into graph colours (no two
-   contacts of a colour share a dynamic body), and each colour is one vectorised pass.
+   contacts of a colour share a dynamic body; kept from step to step while the same pairs touch), and each
+   colour is one vectorised pass (see :class:`_Solver`). Contacts separated at the start of the step and
+   not closing within it (a pile's side neighbours) are *light*: their colours solve the normals only.
 3. **Restitution**, once after the substeps, for points that approached faster than
    ``restitution_threshold``.
 4. **Continuous collision** against static geometry for bodies that moved far this step.
@@ -24,7 +27,9 @@ The seam rule: a one-point contact with a segment's rounded end cap, at an end t
 another segment, whose normal leans over that other segment, belongs to the other segment and is dropped.
 Without it a crate sliding over a joint meets the caps there with a tilted speculative normal and trips.
 
-Everything runs in a fixed order, so the same inputs give bit-identical results.
+Everything runs in a fixed order, so the same inputs give bit-identical results. At the sizes of a game
+level (tens to hundreds of contacts per colour) numpy's cost is per call, not per element, so the code
+counts calls: per-step constants are made once, and each colour pass is a few dozen array operations.
 """
 
 from __future__ import annotations
@@ -38,9 +43,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody
-from .world_types import WorldError
 from .geometry import CastHit, Manifold, Transform, collide
 from .geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
+from .world_types import WorldError
 
 if TYPE_CHECKING:
     from .world import World
@@ -475,7 +480,9 @@ class _Solver:
     Separation and anchor drift during the step are linear in the displacements (rotation to first order: the
     error is |r| da^2 / 2, a thousandth of a pixel for a crate turning 0.01 rad in a step, and the manifold is
     rebuilt every step). A colour touches each dynamic body at most once, so one colour is one vectorised
-    pass; colours follow each other (Gauss-Seidel).
+    pass; colours follow each other (Gauss-Seidel). Light colours (contacts separated and not closing, see
+    :func:`step_bodies`) solve the two normals one after the other and no friction: a friction impulse is
+    bounded by the normal one, which such a contact only gets if something pushes it shut within the step.
 
     Per-point arrays are stored point-major, (2, m), so that one point's values over a colour are contiguous:
     at this size numpy's cost is per call, and contiguous operands keep each call cheap.
@@ -570,7 +577,7 @@ class _Solver:
             self.colours.append((s, index[s], np.ascontiguousarray(jv[used, s]),
                                  np.ascontiguousarray(w[used, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
                                  np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s], light))
-        self.jv, self.w = jv, w
+        self.w = w
 
     def _pair_state(self, state: np.ndarray) -> np.ndarray:
         """(m, 6): each contact's A row then B row of ``state`` ((rows, 3))."""
@@ -620,13 +627,18 @@ class _Solver:
         track = use_bias and self.bounces
         flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
         einsum, maximum, minimum, subtract = np.einsum, np.maximum, np.minimum, np.subtract  # (hot loop)
+
+        def one_at_a_time(s: slice, vn: np.ndarray, k12: np.ndarray, out: np.ndarray) -> None:
+            """The two normal impulses, point 0 then point 1 (which sees point 0's), into ``out`` (2, m)."""
+            subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc[0, s], out=out[0])
+            subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * out[0]), 0.0), acc[1, s], out=out[1])
+
         for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0, light in self.colours:
             rel = einsum("imj,mj->im", jv, flat.take(index))
             vn = rel[:2]
             ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
-            if light:  # separated contacts: the two normals one after the other, no friction
-                subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc[0, s], out=ls[0])
-                subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * ls[0]), 0.0), acc[1, s], out=ls[1])
+            if light:  # separated contacts: the normals only
+                one_at_a_time(s, vn, k12, ls)
                 acc[:, s] += ls[:2]
                 if track:
                     maximum(self.max_normal[:, s], ls[:2], out=self.max_normal[:, s])
@@ -637,10 +649,8 @@ class _Solver:
             if use_block.all():
                 ls[:2] = d
             else:
-                acc0, acc1, pick = acc[0, s], acc[1, s], chosen[:, s]
-                subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc0, out=pick[0])
-                subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * pick[0]), 0.0), acc1, out=pick[1])
-                np.copyto(ls[:2], np.where(use_block, d, pick))
+                one_at_a_time(s, vn, k12, chosen[:, s])
+                np.copyto(ls[:2], np.where(use_block, d, chosen[:, s]))
             d = ls[:2]
             acc[:, s] += d
             if track:
