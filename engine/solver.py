@@ -702,11 +702,22 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
             world._contacts = ContactSet()
             world._touching = {}
         return []
+    movers = [k.aabb() for k in world.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
+    movers += [ch.shape.aabb(ch.transform) for ch in world.characters if ch.velocity != (0.0, 0.0)]
+    if not movers and all(b.sleeping for b in bodies):
+        # Everything rests and nothing moves that could wake it: only a sleeper that game code moved needs
+        # looking at (its placement checked; it did not move in this step).
+        moved = [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
+        if moved:
+            _placements(moved)
+            for b in moved:
+                b._previous = (b.position, b.angle)
+        return []
     position, angle = _placements(bodies)
     for b in bodies:
         b._previous = (b.position, b.angle)  # (for a sleeper the same, unless game code moved it)
     table = _shape_table(world)
-    polys = _wake_touched_sleepers(world, table, position, angle)
+    polys = _wake_touched_sleepers(world, table, position, angle, movers)
     asleep = np.array([b.sleeping for b in bodies])
     if asleep.all():
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
@@ -990,12 +1001,11 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: _Found, touching
     return contacts, solver.d[:dyn, :2], moving
 
 
-def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndarray,
-                           angle: np.ndarray) -> dict | None:
-    """Moving kinematic bodies and characters wake the sleeping bodies they touch. Returns this step's
-    :func:`_world_polys` when it had to make them (only when something moves and something sleeps)."""
-    movers = [k.aabb() for k in world.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
-    movers += [ch.shape.aabb(ch.transform) for ch in world.characters if ch.velocity != (0.0, 0.0)]
+def _wake_touched_sleepers(world: "World", table: _ShapeTable, position: np.ndarray, angle: np.ndarray,
+                           movers: list) -> dict | None:
+    """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch.
+    Returns this step's :func:`_world_polys` when it had to make them (only when something moves and
+    something sleeps)."""
     asleep = np.array([b.sleeping for b in world.bodies])
     if not movers or not asleep.any():
         return None

@@ -267,6 +267,21 @@ def test_the_player_walking_into_a_sleeping_crate_wakes_it_and_pushes_it():
     assert box.position[0] > 300.0
 
 
+def test_a_sleeping_crate_moved_by_game_code_stays_put_there_and_is_checked():
+    from engine.world_types import WorldError
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    box = world.add_body(crate(0.0, REST_Y, name="sleeper"))
+    settle(world, [box])
+    box.position = (100.0, REST_Y)  # game code puts it elsewhere on the floor
+    world.step(DT)
+    assert box.position == (100.0, REST_Y) and box.previous_transform.position == (100.0, REST_Y)
+    box.position = (float("nan"), REST_Y)
+    with pytest.raises(WorldError, match="rigid body 'sleeper' has a bad placement"):
+        world.step(DT)
+
+
 def test_a_platform_that_starts_moving_carries_the_crate_that_slept_on_it():
     world = World()
     platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(150, 8), (0.0, 100.0)))
