@@ -707,10 +707,10 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     if not movers and all(b.sleeping for b in bodies):
         # Everything rests and nothing moves that could wake it: only a sleeper that game code moved needs
         # looking at (its placement checked; it did not move in this step).
-        moved = [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
-        if moved:
-            _placements(moved)
-            for b in moved:
+        by_hand = [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
+        if by_hand:
+            _placements(by_hand)
+            for b in by_hand:
                 b._previous = (b.position, b.angle)
         return []
     position, angle = _placements(bodies)
