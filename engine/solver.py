@@ -498,23 +498,34 @@ class _Solver:
         ia, ib = c["ia"], c["ib"]
         count = len(ia)
         self.pair_rows = np.stack([ia, ib], axis=1).ravel()
-        nx, ny = c["nx"][:, None], c["ny"][:, None]
-        missing = ~c["valid"]
+        nx, ny = c["nx"], c["ny"]
+        nx2, ny2 = nx[:, None], ny[:, None]
+        missing = ~c["valid"].T  # (2, m)
+        rax, ray, rbx, rby = c["rax"], c["ray"], c["rbx"], c["rby"]
+        # Lever arms (2, m): the angular parts of the rows, normal n and tangent t = (ny, -nx), for A (sign
+        # included: A's rows are the negated ones) and B; an invalid point's are zero.
+        arm_an = np.where(missing, 0.0, (ray * nx2 - rax * ny2).T)
+        arm_bn = np.where(missing, 0.0, (rbx * ny2 - rby * nx2).T)
+        arm_at = np.where(missing, 0.0, (ray * ny2 + rax * nx2).T)
+        arm_bt = np.where(missing, 0.0, (-rbx * nx2 - rby * ny2).T)
+        arm_qa = np.where(missing, 0.0, (c["qay"] * ny2 + c["qax"] * nx2).T)
+        arm_qb = np.where(missing, 0.0, (-c["qbx"] * nx2 - c["qby"] * ny2).T)
+        present = ~missing
+        lin_n = np.where(present, 1.0, 0.0)
 
-        def rows(ax, ay, bx, by, ux, uy) -> np.ndarray:
-            """(2, m, 6) Jacobian rows along (ux, uy) at two points with offsets a from A's centre, b from B's."""
-            j = np.empty((count, 2, 6))
-            j[..., 0], j[..., 1] = -ux, -uy
-            j[..., 2] = ay * ux - ax * uy
-            j[..., 3], j[..., 4] = ux, uy
-            j[..., 5] = bx * uy - by * ux
-            j[missing] = 0.0
-            return j.transpose(1, 0, 2)
+        def rows(ux: np.ndarray, uy: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
+            """(2, m, 6) Jacobian rows along (ux, uy) ((m,) each) at the two points, with their lever arms."""
+            j = np.empty((2, count, 6))
+            j[..., 0], j[..., 1] = -ux * lin_n, -uy * lin_n
+            j[..., 2] = arm_a
+            j[..., 3], j[..., 4] = ux * lin_n, uy * lin_n
+            j[..., 5] = arm_b
+            return j
 
-        normal = rows(c["rax"], c["ray"], c["rbx"], c["rby"], nx, ny)
-        jv = np.concatenate([normal, rows(c["rax"], c["ray"], c["rbx"], c["rby"], ny, -nx)])
+        normal = rows(nx, ny, arm_an, arm_bn)
+        jv = np.concatenate([normal, rows(ny, -nx, arm_at, arm_bt)])
         """(4, m, 6): velocity Jacobian rows normal 0, normal 1, tangent 0, tangent 1."""
-        self.jp = np.concatenate([normal, rows(c["qax"], c["qay"], c["qbx"], c["qby"], ny, -nx)])
+        self.jp = np.concatenate([normal, rows(ny, -nx, arm_qa, arm_qb)])
         """(4, m, 6): position Jacobian rows normal 0, normal 1, anchor tangent 0, anchor tangent 1."""
         minv = np.stack([inv_mass[ia], inv_mass[ia], inv_inertia[ia], inv_mass[ib], inv_mass[ib], inv_inertia[ib]],
                         axis=1)
@@ -523,10 +534,8 @@ class _Solver:
         # Effective inverse masses J M^-1 J^T and their couplings, from the rows' structure: every row's
         # linear part is a unit vector (the normal or the tangent, which are perpendicular), so two rows meet
         # in the sum of inverse masses (or not at all) plus the rotational terms.
-        present = c["valid"].T
         both = inv_mass[ia] + inv_mass[ib]
         ia_i, ib_i = inv_inertia[ia], inv_inertia[ib]
-        arm_an, arm_bn, arm_at, arm_bt = jv[:2, :, 2], jv[:2, :, 5], jv[2:, :, 2], jv[2:, :, 5]
 
         def coupling(a1, b1, a2, b2, linear):
             return linear + ia_i * a1 * a2 + ib_i * b1 * b2
@@ -557,7 +566,7 @@ class _Solver:
         self.anchor_gain = self.tmass * anchor_mscale
         self.restitution_coefficient = c["restitution"]
         self.sep0 = c["sep"].T
-        self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * ny - (c["qby"] - c["qay"]) * nx).T
+        self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * ny2 - (c["qby"] - c["qay"]) * nx2).T
         self.nimp, self.timp = c["nimp"].T.copy(), c["timp"].T.copy()
         self.friction = c["friction"]
         self.bounces = bool((c["restitution"] > 0).any())
