@@ -184,6 +184,23 @@ def test_a_crate_landing_with_sideways_speed_loses_it_to_friction_on_impact():
     assert 300.0 - box.velocity[0] > 0.75 * 0.6 * fall  # measured: 212 px/s in the landing step
 
 
+def test_a_shove_travels_down_a_row_of_crates_standing_a_pixel_apart_without_them_overlapping():
+    """The gaps are speculative contacts, solved for their normals only while they stay open; when the first
+    crate is shoved into the second, the second must still stop the third from being entered."""
+    world = World()
+    world.add_chain([(-400, 0), (800, 0)], radius=2.0)
+    row = [world.add_body(crate(33.0 * k, REST_Y)) for k in range(5)]
+    for _ in range(30):
+        world.step(DT)
+    row[0].velocity = (600.0, 0.0)
+    deepest = 0.0
+    for _ in range(60):
+        world.step(DT)
+        deepest = max(deepest, max(32.0 - (b.position[0] - a.position[0]) for a, b in zip(row, row[1:])))
+    assert deepest < 0.25  # never more than the slop (measured: 0.006 px)
+    assert row[-1].position[0] > 33.0 * 4 + 2.0  # the last one was pushed along (measured: 5.2 px)
+
+
 # ------------------------------------------------------------------------------------------------ with the player
 def push_run(density):
     world = World()
