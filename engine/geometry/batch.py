@@ -167,11 +167,16 @@ def _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a) -> BatchManifolds:
     disjoint = np.maximum(sep_a, sep_b) > _DISJOINT_TOLERANCE
     if n_a == 2 and n_b == 2:
         disjoint = np.ones(count, dtype=bool)
-    f1, f2, c1, c2 = _segment_closest(a1, a2, b1, b2)
-    dvec = c2 - c1
-    distance = np.hypot(dvec[:, 0], dvec[:, 1])
-    at_ends = ((f1 == 0.0) | (f1 == 1.0)) & ((f2 == 0.0) | (f2 == 1.0))
-    vertex = disjoint & at_ends & (distance > _DISJOINT_TOLERANCE) & ~_parallel_overlap(a1, a2, b1, b2)
+    maybe = disjoint & ~_parallel_overlap(a1, a2, b1, b2)  # (edges side by side make a line contact)
+    vertex = None
+    if maybe.any():  # (a pile's faces all lie side by side: it skips this)
+        f1, f2, c1, c2 = _segment_closest(a1, a2, b1, b2)
+        dvec = c2 - c1
+        distance = np.hypot(dvec[:, 0], dvec[:, 1])
+        at_ends = ((f1 == 0.0) | (f1 == 1.0)) & ((f2 == 0.0) | (f2 == 1.0))
+        vertex = maybe & at_ends & (distance > _DISJOINT_TOLERANCE)
+        if not vertex.any():
+            vertex = None
 
     # The clip (reference edge 1, incident edge 2), for everyone; the vertex pairs overwrite it below.
     v11 = np.where(flip[:, None], vb[rows, i21], a1)
@@ -204,20 +209,21 @@ def _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a) -> BatchManifolds:
     id1 = (i11 << 8) | i22
     id2 = (i12 << 8) | i21
 
-    # Vertex-vertex contacts (one point).
-    vn = dvec / np.where(distance > 0, distance, 1.0)[:, None]
-    v_point = 0.5 * (c1 + ra[:, None] * vn + c2 - rb[:, None] * vn)
-    fa = np.where(f1 == 0.0, i11, i12)
-    fb = np.where(f2 == 0.0, i21, i22)
-    normal = np.where(vertex[:, None], vn, normal)
-    first = np.where(vertex[:, None], v_point, first)
-    sep1 = np.where(vertex, distance - radius, sep1)
-    id1 = np.where(vertex, (fa << 8) | fb, id1)
+    if vertex is not None:  # vertex-vertex contacts (one point)
+        vn = dvec / np.where(distance > 0, distance, 1.0)[:, None]
+        v_point = 0.5 * (c1 + ra[:, None] * vn + c2 - rb[:, None] * vn)
+        fa = np.where(f1 == 0.0, i11, i12)
+        fb = np.where(f2 == 0.0, i21, i22)
+        normal = np.where(vertex[:, None], vn, normal)
+        first = np.where(vertex[:, None], v_point, first)
+        sep1 = np.where(vertex, distance - radius, sep1)
+        id1 = np.where(vertex, (fa << 8) | fb, id1)
 
     point = np.stack([first, second], axis=1)
     separation = np.stack([sep1, sep2], axis=1)
     ids = np.stack([id1, id2], axis=1).astype(np.int64)
     valid = (separation <= margin) & alive[:, None]
-    valid[:, 1] &= ~vertex
+    if vertex is not None:
+        valid[:, 1] &= ~vertex
     return BatchManifolds(normal, point, separation, ids, valid)
 
