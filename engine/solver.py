@@ -479,8 +479,9 @@ class _Solver:
 
     Separation and anchor drift during the step are linear in the displacements (rotation to first order: the
     error is |r| da^2 / 2, a thousandth of a pixel for a crate turning 0.01 rad in a step, 0.3 px for one
-    tumbling at 10 rad/s, none for a rolling circle; the manifold is rebuilt every step). A colour touches each dynamic body at most once, so one colour is one vectorised
-    pass; colours follow each other (Gauss-Seidel). Light colours (contacts separated and not closing, see
+    tumbling at 10 rad/s, none for a rolling circle; the manifold is rebuilt every step). A colour touches
+    each dynamic body at most once, so one colour is one vectorised pass; colours follow each other
+    (Gauss-Seidel). Light colours (contacts separated and not closing, see
     :func:`step_bodies`) solve the two normals one after the other and no friction: a friction impulse is
     bounded by the normal one, which such a contact only gets if something pushes it shut within the step.
 
