@@ -577,7 +577,8 @@ class _Solver:
         """(2, m): normal approach speeds before the step, for restitution."""
         # Per colour, the step's constants as contiguous arrays: contacts, flat index of the pair's six state
         # values, Jacobian, impulse-to-velocity, tangent velocity per normal impulse, friction, couplings.
-        index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1, 6)
+        index = self.state_index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1, 6)
+        """(m, 6): where each contact's pair (A's vx, vy, w, then B's) sits in the flat state."""
         self.colours = []
         start = 0
         for size, light in zip(colour_sizes, colour_kinds):
@@ -596,10 +597,9 @@ class _Solver:
     def warm_start(self) -> None:
         """Apply last step's accumulated impulses (summed per body: a body is in many contacts)."""
         self.lam[:2], self.lam[2:] = self.nimp, self.timp
-        dv = np.einsum("imj,im->mj", self.w, self.lam).reshape(-1, 3)
-        rows = len(self.v)
-        for axis in range(3):
-            self.v[:, axis] += np.bincount(self.pair_rows, dv[:, axis], rows)
+        dv = np.einsum("imj,im->mj", self.w, self.lam)
+        flat = self.v.reshape(-1)
+        flat += np.bincount(self.state_index.ravel(), dv.ravel(), len(flat))
 
     def solve(self, use_bias: bool) -> None:
         """One pass over all colours. ``use_bias``: soft position correction and friction anchors (the solve);
