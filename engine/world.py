@@ -37,7 +37,8 @@ from .geometry import (
 )
 
 from .bodies import ContactEvent, PhysicsConfig, RigidBody, Sensor
-from .solver import ContactSet, _ShapeTable, step_bodies
+from .contacts import ContactSet, ShapeTable
+from .solver import step_bodies
 from .world_types import BodyKind, Collider, MovingBody, WorldError
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ class World:
         """Contact and sensor begin/end events of the last step."""
         self._contacts = ContactSet()
         self._touching: dict[int, tuple[object, object]] = {}
-        self._shape_table: _ShapeTable | None = None  # per-shape arrays of the rigid-body step
+        self._shape_table: ShapeTable | None = None  # per-shape arrays of the rigid-body step
         self._sensing: dict[int, set[int]] = {}
         self._seg_a: list[np.ndarray] = []
         self._seg_b: list[np.ndarray] = []

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from engine.solver import _overlapping_pairs
+from engine.contacts import overlapping_pairs
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -21,5 +21,5 @@ def test_sweep_and_prune_matches_all_pairs(seed):
         & (b[:, None, 1] <= b[None, :, 3]) & (b[:, None, 3] >= b[None, :, 1]) & (ids[:, None] < ids[None, :])
     lo, hi = np.nonzero(over)
     order = np.lexsort((hi, lo))
-    got_lo, got_hi = _overlapping_pairs(boxes, ids)
+    got_lo, got_hi = overlapping_pairs(boxes, ids)
     assert np.array_equal(got_lo, lo[order]) and np.array_equal(got_hi, hi[order])
