@@ -495,13 +495,14 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, touching:
     inv_m = np.concatenate([props[awake_index, 3], np.zeros(fixed_rows)])
     inv_i = np.concatenate([props[awake_index, 4], np.zeros(fixed_rows)])
 
-    # Light contacts get the light kernel (normals only, no friction): separated by more than the slop at the
-    # start of the step and not closing that gap within it, even turning and falling. They are speculative
-    # contacts that will only stop an approach, such as a pile's side neighbours, and a friction impulse is
-    # bounded by the normal one, which stays zero. Bodies that do close in (a crate landing, a stack
-    # settling) get friction from the step they touch.
+    # Light contacts get the light kernel (normals only, no friction): apart at the start of the step and not
+    # closing that gap within it, even turning and falling. They are speculative contacts that will only stop
+    # an approach, such as a pile's side neighbours, and a friction impulse is bounded by the normal one, which
+    # stays zero. Bodies that do close in (a crate landing, a stack settling) get friction from the step they
+    # touch. "Apart" is a fifth of the slop (0.05 px by default): a loaded contact sits at or below zero
+    # separation (the soft contact holds it a little inside), so a clear gap means no load.
     nearest = np.where(valid, found.separation, np.inf)
-    gap = np.minimum(nearest[:, 0], nearest[:, 1]) - cfg.linear_slop
+    gap = np.minimum(nearest[:, 0], nearest[:, 1]) - 0.2 * cfg.linear_slop
     reach = np.concatenate([table.sleep_extent[awake_index], np.zeros(fixed_rows)])
     closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
         + np.abs(v[ia, 2]) * reach[ia] + np.abs(v[ib, 2]) * reach[ib] \
