@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .world import World
 
 __all__ = [
-    "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "ContactSet", "Found", "ShapeTable", "collide_all",
+    "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "ShapeTable", "collide_all",
     "overlapping_pairs", "pick", "shape_table", "world_polys",
 ]
 
@@ -54,6 +54,22 @@ def pick(items: list, index: np.ndarray) -> list:
 
 def _key(kind: int, a: int, b: int) -> int:
     return (kind << 58) | (a << 29) | b
+
+
+class Colouring(NamedTuple):
+    """A solve's graph colouring (made by the solver, kept with the contact set for the next step)."""
+
+    rows_a: np.ndarray
+    """Solver rows of each contact's A, in the order the contacts were found."""
+    rows_b: np.ndarray
+    light: np.ndarray
+    """Which contacts were light (normals only), in the same order."""
+    order: np.ndarray
+    """The contacts in colour order (indices into the found order)."""
+    sizes: list[int]
+    """Contacts per colour."""
+    light_colours: list[bool]
+    """Which colours are solved with the light kernel."""
 
 
 @dataclass
@@ -79,9 +95,8 @@ class ContactSet:
     """Participant A of each contact: a segment index (int), kinematic body, character or rigid body."""
     b: list = field(default_factory=list)
     """Rigid body B of each contact."""
-    colouring: Any = None
-    """(rows of A, rows of B and light flags in the order the contacts were found, colour order, colour sizes,
-    light colours) of the last solve: reused while the same pairs touch the same rows the same way."""
+    colouring: Colouring | None = None
+    """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -334,14 +349,7 @@ def collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], tab
             else (np.zeros(0, dtype=np.int64),) * 2
         va, na = polys[count_a]
         vb, nb = polys[count_b]
-        seg_a, seg_b = bp.a[sg], bp.b[sg]
-        if count_a == 2:
-            e = seg_b - seg_a
-            n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
-            seg_verts, seg_normals = np.stack([seg_a, seg_b], axis=1), np.stack([n0, -n0], axis=1)
-            seg_fake = np.zeros((len(sg), 2), dtype=bool)
-        else:
-            seg_verts, seg_normals, seg_fake = padded_segments(seg_a, seg_b, count_a)
+        seg_verts, seg_normals, seg_fake = padded_segments(bp.a[sg], bp.b[sg], count_a)
         rows_a, rows_b = table.row[la_], np.concatenate([table.row[ks], table.row[hb_]])
         batch = collide_batch(
             np.concatenate([seg_verts, va[rows_a]]), np.concatenate([seg_normals, na[rows_a]]),

@@ -34,7 +34,8 @@ import numpy as np
 
 from .bodies import ContactEvent, RigidBody
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, ContactSet, Found, ShapeTable, collide_all, pick, shape_table, world_polys,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, ShapeTable, collide_all, pick, shape_table,
+    world_polys,
 )
 from .geometry import CastHit, Transform
 from .world_types import WorldError
@@ -346,8 +347,8 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
     for b in bodies:
         b._previous = (b.position, b.angle)  # (for a sleeper the same, unless game code moved it)
     table = shape_table(world)
-    polys = _wake_touched_sleepers(world, table, position, angle, movers)
     asleep = np.array([b.sleeping for b in bodies])
+    polys = _wake_touched_sleepers(world, table, position, angle, movers, asleep)
     if asleep.all():
         return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
     if polys is None:
@@ -360,14 +361,16 @@ def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
 
     # An awake body touching a sleeping one wakes it (its neighbours follow next step).
     nearest = np.where(found.valid, found.separation, np.inf)
-    touching_now = np.minimum(nearest[:, 0], nearest[:, 1]) < cfg.linear_slop
+    closest = np.minimum(nearest[:, 0], nearest[:, 1])
+    touching_now = closest < cfg.linear_slop
     mixed = (found.a_kind == DYNAMIC) & (asleep[found.a_index] != asleep[found.b_index])
     for i in np.flatnonzero(touching_now & mixed).tolist():
         found.a[i].wake()
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
     awake = np.flatnonzero(~asleep)
-    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, touching_now, position, angle, awake, table)
+    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, closest, touching_now, position, angle,
+                                     awake, table)
     if len(carried):
         for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
                      "la", "lb", "touching", "a_index", "b_index"):
@@ -433,11 +436,12 @@ def _finite_pair(value: Any) -> bool:
         return False
 
 
-def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, touching: np.ndarray, position: np.ndarray,
-                angle: np.ndarray, awake_rows: np.ndarray, table: ShapeTable) -> tuple[ContactSet, np.ndarray,
-                                                                                        np.ndarray]:
-    """Solve this step's contacts and move the awake bodies (``awake_rows``). Returns the contact set, how far
-    each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
+def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, closest: np.ndarray, touching: np.ndarray,
+                position: np.ndarray, angle: np.ndarray, awake_rows: np.ndarray,
+                table: ShapeTable) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
+    slop) and move the awake bodies (``awake_rows``). Returns the contact set, how far each awake body moved
+    ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
     awake_index = awake_rows
     awake = pick(bodies, awake_index)
@@ -501,22 +505,21 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, touching:
     # stays zero. Bodies that do close in (a crate landing, a stack settling) get friction from the step they
     # touch. "Apart" is a fifth of the slop (0.05 px by default): a loaded contact sits at or below zero
     # separation (the soft contact holds it a little inside), so a clear gap means no load.
-    nearest = np.where(valid, found.separation, np.inf)
-    gap = np.minimum(nearest[:, 0], nearest[:, 1]) - 0.2 * cfg.linear_slop
-    reach = np.concatenate([table.sleep_extent[awake_index], np.zeros(fixed_rows)])
+    gap = closest - 0.2 * cfg.linear_slop
+    extent = np.concatenate([table.sleep_extent[awake_index], np.zeros(fixed_rows)])
     closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
-        + np.abs(v[ia, 2]) * reach[ia] + np.abs(v[ib, 2]) * reach[ib] \
+        + np.abs(v[ia, 2]) * extent[ia] + np.abs(v[ib, 2]) * extent[ib] \
         + np.abs(world.gravity[0] * normal[:, 0] + world.gravity[1] * normal[:, 1]) * dt
     light = (gap > 0.0) & (closing * dt < gap) & ((a_kind == DYNAMIC) | (a_kind == STATIC))
 
     # Graph colours (kept while the same pairs touch the same rows), and every contact array in colour order.
     colouring = old.colouring
-    if colouring is None or not (np.array_equal(colouring[0], ia) and np.array_equal(colouring[1], ib)
-                                 and np.array_equal(colouring[2], light)):
+    if colouring is None or not (np.array_equal(colouring.rows_a, ia) and np.array_equal(colouring.rows_b, ib)
+                                 and np.array_equal(colouring.light, light)):
         colours, kinds = _colours(ia, ib, dyn, light)
-        by_colour = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
-        colouring = (ia, ib, light, by_colour, [len(c) for c in colours], kinds)
-    by_colour, colour_sizes, colour_kinds = colouring[3], colouring[4], colouring[5]
+        colouring = Colouring(ia, ib, light, np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64),
+                              [len(c) for c in colours], kinds)
+    by_colour, colour_sizes, colour_kinds = colouring.order, colouring.sizes, colouring.light_colours
     light = light[by_colour]
     keys, valid, normal, point, ids = keys[by_colour], valid[by_colour], normal[by_colour], point[by_colour], \
         ids[by_colour]
@@ -632,11 +635,10 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, touching:
 
 
 def _wake_touched_sleepers(world: "World", table: ShapeTable, position: np.ndarray, angle: np.ndarray,
-                           movers: list) -> dict | None:
-    """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch.
-    Returns this step's :func:`world_polys` when it had to make them (only when something moves and
-    something sleeps)."""
-    asleep = np.array([b.sleeping for b in world.bodies])
+                           movers: list, asleep: np.ndarray) -> dict | None:
+    """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch
+    (``asleep``: every body's flag, cleared here for those woken). Returns this step's :func:`world_polys`
+    when it had to make them (only when something moves and something sleeps)."""
     if not movers or not asleep.any():
         return None
     polys = world_polys(table, world.physics.speculative_distance, position, angle)
@@ -647,6 +649,7 @@ def _wake_touched_sleepers(world: "World", table: ShapeTable, position: np.ndarr
             & (boxes[:, 3] >= m.min_y)
     for k in np.flatnonzero(touched & asleep).tolist():
         world.bodies[k].wake()
+        asleep[k] = False
     return polys
 
 

@@ -110,12 +110,15 @@ def _parallel_overlap(v11, v12, v21, v22):
 
 
 def padded_segments(a: np.ndarray, b: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Segments a-b ((S, 2) each) as cores of ``count`` >= 3 vertices, so that they can share a batch with
+    """Segments a-b ((S, 2) each) as cores of ``count`` >= 2 vertices, so that they can share a batch with
     ``count``-gons: vertices a, b, b, ..., a; the real edges are a->b (index 0) and b->a (index count - 2),
-    the others have zero length. Returns vertices and normals (S, count, 2) and the (S, count) mask of fake
-    edges to pass to :func:`collide_batch` as ``fake_a``."""
+    the others have zero length (for ``count`` 2: the plain segment, nothing padded). Returns vertices and
+    normals (S, count, 2) and the (S, count) mask of fake edges to pass to :func:`collide_batch` as
+    ``fake_a``."""
     e = b - a
     n0 = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
+    if count == 2:
+        return np.stack([a, b], axis=1), np.stack([n0, -n0], axis=1), np.zeros((len(a), 2), dtype=bool)
     verts = np.repeat(b[:, None, :], count, axis=1)
     verts[:, 0] = a
     verts[:, count - 1] = a

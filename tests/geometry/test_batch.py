@@ -77,11 +77,11 @@ def test_batch_matches_the_scalar_collide(kinds, margin):
     assert_matches_scalar(pairs, collide_batch(va, na, ra, vb, nb, rb, margin), margin)
 
 
-@pytest.mark.parametrize("count", [4, 5])
+@pytest.mark.parametrize("count", [2, 4, 5])
 @pytest.mark.parametrize("margin", [0.0, 4.0])
 def test_segments_padded_to_share_a_batch_with_polygons_collide_as_segments(count, margin):
-    """A segment padded to ``count`` vertices (its fake edges masked) gives the scalar segment's manifold;
-    its feature ids number the padded vertices (a, b, b, ..., a), consistently."""
+    """A segment padded to ``count`` vertices (its fake edges masked; 2: not padded) gives the scalar segment's
+    manifold; its feature ids number the padded vertices (a, b, b, ..., a), consistently."""
     rng = np.random.default_rng(7 + count)
     pairs = []
     while len(pairs) < 400:
@@ -96,4 +96,4 @@ def test_segments_padded_to_share_a_batch_with_polygons_collide_as_segments(coun
     ra = np.array([p[0].radius for p in pairs])
     vb, nb, rb = pack(pairs, "b")
     out = collide_batch(va, na, ra, vb, nb, rb, margin, fake_a=fake)
-    assert_matches_scalar(pairs, out, margin, a_feature=lambda i: 0 if i in (0, count - 1) else 1)
+    assert_matches_scalar(pairs, out, margin, a_feature=lambda i: i if count == 2 else (0 if i in (0, count - 1) else 1))
