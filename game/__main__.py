@@ -97,11 +97,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.level is not None and not args.level.exists():
         print(f"error: {args.level}: level not found", file=sys.stderr)
         return 2
-    from .app import GameWindow
+    return windowed(args)
 
+
+def windowed(args: argparse.Namespace) -> int:
+    """Open the game window and run until it closes; exit status 1 with a message when no window can open."""
     import arcade
 
-    GameWindow(args.level, args.record)
+    from .app import GameWindow
+
+    try:
+        GameWindow(args.level, args.record)
+    except Exception as error:  # noqa: BLE001 - pyglet raises many types for "no display / no OpenGL"
+        reason = (str(error) or type(error).__name__).splitlines()[0]
+        print(f"error: cannot open the game window: {type(error).__name__}: {reason}\n"
+              "  (it needs a display and OpenGL 3.3; without one, try --headless)", file=sys.stderr)
+        return 1
     arcade.run()
     return 0
 

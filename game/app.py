@@ -16,6 +16,7 @@ from engine.level.level import LevelError
 from engine.level.watch import LevelWatcher
 from engine.render import LevelRenderer
 
+from .devices import load_sounds, open_joystick, play_sound
 from .art import HERO_H, HERO_POSES, HERO_W
 from .runner import Recorder
 from .session import STEP, Session
@@ -187,18 +188,9 @@ class GameWindow(arcade.Window):
         self.message = ""
         self.recorder = Recorder() if record else None
         self.record_path = record
-        self.sounds = {}
-        for name in ("jump", "land", "coin", "hurt", "goal", "checkpoint"):
-            try:
-                self.sounds[name] = arcade.load_sound(ASSETS / f"{name}.wav")
-            except Exception:  # no audio device: play silently
-                pass
+        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint"))
         self._texts: dict = {}
-        self.joystick = None
-        joysticks = arcade.get_joysticks() if hasattr(arcade, "get_joysticks") else []
-        if joysticks:
-            self.joystick = joysticks[0]
-            self.joystick.open()
+        self.joystick = open_joystick()
         if level is not None:
             self.start(level)
 
@@ -213,12 +205,7 @@ class GameWindow(arcade.Window):
         label.draw()
 
     def sound(self, name: str) -> None:
-        snd = self.sounds.get(name)
-        if snd is not None:
-            try:
-                arcade.play_sound(snd, volume=0.5)
-            except Exception:
-                pass
+        play_sound(self.sounds.get(name), volume=0.5)
 
     def start(self, path: Path) -> None:
         try:
