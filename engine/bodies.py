@@ -16,12 +16,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import Any, Sequence
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
-from .world_types import BodyKind, Collider, MovingBody, WorldError, require_nonnegative
+from .types import (
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, WorldError,
+    require_nonnegative,
+)
 
-__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor"]
+__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter"]
+
+
+def check_filter(value: object, owner: str) -> None:
+    """A filter given as anything but a :class:`CollisionFilter` is named in the error."""
+    if not isinstance(value, CollisionFilter):
+        raise WorldError(f"{owner}.filter must be a CollisionFilter, got {value!r}")
 
 
 def _finite(value: float, what: str, minimum: float | None = None) -> float:
@@ -70,6 +79,24 @@ class PhysicsConfig:
     enable_sleep: bool = True
     continuous: bool = True
     """Sweep fast bodies against static geometry so that they cannot pass through thin platforms."""
+    continuous_min_approach: float = 0.2
+    """Cosine. A swept body's hit counts only when it moves into the surface at least this steeply: a glancing
+    touch (sliding along a floor over a joint) is left to the solver."""
+    static_stiffness_scale: float = 2.0
+    """Contacts with static geometry, kinematic bodies and characters are this many times stiffer (Hz) than
+    contacts between bodies: nothing on the other side gives way."""
+    max_hertz_per_substep_rate: float = 0.25
+    """Contact stiffness is capped at this fraction of the substep rate (a stiffer soft spring goes unstable)."""
+    light_gap_fraction: float = 0.2
+    """A contact apart by more than this fraction of ``linear_slop`` at the start of a step, and not closing
+    within it, is *light*: its normals are solved and not its friction (a loaded contact sits at or below zero
+    separation, so a clear gap means no load)."""
+    block_condition_limit: float = 1000.0
+    """Two-point contacts are solved as one 2x2 block when the block's condition estimate (k11^2 / det) is
+    below this; worse-conditioned ones point by point."""
+    candidate_padding: float = 16.0
+    """Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
+    until the body leaves that box (resting crates never look again)."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.substeps, int) and 1 <= self.substeps <= 64):
@@ -77,21 +104,10 @@ class PhysicsConfig:
         require_nonnegative(self, (
             "contact_hertz", "friction_anchor_hertz", "contact_damping_ratio", "contact_push_max_velocity",
             "restitution_threshold", "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping",
-            "angular_damping", "sleep_linear_velocity", "time_to_sleep",
+            "angular_damping", "sleep_linear_velocity", "time_to_sleep", "continuous_min_approach",
+            "static_stiffness_scale", "max_hertz_per_substep_rate", "light_gap_fraction", "block_condition_limit",
+            "candidate_padding",
         ))
-
-
-class ContactEvent(NamedTuple):
-    """A contact (or sensor overlap) that began or ended this step."""
-
-    kind: str
-    """``"begin"`` or ``"end"``."""
-    a: object
-    """The first participant: a :class:`RigidBody`, :class:`Sensor`, character, kinematic body, or the
-    index of a static segment (int)."""
-    b: object
-    normal: Vec2
-    """Unit normal from ``a`` towards ``b`` when the contact began; (0, 0) for sensors and end events."""
 
 
 _next_id = 0
@@ -118,11 +134,15 @@ class RigidBody(MovingBody):
     velocity: Vec2 = (0.0, 0.0)
     angular_velocity: float = 0.0
     density: float = 1.0
-    friction: float = 0.6
+    friction: float = DEFAULT_FRICTION
     restitution: float = 0.0
     gravity_scale: float = 1.0
     fixed_rotation: bool = False
     name: str = ""
+    user_data: Any = None
+    """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
+    filter: CollisionFilter = DEFAULT_FILTER
+    """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
     mass: float = field(init=False)
     inertia: float = field(init=False)
     inv_mass: float = field(init=False)
@@ -160,8 +180,19 @@ class RigidBody(MovingBody):
         self.inv_mass = 1.0 / props.mass
         self.inertia = props.inertia
         self.inv_inertia = 0.0 if self.fixed_rotation else 1.0 / props.inertia
+        check_filter(self.filter, "RigidBody")
         self.collider = Collider(BodyKind.DYNAMIC, None, self)
         self._previous = (self.position, self.angle)
+
+    def begin_step(self) -> None:
+        """Remember the placement at the start of a step (what :attr:`previous_transform` reads)."""
+        self._previous = (self.position, self.angle)
+
+    @property
+    def placed_by_hand(self) -> bool:
+        """Whether game code set ``position`` or ``angle`` since the last step began (a sleeper moved by hand
+        must be looked at although nothing near it moved)."""
+        return self._previous[0] is not self.position or self._previous[1] is not self.angle
 
     @property
     def previous_transform(self) -> Transform:
@@ -205,6 +236,13 @@ class Sensor:
     name: str = ""
     data: dict = field(default_factory=dict)
     enabled: bool = True
+    user_data: Any = None
+    """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
+    filter: CollisionFilter = DEFAULT_FILTER
+    """Which characters and bodies this sensor notices (see :class:`~engine.types.CollisionFilter`)."""
+
+    def __post_init__(self) -> None:
+        check_filter(self.filter, "Sensor")
 
     @property
     def transform(self) -> Transform:

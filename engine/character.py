@@ -32,15 +32,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
-from .geometry import RoundedPolygon, Transform, Vec2
-from .world import BodyKind, Collider, KinematicBody, Neighbour, SceneContact, SceneHit, WorldError
-from .world_types import require_nonnegative
-
-if TYPE_CHECKING:
-    from .bodies import RigidBody
-    from .world import World
+from .geometry import AABB, RoundedPolygon, Transform, Vec2
+from .types import (
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, Neighbour, Scene,
+    SceneContact, SceneHit, WorldError, require_nonnegative,
+)
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
 
@@ -86,7 +84,7 @@ class MoverConfig:
     """Mass used when the character pushes, lands on or stands on rigid bodies (same units as
     ``RigidBody.mass``: density x square pixels; 640 is a 20 x 32 px hero of density 1). Heavier crates
     are pushed slower; a crate much heavier than this barely moves."""
-    friction: float = 0.6
+    friction: float = DEFAULT_FRICTION
     """Friction between the character and rigid bodies resting on it."""
 
     def __post_init__(self) -> None:
@@ -120,56 +118,123 @@ class MoveResult(NamedTuple):
     on_ceiling: bool
     floor_normal: Vec2 | None
     """Unit normal of the floor stood on, ``None`` when airborne."""
-    platform: "KinematicBody | RigidBody | None"
-    """The moving body stood on (kinematic or rigid), if any."""
+    platform: MovingBody | Character | None
+    """The moving thing stood on (kinematic body, rigid body or another character), if any."""
     hits: tuple[SceneHit, ...]
     """Every surface the slide ran into this step, in order."""
 
 
 @dataclass(eq=False)
 class Character:
-    """A kinematic character in a :class:`~engine.world.World`. Set ``velocity`` (px/s) before each
-    ``World.step``; read the flags after it. Create with ``World.add_character``."""
+    """A kinematic character: set ``velocity`` (px/s) before each ``World.step``; read the flags after it.
 
-    world: World
+    Make one and add it with ``world.add_character(Character(shape, position, config))`` (or the short
+    ``world.add_character(shape, position, config)``). Other characters are obstacles to it and it to them
+    (a push is mass-aware, ``MoverConfig.mass``), unless their ``filter`` s say no. ``user_data`` is the
+    game's (an enemy object, say); the engine never reads it.
+    """
+
     shape: RoundedPolygon
     position: Vec2
-    config: MoverConfig
+    config: MoverConfig = field(default_factory=lambda: MoverConfig())
     velocity: Vec2 = (0.0, 0.0)
-    on_floor: bool = False
-    on_wall: bool = False
-    on_ceiling: bool = False
-    floor_normal: Vec2 | None = None
-    wall_normal: Vec2 | None = None
-    platform: "KinematicBody | RigidBody | None" = None
-    """The moving body stood on (kinematic platform or rigid body): the character rides it."""
-    floor_collider: Collider | None = None
-    last_move: MoveResult | None = None
-    _dropping: set[int] = field(default_factory=set)
-    _floor_point: Vec2 | None = None
-    _needs_recovery: bool = True
-    previous_position: Vec2 | None = None
+    user_data: Any = None
+    filter: CollisionFilter = DEFAULT_FILTER
+    on_floor: bool = field(default=False, init=False)
+    on_wall: bool = field(default=False, init=False)
+    on_ceiling: bool = field(default=False, init=False)
+    floor_normal: Vec2 | None = field(default=None, init=False)
+    wall_normal: Vec2 | None = field(default=None, init=False)
+    platform: MovingBody | Character | None = field(default=None, init=False)
+    """The moving thing stood on (kinematic platform, rigid body or character): the character rides it."""
+    floor_collider: Collider | None = field(default=None, init=False)
+    last_move: MoveResult | None = field(default=None, init=False)
+    previous_position: Vec2 | None = field(default=None, init=False)
     """Where the character was when its last move began (the rigid-body solver sweeps it from there)."""
-    _floor_gap: float = math.inf
-    _candidates: list[Neighbour] | None = None
+    step_events: list[ContactEvent] = field(default_factory=list, init=False)
+    """Events of its last move (``land``), gathered by the world into ``World.events``."""
+    world: Scene | None = field(default=None, init=False)
+    """The scene it moves in (set when added to a world)."""
+    _dropping: set[int] = field(default_factory=set, init=False)
+    _floor_point: Vec2 | None = field(default=None, init=False)
+    _needs_recovery: bool = field(default=True, init=False)
+    _floor_gap: float = field(default=math.inf, init=False)
+    _candidates: list[Neighbour] | None = field(default=None, init=False)
+
+    angle = 0.0
+    """Characters do not turn (radians)."""
 
     def __post_init__(self) -> None:
         x, y = float(self.position[0]), float(self.position[1])
         if not (math.isfinite(x) and math.isfinite(y)):
             raise WorldError(f"character position must be finite, got {self.position!r}")
+        if not isinstance(self.shape, RoundedPolygon):
+            raise WorldError(f"character shape must be a RoundedPolygon, got {self.shape!r}")
+        if not isinstance(self.config, MoverConfig):
+            raise WorldError(f"character config must be a MoverConfig, got {self.config!r}")
+        if not isinstance(self.filter, CollisionFilter):
+            raise WorldError(f"Character.filter must be a CollisionFilter, got {self.filter!r}")
         self.position = (x, y)
+        self.velocity = (float(self.velocity[0]), float(self.velocity[1]))
+        self.collider = Collider(BodyKind.CHARACTER, None, self)
         # The cast shape is the character grown by the skin: reaching its hit leaves exactly `skin` of gap.
         self._cast_shape = RoundedPolygon._trusted(self.shape.vertices, self.shape.radius + self.config.skin)
 
+    # ---------------------------------------------------------------- the world it is in
+    def attach(self, scene: Scene) -> None:
+        """Called by ``World.add_character``: the scene this character moves in from now on."""
+        if self.world is not None and self.world is not scene:
+            raise WorldError("this character is already in another world")
+        self.world = scene
+        self._needs_recovery = True
+
+    def detach(self) -> None:
+        """Called by ``World.remove``: the character is in no world any more."""
+        self.world = None
+        self.platform = self.floor_collider = None
+        self.on_floor = self.on_wall = self.on_ceiling = False
+
+    @property
+    def scene(self) -> Scene:
+        """The world this character is in (an error when it is in none)."""
+        if self.world is None:
+            raise WorldError("this character is not in a world: add it with World.add_character first")
+        return self.world
+
+    # ---------------------------------------------------------------- reading
     @property
     def transform(self) -> Transform:
         return Transform(self.position)
+
+    @property
+    def previous_transform(self) -> Transform:
+        """Where the character was when its last move began."""
+        return Transform(self.previous_position or self.position)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
+
+    @property
+    def floor_point(self) -> Vec2 | None:
+        """Where the character touches the floor it stands on (world frame), ``None`` when airborne."""
+        return self._floor_point
+
+    def displacement_of(self, point: Sequence[float]) -> Vec2:
+        """How far a point carried by this character moved in its last move (riders use it), pixels."""
+        start = self.previous_position or self.position
+        return (self.position[0] - start[0], self.position[1] - start[1])
+
+    # ---------------------------------------------------------------- acting
+    def push(self, velocity_change: Sequence[float]) -> None:
+        """Change the velocity by ``velocity_change`` (px/s): another character or the game shoving it."""
+        self.velocity = (self.velocity[0] + float(velocity_change[0]), self.velocity[1] + float(velocity_change[1]))
 
     def drop_through(self) -> bool:
         """Fall through the one-way floor stood on (down + jump). Returns False when not on one."""
         if self.floor_collider is None or self.floor_collider.one_way is None:
             return False
-        for contact in self.world.contacts(self.shape, self.transform, self.config.skin + self.config.ground_probe):
+        margin = self.config.skin + self.config.ground_probe
+        for contact in self.scene.contacts(self.shape, self.transform, margin, ignore=(self,)):
             if contact.collider.one_way is not None:
                 self._dropping.add(id(contact.collider))
         self.on_floor = False
@@ -189,7 +254,7 @@ class Character:
         """The first surface that would stop this character moving by ``displacement`` from ``position``
         (default: where it is), with the mover's rules (skin, one-way, moving away ignored)."""
         start = self.position if position is None else (float(position[0]), float(position[1]))
-        return _first_hit(self, start, (float(displacement[0]), float(displacement[1])))
+        return _first_hit(self, start, (float(displacement[0]), float(displacement[1])), ignore=(self,))
 
     def move(self, dt: float) -> MoveResult:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
@@ -224,14 +289,14 @@ def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: V
         return False
     if _dot(normal, collider.one_way) < math.cos(cfg.one_way_angle):
         return False
-    contact = ch.world.contact_with(ch.shape, Transform(position), collider, cfg.skin)
+    contact = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin)
     return contact is None or contact.separation >= -_PENETRATION_SLOP
 
 
 def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
     """The first surface that stops a sweep of the skin-grown shape along ``d``."""
     length = math.hypot(d[0], d[1])
-    for hit in ch.world.cast(ch._cast_shape, Transform(position), d, ignore, ch._candidates):
+    for hit in ch.scene.cast(ch._cast_shape, Transform(position), d, ignore, ch._candidates):
         if _dot(d, hit.normal) >= -_GRAZE * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
             # flush neighbour hides): it does not stop us.
@@ -265,7 +330,8 @@ def _slide(
         hits.append(hit)
         nx, ny = hit.normal
         surface = _classify((nx, ny), cfg)
-        pushed = _push(ch, hit, vx, vy) if hit.collider.kind is BodyKind.DYNAMIC else None
+        kind = hit.collider.kind
+        pushed = _push(ch, hit, vx, vy) if kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER else None
         # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
         # pushing a rigid body sideways, keep the speed the push leaves us).
         vu = vx * ux + vy * uy
@@ -301,20 +367,27 @@ def _slide(
 
 
 def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
-    """Push the rigid body we ran into: a perfectly inelastic exchange of momentum along the contact
-    normal between the character (``MoverConfig.mass``) and the body's effective mass at the contact.
-    Returns the character's velocity after the push, or ``None`` when not approaching the body."""
-    body = hit.collider.body
-    nx, ny = hit.normal  # from the body towards the character
-    bvx, bvy = body.velocity_at(hit.point)
-    approach = (vx - bvx) * nx + (vy - bvy) * ny
-    if approach >= 0.0:
-        return None
-    rx, ry = hit.point[0] - body.position[0], hit.point[1] - body.position[1]
-    rn = rx * ny - ry * nx
-    inv_mass = 1.0 / ch.config.mass + body.inv_mass + body.inv_inertia * rn * rn
-    impulse = -approach / inv_mass
-    body.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
+    """Push the rigid body or character we ran into: a perfectly inelastic exchange of momentum along the
+    contact normal between this character (``MoverConfig.mass``) and the other's effective mass at the contact.
+    Returns this character's velocity after the push, or ``None`` when not approaching the other."""
+    other = hit.collider.body
+    nx, ny = hit.normal  # from the other towards this character
+    if isinstance(other, Character):
+        ovx, ovy = other.velocity
+        approach = (vx - ovx) * nx + (vy - ovy) * ny
+        if approach >= 0.0:
+            return None
+        impulse = -approach / (1.0 / ch.config.mass + 1.0 / other.config.mass)
+        other.push((-nx * impulse / other.config.mass, -ny * impulse / other.config.mass))
+    else:
+        bvx, bvy = other.velocity_at(hit.point)
+        approach = (vx - bvx) * nx + (vy - bvy) * ny
+        if approach >= 0.0:
+            return None
+        rx, ry = hit.point[0] - other.position[0], hit.point[1] - other.position[1]
+        rn = rx * ny - ry * nx
+        impulse = -approach / (1.0 / ch.config.mass + other.inv_mass + other.inv_inertia * rn * rn)
+        other.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
     share = impulse / ch.config.mass
     return (vx + nx * share, vy + ny * share)
 
@@ -325,7 +398,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
     px, py = position
     for _ in range(cfg.recovery_iterations):
         worst = None
-        for contact in ch.world.contacts(ch.shape, Transform((px, py)), 0.0, candidates=ch._candidates):
+        for contact in ch.scene.contacts(ch.shape, Transform((px, py)), 0.0, candidates=ch._candidates):
             if contact.separation >= -_PENETRATION_SLOP:
                 continue
             collider = contact.collider
@@ -336,7 +409,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
                     continue
                 if collider.body is None:
                     continue  # a static one-way we are inside of: we are passing through it
-                before = ch.world.contact_with(ch.shape, Transform((px, py)), collider, cfg.skin, at_previous=True)
+                before = ch.scene.contact_with(ch.shape, Transform((px, py)), collider, cfg.skin, at_previous=True)
                 if before is not None and before.separation < -_PENETRATION_SLOP:
                     continue  # already inside before the platform moved: passing through
             if worst is None or contact.separation < worst.separation:
@@ -356,7 +429,7 @@ def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> floa
     """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
     depth = 0.0
     candidates = ch._candidates if gathered else None
-    for contact in ch.world.contacts(ch.shape, Transform(position), 0.0, candidates=candidates):
+    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,), candidates=candidates):
         if contact.collider.one_way is None and contact.collider.kind is not BodyKind.DYNAMIC:
             depth = max(depth, -contact.separation)
     return depth
@@ -428,15 +501,23 @@ def move_character(ch: Character, dt: float) -> MoveResult:
         math.hypot(*carry) + math.hypot(vx, vy) * dt + cfg.skin + cfg.ground_probe + cfg.snap_length
         + cfg.step_height + 1.0
     )
-    ch._candidates = ch.world.gather(ch.shape.aabb(Transform(position)).grown(reach))
+    box = ch.shape.aabb(Transform(position)).grown(reach)
+    ch._candidates = ch.scene.gather(box, ignore=(ch,), filter=ch.filter)
+    was_on_floor = ch.on_floor
     try:
-        return _move(ch, dt, position, carry, riding, hits)
+        result = _move(ch, dt, position, carry, riding, hits)
     finally:
         ch._candidates = None
+    ch.step_events = []
+    if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
+        floor = ch.floor_collider
+        ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
+                                           ch.floor_normal))
+    return result
 
 
 def _move(
-    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: "KinematicBody | RigidBody | None",
+    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
     hits: list[SceneHit],
 ) -> MoveResult:
     cfg = ch.config
@@ -519,7 +600,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     margin = cfg.skin + cfg.ground_probe
     floor = wall = ceiling = None
     still_dropping: set[int] = set()
-    for contact in ch.world.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
+    for contact in ch.scene.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
         collider = contact.collider
         solid = collider.one_way is None and collider.kind is not BodyKind.DYNAMIC
         if contact.separation < -_PENETRATION_SLOP and solid:

@@ -20,9 +20,7 @@ from typing import NamedTuple
 
 from .character import Character
 from .geometry import Vec2
-from .bodies import RigidBody
-from .world import KinematicBody, WorldError
-from .world_types import require_nonnegative
+from .types import MovingBody, WorldError, require_nonnegative
 
 __all__ = ["PlatformerConfig", "PlatformerController", "PlatformerInput"]
 
@@ -115,7 +113,7 @@ class PlatformerController:
     _buffer: float = 0.0
     _jump_held_before: bool = False
     _rising_from_jump: bool = False
-    _riding: "KinematicBody | RigidBody | None" = None
+    _riding: "MovingBody | Character | None" = None
     _wall_lock: float = 0.0
     _wall_lock_direction: int = 0
     _was_on_floor: bool = False
@@ -124,7 +122,7 @@ class PlatformerController:
     def gravity(self) -> float:
         if self.config.gravity is not None:
             return self.config.gravity
-        gx, gy = self.character.world.gravity
+        gx, gy = self.character.scene.gravity
         return math.hypot(gx, gy)
 
     @property

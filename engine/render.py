@@ -23,7 +23,7 @@ from .level.level import Level
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .bodies import Sensor
 from .world import World
-from .world_types import MovingBody
+from .types import MovingBody
 
 __all__ = ["LevelRenderer", "draw_shape"]
 
@@ -202,8 +202,8 @@ class LevelRenderer:
 
     def draw_debug(self, physics_ms: float | None = None) -> None:
         """The debug overlay: level segments with their thickness, body shapes, contacts, characters."""
-        bp = self.world.static
-        for x0, y0, x1, y1 in bp._aabb_rows:  # broad-phase boxes
+        bp = self.world.static.broadphase
+        for x0, y0, x1, y1 in bp.aabbs.tolist():  # broad-phase boxes
             arcade.draw_lrbt_rectangle_outline(x0, x1, y0, y1, (255, 255, 0, 70), 1)
         for i in range(len(bp)):
             a, b, r = bp.a[i], bp.b[i], float(bp.radius[i])
@@ -213,7 +213,7 @@ class LevelRenderer:
             draw_shape(body.shape, body.transform, (80, 255, 120, 255))
         for sensor in self.world.sensors:
             draw_shape(sensor.shape, sensor.transform, (255, 220, 0, 160))
-        contacts = self.world._contacts
+        contacts = self.world.contacts_of_last_step
         for i in range(len(contacts)):
             nx, ny = contacts.normal[i].tolist()
             for j in (0, 1):

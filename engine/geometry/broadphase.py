@@ -207,6 +207,10 @@ class StaticBroadPhase:
         return cells
 
     # ------------------------------------------------------------------ queries
+    def box(self, index: int) -> tuple[float, float, float, float]:
+        """Segment ``index``'s bounding box (min_x, min_y, max_x, max_y), its thickness included."""
+        return self._aabb_rows[index]
+
     def shape(self, index: int) -> RoundedPolygon:
         """Segment ``index`` as a capsule :class:`RoundedPolygon` in the world frame (cached)."""
         shape = self._shapes.get(index)

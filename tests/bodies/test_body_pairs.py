@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from engine.contacts import overlapping_pairs
+from engine.world.contacts import overlapping_pairs
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -285,7 +285,7 @@ def test_the_player_walking_into_a_sleeping_crate_wakes_it_and_pushes_it():
 
 
 def test_a_sleeping_crate_moved_by_game_code_stays_put_there_and_is_checked():
-    from engine.world_types import WorldError
+    from engine.types import WorldError
 
     world = World()
     world.add_chain([(-400, 0), (400, 0)], radius=2.0)
@@ -359,7 +359,7 @@ def test_a_sensor_reports_the_player_and_crates_without_pushing_them():
 
 
 def test_bad_body_values_are_rejected():
-    from engine.world_types import WorldError
+    from engine.types import WorldError
 
     with pytest.raises(WorldError, match="density must be > 0"):
         RigidBody(CRATE, (0, 0), density=0)
@@ -373,7 +373,7 @@ def test_bad_body_values_are_rejected():
 
 
 def test_a_crate_given_a_bad_value_by_game_code_is_named_when_the_world_steps():
-    from engine.world_types import WorldError
+    from engine.types import WorldError
 
     world = World()
     world.add_chain([(-100, 0), (100, 0)], radius=2.0)

@@ -16,7 +16,7 @@ SKIN = MoverConfig().skin
 
 
 def min_separation(world, character):
-    contacts = world.contacts(character.shape, character.transform, 0.0)
+    contacts = world.contacts(character.shape, character.transform, 0.0, ignore=(character,))  # (not itself)
     return min((c.separation for c in contacts), default=math.inf)
 
 

@@ -27,23 +27,21 @@ counts calls: per-step constants are made once, and each colour pass is a few do
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from .bodies import ContactEvent, RigidBody
+from ..bodies import PhysicsConfig, RigidBody
+from ..geometry import CastHit, Transform, Vec2
+from ..types import ContactEvent, WorldError
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, ShapeTable, collide_all, pick, shape_table,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
 )
-from .geometry import CastHit, Transform
-from .world_types import WorldError
 
-if TYPE_CHECKING:
-    from .world import World
-
-__all__ = ["ContactSet", "step_bodies"]
+__all__ = ["ContactArrays", "SolverState", "StepOutcome", "step_bodies"]
 
 # ------------------------------------------------------------------------------------------------ solve
 def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
@@ -110,89 +108,23 @@ class _Solver:
     """
 
     def __init__(self, v: np.ndarray, inv_mass: np.ndarray, inv_inertia: np.ndarray, colour_sizes: list[int],
-                 colour_kinds: list[bool], c: dict, soft, stiff, anchor, inv_h: float, push_max: float) -> None:
+                 colour_kinds: list[bool], c: ContactArrays, soft, stiff, anchor, inv_h: float, push_max: float,
+                 block_condition_limit: float) -> None:
         """``c``: the contacts' arrays, sorted by colour (``colour_sizes`` contacts in each; ``colour_kinds``
-        says which colours are light: normals only)."""
+        says which colours are light: normals only). ``soft``, ``stiff``, ``anchor``: the (bias rate, mass
+        scale, impulse scale) of body contacts, of contacts with what does not give way, and of the friction
+        anchors."""
         self.v = v
         self.d = np.zeros_like(v)
         self.inv_h, self.push_max = inv_h, push_max
-        ia, ib = c["ia"], c["ib"]
-        count = len(ia)
-        self.pair_rows = np.stack([ia, ib], axis=1).ravel()
-        nx, ny = c["nx"], c["ny"]
-        nx2, ny2 = nx[:, None], ny[:, None]
-        missing = ~c["valid"].T  # (2, m)
-        rax, ray, rbx, rby = c["rax"], c["ray"], c["rbx"], c["rby"]
-        # Lever arms (2, m): the angular parts of the rows, normal n and tangent t = (ny, -nx), for A (sign
-        # included: A's rows are the negated ones) and B; an invalid point's are zero.
-        arm_an = np.where(missing, 0.0, (ray * nx2 - rax * ny2).T)
-        arm_bn = np.where(missing, 0.0, (rbx * ny2 - rby * nx2).T)
-        arm_at = np.where(missing, 0.0, (ray * ny2 + rax * nx2).T)
-        arm_bt = np.where(missing, 0.0, (-rbx * nx2 - rby * ny2).T)
-        arm_qa = np.where(missing, 0.0, (c["qay"] * ny2 + c["qax"] * nx2).T)
-        arm_qb = np.where(missing, 0.0, (-c["qbx"] * nx2 - c["qby"] * ny2).T)
-        present = ~missing
-        lin_n = np.where(present, 1.0, 0.0)
-
-        def rows(ux: np.ndarray, uy: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
-            """(2, m, 6) Jacobian rows along (ux, uy) ((m,) each) at the two points, with their lever arms."""
-            j = np.empty((2, count, 6))
-            j[..., 0], j[..., 1] = -ux * lin_n, -uy * lin_n
-            j[..., 2] = arm_a
-            j[..., 3], j[..., 4] = ux * lin_n, uy * lin_n
-            j[..., 5] = arm_b
-            return j
-
-        normal = rows(nx, ny, arm_an, arm_bn)
-        jv = np.concatenate([normal, rows(ny, -nx, arm_at, arm_bt)])
-        """(4, m, 6): velocity Jacobian rows normal 0, normal 1, tangent 0, tangent 1."""
-        self.jp = np.concatenate([normal, rows(ny, -nx, arm_qa, arm_qb)])
-        """(4, m, 6): position Jacobian rows normal 0, normal 1, anchor tangent 0, anchor tangent 1."""
-        minv = np.stack([inv_mass[ia], inv_mass[ia], inv_inertia[ia], inv_mass[ib], inv_mass[ib], inv_inertia[ib]],
-                        axis=1)
-        w = minv * jv
+        self.pair_rows = np.stack([c.ia, c.ib], axis=1).ravel()
+        jv = self._jacobians(c)
+        minv = np.stack([inv_mass[c.ia], inv_mass[c.ia], inv_inertia[c.ia], inv_mass[c.ib], inv_mass[c.ib],
+                         inv_inertia[c.ib]], axis=1)
+        w = self.w = minv * jv
         """(4, m, 6): the pair's velocity change per unit impulse along each row."""
-        # Effective inverse masses J M^-1 J^T and their couplings, from the rows' structure: every row's
-        # linear part is a unit vector (the normal or the tangent, which are perpendicular), so two rows meet
-        # in the sum of inverse masses (or not at all) plus the rotational terms.
-        both = inv_mass[ia] + inv_mass[ib]
-        ia_i, ib_i = inv_inertia[ia], inv_inertia[ib]
-
-        def coupling(a1, b1, a2, b2, linear):
-            return linear + ia_i * a1 * a2 + ib_i * b1 * b2
-
-        kn = coupling(arm_an, arm_bn, arm_an, arm_bn, both)
-        kt = coupling(arm_at, arm_bt, arm_at, arm_bt, both)
-        self.nmass = np.where(present & (kn > 0), 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
-        self.tmass = np.where(present & (kt > 0), 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
-        k11, k22 = kn[0], kn[1]
-        self.k12 = coupling(arm_an[0], arm_bn[0], arm_an[1], arm_bn[1], both)
-        cross = coupling(arm_at[:, None], arm_bt[:, None], arm_an[None], arm_bn[None], 0.0)
-        """(2, 2, m): tangent velocity at point i per unit normal impulse at point j."""
-        k_t1t0 = coupling(arm_at[1], arm_bt[1], arm_at[0], arm_bt[0], both)
-        det = k11 * k22 - self.k12 * self.k12
-        self.block = c["valid"][:, 0] & c["valid"][:, 1] & (k11 * k11 < 1000.0 * det)
-        """Two-point contacts well enough conditioned to solve their normals as one 2x2 block."""
-        self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
-        self.k_swapped = np.stack([k22, k11])
-        self.hard_diag, self.hard_off = -self.inv_det * self.k_swapped, self.inv_det * self.k12
-        self.rate = np.where(c["stiff"], stiff[0], soft[0])
-        self.mscale = np.where(c["stiff"], stiff[1], soft[1])
-        self.iscale = np.where(c["stiff"], stiff[2], soft[2])
-        self.anchor_rate, anchor_mscale, self.anchor_iscale = anchor
-        # The block and point-by-point constants of soft (touching) and hard (speculative) points.
-        soft_a = -self.mscale * self.inv_det
-        self.soft_diag, self.soft_off = soft_a * self.k_swapped, -soft_a * self.k12
-        self.soft_gain, self.soft_keep = self.nmass * self.mscale, 1.0 - self.iscale
-        self.anchor_gain = self.tmass * anchor_mscale
-        self.restitution_coefficient = c["restitution"]
-        self.sep0 = c["sep"].T
-        self.drift0 = (c["gap"][:, None] + (c["qbx"] - c["qax"]) * ny2 - (c["qby"] - c["qay"]) * nx2).T
-        self.nimp, self.timp = c["nimp"].T.copy(), c["timp"].T.copy()
-        self.friction = c["friction"]
-        self.bounces = bool((c["restitution"] > 0).any())
-        self.max_normal = np.zeros((2, count))
-        self.lam = np.empty((4, count))
+        cross, k_t1t0 = self._masses(c, inv_mass, inv_inertia, block_condition_limit)
+        self._constants(c, soft, stiff, anchor)
         self.relative = np.einsum("imj,mj->im", jv[:2], self._pair_state(self.v))
         """(2, m): normal approach speeds before the step, for restitution."""
         # Per colour, the step's constants as contiguous arrays: contacts, flat index of the pair's six state
@@ -207,8 +139,90 @@ class _Solver:
             used = slice(0, 2) if light else slice(0, 4)  # (the light kernel needs the normal rows only)
             self.colours.append((s, index[s], np.ascontiguousarray(jv[used, s]),
                                  np.ascontiguousarray(w[used, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
-                                 np.ascontiguousarray(cross[:, 1, s]), c["friction"][s], k_t1t0[s], light))
-        self.w = w
+                                 np.ascontiguousarray(cross[:, 1, s]), c.friction[s], k_t1t0[s], light))
+
+    def _jacobians(self, c: ContactArrays) -> np.ndarray:
+        """Lever arms and Jacobian rows; returns the velocity rows (4, m, 6): normal 0, normal 1, tangent 0,
+        tangent 1; keeps the position rows (normals and anchor tangents) as ``jp``."""
+        count = len(c.ia)
+        nx2, ny2 = c.nx[:, None], c.ny[:, None]
+        missing = ~c.valid.T  # (2, m)
+        # Lever arms (2, m): the angular parts of the rows, normal n and tangent t = (ny, -nx), for A (sign
+        # included: A's rows are the negated ones) and B; an invalid point's are zero.
+        self.arm_an = np.where(missing, 0.0, (c.ray * nx2 - c.rax * ny2).T)
+        self.arm_bn = np.where(missing, 0.0, (c.rbx * ny2 - c.rby * nx2).T)
+        self.arm_at = np.where(missing, 0.0, (c.ray * ny2 + c.rax * nx2).T)
+        self.arm_bt = np.where(missing, 0.0, (-c.rbx * nx2 - c.rby * ny2).T)
+        arm_qa = np.where(missing, 0.0, (c.qay * ny2 + c.qax * nx2).T)
+        arm_qb = np.where(missing, 0.0, (-c.qbx * nx2 - c.qby * ny2).T)
+        self.present = ~missing
+        lin_n = np.where(self.present, 1.0, 0.0)
+
+        def rows(ux: np.ndarray, uy: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
+            """(2, m, 6) Jacobian rows along (ux, uy) ((m,) each) at the two points, with their lever arms."""
+            j = np.empty((2, count, 6))
+            j[..., 0], j[..., 1] = -ux * lin_n, -uy * lin_n
+            j[..., 2] = arm_a
+            j[..., 3], j[..., 4] = ux * lin_n, uy * lin_n
+            j[..., 5] = arm_b
+            return j
+
+        normal = rows(c.nx, c.ny, self.arm_an, self.arm_bn)
+        self.jp = np.concatenate([normal, rows(c.ny, -c.nx, arm_qa, arm_qb)])
+        """(4, m, 6): position Jacobian rows normal 0, normal 1, anchor tangent 0, anchor tangent 1."""
+        return np.concatenate([normal, rows(c.ny, -c.nx, self.arm_at, self.arm_bt)])
+
+    def _masses(self, c: ContactArrays, inv_mass: np.ndarray, inv_inertia: np.ndarray,
+                block_condition_limit: float) -> tuple[np.ndarray, np.ndarray]:
+        """Effective inverse masses J M^-1 J^T and their couplings, from the rows' structure: every row's linear
+        part is a unit vector (the normal or the tangent, which are perpendicular), so two rows meet in the sum
+        of inverse masses (or not at all) plus the rotational terms. Returns the tangent-per-normal couplings
+        (2, 2, m) and the tangent 1 - tangent 0 coupling (m,)."""
+        both = inv_mass[c.ia] + inv_mass[c.ib]
+        ia_i, ib_i = inv_inertia[c.ia], inv_inertia[c.ib]
+        arm_an, arm_bn, arm_at, arm_bt, present = self.arm_an, self.arm_bn, self.arm_at, self.arm_bt, self.present
+
+        def coupling(a1, b1, a2, b2, linear):
+            return linear + ia_i * a1 * a2 + ib_i * b1 * b2
+
+        kn = coupling(arm_an, arm_bn, arm_an, arm_bn, both)
+        kt = coupling(arm_at, arm_bt, arm_at, arm_bt, both)
+        self.nmass = np.where(present & (kn > 0), 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
+        self.tmass = np.where(present & (kt > 0), 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
+        k11, k22 = kn[0], kn[1]
+        self.k12 = coupling(arm_an[0], arm_bn[0], arm_an[1], arm_bn[1], both)
+        cross = coupling(arm_at[:, None], arm_bt[:, None], arm_an[None], arm_bn[None], 0.0)
+        """(2, 2, m): tangent velocity at point i per unit normal impulse at point j."""
+        k_t1t0 = coupling(arm_at[1], arm_bt[1], arm_at[0], arm_bt[0], both)
+        det = k11 * k22 - self.k12 * self.k12
+        self.block = c.valid[:, 0] & c.valid[:, 1] & (k11 * k11 < block_condition_limit * det)
+        """Two-point contacts well enough conditioned to solve their normals as one 2x2 block."""
+        self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
+        self.k_swapped = np.stack([k22, k11])
+        self.hard_diag, self.hard_off = -self.inv_det * self.k_swapped, self.inv_det * self.k12
+        return cross, k_t1t0
+
+    def _constants(self, c: ContactArrays, soft, stiff, anchor) -> None:
+        """The block and point-by-point constants of soft (touching) and hard (speculative) points, and the
+        state the passes carry (accumulated impulses, separations, anchor drift)."""
+        self.rate = np.where(c.stiff, stiff[0], soft[0])
+        self.mscale = np.where(c.stiff, stiff[1], soft[1])
+        self.iscale = np.where(c.stiff, stiff[2], soft[2])
+        self.anchor_rate, anchor_mscale, self.anchor_iscale = anchor
+        soft_a = -self.mscale * self.inv_det
+        self.soft_diag, self.soft_off = soft_a * self.k_swapped, -soft_a * self.k12
+        self.soft_gain, self.soft_keep = self.nmass * self.mscale, 1.0 - self.iscale
+        self.anchor_gain = self.tmass * anchor_mscale
+        self.restitution_coefficient = c.restitution
+        nx2, ny2 = c.nx[:, None], c.ny[:, None]
+        self.sep0 = c.sep.T
+        self.drift0 = (c.gap[:, None] + (c.qbx - c.qax) * ny2 - (c.qby - c.qay) * nx2).T
+        self.nimp, self.timp = c.nimp.T.copy(), c.timp.T.copy()
+        self.friction = c.friction
+        self.bounces = bool((c.restitution > 0).any())
+        count = len(c.ia)
+        self.max_normal = np.zeros((2, count))
+        self.lam = np.empty((4, count))
 
     def _pair_state(self, state: np.ndarray) -> np.ndarray:
         """(m, 6): each contact's A row then B row of ``state`` ((rows, 3))."""
@@ -323,65 +337,82 @@ class _Solver:
 
 
 # ------------------------------------------------------------------------------------------------ step
-def step_bodies(world: "World", dt: float) -> list[ContactEvent]:
-    """Advance the world's rigid bodies by ``dt`` seconds; returns the contact begin/end events."""
-    cfg = world.physics
-    bodies = world.bodies
-    if not bodies:
-        if len(world._contacts) or world._touching:
-            world._contacts = ContactSet()
-            world._touching = {}
-        return []
-    movers = [k.aabb() for k in world.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
-    movers += [ch.shape.aabb(ch.transform) for ch in world.characters if ch.velocity != (0.0, 0.0)]
+class SolverState(Protocol):
+    """What the step reads of the rigid-body set that owns it (and never writes: it returns a new state)."""
+
+    @property
+    def contacts(self) -> ContactSet: ...
+
+    @property
+    def touching(self) -> dict[int, tuple[object, object]]: ...
+
+    def table(self) -> ShapeTable: ...
+
+
+class StepOutcome(NamedTuple):
+    """What a step leaves for the next: its contacts, the pairs touching after it, and its events."""
+
+    contacts: ContactSet
+    touching: dict[int, tuple[object, object]]
+    events: list[ContactEvent]
+
+
+def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, dt: float) -> StepOutcome:
+    """Advance the rigid ``bodies`` by ``dt`` seconds in ``scene``, from the solver ``state`` of the last
+    step; returns the new state and the contact begin/end events."""
+    cfg = scene.config
+    unchanged = StepOutcome(state.contacts, state.touching, [])
+    movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
+    movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
     if not movers and all(b.sleeping for b in bodies):
         # Everything rests and nothing moves that could wake it: only a sleeper that game code moved needs
         # looking at (its placement checked; it did not move in this step).
-        by_hand = [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
+        by_hand = [b for b in bodies if b.placed_by_hand]
         if by_hand:
             _placements(by_hand)
             for b in by_hand:
-                b._previous = (b.position, b.angle)
-        return []
+                b.begin_step()
+        return unchanged
     position, angle = _placements(bodies)
     for b in bodies:
-        b._previous = (b.position, b.angle)  # (for a sleeper the same, unless game code moved it)
-    table = shape_table(world)
+        b.begin_step()  # (for a sleeper the same placement, unless game code moved it)
+    table = state.table()
     asleep = np.array([b.sleeping for b in bodies])
-    polys = _wake_touched_sleepers(world, table, position, angle, movers, asleep)
+    polys = _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
     if asleep.all():
-        return []  # everything rests: contacts and touching pairs stand as they were, nothing to report
+        return unchanged  # everything rests: contacts and touching pairs stand as they were
     if polys is None:
         polys = world_polys(table, cfg.speculative_distance, position, angle)
-    found = collide_all(world, cfg, bodies, table, polys, asleep).stacked()
-    old: ContactSet = world._contacts
+    found = collide_all(scene, bodies, table, polys, asleep).stacked()
+    old = state.contacts
 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
+    closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+    awake = np.flatnonzero(~asleep)
+    new, moved, motion = _solve_step(scene, dt, bodies, old, found, closest, touching_now, position, angle, awake,
+                                     table)
+    if len(carried):
+        new = new.extended(old, carried)
+    if cfg.continuous:
+        _continuous(scene, bodies, moved, table, awake)
+    _sleep(cfg, bodies, found, touching_now, dt, table, awake, motion)
+    events, touching = _events(state.touching, old, new)
+    return StepOutcome(new, touching, events)
 
-    # An awake body touching a sleeping one wakes it (its neighbours follow next step).
+
+def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tuple[np.ndarray, np.ndarray]:
+    """An awake body touching a sleeping one wakes it (its neighbours follow next step); ``asleep`` is
+    cleared for those. Returns each contact's smallest separation (px) and whether it is within ``slop``."""
     nearest = np.where(found.valid, found.separation, np.inf)
     closest = np.minimum(nearest[:, 0], nearest[:, 1])
-    touching_now = closest < cfg.linear_slop
+    touching_now = closest < slop
     mixed = (found.a_kind == DYNAMIC) & (asleep[found.a_index] != asleep[found.b_index])
     for i in np.flatnonzero(touching_now & mixed).tolist():
         found.a[i].wake()
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
-    awake = np.flatnonzero(~asleep)
-    new, moved, motion = _solve_step(world, cfg, dt, bodies, old, found, closest, touching_now, position, angle,
-                                     awake, table)
-    if len(carried):
-        for name in ("keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding",
-                     "la", "lb", "touching", "a_index", "b_index"):
-            setattr(new, name, np.concatenate([getattr(new, name), getattr(old, name)[carried]]))
-        new.a = new.a + pick(old.a, carried)
-        new.b = new.b + pick(old.b, carried)
-    world._contacts = new
-    if cfg.continuous:
-        _continuous(world, bodies, moved, table, awake)
-    _sleep(world, found, touching_now, dt, table, awake, motion)
-    return _events(world, old, new)
+    return closest, touching_now
 
 
 def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
@@ -436,168 +467,290 @@ def _finite_pair(value: Any) -> bool:
         return False
 
 
-def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, closest: np.ndarray, touching: np.ndarray,
-                position: np.ndarray, angle: np.ndarray, awake_rows: np.ndarray,
-                table: ShapeTable) -> tuple[ContactSet, np.ndarray, np.ndarray]:
-    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
-    slop) and move the awake bodies (``awake_rows``). Returns the contact set, how far each awake body moved
-    ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
-    keys, valid, normal, point, ids = found.keys, found.valid, found.normal, found.point, found.ids
-    awake_index = awake_rows
-    awake = pick(bodies, awake_index)
-    dyn = len(awake)
-    row_of_body = np.full(len(bodies), -1, dtype=np.int64)
-    row_of_body[awake_index] = np.arange(dyn)
-    props = _motion(bodies)
-    fixed: dict[object, int] = {}
-    fixed_state: list[tuple[float, float, float]] = []
-    fixed_centers: list = []
-    fixed_angles: list[float] = []
 
-    def fixed_row(key, vel, ang_vel, center, turned) -> int:
-        row = fixed.get(key)
+@dataclass
+class ContactArrays:
+    """One solve's per-contact data, in colour order: ``m`` contacts of two points each (an invalid point has
+    zeros). Pixels, seconds, radians; world frame; the normal points from A to B."""
+
+    ia: np.ndarray
+    """(m,) solver row of participant A (awake bodies first, then fixed rows)."""
+    ib: np.ndarray
+    """(m,) solver row of rigid body B."""
+    nx: np.ndarray
+    """(m,) normal x."""
+    ny: np.ndarray
+    """(m,) normal y."""
+    friction: np.ndarray
+    """(m,) mixed Coulomb coefficient."""
+    restitution: np.ndarray
+    """(m,) mixed restitution."""
+    stiff: np.ndarray
+    """(m,) against something that does not give way (static, kinematic, character): stiffer springs."""
+    valid: np.ndarray
+    """(m, 2) which points exist."""
+    rax: np.ndarray
+    """(m, 2) contact point minus A's centre at step start, x (and ``ray``, ``rbx``, ``rby`` alike)."""
+    ray: np.ndarray
+    rbx: np.ndarray
+    rby: np.ndarray
+    qax: np.ndarray
+    """(m, 2) friction anchor on A minus A's centre, world orientation at step start, x (``qay``, ``qbx``,
+    ``qby`` alike)."""
+    qay: np.ndarray
+    qbx: np.ndarray
+    qby: np.ndarray
+    sep: np.ndarray
+    """(m, 2) separation at step start (negative = overlap)."""
+    gap: np.ndarray
+    """(m,) B's centre minus A's, along the tangent (ny, -nx): the anchors' drift is measured from it."""
+    nimp: np.ndarray
+    """(m, 2) accumulated normal impulses carried from the last step (warm starting)."""
+    timp: np.ndarray
+    """(m, 2) accumulated tangent impulses carried from the last step."""
+
+
+class _Participants(NamedTuple):
+    """Solver rows of each contact's participants, and the rows' state at step start."""
+
+    ia: np.ndarray
+    ib: np.ndarray
+    velocity: np.ndarray
+    """(rows, 3): px/s, px/s, rad/s; awake bodies first, then fixed rows."""
+    inv_mass: np.ndarray
+    inv_inertia: np.ndarray
+    center: np.ndarray
+    """(rows, 2) position at step start."""
+    angle: np.ndarray
+    friction: np.ndarray
+    """(m,) per contact, mixed (geometric mean)."""
+    restitution: np.ndarray
+    """(m,) per contact, mixed (the larger)."""
+    dynamic_rows: int
+
+
+class _FixedRows:
+    """Rows of participants that do not move in the solve (inverse mass zero), made once per participant."""
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+        self.rows: dict[object, int] = {}
+        self.state: list[tuple[float, float, float]] = []
+        self.centers: list[tuple[float, float]] = []
+        self.angles: list[float] = []
+
+    def row(self, key: object, velocity, angular_velocity: float, center, angle: float) -> int:
+        row = self.rows.get(key)
         if row is None:
-            row = fixed[key] = dyn + len(fixed_state)
-            fixed_state.append((vel[0], vel[1], ang_vel))
-            fixed_centers.append(center)
-            fixed_angles.append(turned)
+            row = self.rows[key] = self.first + len(self.state)
+            self.state.append((velocity[0], velocity[1], angular_velocity))
+            self.centers.append((center[0], center[1]))
+            self.angles.append(angle)
         return row
 
-    # Rows of each contact's participants: awake bodies and static geometry at once, the few others one by one.
+
+def _participants(scene: RigidScene, dt: float, bodies: list[RigidBody], found: Found, props: np.ndarray,
+                  position: np.ndarray, angle: np.ndarray, awake_rows: np.ndarray) -> _Participants:
+    """Rows of each contact's participants: awake bodies and static geometry at once, the few others (kinematic
+    bodies, characters, sleepers an awake body nears) one by one."""
+    dyn = len(awake_rows)
+    row_of_body = np.full(len(bodies), -1, dtype=np.int64)
+    row_of_body[awake_rows] = np.arange(dyn)
+    fixed = _FixedRows(dyn)
     a_kind = found.a_kind
     dynamic = a_kind == DYNAMIC
     a_body = np.where(dynamic, found.a_index, 0)
     ib = row_of_body[found.b_index]
     ia = np.where(dynamic, row_of_body[a_body], -1)
     body_friction, body_restitution = props[:, 5], props[:, 6]
-    fa = np.where(dynamic, body_friction[a_body], world.static_friction)
+    fa = np.where(dynamic, body_friction[a_body], scene.static_friction)
     ea = np.where(dynamic, body_restitution[a_body], 0.0)
     static = a_kind == STATIC
     if static.any():
-        ia[static] = fixed_row("static", (0.0, 0.0), 0.0, (0.0, 0.0), 0.0)
+        ia[static] = fixed.row("static", (0.0, 0.0), 0.0, (0.0, 0.0), 0.0)
     for k in np.flatnonzero((ia < 0) | (ib < 0)).tolist():
         a, b = found.a[k], found.b[k]
         if ib[k] < 0:  # a sleeping body an awake one only nears: it holds still this step
-            ib[k] = fixed_row(("s", b.id), b.velocity, b.angular_velocity, b.position, b.angle)
+            ib[k] = fixed.row(("s", b.id), b.velocity, b.angular_velocity, b.position, b.angle)
         if ia[k] >= 0:
             continue
         if a_kind[k] == KINEMATIC:
-            ia[k] = fixed_row(("k", id(a)), a.velocity, a.angular_velocity, a.previous_transform.position,
-                              a.previous_transform.angle)
+            start = a.previous_transform
+            ia[k] = fixed.row(("k", id(a)), a.velocity, a.angular_velocity, start.position, start.angle)
         elif a_kind[k] == CHARACTER:
-            start = a.previous_position or a.position
-            moved = ((a.position[0] - start[0]) / dt, (a.position[1] - start[1]) / dt)
-            ia[k] = fixed_row(("c", id(a)), moved, 0.0, start, 0.0)
+            begin = a.previous_position or a.position
+            moved = ((a.position[0] - begin[0]) / dt, (a.position[1] - begin[1]) / dt)
+            ia[k] = fixed.row(("c", id(a)), moved, 0.0, begin, 0.0)
             fa[k] = a.config.friction
         else:
-            ia[k] = fixed_row(("s", a.id), a.velocity, a.angular_velocity, a.position, a.angle)
-    friction = np.sqrt(fa * body_friction[found.b_index])
-    restitution = np.maximum(ea, body_restitution[found.b_index])
+            ia[k] = fixed.row(("s", a.id), a.velocity, a.angular_velocity, a.position, a.angle)
+    count = len(fixed.state)
+    return _Participants(
+        ia, ib, np.concatenate([props[awake_rows, :3], np.array(fixed.state, dtype=np.float64).reshape(-1, 3)]),
+        np.concatenate([props[awake_rows, 3], np.zeros(count)]), np.concatenate([props[awake_rows, 4], np.zeros(count)]),
+        np.concatenate([position[awake_rows], np.array(fixed.centers, dtype=np.float64).reshape(-1, 2)]),
+        np.concatenate([angle[awake_rows], np.array(fixed.angles, dtype=np.float64)]),
+        np.sqrt(fa * body_friction[found.b_index]), np.maximum(ea, body_restitution[found.b_index]), dyn)
 
-    fixed_rows = len(fixed_state)
-    v = np.concatenate([props[awake_index, :3], np.array(fixed_state, dtype=np.float64).reshape(-1, 3)])
-    inv_m = np.concatenate([props[awake_index, 3], np.zeros(fixed_rows)])
-    inv_i = np.concatenate([props[awake_index, 4], np.zeros(fixed_rows)])
 
-    # Light contacts get the light kernel (normals only, no friction): apart at the start of the step and not
-    # closing that gap within it, even turning and falling. They are speculative contacts that will only stop
-    # an approach, such as a pile's side neighbours, and a friction impulse is bounded by the normal one, which
-    # stays zero. Bodies that do close in (a crate landing, a stack settling) get friction from the step they
-    # touch. "Apart" is a fifth of the slop (0.05 px by default): a loaded contact sits at or below zero
-    # separation (the soft contact holds it a little inside), so a clear gap means no load.
-    gap = closest - 0.2 * cfg.linear_slop
-    extent = np.concatenate([table.sleep_extent[awake_index], np.zeros(fixed_rows)])
+def _light_contacts(scene: RigidScene, dt: float, p: _Participants, found: Found, closest: np.ndarray,
+                    extent: np.ndarray) -> np.ndarray:
+    """Which contacts get the light kernel (normals only, no friction): apart at the start of the step and not
+    closing that gap within it, even turning and falling (``extent``: each row's reach, px). They are
+    speculative contacts that will only stop an approach, such as a pile's side neighbours, and a friction
+    impulse is bounded by the normal one, which stays zero. Bodies that do close in (a crate landing, a stack
+    settling) get friction from the step they touch."""
+    cfg = scene.config
+    ia, ib, v, normal = p.ia, p.ib, p.velocity, found.normal
+    gap = closest - cfg.light_gap_fraction * cfg.linear_slop
+    gx, gy = scene.gravity
     closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
         + np.abs(v[ia, 2]) * extent[ia] + np.abs(v[ib, 2]) * extent[ib] \
-        + np.abs(world.gravity[0] * normal[:, 0] + world.gravity[1] * normal[:, 1]) * dt
-    light = (gap > 0.0) & (closing * dt < gap) & ((a_kind == DYNAMIC) | (a_kind == STATIC))
+        + np.abs(gx * normal[:, 0] + gy * normal[:, 1]) * dt
+    return (gap > 0.0) & (closing * dt < gap) & ((found.a_kind == DYNAMIC) | (found.a_kind == STATIC))
 
-    # Graph colours (kept while the same pairs touch the same rows), and every contact array in colour order.
-    colouring = old.colouring
-    if colouring is None or not (np.array_equal(colouring.rows_a, ia) and np.array_equal(colouring.rows_b, ib)
-                                 and np.array_equal(colouring.light, light)):
-        colours, kinds = _colours(ia, ib, dyn, light)
-        colouring = Colouring(ia, ib, light, np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64),
-                              [len(c) for c in colours], kinds)
-    by_colour, colour_sizes, colour_kinds = colouring.order, colouring.sizes, colouring.light_colours
-    light = light[by_colour]
-    keys, valid, normal, point, ids = keys[by_colour], valid[by_colour], normal[by_colour], point[by_colour], \
-        ids[by_colour]
-    ia, ib, friction, restitution = ia[by_colour], ib[by_colour], friction[by_colour], restitution[by_colour]
-    a_kind, separation, touching = a_kind[by_colour], found.separation[by_colour], touching[by_colour]
-    start_position, start_angle = position[awake_index], angle[awake_index]
-    center = np.concatenate([start_position, np.array(fixed_centers, dtype=np.float64).reshape(-1, 2)])
-    angle = np.concatenate([start_angle, np.array(fixed_angles, dtype=np.float64)])
+
+def _colouring(old: ContactSet, p: _Participants, light: np.ndarray) -> Colouring:
+    """Graph colours of this step's contacts, kept from the last step while the same pairs touch the same rows
+    the same way."""
+    kept = old.colouring
+    if kept is not None and np.array_equal(kept.rows_a, p.ia) and np.array_equal(kept.rows_b, p.ib) \
+            and np.array_equal(kept.light, light):
+        return kept
+    colours, kinds = _colours(p.ia, p.ib, p.dynamic_rows, light)
+    return Colouring(p.ia, p.ib, light, np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64),
+                     [len(c) for c in colours], kinds)
+
+
+class _Carried(NamedTuple):
+    """Impulses and friction anchors carried over from the last step, per point ((m, 2) and (m, 2, 2))."""
+
+    nimp: np.ndarray
+    timp: np.ndarray
+    la: np.ndarray
+    lb: np.ndarray
+    kept_anchor: np.ndarray
+
+
+def _carry_over(old: ContactSet, keys: np.ndarray, valid: np.ndarray, ids: np.ndarray, light: np.ndarray) -> _Carried:
+    """Warm starting: the same pair and the same feature id carry their impulses and friction anchors (a point
+    may have moved to the other slot); light contacts carry no friction; sliding points let go their anchors."""
     count = len(keys)
+    if not len(old):
+        zero2, zero22 = np.zeros((count, 2)), np.zeros((count, 2, 2))
+        return _Carried(zero2, zero2.copy(), zero22, zero22.copy(), np.zeros((count, 2), dtype=bool))
+    if len(old) == count and np.array_equal(old.keys, keys):
+        src, match = np.arange(count), np.ones(count, dtype=bool)  # the same pairs in the same order
+    else:
+        order = np.argsort(old.keys, kind="stable")
+        pos = np.minimum(np.searchsorted(old.keys[order], keys), len(order) - 1)
+        match = old.keys[order][pos] == keys
+        src = order[pos]
+    old_valid, old_ids = old.valid[src], old.ids[src]
+    candidate = match[:, None] & valid
+    direct = candidate & old_valid & (old_ids == ids)
+    crossed = candidate & old_valid[:, ::-1] & (old_ids[:, ::-1] == ids) & ~direct
+    if crossed.any():
+        carried, row, slot = direct | crossed, src[:, None], np.where(crossed, (1, 0), (0, 1))
+        old_n, old_t, old_s = old.normal_impulse[row, slot], old.tangent_impulse[row, slot], old.sliding[row, slot]
+        old_la, old_lb = old.la[row, slot], old.lb[row, slot]
+    else:  # every point kept its slot (the usual case)
+        carried = direct
+        old_n, old_t, old_s = old.normal_impulse[src], old.tangent_impulse[src], old.sliding[src]
+        old_la, old_lb = old.la[src], old.lb[src]
+    keep = carried & ~old_s
+    return _Carried(np.where(carried, old_n, 0.0), np.where(carried & ~light[:, None], old_t, 0.0),
+                    np.where(keep[..., None], old_la, 0.0), np.where(keep[..., None], old_lb, 0.0), keep)
 
-    # Warm starting: the same pair and the same feature id carry their impulses and friction anchors (a point
-    # may have moved to the other slot).
-    nimp = np.zeros((count, 2))
-    timp = np.zeros((count, 2))
-    la = np.zeros((count, 2, 2))
-    lb = np.zeros((count, 2, 2))
-    keep = np.zeros((count, 2), dtype=bool)
-    if len(old):
-        if len(old) == count and np.array_equal(old.keys, keys):
-            src, match = np.arange(count), np.ones(count, dtype=bool)  # the same pairs in the same order
-        else:
-            order = np.argsort(old.keys, kind="stable")
-            pos = np.minimum(np.searchsorted(old.keys[order], keys), len(order) - 1)
-            match = old.keys[order][pos] == keys
-            src = order[pos]
-        old_valid, old_ids = old.valid[src], old.ids[src]
-        candidate = match[:, None] & valid
-        direct = candidate & old_valid & (old_ids == ids)
-        crossed = candidate & old_valid[:, ::-1] & (old_ids[:, ::-1] == ids) & ~direct
-        if crossed.any():
-            carried, row, slot = direct | crossed, src[:, None], np.where(crossed, (1, 0), (0, 1))
-            old_n, old_t, old_s = old.normal_impulse[row, slot], old.tangent_impulse[row, slot], old.sliding[row, slot]
-            old_la, old_lb = old.la[row, slot], old.lb[row, slot]
-        else:  # every point kept its slot (the usual case)
-            carried = direct
-            old_n, old_t, old_s = old.normal_impulse[src], old.tangent_impulse[src], old.sliding[src]
-            old_la, old_lb = old.la[src], old.lb[src]
-        nimp = np.where(carried, old_n, 0.0)
-        timp = np.where(carried & ~light[:, None], old_t, 0.0)  # (light contacts solve no friction)
-        keep = carried & ~old_s
-        la = np.where(keep[..., None], old_la, 0.0)
-        lb = np.where(keep[..., None], old_lb, 0.0)
-    # New anchors where none carried over: the contact point in each body's frame at step start.
-    fresh_row, fresh_slot = np.divmod(np.flatnonzero(~keep.ravel()), 2)
-    if len(fresh_row):
-        p = point[fresh_row, fresh_slot]
-        for anchors, rows in ((la, ia[fresh_row]), (lb, ib[fresh_row])):
-            c, s_ = np.cos(angle[rows]), np.sin(angle[rows])
-            rx, ry = p[:, 0] - center[rows, 0], p[:, 1] - center[rows, 1]
-            anchors[fresh_row, fresh_slot] = np.stack([c * rx + s_ * ry, c * ry - s_ * rx], axis=1)
-    ca_, sa_ = np.cos(angle[ia]), np.sin(angle[ia])
-    cb_, sb_ = np.cos(angle[ib]), np.sin(angle[ib])
-    # Anchor offsets from the centres at step start, in world orientation.
-    data = {
-        "ia": ia, "ib": ib, "nx": normal[:, 0], "ny": normal[:, 1], "friction": friction,
-        "restitution": restitution, "stiff": a_kind != DYNAMIC, "valid": valid,
-        "rax": point[..., 0] - center[ia, 0][:, None], "ray": point[..., 1] - center[ia, 1][:, None],
-        "rbx": point[..., 0] - center[ib, 0][:, None], "rby": point[..., 1] - center[ib, 1][:, None],
-        "qax": ca_[:, None] * la[..., 0] - sa_[:, None] * la[..., 1],
-        "qay": sa_[:, None] * la[..., 0] + ca_[:, None] * la[..., 1],
-        "qbx": cb_[:, None] * lb[..., 0] - sb_[:, None] * lb[..., 1],
-        "qby": sb_[:, None] * lb[..., 0] + cb_[:, None] * lb[..., 1],
-        "sep": np.where(valid, separation, 0.0),
-        "gap": (center[ib, 0] - center[ia, 0]) * normal[:, 1] - (center[ib, 1] - center[ia, 1]) * normal[:, 0],
-        "nimp": nimp, "timp": timp,
-    }
 
+def _fresh_anchors(carried: _Carried, point: np.ndarray, ia: np.ndarray, ib: np.ndarray, center: np.ndarray,
+                   angle: np.ndarray) -> None:
+    """New anchors where none carried over: the contact point in each body's frame at step start."""
+    fresh_row, fresh_slot = np.divmod(np.flatnonzero(~carried.kept_anchor.ravel()), 2)
+    if not len(fresh_row):
+        return
+    p = point[fresh_row, fresh_slot]
+    for anchors, rows in ((carried.la, ia[fresh_row]), (carried.lb, ib[fresh_row])):
+        c, s_ = np.cos(angle[rows]), np.sin(angle[rows])
+        rx, ry = p[:, 0] - center[rows, 0], p[:, 1] - center[rows, 1]
+        anchors[fresh_row, fresh_slot] = np.stack([c * rx + s_ * ry, c * ry - s_ * rx], axis=1)
+
+
+def _contact_arrays(p: _Participants, by_colour: np.ndarray, found: Found, carried: _Carried) -> ContactArrays:
+    """The solve's per-contact arrays (``p`` and ``carried`` already in colour order; ``found`` is not)."""
+    ia, ib, center, angle = p.ia, p.ib, p.center, p.angle
+    normal, point, valid = found.normal[by_colour], found.point[by_colour], found.valid[by_colour]
+    la, lb = carried.la, carried.lb
+    ca_, sa_ = np.cos(angle[ia])[:, None], np.sin(angle[ia])[:, None]
+    cb_, sb_ = np.cos(angle[ib])[:, None], np.sin(angle[ib])[:, None]
+    return ContactArrays(
+        ia=ia, ib=ib, nx=normal[:, 0], ny=normal[:, 1], friction=p.friction, restitution=p.restitution,
+        stiff=found.a_kind[by_colour] != DYNAMIC, valid=valid,
+        rax=point[..., 0] - center[ia, 0][:, None], ray=point[..., 1] - center[ia, 1][:, None],
+        rbx=point[..., 0] - center[ib, 0][:, None], rby=point[..., 1] - center[ib, 1][:, None],
+        qax=ca_ * la[..., 0] - sa_ * la[..., 1], qay=sa_ * la[..., 0] + ca_ * la[..., 1],
+        qbx=cb_ * lb[..., 0] - sb_ * lb[..., 1], qby=sb_ * lb[..., 0] + cb_ * lb[..., 1],
+        sep=np.where(valid, found.separation[by_colour], 0.0),
+        gap=(center[ib, 0] - center[ia, 0]) * normal[:, 1] - (center[ib, 1] - center[ia, 1]) * normal[:, 0],
+        nimp=carried.nimp, timp=carried.timp,
+    )
+
+
+def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
+    return p._replace(ia=p.ia[order], ib=p.ib[order], friction=p.friction[order], restitution=p.restitution[order])
+
+
+def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: ContactSet, found: Found,
+                closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
+                awake_rows: np.ndarray, table: ShapeTable) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
+    slop) and move the awake bodies (``awake_rows``). Returns the contact set, how far each awake body moved
+    ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
+    cfg = scene.config
+    props = _motion(bodies)
+    p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
+    extent = np.concatenate([table.sleep_extent[awake_rows], np.zeros(len(p.velocity) - p.dynamic_rows)])
+    light = _light_contacts(scene, dt, p, found, closest, extent)
+    colouring = _colouring(old, p, light)
+    by_colour = colouring.order
+    p = _in_colour_order(p, by_colour)
+    keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
+    carried = _carry_over(old, keys, valid, ids, light[by_colour])
+    _fresh_anchors(carried, found.point[by_colour], p.ia, p.ib, p.center, p.angle)
+    arrays = _contact_arrays(p, by_colour, found, carried)
     h = dt / cfg.substeps
-    hertz = min(cfg.contact_hertz, 0.25 / h)
-    solver = _Solver(v, inv_m, inv_i, colour_sizes, colour_kinds, data, _soft(hertz, cfg.contact_damping_ratio, h),
-                     _soft(2.0 * hertz, cfg.contact_damping_ratio, h),
-                     _soft(min(cfg.friction_anchor_hertz, hertz), cfg.contact_damping_ratio, h),
-                     1.0 / h, cfg.contact_push_max_velocity)
-    gravity = np.array(world.gravity) * props[awake_index, 7][:, None]
+    hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
+    zeta = cfg.contact_damping_ratio
+    solver = _Solver(p.velocity, p.inv_mass, p.inv_inertia, colouring.sizes, colouring.light_colours, arrays,
+                     _soft(hertz, zeta, h), _soft(cfg.static_stiffness_scale * hertz, zeta, h),
+                     _soft(min(cfg.friction_anchor_hertz, hertz), zeta, h), 1.0 / h, cfg.contact_push_max_velocity,
+                     cfg.block_condition_limit)
+    moving = _integrate(solver, cfg, scene.gravity, props[awake_rows, 7], p.dynamic_rows, h, len(keys) > 0)
+    dyn = p.dynamic_rows
+    end_position = (position[awake_rows] + solver.d[:dyn, :2]).tolist()
+    end_angle = (angle[awake_rows] + solver.d[:dyn, 2]).tolist()
+    for b, (x, y), turned, (vx, vy, w) in zip(pick(bodies, awake_rows), end_position, end_angle, moving.tolist()):
+        b.position = (x, y)
+        b.angle = turned
+        b.velocity = (vx, vy)
+        b.angular_velocity = w
+    contacts = ContactSet(
+        keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
+        normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
+        la=carried.la, lb=carried.lb, touching=touching[by_colour], a_index=found.a_index[by_colour],
+        b_index=found.b_index[by_colour], a=pick(found.a, by_colour), b=pick(found.b, by_colour), colouring=colouring,
+    )
+    return contacts, solver.d[:dyn, :2], moving
+
+
+def _integrate(solver: "_Solver", cfg: PhysicsConfig, gravity: Vec2, gravity_scale: np.ndarray, dyn: int, h: float,
+               any_contacts: bool) -> np.ndarray:
+    """The substeps: integrate velocities (gravity, damping, speed cap), warm start, solve, integrate positions,
+    relax; then restitution once. Returns the awake bodies' velocities (a view of the solver's rows)."""
     lin = 1.0 / (1.0 + h * cfg.linear_damping)
     ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
-    moving = v[:dyn]
-    gravity_step = h * gravity
+    moving = solver.v[:dyn]
+    gravity_step = h * (np.array(gravity) * gravity_scale[:, None])
     for _ in range(cfg.substeps):
         moving[:, :2] += gravity_step
         if lin != 1.0:
@@ -608,57 +761,42 @@ def _solve_step(world, cfg, dt, bodies, old: ContactSet, found: Found, closest: 
             speed = np.hypot(moving[:, 0], moving[:, 1])
             over = speed > cfg.max_linear_speed
             moving[:, :2] *= np.where(over, cfg.max_linear_speed / np.where(over, speed, 1.0), 1.0)[:, None]
-        if count:
+        if any_contacts:
             solver.warm_start()
             solver.solve(True)
-        solver.d += h * v
-        if count:
+        solver.d += h * solver.v
+        if any_contacts:
             solver.solve(False)
-    if count:
+    if any_contacts:
         solver.restitution(cfg.restitution_threshold)
-    end_position = (start_position + solver.d[:dyn, :2]).tolist()
-    end_angle = (start_angle + solver.d[:dyn, 2]).tolist()
-    for b, (x, y), turned, (vx, vy, w) in zip(awake, end_position, end_angle, moving.tolist()):
-        b.position = (x, y)
-        b.angle = turned
-        b.velocity = (vx, vy)
-        b.angular_velocity = w
-
-    contacts = ContactSet(
-        keys=keys, ids=ids, valid=valid, normal=normal, point=point,
-        normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
-        la=la, lb=lb, touching=touching, a_index=found.a_index[by_colour], b_index=found.b_index[by_colour],
-        a=pick(found.a, by_colour), b=pick(found.b, by_colour),
-        colouring=colouring,
-    )
-    return contacts, solver.d[:dyn, :2], moving
+    return moving
 
 
-def _wake_touched_sleepers(world: "World", table: ShapeTable, position: np.ndarray, angle: np.ndarray,
-                           movers: list, asleep: np.ndarray) -> dict | None:
+def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
+                           angle: np.ndarray, movers: list, asleep: np.ndarray) -> dict | None:
     """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch
     (``asleep``: every body's flag, cleared here for those woken). Returns this step's :func:`world_polys`
     when it had to make them (only when something moves and something sleeps)."""
     if not movers or not asleep.any():
         return None
-    polys = world_polys(table, world.physics.speculative_distance, position, angle)
+    polys = world_polys(table, scene.config.speculative_distance, position, angle)
     boxes = polys["box_array"]
     touched = np.zeros(len(boxes), dtype=bool)
     for m in movers:
         touched |= (boxes[:, 0] <= m.max_x) & (boxes[:, 2] >= m.min_x) & (boxes[:, 1] <= m.max_y) \
             & (boxes[:, 3] >= m.min_y)
     for k in np.flatnonzero(touched & asleep).tolist():
-        world.bodies[k].wake()
+        bodies[k].wake()
         asleep[k] = False
     return polys
 
 
-def _continuous(world: "World", bodies: list[RigidBody], moved: np.ndarray, table: ShapeTable,
+def _continuous(scene: RigidScene, bodies: list[RigidBody], moved: np.ndarray, table: ShapeTable,
                 awake_rows: np.ndarray) -> None:
     """Fast bodies are swept against static geometry from where they were to where the solver put them
     (``moved``: (n, 2) px for the awake rows), and stopped at the first touch: nothing passes through a thin
     platform in one step."""
-    bp = world.static
+    bp = scene.static.broadphase
     awake = awake_rows.tolist()
     for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake_rows]).tolist():
         b = bodies[awake[i]]
@@ -669,22 +807,20 @@ def _continuous(world: "World", bodies: list[RigidBody], moved: np.ndarray, tabl
         if not isinstance(hit, CastHit) or hit.started_inside or hit.fraction >= 1.0:
             continue
         length = math.hypot(dx, dy)
-        if (hit.normal[0] * dx + hit.normal[1] * dy) > -0.2 * length:
+        if (hit.normal[0] * dx + hit.normal[1] * dy) > -scene.config.continuous_min_approach * length:
             continue  # a glancing touch (sliding along the floor over a joint) is the solver's business
         f = hit.fraction
-        back = min(f, world.physics.linear_slop / length)  # stop just short of the surface
+        back = min(f, scene.config.linear_slop / length)  # stop just short of the surface
         b.position = (origin[0] + dx * (f - back), origin[1] + dy * (f - back))
 
 
-def _sleep(world: "World", found: Found, touching: np.ndarray, dt: float, table: ShapeTable,
-           awake_rows: np.ndarray, motion: np.ndarray) -> None:
+def _sleep(cfg: PhysicsConfig, bodies: list[RigidBody], found: Found, touching: np.ndarray, dt: float,
+           table: ShapeTable, awake_rows: np.ndarray, motion: np.ndarray) -> None:
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
     bodies that all rested ``time_to_sleep`` fall asleep together. Touching a moving kinematic body or a
     character keeps a body awake."""
-    cfg = world.physics
     if not cfg.enable_sleep:
         return
-    bodies = world.bodies
     awake = awake_rows.tolist()
     if not awake:
         return
@@ -738,19 +874,19 @@ def _moving(participant: Any) -> bool:
     return velocity != (0.0, 0.0) or getattr(participant, "angular_velocity", 0.0) != 0.0
 
 
-def _events(world: "World", old: ContactSet, contacts: ContactSet) -> list[ContactEvent]:
-    """Begin / end events from the change in touching pairs since the last step."""
+def _events(before: dict[int, tuple[object, object]], old: ContactSet,
+            contacts: ContactSet) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
+    """Begin / end events from the change in touching pairs since the last step (``before``: its touching
+    pairs by key), and the touching pairs now."""
     now_keys = contacts.keys[contacts.touching]
-    if len(now_keys) == len(world._touching) and np.array_equal(np.sort(now_keys), np.sort(old.keys[old.touching])):
-        return []  # the same pairs touch as last step (the common case in a resting pile)
+    if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old.keys[old.touching])):
+        return [], before  # the same pairs touch as last step (the common case in a resting pile)
     events: list[ContactEvent] = []
     now = {int(contacts.keys[i]): i for i in np.flatnonzero(contacts.touching).tolist()}
-    before = world._touching
     for key, i in now.items():
         if key not in before:
             events.append(ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist())))
     for key, (a, b) in before.items():
         if key not in now:
             events.append(ContactEvent("end", a, b, (0.0, 0.0)))
-    world._touching = {key: (contacts.a[i], contacts.b[i]) for key, i in now.items()}
-    return events
+    return events, {key: (contacts.a[i], contacts.b[i]) for key, i in now.items()}

@@ -17,30 +17,58 @@ solver's (:mod:`engine.solver`); its names are public to it, not to games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .bodies import PhysicsConfig, RigidBody
-from .geometry import Manifold, Transform, collide
-from .geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
-
-if TYPE_CHECKING:
-    from .world import World
+from ..bodies import PhysicsConfig, RigidBody
+from ..geometry import Manifold, Transform, Vec2, collide
+from ..geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
+from ..types import DEFAULT_FILTER, CollisionFilter
+from .static import StaticGeometry
 
 __all__ = [
-    "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "ShapeTable", "collide_all",
-    "overlapping_pairs", "pick", "shape_table", "world_polys",
+    "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "RigidScene", "ShapeTable",
+    "collide_all", "filters_touch", "overlapping_pairs", "pick", "world_polys",
 ]
 
 _IDENTITY = Transform()
 STATIC, KINEMATIC, CHARACTER, DYNAMIC = range(4)
 """What participant A of a contact is: a static segment, a kinematic body, a character, a rigid body."""
-_PAD = 16.0
-"""Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
-until the body leaves that box (resting crates never look again)."""
+
+
+class RigidScene(NamedTuple):
+    """What the rigid-body step reads of the rest of the world (it writes none of it but the bodies)."""
+
+    static: StaticGeometry
+    kinematic_bodies: Sequence[Any]
+    characters: Sequence[Any]
+    """Characters: kinematic shapes to the solver (they moved this step from ``previous_position``)."""
+    gravity: Vec2
+    config: PhysicsConfig
+    static_friction: float
+    """Friction coefficient of static geometry and kinematic bodies against rigid bodies."""
+
+
+def filter_arrays(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(category, mask, group) arrays of ``filters``; ``None`` when every one is the default (the usual case:
+    then every pair touches and nothing needs testing)."""
+    if all(f is DEFAULT_FILTER or f == DEFAULT_FILTER for f in filters):
+        return None
+    return (np.array([f.category for f in filters], dtype=np.int64), np.array([f.mask for f in filters], dtype=np.int64),
+            np.array([f.group for f in filters], dtype=np.int64))
+
+
+def filters_touch(a: tuple[np.ndarray, np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray, np.ndarray]
+                  ) -> np.ndarray:
+    """Elementwise :meth:`CollisionFilter.touches` of two sets of filter arrays (see :func:`filter_arrays`)."""
+    cat_a, mask_a, group_a = a
+    cat_b, mask_b, group_b = b
+    same_group = (group_a == group_b) & (group_a != 0)
+    return np.where(same_group, group_a > 0, ((cat_a & mask_b) != 0) & ((cat_b & mask_a) != 0))
 
 
 def pick(items: list, index: np.ndarray) -> list:
@@ -100,6 +128,14 @@ class ContactSet:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def extended(self, other: "ContactSet", rows: np.ndarray) -> "ContactSet":
+        """This set followed by ``other``'s contacts ``rows`` (a sleeping pile's contacts carried over)."""
+        arrays = {name: np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in (
+            "keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding", "la", "lb",
+            "touching", "a_index", "b_index")}
+        return ContactSet(**arrays, a=self.a + pick(other.a, rows), b=self.b + pick(other.b, rows),
+                          colouring=self.colouring)
 
 
 class _Pairs:
@@ -224,23 +260,12 @@ class ShapeTable:
             b is was and b.shape is shape for b, was, shape in zip(bodies, self.bodies, self.shapes))
 
 
-def shape_table(world: "World") -> ShapeTable:
-    table = world._shape_table
-    bodies = world.bodies
-    if table is not None and len(table.bodies) == len(bodies) and table.starts(bodies):
-        return table
-    if table is None or not table.starts(bodies):
-        world._contacts = ContactSet()  # bodies removed or reordered: its body indices are stale
-    table = world._shape_table = ShapeTable(bodies)
-    return table
-
-
-def _static_candidates(world: "World", table: ShapeTable, awake: list[int],
-                       box_array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: list[int], box_array: np.ndarray,
+                       pad: float) -> tuple[np.ndarray, np.ndarray]:
     """(body, segment) pairs of static segments near the awake bodies' boxes. Each body's segments are looked
-    up for its box padded by ``_PAD`` and reused until the body leaves that box: resting and slowly moving
+    up for its box padded by ``pad`` px and reused until the body leaves that box: resting and slowly moving
     crates never look again."""
-    bp = world.static
+    bp = static.broadphase
     if table.near_of is not bp:
         table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
         table.near_of = bp
@@ -248,7 +273,7 @@ def _static_candidates(world: "World", table: ShapeTable, awake: list[int],
     box, fat = box_array[rows], table.near_box[rows]
     inside = (fat[:, 0] <= box[:, 0]) & (fat[:, 1] <= box[:, 1]) & (fat[:, 2] >= box[:, 2]) & (fat[:, 3] >= box[:, 3])
     for k in rows[~inside].tolist():
-        padded = box_array[k] + (-_PAD, -_PAD, _PAD, _PAD)
+        padded = box_array[k] + (-pad, -pad, pad, pad)
         table.near_box[k] = padded
         table.near[k] = bp.query_list(padded.tolist())
     ks: list[int] = []
@@ -262,7 +287,7 @@ def _static_candidates(world: "World", table: ShapeTable, awake: list[int],
     return np.array(ks, dtype=np.int64), np.array(segs, dtype=np.int64)
 
 
-def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> bool:
+def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, normal) -> bool:
     """The seam rule for one one-point contact at a segment end (see the module docstring)."""
     ax, ay = a
     ex, ey = b[0] - ax, b[1] - ay
@@ -270,22 +295,43 @@ def _leans_over_neighbour(world: "World", segment: int, a, b, point, normal) -> 
     if 0.0 < t < ex * ex + ey * ey:
         return False
     end = 0 if t <= 0.0 else 1
-    return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in world.segment_joint_directions(segment, end))
+    return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in static.joint_directions(segment, end))
 
 
-def collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], table: ShapeTable,
-                 polys: dict, asleep: np.ndarray) -> _Pairs:
-    margin = cfg.speculative_distance
+def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, polys: dict,
+                asleep: np.ndarray) -> _Pairs:
+    """Manifolds of the awake bodies (``asleep``: each body's flag) against everything they may touch,
+    ``speculative_distance`` early; pairs whose collision filters say no are left out."""
+    margin = scene.config.speculative_distance
     pairs = _Pairs()
-    bp = world.static
     awake = np.flatnonzero(~asleep).tolist()
-    box_array = polys["box_array"]
+    body_filters = filter_arrays([b.filter for b in bodies])
+    static_by_count = _collide_static(scene, bodies, table, polys["box_array"], awake, body_filters, pairs)
+    _collide_movers(scene, bodies, polys["box_array"], awake, margin, pairs)
+    body_groups = _collide_body_pairs(bodies, table, polys["box_array"], asleep, body_filters, margin, pairs)
+    _collide_batches(scene.static, bodies, table, polys, static_by_count, body_groups, margin, pairs)
+    return pairs
 
-    # Static segments near each awake body (cached lists), box-tested at once. Circles go through the scalar
-    # collide; the others ride in the batch of their vertex count's body pairs (below).
-    ks_all, segs_all = _static_candidates(world, table, awake, box_array)
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+
+
+def _collide_static(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
+                    awake: list[int], body_filters, pairs: _Pairs) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Static segments near each awake body (cached lists), box-tested at once. Circles go through the scalar
+    collide here; for the other vertex counts the (body, segment) rows are returned, to ride in the batch of
+    that count's body pairs."""
+    static, margin = scene.static, scene.config.speculative_distance
+    bp = static.broadphase
+    ks_all, segs_all = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
     sb, bb = bp.aabbs[segs_all], box_array[ks_all]
     touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
+    static_filters = static.filter_arrays()
+    if static_filters is not None or body_filters is not None:
+        seg_f = static_filters or filter_arrays([DEFAULT_FILTER] * len(static))
+        body_f = body_filters or filter_arrays([DEFAULT_FILTER] * len(bodies))
+        assert seg_f is not None and body_f is not None
+        touch &= filters_touch(tuple(x[segs_all] for x in seg_f), tuple(x[ks_all] for x in body_f))  # type: ignore[arg-type]
     ks_all, segs_all = ks_all[touch], segs_all[touch]
     static_by_count: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for count in table.groups:
@@ -299,14 +345,18 @@ def collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], tab
         for k, s in zip(ks.tolist(), sg.tolist()):
             m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
             if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
-                    world, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
+                    static, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
                 pairs.add_manifold(_key(STATIC, s, bodies[k].id), s, bodies[k], STATIC, m, -1, k)
+    return static_by_count
 
-    # Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
-    # again, from where they started, at the speed they moved, so crates are carried, not dragged.
+
+def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray, awake: list[int],
+                    margin: float, pairs: _Pairs) -> None:
+    """Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
+    again, from where they started, at the speed they moved, so crates are carried, not dragged."""
     movers: list[tuple[int, int, Any, Transform]] = [
-        (KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(world.kinematic_bodies)
-    ] + [(CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(world.characters)]
+        (KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(scene.kinematic_bodies)
+    ] + [(CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(scene.characters)]
     awake_boxes = box_array[awake]
     for kind, i, mover, start in movers:
         mbox = mover.shape.aabb(start)
@@ -314,39 +364,50 @@ def collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], tab
             & (awake_boxes[:, 1] <= mbox.max_y) & (awake_boxes[:, 3] >= mbox.min_y)
         for j in np.flatnonzero(near).tolist():
             k = awake[j]
+            if not mover.filter.touches(bodies[k].filter):
+                continue
             m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
             if m is not None:
                 pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
-    # Body pairs: all box overlaps at once; at least one of the pair awake. A is the lower id.
-    body_groups: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    ids = table.ids
-    if len(bodies) > 1:
-        lo, hi = overlapping_pairs(box_array, ids)
-        keep = ~(asleep[lo] & asleep[hi])
-        lo, hi = lo[keep], hi[keep]
-        count_lo, count_hi = table.count[lo], table.count[hi]
-        for count_a in table.groups:
-            for count_b in table.groups:
-                sel = np.flatnonzero((count_lo == count_a) & (count_hi == count_b))
-                if not len(sel):
-                    continue
-                la_, hb_ = lo[sel], hi[sel]
-                if count_a > 1 and count_b > 1:
-                    body_groups[(count_a, count_b)] = (la_, hb_)
-                    continue
-                for i, j in zip(la_.tolist(), hb_.tolist()):
-                    m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
-                    if m is not None:
-                        pairs.add_manifold(_key(DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j],
-                                           DYNAMIC, m, i, j)
 
-    # The batches: one per vertex-count pair; a count's static segments (A, padded to the count) ride with its
-    # equal-count body pairs, so that a pile costs one batch, not two.
+def _collide_body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
+                        body_filters, margin: float, pairs: _Pairs) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    """Body pairs: all box overlaps at once, at least one of the pair awake, A the lower id. Pairs with a circle
+    are collided here (scalar); the others are returned per vertex-count pair for the batches."""
+    body_groups: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    if len(bodies) < 2:
+        return body_groups
+    lo, hi = overlapping_pairs(box_array, table.ids)
+    keep = ~(asleep[lo] & asleep[hi])
+    if body_filters is not None:
+        keep &= filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
+    lo, hi = lo[keep], hi[keep]
+    count_lo, count_hi = table.count[lo], table.count[hi]
+    for count_a in table.groups:
+        for count_b in table.groups:
+            sel = np.flatnonzero((count_lo == count_a) & (count_hi == count_b))
+            if not len(sel):
+                continue
+            la_, hb_ = lo[sel], hi[sel]
+            if count_a > 1 and count_b > 1:
+                body_groups[(count_a, count_b)] = (la_, hb_)
+                continue
+            for i, j in zip(la_.tolist(), hb_.tolist()):
+                m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
+                if m is not None:
+                    pairs.add_manifold(_key(DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j], DYNAMIC, m, i, j)
+    return body_groups
+
+
+def _collide_batches(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, polys: dict,
+                     static_by_count: dict, body_groups: dict, margin: float, pairs: _Pairs) -> None:
+    """One batch per vertex-count pair; a count's static segments (A, padded to the count) ride with its
+    equal-count body pairs, so that a pile costs one batch, not two."""
+    bp, ids = static.broadphase, table.ids
     for count_a, count_b in sorted(set(body_groups) | {(n, n) for n in static_by_count}):
-        la_, hb_ = body_groups.get((count_a, count_b), (np.zeros(0, dtype=np.int64),) * 2)
-        ks, sg = static_by_count.get(count_a, (np.zeros(0, dtype=np.int64),) * 2) if count_a == count_b \
-            else (np.zeros(0, dtype=np.int64),) * 2
+        la_, hb_ = body_groups.get((count_a, count_b), (_NO_ROWS, _NO_ROWS))
+        ks, sg = static_by_count.get(count_a, (_NO_ROWS, _NO_ROWS)) if count_a == count_b else (_NO_ROWS, _NO_ROWS)
         va, na = polys[count_a]
         vb, nb = polys[count_b]
         seg_verts, seg_normals, seg_fake = padded_segments(bp.a[sg], bp.b[sg], count_a)
@@ -358,21 +419,20 @@ def collide_all(world: "World", cfg: PhysicsConfig, bodies: list[RigidBody], tab
             np.concatenate([seg_fake, np.zeros((len(la_), count_a), dtype=bool)]))
         split = len(sg)
         if split:
-            static = BatchManifolds(*(field[:split] for field in batch))
+            on_static = BatchManifolds(*(field[:split] for field in batch))
             # The seam rule, for the few one-point contacts at a segment end.
-            single = static.valid[:, 0] & ~static.valid[:, 1]
+            single = on_static.valid[:, 0] & ~on_static.valid[:, 1]
             for i in np.flatnonzero(single).tolist():
                 s = int(sg[i])
-                if ((s, 0) in world._joints or (s, 1) in world._joints) and _leans_over_neighbour(
-                        world, s, tuple(bp.a[s]), tuple(bp.b[s]), static.point[i, 0], static.normal[i]):
-                    static.valid[i, 0] = False
+                if static.has_joint(s) and _leans_over_neighbour(
+                        static, s, tuple(bp.a[s]), tuple(bp.b[s]), on_static.point[i, 0], on_static.normal[i]):
+                    on_static.valid[i, 0] = False
             keys = (np.int64(STATIC) << 58) | (sg << 29) | ids[ks]
-            pairs.add_batch(keys, sg.tolist(), pick(bodies, ks), STATIC, static, -1, ks)
+            pairs.add_batch(keys, sg.tolist(), pick(bodies, ks), STATIC, on_static, -1, ks)
         if len(la_):
             between = BatchManifolds(*(field[split:] for field in batch))
             keys = (np.int64(DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
             pairs.add_batch(keys, pick(bodies, la_), pick(bodies, hb_), DYNAMIC, between, la_, hb_)
-    return pairs
 
 
 def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

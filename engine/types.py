@@ -1,0 +1,226 @@
+"""The world's shared vocabulary: errors, defaults, collider kinds and filters, events, query results.
+
+Every part of the world (static geometry, rigid bodies, kinematic bodies, characters, sensors) and the
+character mover use these types; this module imports nothing of the engine but the pure geometry kernel,
+so none of those parts needs to import another to talk about what they share.
+
+Units: pixels, seconds, radians (counter-clockwise); y-up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, NamedTuple, Protocol
+
+from .geometry import AABB, RoundedPolygon, Transform, Vec2
+
+__all__ = [
+    "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
+    "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative", "unit_or_none",
+]
+
+DEFAULT_GRAVITY: Vec2 = (0.0, -1800.0)
+"""px/s^2, y-up: what a 32 px tile world feels right with (about 5x Earth's gravity for 1 m = 32 px, as
+platformers usually are)."""
+DEFAULT_FRICTION = 0.6
+"""Coulomb coefficient of rigid bodies, characters and static geometry unless told otherwise."""
+
+
+class WorldError(ValueError):
+    """Bad input to the world (names the bad value)."""
+
+
+def require_nonnegative(config: object, names: Iterable[str]) -> None:
+    """The configs' shared check: raise :class:`WorldError` naming the first of ``config``'s fields in
+    ``names`` that is not a finite number >= 0."""
+    for name in names:
+        value = getattr(config, name)
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+            raise WorldError(f"{type(config).__name__}.{name} must be a finite number >= 0, got {value!r}")
+
+
+def unit_or_none(value: Sequence[float] | None, what: str) -> Vec2 | None:
+    """``value`` as a unit vector (``None`` stays ``None``); a zero or non-finite direction is an error."""
+    if value is None:
+        return None
+    x, y = float(value[0]), float(value[1])
+    length = math.hypot(x, y)
+    if not (math.isfinite(length) and length > 0):
+        raise WorldError(f"{what} must be a non-zero direction, got {value!r}")
+    return (x / length, y / length)
+
+
+class BodyKind(Enum):
+    STATIC = "static"
+    KINEMATIC = "kinematic"
+    CHARACTER = "character"
+    DYNAMIC = "dynamic"
+
+
+_ALL_BITS = 0xFFFF_FFFF
+
+
+@dataclass(frozen=True)
+class CollisionFilter:
+    """Which colliders touch, with Box2D's and pymunk's semantics.
+
+    ``category`` is the bit (or bits) this collider belongs to, ``mask`` the categories it touches: two
+    colliders touch when each one's category is in the other's mask. A ``group`` overrides both: two
+    colliders of the same non-zero group always touch when it is positive and never when it is negative
+    (say, the parts of one ragdoll). Bits are 32 wide. The default touches everything.
+    """
+
+    category: int = 1
+    mask: int = _ALL_BITS
+    group: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("category", "mask"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and 0 <= value <= _ALL_BITS):
+                raise WorldError(f"CollisionFilter.{name} must be an int of 32 bits (0 .. 0xFFFFFFFF), got {value!r}")
+        if not isinstance(self.group, int):
+            raise WorldError(f"CollisionFilter.group must be an int, got {self.group!r}")
+
+    def touches(self, other: CollisionFilter) -> bool:
+        """Whether a collider with this filter and one with ``other`` touch."""
+        if self.group != 0 and self.group == other.group:
+            return self.group > 0
+        return bool(self.category & other.mask) and bool(other.category & self.mask)
+
+
+DEFAULT_FILTER = CollisionFilter()
+
+
+@dataclass(frozen=True, eq=False)
+class Collider:
+    """Something a query can report: a static segment, or a body's shape.
+
+    ``one_way`` is ``None`` for solid colliders, else the unit direction (world frame) that a character
+    must come from to be stopped. ``body`` is the owning kinematic body, rigid body or character, ``None``
+    for static geometry; ``segment`` is the static segment's index, else -1. A body's ``filter`` and
+    ``user_data`` are the body's own (read through); a static segment's are kept here.
+    """
+
+    kind: BodyKind
+    one_way: Vec2 | None = None
+    body: Any = None
+    segment: int = -1
+    static_filter: CollisionFilter = DEFAULT_FILTER
+    static_user_data: Any = None
+
+    @property
+    def velocity(self) -> Vec2:
+        """Velocity of the collider's body (px/s); zero for static geometry."""
+        return self.body.velocity if self.body is not None else (0.0, 0.0)
+
+    @property
+    def filter(self) -> CollisionFilter:
+        return self.body.filter if self.body is not None else self.static_filter
+
+    @property
+    def user_data(self) -> Any:
+        """What the game attached: the body's ``user_data``, or the static segment's."""
+        return self.body.user_data if self.body is not None else self.static_user_data
+
+
+class MovingBody:
+    """What kinematic and rigid bodies share: a shape placed by ``position`` and ``angle``, the transform
+    they had before the last step (riders and one-way checks use that motion), a collision filter and the
+    game's ``user_data``."""
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float
+    velocity: Vec2
+    previous_transform: Transform
+    collider: Collider
+    name: str
+    filter: CollisionFilter
+    user_data: Any
+
+    @property
+    def transform(self) -> Transform:
+        return Transform(self.position, self.angle)
+
+    def aabb(self) -> AABB:
+        return self.shape.aabb(self.transform)
+
+    def displacement_of(self, point: Sequence[float]) -> Vec2:
+        """How far a point attached to the body moved during the last step (pixels, rotation included)."""
+        local = self.previous_transform.apply_inverse(point)
+        nx, ny = self.transform.apply(local)
+        return (nx - point[0], ny - point[1])
+
+
+class ContactEvent(NamedTuple):
+    """Something that happened between two participants during a step (read ``World.events`` after it).
+
+    ``kind``:
+
+    * ``"begin"`` / ``"end"``: a contact (or a sensor overlap) began or ended;
+    * ``"land"``: character ``a`` landed on ``b`` (a character or a body) this step, ``normal`` pointing
+      from ``b`` up to ``a``: stomping is ``kind == "land" and event.b is enemy``;
+    * ``"crushed"``: ``a`` is squeezed between ``b`` and something else and could not get out.
+    """
+
+    kind: str
+    a: object
+    """The first participant: a :class:`RigidBody`, :class:`Sensor`, character, kinematic body, or the
+    index of a static segment (int)."""
+    b: object
+    normal: Vec2
+    """Unit normal from ``b`` towards ``a`` for ``"land"``; from ``a`` towards ``b`` when a contact began;
+    (0, 0) for sensors and end events."""
+
+
+class SceneHit(NamedTuple):
+    """A cast's hit on one collider (world frame)."""
+
+    fraction: float
+    point: Vec2
+    normal: Vec2
+    """Outward normal of the collider, against the motion."""
+    collider: Collider
+    started_inside: bool
+
+
+class SceneContact(NamedTuple):
+    """A shape's contact with one collider (world frame)."""
+
+    normal: Vec2
+    """Unit vector from the collider towards the shape: the way out."""
+    separation: float
+    """Gap between the surfaces along ``normal`` (negative = overlap), pixels."""
+    point: Vec2
+    collider: Collider
+
+
+class Neighbour(NamedTuple):
+    """A collider near a query, with its shape, transform and bounding box (see ``World.gather``)."""
+
+    collider: Collider
+    shape: RoundedPolygon
+    transform: Transform
+    box: tuple[float, float, float, float]
+
+
+class Scene(Protocol):
+    """What the character mover sees of the world: colliders near a box, casts and contacts against them."""
+
+    gravity: Vec2
+
+    def gather(self, box: AABB, ignore: Iterable[object] = (),
+               filter: CollisionFilter | None = None) -> list[Neighbour]: ...
+
+    def cast(self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
+             candidates: list[Neighbour] | None = None) -> list[SceneHit]: ...
+
+    def contacts(self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
+                 candidates: list[Neighbour] | None = None) -> list[SceneContact]: ...
+
+    def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
+                     at_previous: bool = False) -> SceneContact | None: ...

@@ -1,0 +1,104 @@
+"""Kinematic bodies: things the game moves, not forces (moving platforms, doors, lifts), and their paths.
+
+Units: pixels, seconds, radians (counter-clockwise); y-up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..geometry import RoundedPolygon, Transform, Vec2
+from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, WorldError, unit_or_none
+
+__all__ = ["KinematicBody", "PlatformPath"]
+
+
+@dataclass
+class PlatformPath:
+    """A path for a kinematic body: ``points`` (world, pixels) visited in order at ``speed`` px/s.
+    ``mode`` is ``"loop"`` (back to the first point after the last) or ``"pingpong"`` (back and forth)."""
+
+    points: Sequence[Vec2]
+    speed: float
+    mode: str = "loop"
+
+    def __post_init__(self) -> None:
+        pts = [tuple(map(float, p)) for p in self.points]
+        if len(pts) < 2:
+            raise WorldError(f"PlatformPath needs at least 2 points, got {len(pts)}")
+        if not all(math.isfinite(c) for p in pts for c in p):
+            raise WorldError(f"PlatformPath points must be finite, got {self.points!r}")
+        if not (math.isfinite(self.speed) and self.speed > 0):
+            raise WorldError(f"PlatformPath speed must be a positive number of px/s, got {self.speed!r}")
+        if self.mode not in ("loop", "pingpong"):
+            raise WorldError(f"PlatformPath mode must be 'loop' or 'pingpong', got {self.mode!r}")
+        self.points = pts  # type: ignore[assignment]
+        legs = self._legs()
+        self._lengths = [math.dist(a, b) for a, b in legs]
+        self.length = sum(self._lengths)
+        if self.length <= 0.0:
+            raise WorldError("PlatformPath has zero length: all its points coincide")
+
+    def _legs(self) -> list[tuple[Vec2, Vec2]]:
+        pts = list(self.points)
+        if self.mode == "loop":
+            return list(zip(pts, pts[1:] + pts[:1]))
+        return list(zip(pts, pts[1:])) + list(zip(pts[::-1], pts[::-1][1:]))
+
+    def position_at(self, distance: float) -> Vec2:
+        """Point at ``distance`` pixels along the (repeating) path."""
+        s = distance % self.length
+        for (a, b), length in zip(self._legs(), self._lengths):
+            if s <= length and length > 0:
+                f = s / length
+                return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
+            s -= length
+        return tuple(self.points[0])  # type: ignore[return-value]
+
+
+@dataclass(eq=False)
+class KinematicBody(MovingBody):
+    """A body moved by the game, not by forces: moving platforms, doors, lifts.
+
+    Set ``velocity`` (px/s) and ``angular_velocity`` (rad/s), or give a ``path``. The world moves it at
+    the start of each step, before characters move, and keeps its previous transform so that riders and
+    one-way checks can use the motion of this step.
+    """
+
+    shape: RoundedPolygon
+    position: Vec2
+    angle: float = 0.0
+    velocity: Vec2 = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    one_way: Vec2 | None = None
+    path: PlatformPath | None = None
+    path_distance: float = 0.0
+    name: str = ""
+    user_data: Any = None
+    """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
+    filter: CollisionFilter = DEFAULT_FILTER
+    """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
+    collider: Collider = field(init=False)
+    previous_transform: Transform = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.position = (float(self.position[0]), float(self.position[1]))
+        if not isinstance(self.filter, CollisionFilter):
+            raise WorldError(f"KinematicBody.filter must be a CollisionFilter, got {self.filter!r}")
+        self.collider = Collider(BodyKind.KINEMATIC, unit_or_none(self.one_way, "one_way"), self)
+        self.previous_transform = self.transform
+
+    def advance(self, dt: float) -> None:
+        """Move along the path or by the velocity over ``dt`` seconds (the world calls this first each step)."""
+        self.previous_transform = self.transform
+        if self.path is not None:
+            self.path_distance += self.path.speed * dt
+            target = self.path.position_at(self.path_distance)
+            self.velocity = ((target[0] - self.position[0]) / dt, (target[1] - self.position[1]) / dt)
+            self.position = target
+        else:
+            self.position = (self.position[0] + self.velocity[0] * dt, self.position[1] + self.velocity[1] * dt)
+        self.angle += self.angular_velocity * dt

@@ -1,0 +1,73 @@
+"""The world's rigid bodies and the solver state they carry from step to step.
+
+:class:`RigidBodySet` owns the bodies (in the order they were added), the contacts of the last step (warm
+starting, events, the debug overlay), the pairs that touched, and the per-shape table the step reads. The
+step itself is :func:`engine.world.solver.step_bodies`, a function of what this set hands it; only this
+module stores what it returns.
+"""
+
+from __future__ import annotations
+
+from ..bodies import PhysicsConfig, RigidBody
+from ..types import ContactEvent, WorldError
+from .contacts import ContactSet, RigidScene, ShapeTable
+from .solver import step_bodies
+
+__all__ = ["RigidBodySet"]
+
+
+class RigidBodySet:
+    """Dynamic bodies and their solver state."""
+
+    def __init__(self, config: PhysicsConfig) -> None:
+        self.config = config
+        self.bodies: list[RigidBody] = []
+        self._contacts = ContactSet()
+        self._touching: dict[int, tuple[object, object]] = {}
+        self._table: ShapeTable | None = None
+
+    @property
+    def contacts(self) -> ContactSet:
+        """The contacts of the last step (read-only: the debug overlay draws them)."""
+        return self._contacts
+
+    @property
+    def touching(self) -> dict[int, tuple[object, object]]:
+        """The pairs touching after the last step, by contact key (read-only)."""
+        return self._touching
+
+    def add(self, body: RigidBody) -> RigidBody:
+        if not isinstance(body, RigidBody):
+            raise WorldError(f"add_body takes a RigidBody, got {body!r}")
+        self.bodies.append(body)
+        return body
+
+    def remove(self, body: RigidBody) -> None:
+        self.bodies.remove(body)
+        self._contacts = ContactSet()  # contacts are rebuilt next step (warm starting restarts once)
+        self._touching = {k: ab for k, ab in self._touching.items() if body not in ab}
+
+    def forget(self, other: object) -> None:
+        """A non-body participant (a character, a kinematic body) left the world: drop its contacts."""
+        if any(other in ab for ab in self._touching.values()):
+            self._contacts = ContactSet()
+            self._touching = {k: ab for k, ab in self._touching.items() if other not in ab}
+
+    def table(self) -> ShapeTable:
+        """The per-shape table of the current bodies (rebuilt when bodies or shapes change)."""
+        table, bodies = self._table, self.bodies
+        if table is not None and len(table.bodies) == len(bodies) and table.starts(bodies):
+            return table
+        if table is None or not table.starts(bodies):
+            self._contacts = ContactSet()  # bodies removed or reordered: its body indices are stale
+        self._table = ShapeTable(bodies)
+        return self._table
+
+    def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
+        """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""
+        if not self.bodies:
+            self._contacts, self._touching = ContactSet(), {}
+            return []
+        outcome = step_bodies(scene, self.bodies, self, dt)
+        self._contacts, self._touching = outcome.contacts, outcome.touching
+        return outcome.events

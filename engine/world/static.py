@@ -1,0 +1,237 @@
+"""The world's static geometry: thick segments (capsules), solid or one-way, behind a broad phase.
+
+:class:`StaticGeometry` owns the segments, their colliders, the broad phase, the joints between segments
+(for the rigid-body seam rule) and the cache of Minkowski sums the character mover casts against. It is
+built while a level loads and read-only while the world steps.
+
+Units: pixels; y-up. A one-way segment is solid only against things coming from its ``one_way`` side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkowski_difference
+from ..types import (
+    DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
+)
+
+__all__ = ["QueryConfig", "StaticGeometry"]
+
+_IDENTITY = Transform()
+
+
+@dataclass(frozen=True)
+class QueryConfig:
+    """Sizes of the caches behind scene queries. Validated when made."""
+
+    sum_cache_shapes: int = 64
+    """Distinct moving shapes whose Minkowski sums with static segments are kept (characters of a game use a
+    handful); past it the cache starts over."""
+    sum_cache_segments: int = 200_000
+    """Sums kept per shape (a segment a character came near); past it that shape's sums start over. At about
+    1 KiB a sum, 200k is ~200 MiB at worst, reached only by crossing a 100k-segment level end to end."""
+    joint_tolerance: float = 1e-6
+    """Pixels. Segment ends closer than this are one joint (chains share exact end points)."""
+
+    def __post_init__(self) -> None:
+        for name in ("sum_cache_shapes", "sum_cache_segments"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= 1):
+                raise WorldError(f"QueryConfig.{name} must be an integer >= 1, got {value!r}")
+        require_nonnegative(self, ("joint_tolerance",))
+
+
+class StaticGeometry:
+    """Static thick segments with one collider each, a lazily (re)built broad phase and the joint table."""
+
+    def __init__(self, config: QueryConfig | None = None) -> None:
+        self.config = config or QueryConfig()
+        self._a: list[np.ndarray] = []
+        self._b: list[np.ndarray] = []
+        self._r: list[np.ndarray] = []
+        self._one_way: list[np.ndarray] = []
+        self._pending_colliders: list[tuple[int, CollisionFilter, Any]] = []
+        self._broadphase: StaticBroadPhase | None = None
+        self._colliders: list[Collider] = []
+        self._neighbours: dict[int, Neighbour] = {}
+        self._joints: dict[tuple[int, int], list[Vec2]] = {}
+        self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
+        self._count = 0
+        self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    # ---------------------------------------------------------------- building
+    def add_segments(
+        self, a: Sequence[Sequence[float]] | np.ndarray, b: Sequence[Sequence[float]] | np.ndarray,
+        radius: float | Sequence[float] = 2.0, one_way: Sequence[float] | None = None,
+        filter: CollisionFilter | None = None, user_data: Any = None,
+    ) -> range:
+        """Add thick segments from ``a[i]`` to ``b[i]`` (pixels) with ``radius``; ``one_way`` (a direction)
+        makes them one-way. Returns the range of their segment indices."""
+        a_arr = np.asarray(a, dtype=np.float64).reshape(-1, 2)
+        b_arr = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+        if a_arr.shape != b_arr.shape:
+            raise WorldError(f"add_segments: {len(a_arr)} start points but {len(b_arr)} end points")
+        r_arr = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(a_arr),)).copy()
+        direction = unit_or_none(one_way, "one_way")
+        ow = np.zeros((len(a_arr), 2)) if direction is None else np.tile(direction, (len(a_arr), 1))
+        if filter is not None and not isinstance(filter, CollisionFilter):
+            raise WorldError(f"add_segments: filter must be a CollisionFilter, got {filter!r}")
+        start = self._count
+        # Validate now, naming the bad segment, rather than at the first query.
+        bad = ~(np.isfinite(a_arr).all(axis=1) & np.isfinite(b_arr).all(axis=1) & np.isfinite(r_arr) & (r_arr >= 0))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise WorldError(
+                f"segment {start + i} is not finite or has a negative radius: {a_arr[i]!r} -> {b_arr[i]!r}, r={r_arr[i]!r}"
+            )
+        self._a.append(a_arr)
+        self._b.append(b_arr)
+        self._r.append(r_arr)
+        self._one_way.append(ow)
+        self._pending_colliders.append((len(a_arr), filter or DEFAULT_FILTER, user_data))
+        self._count += len(a_arr)
+        self._broadphase = None
+        return range(start, start + len(a_arr))
+
+    def add_chain(
+        self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
+        one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,
+    ) -> range:
+        """Add a chain of thick segments through ``points`` (closed: back to the first point)."""
+        pts = [tuple(map(float, p)) for p in points]
+        if len(pts) < 2:
+            raise WorldError(f"a chain needs at least 2 points, got {len(pts)}")
+        ends = pts[1:] + (pts[:1] if closed else [])
+        return self.add_segments(pts[: len(ends)], ends, radius, one_way, filter, user_data)
+
+    @property
+    def broadphase(self) -> StaticBroadPhase:
+        """The broad phase over every segment (rebuilt after segments are added)."""
+        if self._broadphase is None:
+            self._rebuild()
+        assert self._broadphase is not None
+        return self._broadphase
+
+    def _rebuild(self) -> None:
+        a = np.concatenate(self._a) if self._a else np.zeros((0, 2))
+        b = np.concatenate(self._b) if self._b else np.zeros((0, 2))
+        r = np.concatenate(self._r) if self._r else np.zeros(0)
+        ow = np.concatenate(self._one_way) if self._one_way else np.zeros((0, 2))
+        self._broadphase = StaticBroadPhase(a, b, r)
+        self._sums.clear()
+        self._neighbours.clear()
+        filters: list[tuple[CollisionFilter, Any]] = []
+        for count, flt, data in self._pending_colliders:
+            filters.extend([(flt, data)] * count)
+        self._colliders = [
+            Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i, flt, data)
+            for i, (o, (flt, data)) in enumerate(zip(ow, filters))
+        ]
+        self._joints = _segment_joints(a, b, self.config.joint_tolerance)
+        if all(flt == DEFAULT_FILTER for flt, _ in filters):
+            self._filter_arrays = None
+        else:
+            self._filter_arrays = (np.array([f.category for f, _ in filters], dtype=np.int64),
+                                   np.array([f.mask for f, _ in filters], dtype=np.int64),
+                                   np.array([f.group for f, _ in filters], dtype=np.int64))
+
+    # ---------------------------------------------------------------- reading
+    def filter_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(category, mask, group) per segment; ``None`` when every segment has the default filter."""
+        self.broadphase  # noqa: B018 - builds them if needed
+        return self._filter_arrays
+
+    @property
+    def all_default_filters(self) -> bool:
+        return self.filter_arrays() is None
+
+    def collider(self, segment: int) -> Collider:
+        self.broadphase  # noqa: B018 - builds the colliders if needed
+        return self._colliders[segment]
+
+    def shape(self, segment: int) -> RoundedPolygon:
+        return self.broadphase.shape(segment)
+
+    def neighbours_in(self, box: Sequence[float]) -> list[Neighbour]:
+        """The segments whose thick shapes may touch ``box`` (min_x, min_y, max_x, max_y), as neighbours."""
+        bp = self.broadphase
+        found = []
+        made = self._neighbours
+        for i in bp.query_list(box):
+            neighbour = made.get(i)
+            if neighbour is None:
+                neighbour = made[i] = Neighbour(self._colliders[i], bp.shape(i), _IDENTITY, bp.box(i))
+            found.append(neighbour)
+        return found
+
+    def ray_cast(self, origin: Sequence[float], direction: Sequence[float], max_distance: float) -> Any:
+        """The nearest segment hit by a ray (see :meth:`StaticBroadPhase.ray_cast`)."""
+        return self.broadphase.ray_cast(origin, direction, max_distance)
+
+    def shape_cast(self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float]) -> Any:
+        """The nearest segment hit by a swept shape (see :meth:`StaticBroadPhase.shape_cast`)."""
+        return self.broadphase.shape_cast(shape, xf, translation)
+
+    def joint_directions(self, segment: int, end: int) -> list[Vec2]:
+        """Unit directions, from end ``end`` (0 = start, 1 = end) of ``segment``, along every other segment
+        that shares that end point. Contacts with a segment's rounded end cap that lean over a neighbour are
+        that neighbour's business (see the rigid-body seam rule)."""
+        self.broadphase  # noqa: B018 - builds the joint table if needed
+        return self._joints.get((segment, end), [])
+
+    def has_joint(self, segment: int) -> bool:
+        self.broadphase  # noqa: B018
+        return (segment, 0) in self._joints or (segment, 1) in self._joints
+
+    def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
+        """Minkowski sum of ``segment`` and a non-rotating ``shape``, built once and kept: a character sweeps
+        the same shape against the same segments every step."""
+        sums = self._sums.get(shape)
+        if sums is None:
+            if len(self._sums) >= self.config.sum_cache_shapes:
+                self._sums.clear()
+            sums = self._sums[shape] = {}
+        found = sums.get(segment)
+        if found is None:
+            if len(sums) >= self.config.sum_cache_segments:
+                sums.clear()
+            found = sums[segment] = minkowski_difference(self.shape(segment), _IDENTITY, shape, 0.0)
+        return found
+
+
+def _segment_joints(a: np.ndarray, b: np.ndarray, tolerance: float) -> dict[tuple[int, int], list[Vec2]]:
+    """For every segment end shared with other segments (end points within ``tolerance`` px), the unit
+    directions from that point along each other segment."""
+    ends: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    points = (a, b)
+    scale = 1.0 / tolerance if tolerance > 0 else 1e6
+    for which in (0, 1):
+        for i, (x, y) in enumerate(points[which].tolist()):
+            key = (round(x * scale), round(y * scale))
+            ends.setdefault(key, []).append((i, which))
+    joints: dict[tuple[int, int], list[Vec2]] = {}
+    for members in ends.values():
+        if len(members) < 2:
+            continue
+        for i, which in members:
+            here = points[which][i]
+            directions = []
+            for j, other in members:
+                if j == i:
+                    continue
+                far = points[1 - other][j]
+                dx, dy = float(far[0] - here[0]), float(far[1] - here[1])
+                length = math.hypot(dx, dy)
+                if length > 0:
+                    directions.append((dx / length, dy / length))
+            joints[(i, which)] = directions
+    return joints

@@ -1,0 +1,327 @@
+"""The world: a façade over the parts that own the simulation's state, advanced with ``step(dt)``.
+
+The parts, each the only writer of its own state:
+
+* :class:`~engine.world.static.StaticGeometry` (``world.static``): thick segments (capsules), solid or
+  one-way, behind a broad phase; built while a level loads, read-only while stepping;
+* kinematic bodies (``world.kinematic_bodies``): moving platforms driven by a velocity or a path;
+* characters (``world.characters``): kinematic shapes moved by :mod:`engine.character` (move-and-slide);
+* :class:`~engine.world.rigid.RigidBodySet`: crates and the solver's state (``world.bodies``);
+* :class:`~engine.world.sensors.SensorSet`: sensor regions and their overlaps (``world.sensors``).
+
+Scene queries (``gather``, ``cast``, ``contacts``) are what the character mover sees of the world: every
+collider near a shape whose collision filter agrees, as contact normals and cast hits, with one-way rules
+applied by the caller.
+
+Units: pixels, seconds, radians (counter-clockwise); y-up. A one-way collider is solid only against
+things coming from its ``one_way`` side: ``one_way`` is the unit direction a character must come *from*
+(for a floor-like platform, up).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..bodies import PhysicsConfig, RigidBody, Sensor
+from ..character import Character, MoverConfig, move_character
+from ..geometry import AABB, RoundedPolygon, StaticBroadPhase, Transform, cast_against_sum, collide, \
+    contact_from_sum, shape_cast
+from ..types import (
+    DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Neighbour,
+    SceneContact, SceneHit, Vec2, WorldError,
+)
+from .contacts import ContactSet, RigidScene
+from .kinematic import KinematicBody
+from .rigid import RigidBodySet
+from .sensors import SensorSet
+from .static import QueryConfig, StaticGeometry
+
+__all__ = ["World"]
+
+_IDENTITY = Transform()
+
+
+class World:
+    """Owns static geometry, rigid bodies, kinematic bodies, characters and sensors; ``step(dt)`` advances
+    them.
+
+    ``gravity`` (px/s^2, a vector, y-up, so usually negative y) pulls rigid bodies and is what characters'
+    controllers read. ``static_friction`` is the friction coefficient of static geometry and kinematic
+    bodies against rigid bodies.
+    """
+
+    def __init__(
+        self, gravity: Sequence[float] = DEFAULT_GRAVITY, physics: PhysicsConfig | None = None,
+        static_friction: float = DEFAULT_FRICTION, queries: QueryConfig | None = None,
+    ) -> None:
+        gx, gy = float(gravity[0]), float(gravity[1])
+        if not (math.isfinite(gx) and math.isfinite(gy)):
+            raise WorldError(f"gravity must be a finite vector (px/s^2), got {gravity!r}")
+        if not (math.isfinite(static_friction) and static_friction >= 0):
+            raise WorldError(f"static_friction must be a number >= 0, got {static_friction!r}")
+        self.gravity: Vec2 = (gx, gy)
+        self.physics = physics or PhysicsConfig()
+        self.static_friction = float(static_friction)
+        self.time = 0.0
+        self.step_count = 0
+        self.static = StaticGeometry(queries)
+        self._rigid = RigidBodySet(self.physics)
+        self._sensor_set = SensorSet()
+        self.kinematic_bodies: list[KinematicBody] = []
+        self.characters: list[Character] = []
+        self.events: list[ContactEvent] = []
+        """What happened in the last step: contact and sensor begin/end, ``land`` and ``crushed`` events."""
+        self._stepping = False
+        self._removals: list[object] = []
+
+    # ---------------------------------------------------------------- parts, read-only views
+    @property
+    def bodies(self) -> list[RigidBody]:
+        """The rigid bodies, in the order they were added (read it; add and remove through the world)."""
+        return self._rigid.bodies
+
+    @property
+    def sensors(self) -> list[Sensor]:
+        """The sensors, in the order they were added (read it; add and remove through the world)."""
+        return self._sensor_set.sensors
+
+    @property
+    def contacts_of_last_step(self) -> ContactSet:
+        """The rigid-body contacts of the last step (the debug overlay draws them)."""
+        return self._rigid.contacts
+
+    # ---------------------------------------------------------------- building
+    def add_segments(
+        self, a: Sequence[Sequence[float]] | np.ndarray, b: Sequence[Sequence[float]] | np.ndarray,
+        radius: float | Sequence[float] = 2.0, one_way: Sequence[float] | None = None,
+        filter: CollisionFilter | None = None, user_data: Any = None,
+    ) -> range:
+        """Add static thick segments from ``a[i]`` to ``b[i]`` (pixels) with ``radius``; ``one_way`` (a
+        direction) makes them one-way. Returns the range of their segment indices."""
+        return self.static.add_segments(a, b, radius, one_way, filter, user_data)
+
+    def add_chain(
+        self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
+        one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,
+    ) -> range:
+        """Add a chain of thick segments through ``points`` (closed: back to the first point)."""
+        return self.static.add_chain(points, radius, closed, one_way, filter, user_data)
+
+    def add_kinematic(self, body: KinematicBody) -> KinematicBody:
+        """Add a kinematic body (a moving platform, a door); returns it."""
+        if not isinstance(body, KinematicBody):
+            raise WorldError(f"add_kinematic takes a KinematicBody, got {body!r}")
+        self.kinematic_bodies.append(body)
+        return body
+
+    def add_body(self, body: RigidBody) -> RigidBody:
+        """Add a dynamic rigid body (a crate); returns it."""
+        return self._rigid.add(body)
+
+    def add_sensor(self, sensor: Sensor) -> Sensor:
+        """Add a region that reports overlaps with characters and bodies as events; returns it."""
+        if not isinstance(sensor, Sensor):
+            raise WorldError(f"add_sensor takes a Sensor, got {sensor!r}")
+        return self._sensor_set.add(sensor)
+
+    def add_character(self, character_or_shape: Character | RoundedPolygon, position: Sequence[float] | None = None,
+                      config: MoverConfig | None = None) -> Character:
+        """Add a :class:`~engine.character.Character`; returns it. ``add_character(shape, position, config)``
+        is short for ``add_character(Character(shape, position, config))``."""
+        if isinstance(character_or_shape, Character):
+            character = character_or_shape
+        elif isinstance(character_or_shape, RoundedPolygon) and position is not None:
+            character = Character(character_or_shape, (float(position[0]), float(position[1])), config or MoverConfig())
+        else:
+            raise WorldError(f"add_character takes a Character (or a shape and a position), got {character_or_shape!r}")
+        if character in self.characters:
+            raise WorldError("this character is already in the world")
+        character.attach(self)
+        self.characters.append(character)
+        return character
+
+    def remove(self, thing: object) -> None:
+        """Take a rigid body, kinematic body, character or sensor out of the world. Safe to call while
+        handling the events of a step, or from inside one: then it happens at the end of that step."""
+        if self._stepping:
+            self._removals.append(thing)
+            return
+        self._remove_now(thing)
+
+    def _remove_now(self, thing: object) -> None:
+        if isinstance(thing, RigidBody) and thing in self.bodies:
+            self._rigid.remove(thing)
+        elif isinstance(thing, KinematicBody) and thing in self.kinematic_bodies:
+            self.kinematic_bodies.remove(thing)
+            self._rigid.forget(thing)
+        elif isinstance(thing, Character) and thing in self.characters:
+            self.characters.remove(thing)
+            self._rigid.forget(thing)
+            thing.detach()
+        elif isinstance(thing, Sensor) and thing in self.sensors:
+            self._sensor_set.remove(thing)
+            return
+        else:
+            raise WorldError(f"remove: {thing!r} is not in this world")
+        self._sensor_set.forget(thing)
+
+    def remove_body(self, body: RigidBody) -> None:
+        """Same as :meth:`remove` (kept for code written before it)."""
+        self.remove(body)
+
+    def segment_joint_directions(self, segment: int, end: int) -> list[Vec2]:
+        """See :meth:`StaticGeometry.joint_directions`."""
+        return self.static.joint_directions(segment, end)
+
+    # ---------------------------------------------------------------- stepping
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies,
+        then sensors. ``events`` holds what happened."""
+        if not (math.isfinite(dt) and dt > 0):
+            raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
+        self._stepping = True
+        try:
+            for body in self.kinematic_bodies:
+                body.advance(dt)
+            events: list[ContactEvent] = []
+            for character in self.characters:
+                move_character(character, dt)
+                events.extend(character.step_events)
+                self._press_on_floor(character, dt)
+            scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
+                               self.static_friction)
+            events.extend(self._rigid.step(scene, dt))
+            events.extend(self._sensor_set.sense([*self.characters, *self.bodies]))
+            self.events = events
+            self.time += dt
+            self.step_count += 1
+        finally:
+            self._stepping = False
+            removals, self._removals = self._removals, []
+            for thing in removals:
+                if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
+                        or thing in self.sensors:
+                    self._remove_now(thing)
+
+    def _press_on_floor(self, character: Character, dt: float) -> None:
+        """A character standing on a rigid body weighs on it (mass x gravity, at the contact)."""
+        floor = character.floor_collider
+        if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+            m = character.config.mass
+            point = character.floor_point or floor.body.position
+            floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
+
+    # ---------------------------------------------------------------- queries
+    def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> list[Neighbour]:
+        """Everything that may touch ``box``: static segments from the broad phase, kinematic bodies, rigid
+        bodies and characters whose boxes overlap it, and whose filters touch ``filter`` (default: all).
+        Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step)."""
+        ignored = {id(x) for x in ignore}
+        query = filter or DEFAULT_FILTER
+        check_static = not (query is DEFAULT_FILTER and self.static.all_default_filters)
+        found = [
+            n for n in self.static.neighbours_in(box)
+            if id(n.collider) not in ignored and (not check_static or query.touches(n.collider.filter))
+        ]
+        movers: list[Any] = [*self.kinematic_bodies, *self.bodies, *self.characters]
+        for body in movers:
+            if id(body.collider) in ignored or id(body) in ignored:
+                continue
+            if body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER:
+                if not query.touches(body.filter):
+                    continue
+            body_box = body.aabb()
+            if body_box.overlaps(box):
+                found.append(Neighbour(body.collider, body.shape, body.transform, (
+                    body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
+        return found
+
+    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
+        """What a query in ``box`` must test: the caller's ``gathered`` candidates narrowed to the box, or,
+        without them, a fresh :meth:`gather`."""
+        return self.gather(box, ignore) if gathered is None else _near(gathered, box, ignore)
+
+    def cast(
+        self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
+        candidates: list[Neighbour] | None = None,
+    ) -> list[SceneHit]:
+        """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
+        per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
+        tx, ty = float(translation[0]), float(translation[1])
+        candidates = self._candidates(shape.aabb(xf).swept((tx, ty)), ignore, candidates)
+        upright = xf.angle == 0.0
+        hits = []
+        for neighbour in candidates:
+            collider, target, xf_target, _ = neighbour
+            if upright and collider.segment >= 0:
+                grown = self.static.minkowski_sum(shape, collider.segment)
+                hit = cast_against_sum(grown, shape, xf, tx, ty, target, xf_target, False)
+            else:
+                hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+            if hit is not None:
+                hits.append(SceneHit(hit.fraction, hit.point, hit.normal, collider, hit.started_inside))
+        hits.sort(key=lambda h: h.fraction)
+        return hits
+
+    def contacts(
+        self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
+        candidates: list[Neighbour] | None = None,
+    ) -> list[SceneContact]:
+        """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
+        collider to the shape (the way out)."""
+        candidates = self._candidates(shape.aabb(xf).grown(margin), ignore, candidates)
+        upright = xf.angle == 0.0
+        found = []
+        for neighbour in candidates:
+            if upright and neighbour.collider.segment >= 0:
+                separation, normal, point = contact_from_sum(
+                    self.static.minkowski_sum(shape, neighbour.collider.segment), shape, xf, neighbour.shape,
+                    _IDENTITY, False,
+                )
+                if separation <= margin:
+                    found.append(SceneContact(normal, separation, point, neighbour.collider))
+                continue
+            contact = _contact(shape, xf, neighbour.collider, neighbour.shape, neighbour.transform, margin)
+            if contact is not None:
+                found.append(contact)
+        return found
+
+    def contact_with(
+        self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
+    ) -> SceneContact | None:
+        """Contact of ``shape`` with one collider; ``at_previous`` uses a body's transform before this step."""
+        if collider.body is not None:
+            target = collider.body.shape
+            xf_target = collider.body.previous_transform if at_previous else collider.body.transform
+        else:
+            target, xf_target = self.static.shape(collider.segment), _IDENTITY
+        return _contact(shape, xf, collider, target, xf_target, margin)
+
+    @property
+    def broadphase(self) -> StaticBroadPhase:
+        """The static geometry's broad phase (``world.static.broadphase``)."""
+        return self.static.broadphase
+
+
+def _contact(shape: RoundedPolygon, xf: Transform, collider: Collider, target: RoundedPolygon, xf_target: Transform,
+             margin: float) -> SceneContact | None:
+    m = collide(target, xf_target, shape, xf, margin)
+    if m is None:
+        return None
+    deepest = min(m.points, key=lambda p: p.separation)
+    return SceneContact(m.normal, deepest.separation, deepest.point, collider)
+
+
+def _near(candidates: list[Neighbour], box: AABB, ignore: Iterable[object]) -> list[Neighbour]:
+    """The gathered candidates whose boxes overlap ``box`` (and that are not ignored)."""
+    min_x, min_y, max_x, max_y = box
+    ignored = {id(x) for x in ignore} if ignore else ()
+    return [
+        n for n in candidates
+        if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
+        and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
+    ]
