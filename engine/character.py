@@ -229,6 +229,11 @@ class Character:
         """Change the velocity by ``velocity_change`` (px/s): another character or the game shoving it."""
         self.velocity = (self.velocity[0] + float(velocity_change[0]), self.velocity[1] + float(velocity_change[1]))
 
+    def leave_floor(self) -> None:
+        """Stop standing (a jump): the next move neither rides the platform nor snaps down to the floor."""
+        self.on_floor = False
+        self.platform = None
+
     def drop_through(self) -> bool:
         """Fall through the one-way floor stood on (down + jump). Returns False when not on one."""
         if self.floor_collider is None or self.floor_collider.one_way is None:

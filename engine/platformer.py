@@ -132,7 +132,6 @@ class PlatformerController:
 
     def update(self, buttons: PlatformerInput, dt: float) -> None:
         """Set the character's velocity for the coming step from the buttons held."""
-        cfg = self.config
         ch = self.character
         ux, uy = ch.config.up
         rx, ry = uy, -ux  # "right" for an up vector (0, 1) is +x
@@ -140,12 +139,33 @@ class PlatformerController:
         if ch.on_floor and not self._was_on_floor:
             self.events.append("land")
         self._was_on_floor = ch.on_floor
-
         vx, vy = ch.velocity
-        lateral = vx * rx + vy * ry
-        vertical = vx * ux + vy * uy
+        lateral, vertical = self._timers(buttons, dt, vx * rx + vy * ry, vx * ux + vy * uy)
+        direction = self._direction(buttons)
+        lateral = self._run(direction, lateral, dt)
+        vertical = self._fall(buttons, vertical, dt)
+        vertical = self._wall_slide(direction, vertical)
+        if self._buffer > 0:
+            lateral, vertical = self._jump(buttons, lateral, vertical)
+        # Variable jump height: letting go early cuts the rise once.
+        if self._rising_from_jump and not buttons.jump and vertical > 0:
+            vertical *= self.config.jump_cut
+            self._rising_from_jump = False
+        ch.velocity = (rx * lateral + ux * vertical, ry * lateral + uy * vertical)
+        if vertical > 0 and self.config.corner_correction > 0:
+            self._correct_head_bump(vertical * dt)
 
-        # Timers.
+    def _platform_velocity(self) -> tuple[float, float]:
+        """The (lateral, upward) velocity of the platform last stood on (px/s; upward never negative)."""
+        assert self._riding is not None
+        ux, uy = self.character.config.up
+        pvx, pvy = self._riding.velocity
+        return pvx * uy - pvy * ux, max(pvx * ux + pvy * uy, 0.0)
+
+    def _timers(self, buttons: PlatformerInput, dt: float, lateral: float, vertical: float) -> tuple[float, float]:
+        """Coyote time, jump buffer and wall-jump lock; walking off a moving platform keeps its momentum.
+        Returns the (lateral, vertical) velocity to start from."""
+        cfg, ch = self.config, self.character
         if ch.on_floor:
             self._coyote = cfg.coyote_time
             self._rising_from_jump = False
@@ -154,85 +174,88 @@ class PlatformerController:
             self._coyote = max(self._coyote - dt, 0.0)
             if self._riding is not None and cfg.inherit_platform_velocity:
                 # Walked (or was pushed) off a moving platform: keep its momentum.
-                pvx, pvy = self._riding.velocity
-                lateral += pvx * rx + pvy * ry
-                vertical += max(pvx * ux + pvy * uy, 0.0)
+                p_lateral, p_up = self._platform_velocity()
+                lateral, vertical = lateral + p_lateral, vertical + p_up
                 self._riding = None
         pressed = buttons.jump and not self._jump_held_before
         self._jump_held_before = buttons.jump
         self._buffer = cfg.jump_buffer if pressed else max(self._buffer - dt, 0.0)
         self._wall_lock = max(self._wall_lock - dt, 0.0)
+        return lateral, vertical
 
-        # Run.
+    def _direction(self, buttons: PlatformerInput) -> int:
+        """-1, 0 or 1: the run direction held (a wall jump locks out the way back for a moment)."""
         direction = int(buttons.right) - int(buttons.left)
         if self._wall_lock > 0 and direction == self._wall_lock_direction:
             direction = 0
         if direction:
             self.facing = direction
-        target = direction * cfg.run_speed
-        if ch.on_floor:
+        return direction
+
+    def _run(self, direction: int, lateral: float, dt: float) -> float:
+        cfg = self.config
+        if self.character.on_floor:
             rate = cfg.ground_acceleration if direction and direction * lateral >= 0 else cfg.ground_deceleration
         else:
             rate = cfg.air_acceleration if direction else cfg.air_deceleration
-        lateral = _approach(lateral, target, rate * dt)
+        return _approach(lateral, direction * cfg.run_speed, rate * dt)
 
-        # Gravity.
-        g = self.gravity
-        if ch.on_floor and vertical <= 0:
-            vertical = 0.0
-        else:
-            multiplier = 1.0
-            if buttons.jump and abs(vertical) < cfg.apex_threshold:
-                multiplier = cfg.apex_gravity_multiplier
-            elif vertical < 0:
-                multiplier = cfg.fall_gravity_multiplier
-            vertical -= g * multiplier * dt
-            vertical = max(vertical, -cfg.terminal_velocity)
+    def _fall(self, buttons: PlatformerInput, vertical: float, dt: float) -> float:
+        """Gravity: none standing, lighter at the apex while jump is held, heavier falling, capped."""
+        cfg = self.config
+        if self.character.on_floor and vertical <= 0:
+            return 0.0
+        multiplier = 1.0
+        if buttons.jump and abs(vertical) < cfg.apex_threshold:
+            multiplier = cfg.apex_gravity_multiplier
+        elif vertical < 0:
+            multiplier = cfg.fall_gravity_multiplier
+        return max(vertical - self.gravity * multiplier * dt, -cfg.terminal_velocity)
 
-        # Wall slide.
+    def _wall_slide(self, direction: int, vertical: float) -> float:
+        cfg, ch = self.config, self.character
         self.wall_sliding = False
-        wall = ch.wall_normal if ch.on_wall else None
-        pushing_into_wall = wall is not None and direction != 0 and direction * (wall[0] * rx + wall[1] * ry) < 0
-        if cfg.wall_slide and pushing_into_wall and not ch.on_floor and vertical < 0:
-            vertical = max(vertical, -cfg.wall_slide_speed)
+        wall = self._wall_side()
+        if cfg.wall_slide and wall and direction * wall < 0 and not ch.on_floor and vertical < 0:
             self.wall_sliding = True
+            return max(vertical, -cfg.wall_slide_speed)
+        return vertical
 
-        # Jump, drop-through, wall jump.
-        if self._buffer > 0:
-            if buttons.down and ch.on_floor and ch.drop_through():
-                self._buffer = 0.0
-                self.events.append("drop_through")
-            elif ch.on_floor or self._coyote > 0:
-                vertical = self.jump_speed
-                if cfg.inherit_platform_velocity and self._riding is not None:
-                    pvx, pvy = self._riding.velocity
-                    lateral += pvx * rx + pvy * ry
-                    vertical += max(pvx * ux + pvy * uy, 0.0)
-                self._riding = None
-                ch.on_floor = False  # leave now: no carry by the platform this step (its speed is ours)
-                ch.platform = None
-                self._buffer = self._coyote = 0.0
-                self._rising_from_jump = True
-                self.events.append("jump")
-            elif cfg.wall_slide and wall is not None:
-                away = 1 if (wall[0] * rx + wall[1] * ry) > 0 else -1
-                lateral = away * cfg.wall_jump_velocity[0]
-                vertical = cfg.wall_jump_velocity[1]
-                self._wall_lock = cfg.wall_jump_lock
-                self._wall_lock_direction = -away
-                self.facing = away
-                self._buffer = 0.0
-                self._rising_from_jump = True
-                self.events.append("wall_jump")
+    def _wall_side(self) -> int:
+        """+1 when the wall touched faces right (it is on our left), -1 when it faces left, 0 for no wall."""
+        ch = self.character
+        if not ch.on_wall or ch.wall_normal is None:
+            return 0
+        ux, uy = ch.config.up
+        return 1 if ch.wall_normal[0] * uy - ch.wall_normal[1] * ux > 0 else -1
 
-        # Variable jump height: letting go early cuts the rise once.
-        if self._rising_from_jump and not buttons.jump and vertical > 0:
-            vertical *= cfg.jump_cut
-            self._rising_from_jump = False
-
-        ch.velocity = (rx * lateral + ux * vertical, ry * lateral + uy * vertical)
-        if vertical > 0 and cfg.corner_correction > 0:
-            self._correct_head_bump(vertical * dt)
+    def _jump(self, buttons: PlatformerInput, lateral: float, vertical: float) -> tuple[float, float]:
+        """A buffered jump: drop through a one-way floor (down + jump), jump from the floor (or within coyote
+        time), or jump off a wall."""
+        cfg, ch = self.config, self.character
+        wall = self._wall_side()
+        if buttons.down and ch.on_floor and ch.drop_through():
+            self._buffer = 0.0
+            self.events.append("drop_through")
+        elif ch.on_floor or self._coyote > 0:
+            vertical = self.jump_speed
+            if cfg.inherit_platform_velocity and self._riding is not None:
+                p_lateral, p_up = self._platform_velocity()
+                lateral, vertical = lateral + p_lateral, vertical + p_up
+            self._riding = None
+            ch.leave_floor()  # leave now: no carry by the platform this step (its speed is ours)
+            self._buffer = self._coyote = 0.0
+            self._rising_from_jump = True
+            self.events.append("jump")
+        elif cfg.wall_slide and wall:
+            lateral, vertical = wall * cfg.wall_jump_velocity[0], cfg.wall_jump_velocity[1]
+            self._wall_lock = cfg.wall_jump_lock
+            self._wall_lock_direction = -wall
+            self.facing = wall
+            self._buffer = 0.0
+            self._rising_from_jump = True
+            self.events.append("wall_jump")
+        return lateral, vertical
 
     def _correct_head_bump(self, rise: float) -> None:
         """If the rise this step would stop on a ceiling corner that a small sideways slip avoids, slip."""

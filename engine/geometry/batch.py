@@ -182,32 +182,7 @@ def _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a) -> BatchManifolds:
             vertex = None
 
     # The clip (reference edge 1, incident edge 2), for everyone; the vertex pairs overwrite it below.
-    v11 = np.where(flip[:, None], vb[rows, i21], a1)
-    v12 = np.where(flip[:, None], vb[rows, i22], a2)
-    v21 = np.where(flip[:, None], a1, b1)
-    v22 = np.where(flip[:, None], a2, b2)
-    n = ref_normal
-    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    upper1 = _dot(v12 - v11, t)
-    upper2 = _dot(v21 - v11, t)
-    lower2 = _dot(v22 - v11, t)
-    span = upper2 - lower2
-    safe = np.where(span > 1e-12, span, 1.0)
-    cut_low = (lower2 < 0.0) & (span > 1e-12)
-    cut_high = (upper2 > upper1) & (span > 1e-12)
-    v_low = np.where(cut_low[:, None], v22 + ((0.0 - lower2) / safe)[:, None] * (v21 - v22), v22)
-    v_up = np.where(cut_high[:, None], v22 + ((upper1 - lower2) / safe)[:, None] * (v21 - v22), v21)
-    sep_low = _dot(v_low - v11, n)
-    sep_up = _dot(v_up - v11, n)
-    r1 = np.where(flip, rb, ra)
-    r2 = np.where(flip, ra, rb)
-    p_low = v_low + (0.5 * (r1 - r2 - sep_low))[:, None] * n
-    p_up = v_up + (0.5 * (r1 - r2 - sep_up))[:, None] * n
-    normal = np.where(flip[:, None], -n, n)
-    first = np.where(flip[:, None], p_up, p_low)
-    second = np.where(flip[:, None], p_low, p_up)
-    sep1 = np.where(flip, sep_up, sep_low) - radius
-    sep2 = np.where(flip, sep_low, sep_up) - radius
+    normal, first, second, sep1, sep2 = _clip_batch(a1, a2, b1, b2, flip, ref_normal, ra, rb)
     # Feature ids (A's feature << 8 | B's): the same formula whichever core is the reference.
     id1 = (i11 << 8) | i22
     id2 = (i12 << 8) | i21
@@ -230,3 +205,36 @@ def _collide_batch(va, na, ra, vb, nb, rb, margin, fake_a) -> BatchManifolds:
         valid[:, 1] &= ~vertex
     return BatchManifolds(normal, point, separation, ids, valid)
 
+
+
+def _clip_batch(a1, a2, b1, b2, flip, n, ra, rb):
+    """Clip the incident edge against the reference edge (A's edge a1-a2 unless ``flip``, then B's b1-b2),
+    reference normal ``n``: the two contact points (midway between the surfaces), their separations and the
+    normal from A to B."""
+    v11 = np.where(flip[:, None], b1, a1)
+    v12 = np.where(flip[:, None], b2, a2)
+    v21 = np.where(flip[:, None], a1, b1)
+    v22 = np.where(flip[:, None], a2, b2)
+    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    upper1 = _dot(v12 - v11, t)
+    upper2 = _dot(v21 - v11, t)
+    lower2 = _dot(v22 - v11, t)
+    span = upper2 - lower2
+    safe = np.where(span > 1e-12, span, 1.0)
+    cut_low = (lower2 < 0.0) & (span > 1e-12)
+    cut_high = (upper2 > upper1) & (span > 1e-12)
+    v_low = np.where(cut_low[:, None], v22 + ((0.0 - lower2) / safe)[:, None] * (v21 - v22), v22)
+    v_up = np.where(cut_high[:, None], v22 + ((upper1 - lower2) / safe)[:, None] * (v21 - v22), v21)
+    sep_low = _dot(v_low - v11, n)
+    sep_up = _dot(v_up - v11, n)
+    r1 = np.where(flip, rb, ra)
+    r2 = np.where(flip, ra, rb)
+    radius = ra + rb
+    p_low = v_low + (0.5 * (r1 - r2 - sep_low))[:, None] * n
+    p_up = v_up + (0.5 * (r1 - r2 - sep_up))[:, None] * n
+    normal = np.where(flip[:, None], -n, n)
+    first = np.where(flip[:, None], p_up, p_low)
+    second = np.where(flip[:, None], p_low, p_up)
+    sep1 = np.where(flip, sep_up, sep_low) - radius
+    sep2 = np.where(flip, sep_low, sep_up) - radius
+    return normal, first, second, sep1, sep2

@@ -101,39 +101,51 @@ def core_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, fl
     distance to the core (negative when inside it), the outward unit normal there, and the feature index
     (vertex index for a vertex, ``32 + edge`` for an edge face).
     """
-    verts = shape.vertices
     n = shape.count
     if n == 1:
-        vx, vy = verts[0]
-        dx, dy = px - vx, py - vy
-        d = math.hypot(dx, dy)
-        if d <= _ON_CORE:
-            return vx, vy, 0.0, 0.0, 1.0, 0  # centre of a circle: any way out is as good; pick local up
-        return vx, vy, d, dx / d, dy / d, 0
+        return _circle_closest(shape, px, py)
     if n == 2:
-        (ax, ay), (bx, by) = verts
-        ex, ey = bx - ax, by - ay
-        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
-        if t <= 0.0:
-            qx, qy, feature = ax, ay, 0
-        elif t >= 1.0:
-            qx, qy, feature = bx, by, 1
-        else:
-            qx, qy, feature = ax + t * ex, ay + t * ey, 32
-        dx, dy = px - qx, py - qy
-        d = math.hypot(dx, dy)
-        if d <= _ON_CORE:
-            # On the segment itself (an end included): the direction to the point is rounding noise; the
-            # side normal is a valid way out.
-            nx, ny = shape.normals[0]
-            return qx, qy, 0.0, nx, ny, 32
-        if feature == 32:
-            # Beside the segment: the face normal of the side the point is on (no rounding noise).
-            side = 0 if dx * shape.normals[0][0] + dy * shape.normals[0][1] > 0.0 else 1
-            nx, ny = shape.normals[side]
-            return qx, qy, d, nx, ny, 32 + side
-        return qx, qy, d, dx / d, dy / d, feature
+        return _segment_closest(shape, px, py)
+    return _polygon_closest(shape, px, py)
 
+
+def _circle_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, float, float, float, float, int]:
+    vx, vy = shape.vertices[0]
+    dx, dy = px - vx, py - vy
+    d = math.hypot(dx, dy)
+    if d <= _ON_CORE:
+        return vx, vy, 0.0, 0.0, 1.0, 0  # centre of a circle: any way out is as good; pick local up
+    return vx, vy, d, dx / d, dy / d, 0
+
+
+def _segment_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, float, float, float, float, int]:
+    (ax, ay), (bx, by) = shape.vertices
+    ex, ey = bx - ax, by - ay
+    t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+    if t <= 0.0:
+        qx, qy, feature = ax, ay, 0
+    elif t >= 1.0:
+        qx, qy, feature = bx, by, 1
+    else:
+        qx, qy, feature = ax + t * ex, ay + t * ey, 32
+    dx, dy = px - qx, py - qy
+    d = math.hypot(dx, dy)
+    if d <= _ON_CORE:
+        # On the segment itself (an end included): the direction to the point is rounding noise; the
+        # side normal is a valid way out.
+        nx, ny = shape.normals[0]
+        return qx, qy, 0.0, nx, ny, 32
+    if feature == 32:
+        # Beside the segment: the face normal of the side the point is on (no rounding noise).
+        side = 0 if dx * shape.normals[0][0] + dy * shape.normals[0][1] > 0.0 else 1
+        nx, ny = shape.normals[side]
+        return qx, qy, d, nx, ny, 32 + side
+    return qx, qy, d, dx / d, dy / d, feature
+
+
+def _polygon_closest(shape: RoundedPolygon, px: float, py: float) -> tuple[float, float, float, float, float, int]:
+    verts = shape.vertices
+    n = shape.count
     normals = shape.normals
     # Largest face separation: inside the core if <= 0, and then that face is the nearest.
     best_i = 0
@@ -315,9 +327,19 @@ def _local_ray(
         (ax, ay), (bx, by) = verts
         return _ray_capsule_outside(px, py, dx, dy, max_distance, ax, ay, bx, by, shape.normals[0], r)
 
-    # Polygon core: clip the ray against the polygon of the outer edges extended until they meet
-    # (Cyrus-Beck), then check whether the entry lies on the flat part of that edge; if not, the ray
-    # entered through one corner's "ear" and only that corner's circle can be hit.
+    return _ray_polygon_outside(shape, px, py, dx, dy, max_distance, heights, feature)
+
+
+def _ray_polygon_outside(shape: RoundedPolygon, px: float, py: float, dx: float, dy: float, max_distance: float,
+                         heights: list[float], feature: int) -> tuple[float, float, float, bool] | None:
+    """A ray from outside a rounded polygon (3+ core vertices; ``heights``: the origin's height above each
+    outer edge line; ``feature``: the core's closest feature if known, else -1). Clips the ray against the
+    polygon of the outer edges extended until they meet (Cyrus-Beck), then checks whether the entry lies on
+    the flat part of that edge; if not, the ray entered through one corner's "ear" and only that corner's
+    circle can be hit."""
+    r = shape.radius
+    verts = shape.vertices
+    n = shape.count
     normals = shape.normals
     t_enter = 0.0
     t_exit = max_distance
