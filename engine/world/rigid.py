@@ -66,7 +66,8 @@ class RigidBodySet:
     def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
         """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""
         if not self.bodies:
-            self._contacts, self._touching = ContactSet(), {}
+            if len(self._contacts) or self._touching:
+                self._contacts, self._touching = ContactSet(), {}
             return []
         outcome = step_bodies(scene, self.bodies, self, dt)
         self._contacts, self._touching = outcome.contacts, outcome.touching

@@ -161,15 +161,22 @@ class StaticGeometry:
     def shape(self, segment: int) -> RoundedPolygon:
         return self.broadphase.shape(segment)
 
-    def neighbours_in(self, box: Sequence[float]) -> list[Neighbour]:
-        """The segments whose thick shapes may touch ``box`` (min_x, min_y, max_x, max_y), as neighbours."""
+    def neighbours_in(self, box: Sequence[float], ignored: set[int] | None = None,
+                      query: CollisionFilter | None = None) -> list[Neighbour]:
+        """The segments whose thick shapes may touch ``box`` (min_x, min_y, max_x, max_y), as neighbours;
+        without those whose colliders' ids are in ``ignored`` or whose filters do not touch ``query``."""
         bp = self.broadphase
         found = []
         made = self._neighbours
+        check = query is not None and not (query is DEFAULT_FILTER and self._filter_arrays is None)
         for i in bp.query_list(box):
             neighbour = made.get(i)
             if neighbour is None:
                 neighbour = made[i] = Neighbour(self._colliders[i], bp.shape(i), _IDENTITY, bp.box(i))
+            if ignored and id(neighbour.collider) in ignored:
+                continue
+            if check and not query.touches(neighbour.collider.filter):  # type: ignore[union-attr]
+                continue
             found.append(neighbour)
         return found
 

@@ -222,22 +222,17 @@ class World:
         Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step)."""
         ignored = {id(x) for x in ignore}
         query = filter or DEFAULT_FILTER
-        check_static = not (query is DEFAULT_FILTER and self.static.all_default_filters)
-        found = [
-            n for n in self.static.neighbours_in(box)
-            if id(n.collider) not in ignored and (not check_static or query.touches(n.collider.filter))
-        ]
-        movers: list[Any] = [*self.kinematic_bodies, *self.bodies, *self.characters]
-        for body in movers:
-            if id(body.collider) in ignored or id(body) in ignored:
-                continue
-            if body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER:
-                if not query.touches(body.filter):
+        found = self.static.neighbours_in(box, ignored, query)
+        for group in (self.kinematic_bodies, self.bodies, self.characters):
+            for body in group:
+                if id(body.collider) in ignored or id(body) in ignored:
                     continue
-            body_box = body.aabb()
-            if body_box.overlaps(box):
-                found.append(Neighbour(body.collider, body.shape, body.transform, (
-                    body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
+                if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+                    continue
+                body_box = body.aabb()
+                if body_box.overlaps(box):
+                    found.append(Neighbour(body.collider, body.shape, body.transform, (
+                        body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
         return found
 
     def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
