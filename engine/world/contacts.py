@@ -58,6 +58,11 @@ def filter_arrays(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.nd
     then every pair touches and nothing needs testing)."""
     if all(f is DEFAULT_FILTER or f == DEFAULT_FILTER for f in filters):
         return None
+    return filter_columns(filters)
+
+
+def filter_columns(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(category, mask, group) arrays of ``filters``."""
     return (np.array([f.category for f in filters], dtype=np.int64), np.array([f.mask for f in filters], dtype=np.int64),
             np.array([f.group for f in filters], dtype=np.int64))
 
@@ -328,9 +333,8 @@ def _collide_static(scene: RigidScene, bodies: list[RigidBody], table: ShapeTabl
     touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
     static_filters = static.filter_arrays()
     if static_filters is not None or body_filters is not None:
-        seg_f = static_filters or filter_arrays([DEFAULT_FILTER] * len(static))
-        body_f = body_filters or filter_arrays([DEFAULT_FILTER] * len(bodies))
-        assert seg_f is not None and body_f is not None
+        seg_f = static_filters or filter_columns([DEFAULT_FILTER] * len(static))
+        body_f = body_filters or filter_columns([DEFAULT_FILTER] * len(bodies))
         touch &= filters_touch(tuple(x[segs_all] for x in seg_f), tuple(x[ks_all] for x in body_f))  # type: ignore[arg-type]
     ks_all, segs_all = ks_all[touch], segs_all[touch]
     static_by_count: dict[int, tuple[np.ndarray, np.ndarray]] = {}
