@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine import (
-    Character, CollisionFilter, KinematicBody, MoverConfig, PlatformerController, PlatformerInput, RigidBody, RoundedPolygon, Sensor,
-    Transform, World, WorldError,
+    Character, CollisionFilter, KinematicBody, MoverConfig, PlatformerController, PlatformerInput, RigidBody,
+    RoundedPolygon, Sensor, Transform, World, WorldError,
 )
 from tests.character.levels import DT, HERO, standing_y
 
