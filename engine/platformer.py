@@ -117,6 +117,8 @@ class PlatformerController:
     _wall_lock: float = 0.0
     _wall_lock_direction: int = 0
     _was_on_floor: bool = False
+    _climb: tuple[float, float] | None = None
+    """(vertical, lateral) climbing speeds while on a ladder, px/s; ``None`` when not climbing."""
 
     @property
     def gravity(self) -> float:
@@ -130,6 +132,41 @@ class PlatformerController:
         """Take-off speed that reaches ``jump_height`` under normal gravity, px/s."""
         return math.sqrt(2.0 * self.gravity * self.config.jump_height)
 
+    # ---------------------------------------------------------------- what other objects ask of it
+    @property
+    def climbing(self) -> bool:
+        """On a ladder: up/down climb, no gravity, jump leaves (see :meth:`start_climbing`)."""
+        return self._climb is not None
+
+    def start_climbing(self, speed: float, lateral_speed: float | None = None) -> None:
+        """Hold on to a ladder: up/down move at ``speed`` px/s, left/right at ``lateral_speed`` (default half
+        the run speed), no gravity, until :meth:`stop_climbing` or a jump."""
+        if not (math.isfinite(speed) and speed > 0):
+            raise WorldError(f"climbing speed must be a positive number of px/s, got {speed!r}")
+        lateral = 0.5 * self.config.run_speed if lateral_speed is None else float(lateral_speed)
+        self._climb = (float(speed), lateral)
+        self._riding = None
+        self._rising_from_jump = False
+
+    def stop_climbing(self) -> None:
+        self._climb = None
+
+    def launch(self, speed: float) -> None:
+        """Leave the floor upwards at ``speed`` px/s right now (a spring, a stomp's bounce): like a jump that
+        letting go of the button does not cut."""
+        if not (math.isfinite(speed) and speed >= 0):
+            raise WorldError(f"launch speed must be a number of px/s >= 0, got {speed!r}")
+        ch = self.character
+        ux, uy = ch.config.up
+        rx, ry = uy, -ux
+        lateral = ch.velocity[0] * rx + ch.velocity[1] * ry
+        ch.velocity = (rx * lateral + ux * speed, ry * lateral + uy * speed)
+        ch.leave_floor()
+        self._climb = None
+        self._riding = None
+        self._rising_from_jump = False
+        self._coyote = 0.0
+
     def update(self, buttons: PlatformerInput, dt: float) -> None:
         """Set the character's velocity for the coming step from the buttons held."""
         ch = self.character
@@ -141,6 +178,10 @@ class PlatformerController:
         self._was_on_floor = ch.on_floor
         vx, vy = ch.velocity
         lateral, vertical = self._timers(buttons, dt, vx * rx + vy * ry, vx * ux + vy * uy)
+        if self._climb is not None:
+            lateral, vertical = self._climbing(buttons)
+            ch.velocity = (rx * lateral + ux * vertical, ry * lateral + uy * vertical)
+            return
         direction = self._direction(buttons)
         lateral = self._run(direction, lateral, dt)
         vertical = self._fall(buttons, vertical, dt)
@@ -154,6 +195,20 @@ class PlatformerController:
         ch.velocity = (rx * lateral + ux * vertical, ry * lateral + uy * vertical)
         if vertical > 0 and self.config.corner_correction > 0:
             self._correct_head_bump(vertical * dt)
+
+    def _climbing(self, buttons: PlatformerInput) -> tuple[float, float]:
+        """(lateral, vertical) velocity on a ladder; a jump lets go of it and jumps."""
+        assert self._climb is not None
+        speed, lateral_speed = self._climb
+        direction = self._direction(buttons)
+        if self._buffer > 0:
+            self._climb = None
+            self._buffer = 0.0
+            self._rising_from_jump = True
+            self.character.leave_floor()
+            self.events.append("jump")
+            return direction * self.config.run_speed, self.jump_speed
+        return direction * lateral_speed, (int(buttons.up) - int(buttons.down)) * speed
 
     def _platform_velocity(self) -> tuple[float, float]:
         """The (lateral, upward) velocity of the platform last stood on (px/s; upward never negative)."""

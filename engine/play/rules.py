@@ -91,6 +91,7 @@ class PlatformerRules:
         self.complete = False
         self.events: list[GameEvent] = []
         self._handlers: dict[str, list[Callable[[GameEvent], None]]] = {}
+        self._started = False
 
     @property
     def pickup_total(self) -> int:
@@ -109,9 +110,17 @@ class PlatformerRules:
             handler(event)
 
     # ---------------------------------------------------------------- stepping
+    def start_step(self) -> None:
+        """A new step begins: :attr:`events` starts empty (events emitted before the world steps, by a
+        ladder say, belong to it). Without this call, :meth:`update` starts it."""
+        self.events = []
+        self._started = True
+
     def update(self, dt: float) -> None:
         """React to the world's events of the step just taken (``dt`` seconds)."""
-        self.events = []
+        if not self._started:
+            self.events = []
+        self._started = False
         if not self.complete:
             self.time += dt
         for event in self.world.events:
