@@ -59,7 +59,7 @@ def test_up_on_a_ladder_climbs_at_its_speed_without_gravity_and_stands_on_its_to
 
 
 def test_down_on_a_ladder_top_climbs_down_through_it_and_jump_lets_go():
-    stage, ladder = ladder_stage()
+    stage, _ = ladder_stage()
     stage.player.teleport((100.0, 200.0 + 18.0))
     play(stage, NOTHING, 10)
     assert stage.player.on_floor and stage.player.position[1] > 210.0  # standing on the top
