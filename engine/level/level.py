@@ -21,7 +21,7 @@ from .outlines import merge_outlines, ring_segments
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
-__all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level"]
+__all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level", "load_world"]
 
 CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Checkpoint", "Goal", "Pickup")
 """The object classes the engine understands (Tiled's Class field, or the older Type field)."""
@@ -446,6 +446,15 @@ def load_level(path: str | Path) -> Level:
 
 def _load(path: str | Path) -> Level:
     return _Builder(read_map(path)).build()
+
+
+def load_world(path: str | Path) -> list[tuple[Level, Vec2]]:
+    """Load every map of a Tiled ``.world`` file: each level (in its own frame) with where the world puts
+    its top-left corner (pixels, Tiled's y-down world frame). Raises :class:`LevelError` as
+    :func:`load_level` does, for the world file or any of its maps."""
+    from .tiled_json import read_world
+
+    return [(load_level(map_path), offset) for map_path, offset in read_world(Path(path))]
 
 
 def check_level(path: str | Path) -> list[Problem]:

@@ -175,7 +175,7 @@ class _GapFiller:
             data = ET.Element("data", {"encoding": "csv"})
             data.text = ",".join(map(str, flat)) or "0"
         elif encoding == "base64":
-            self.check_inflated_size(data, compression, needed, where)
+            check_inflated_size(data.text or "", compression, needed, where)
         elif encoding != "csv":
             raise LevelError(f"{where}: unknown data encoding {encoding!r} (Tiled writes csv or base64)")
         # pytmx gets the cells only: its property reader would fail on class-typed properties (read below).
@@ -191,23 +191,6 @@ class _GapFiller:
             raise LevelError(f"{where}: has {count} cells, the map needs {needed}")
         opacity = check_number(node.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0)
         return TileLayer(name, cells, self.properties(node, where), visible, offset, parallax, opacity)
-
-    def check_inflated_size(self, data: ET.Element, compression: str | None, needed: int, where: str) -> None:
-        """Refuse base64 data that decodes or inflates to more than the layer's 4 bytes per cell, without
-        inflating more than that (a 1 MB zlib bomb would otherwise become gigabytes)."""
-        if not compression:
-            return  # plain base64 is bounded by the file size already
-        text = (data.text or "").strip()
-        if compression not in ("zlib", "gzip"):
-            raise LevelError(f"{where}: {compression}-compressed layers are not supported; use zlib, gzip or CSV")
-        try:
-            packed = base64.b64decode(text)
-            inflater = zlib.decompressobj(15 + 32)  # zlib or gzip header, either
-            inflated = inflater.decompress(packed, needed * 4 + 1)
-        except (binascii.Error, ValueError, zlib.error) as error:
-            raise LevelError(f"{where}: layer data is not valid base64 {compression} ({error})") from None
-        if len(inflated) > needed * 4:
-            raise LevelError(f"{where}: compressed layer data inflates to more than the {needed} cells the map has")
 
     def restore_flip_bits(self, layers: list) -> None:
         """pytmx renumbers each (gid, flips) pair it meets; map its numbers back to Tiled's raw gids."""
@@ -397,6 +380,32 @@ class _GapFiller:
                 for f in animation.findall("frame")]
 
 
+def check_inflated_size(text: str, compression: str | None, needed: int, where: str) -> None:
+    """Refuse base64 layer data that inflates to more than the layer's 4 bytes per cell, without inflating
+    more than that (a 1 MB zlib bomb would otherwise become gigabytes). Plain base64 is bounded by the file
+    size already."""
+    if not compression:
+        return
+    if compression not in ("zlib", "gzip"):
+        raise LevelError(f"{where}: {compression}-compressed layers are not supported; use zlib, gzip or CSV")
+    try:
+        packed = base64.b64decode(text.strip())
+        inflated = zlib.decompressobj(15 + 32).decompress(packed, needed * 4 + 1)  # zlib or gzip header
+    except (binascii.Error, ValueError, zlib.error) as error:
+        raise LevelError(f"{where}: layer data is not valid base64 {compression} ({error})") from None
+    if len(inflated) > needed * 4:
+        raise LevelError(f"{where}: compressed layer data inflates to more than the {needed} cells the map has")
+
+
+def read_tsx_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
+    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one."""
+    node = read_xml(path, f"tileset used by {used_by}")
+    if node.tag != "tileset":
+        raise LevelError(f"{path}: not a Tiled tileset (the root element is <{node.tag}>)")
+    reader = _GapFiller(used_by, ET.Element("map"))
+    return reader.tileset_body(node, path, firstgid)
+
+
 def _tiles_in_image(image_node: ET.Element | None, tw: int, th: int, ts_node: ET.Element, where: str) -> int:
     """The tile count of a tileset that does not state it: the grid of its image, or its listed tiles."""
     if image_node is None or tw <= 0 or th <= 0:
@@ -441,4 +450,4 @@ def inherit_from_tiles(tiled: TiledMap) -> None:
             obj.cls = ts.tile_class(local)
 
 
-__all__ += ["MAX_COORD", "map_size_checks", "inherit_from_tiles"]
+__all__ += ["MAX_COORD", "check_inflated_size", "inherit_from_tiles", "map_size_checks", "read_tsx_tileset"]
