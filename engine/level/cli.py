@@ -2,7 +2,8 @@
 
 Prints every problem (errors and warnings) with the file, layer, object id, name and position, then a
 summary line. Exit status: 0 when no file has errors, 1 when any has, 2 for a usage mistake.
-Directories are searched for ``*.tmx`` files.
+Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists. Each
+map gets exactly the checks the game's load runs (:func:`engine.level.level.check_level`).
 """
 
 from __future__ import annotations
@@ -11,32 +12,45 @@ import argparse
 import sys
 from pathlib import Path
 
-from .level import check_level
+from .level import LevelError, Problem, check_level
+
+MAP_PATTERNS = ("*.tmx", "*.tmj")
 
 
-def _maps(paths: list[str]) -> list[Path]:
+def _maps(paths: list[str]) -> tuple[list[Path], list[Problem]]:
+    """The map files named (folders searched, worlds expanded) and the problems of unreadable worlds."""
+    from .tiled_json import read_world
+
     found: list[Path] = []
+    problems: list[Problem] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found.extend(sorted(path.rglob("*.tmx")))
+            found.extend(sorted(p for pattern in MAP_PATTERNS for p in path.rglob(pattern)))
+        elif path.suffix.lower() == ".world":
+            try:
+                found.extend(map_path for map_path, _ in read_world(path))
+            except LevelError as error:
+                problems.append(Problem("error", str(path), str(error).removeprefix(f"{path}: ")))
         else:
             found.append(path)
-    return found
+    return found, problems
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ledgekit", description="Ledgekit tools for level authors.")
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="validate Tiled maps (.tmx files or folders of them)")
+    check = commands.add_parser("check", help="validate Tiled maps (.tmx, .tmj, .world files or folders of them)")
     check.add_argument("paths", nargs="+", metavar="PATH")
     args = parser.parse_args(argv)
 
-    maps = _maps(args.paths)
-    if not maps:
-        print("ledgekit check: no .tmx files found", file=sys.stderr)
+    maps, world_problems = _maps(args.paths)
+    if not maps and not world_problems:
+        print("ledgekit check: no .tmx or .tmj maps found", file=sys.stderr)
         return 2
-    errors = warnings = 0
+    for problem in world_problems:
+        print(problem)
+    errors, warnings = len(world_problems), 0
     for path in maps:
         problems = check_level(path)
         for problem in problems:

@@ -16,10 +16,12 @@ from typing import Any
 from ..bodies import RigidBody, Sensor
 from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..world import KinematicBody, PlatformPath, World, WorldError
+from .model import TileLayer
 from .outlines import merge_outlines, ring_segments
+from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
-__all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level"]
+__all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level", "load_world"]
 
 CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Checkpoint", "Goal", "Pickup")
 """The object classes the engine understands (Tiled's Class field, or the older Type field)."""
@@ -27,6 +29,11 @@ CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Che
 DEFAULT_GRAVITY = 1800.0
 DEFAULT_SEGMENT_RADIUS = 2.0
 PICKUP_RADIUS = 12.0
+MIN_BODY_SIZE = 1.0
+"""Pixels. A crate or platform narrower or flatter than this is an error (the solver needs some extent)."""
+_MIN_AREA = 1e-6
+"""Square pixels. A Solid with less area than this has none."""
+MAP_SUFFIXES = (".tmx", ".tmj", ".json")
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,7 @@ class _Builder:
         self.file = str(tmx.path)
         self.map_h = tmx.height * tmx.tileheight
         self.problems: list[Problem] = []
+        self.placer = TilePlacer(tmx)
 
     # -------------------------------------------------------------- frame
     def up(self, x: float, y: float) -> Vec2:
@@ -153,112 +161,77 @@ class _Builder:
             self.problems.append(Problem(severity, self.file, message, layer))
 
     # -------------------------------------------------------------- tiles
-    def tile_polygons(self, gid_raw: int, col: int, row: int) -> tuple[list[list[Vec2]], bool]:
-        """Collision polygons of one placed tile (engine frame) and whether the tile is one-way."""
-        from .tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK
-
-        gid = gid_raw & GID_MASK
-        ts = self.tmx.tileset_of(gid)
-        if ts is None:
-            return [], False
-        local = gid - ts.firstgid
-        shapes = ts.tile_shapes.get(local, [])
-        one_way = bool(ts.tile_properties.get(local, {}).get("one_way", False))
-        tw, th = self.tmx.tilewidth, self.tmx.tileheight
-        # Tiles taller than the grid hang up from the bottom of their cell, as Tiled draws them.
-        x0, y0 = col * tw, (row + 1) * th - ts.tileheight
-        polys = []
-        for shape in shapes:
-            pts = shape.outline()
-            if len(pts) < 3:
-                continue
-            moved = []
-            for px, py in pts:
-                if gid_raw & FLIP_D:
-                    px, py = py, px
-                if gid_raw & FLIP_H:
-                    px = ts.tilewidth - px
-                if gid_raw & FLIP_V:
-                    py = ts.tileheight - py
-                moved.append(self.up(x0 + px, y0 + py))
-            polys.append(moved)
-        return polys, one_way
-
-    def full_block_gids(self) -> set[int]:
-        """Gids (flip bits included) of tiles whose collision is exactly their whole cell, not one-way."""
-        from .tmx import FLIP_D, FLIP_H, FLIP_V
-
-        full: set[int] = set()
-        tw, th = self.tmx.tilewidth, self.tmx.tileheight
-        for ts in self.tmx.tilesets:
-            if (ts.tilewidth, ts.tileheight) != (tw, th):
-                continue
-            for local, shapes in ts.tile_shapes.items():
-                if ts.tile_properties.get(local, {}).get("one_way"):
-                    continue
-                if len(shapes) == 1 and shapes[0].kind == "rectangle" and shapes[0].rotation == 0 and (
-                    shapes[0].x, shapes[0].y, shapes[0].width, shapes[0].height) == (0, 0, tw, th):
-                    gid = ts.firstgid + local
-                    # A full block stays full under any flip.
-                    full.update(gid | flags for flags in (0, FLIP_H, FLIP_V, FLIP_D, FLIP_H | FLIP_V,
-                                                          FLIP_H | FLIP_D, FLIP_V | FLIP_D, FLIP_H | FLIP_V | FLIP_D))
-        return full
-
-    def tiles(self) -> tuple[list[list[Vec2]], list[tuple[Vec2, Vec2, Vec2]]]:
-        from .tmx import TileLayer
-
-        rings: list[list[Vec2]] = []
-        one_way: list[tuple[Vec2, Vec2, Vec2]] = []
+    def tiles(self, into: TileGeometry) -> None:
+        """Every colliding tile layer's shapes, offsets applied. A colliding layer with parallax is an error:
+        its tiles would be drawn somewhere the collision is not."""
         for layer in self.tmx.layers:
             if not isinstance(layer, TileLayer) or layer.properties.get("collision") is False:
                 continue
-            solid: list[list[Vec2]] = []
-            full = self.full_block_gids()
-            tw, th = self.tmx.tilewidth, self.tmx.tileheight
-            for row, cells in enumerate(layer.cells):
-                run: list[tuple[float, float, float]] = []  # (left, right, top) of one-way tops in this row
-                block_start = -1
-                for col, raw in enumerate([*cells, 0]):
-                    # Runs of full blocks become one rectangle before the union (far fewer shapes to merge).
-                    if raw in full:
-                        if block_start < 0:
-                            block_start = col
-                        continue
-                    if block_start >= 0:
-                        x0, x1 = block_start * tw, col * tw
-                        top, bottom = self.map_h - row * th, self.map_h - (row + 1) * th
-                        solid.append([(x0, bottom), (x1, bottom), (x1, top), (x0, top)])
-                        block_start = -1
-                    if not raw:
-                        continue
-                    polys, is_one_way = self.tile_polygons(raw, col, row)
-                    if is_one_way:
-                        for poly in polys:
-                            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
-                            run.append((min(xs), max(xs), max(ys)))
-                    else:
-                        solid.extend(polys)
-                one_way.extend(_merge_runs(run))
-            rings.extend(merge_outlines(solid))
-        return rings, one_way
+            if layer.parallax != (1.0, 1.0) and any(any(row) for row in layer.cells):
+                self.problem("error", f"parallax {layer.parallax[0]:g} x {layer.parallax[1]:g} on a layer that "
+                             "collides: set the layer's parallax factor to 1, or its property collision = false",
+                             layer=layer.name)
+                continue
+            self.placer.layer(layer, into)
 
     # -------------------------------------------------------------- objects
     def object_ring(self, obj: MapObject) -> list[Vec2]:
         return [self.up(x, y) for x, y in obj.outline()]
 
+    def tile_of(self, obj: MapObject) -> bool:
+        """Whether a tile object's gid names a tile of some tileset (an error is reported when not)."""
+        if obj.kind != "tile":
+            return True
+        if self.tmx.tileset_of(obj.gid) is None:
+            self.problem("error", f"tile object gid {obj.gid} is in no tileset of the map", obj)
+            return False
+        return True
+
+    def solid(self, obj: MapObject, into: TileGeometry) -> None:
+        """A Solid object's outline (or, for a tile object, its tile's collision shapes) into the static set."""
+        if obj.kind == "polyline":
+            if len(obj.points) < 2:
+                self.problem("error", "Solid polyline needs at least 2 points", obj)
+            else:
+                into.chains.append(self.object_ring(obj))
+        elif obj.kind == "tile":
+            if not self.tile_of(obj):
+                return
+            shapes = self.placer.object_shapes(obj)
+            if shapes is None:  # a tile without collision shapes: its whole box
+                into.polygons.append(self.object_ring(obj))
+            else:
+                into.polygons.extend(shapes[0])
+                into.chains.extend(shapes[1])
+        elif obj.kind in ("rectangle", "ellipse", "polygon"):
+            ring = self.object_ring(obj)
+            if len(ring) < 3 or _area(ring) < _MIN_AREA:
+                self.problem("error", f"Solid {obj.kind} has no area", obj)
+            else:
+                into.polygons.append(ring)
+        else:
+            self.problem("error", f"a Solid must be a rectangle, polygon, polyline, ellipse or tile object, "
+                         f"not a {obj.kind}", obj)
+
     def body_shape(self, obj: MapObject) -> tuple[RoundedPolygon, Vec2, float] | None:
         """A convex body shape centred on its centroid, its centre and angle (engine frame)."""
-        if obj.kind in ("rectangle", "tile") or obj.kind == "ellipse":
-            if obj.width <= 0 or obj.height <= 0:
-                self.problem("error", f"{obj.cls} has no size ({obj.width} x {obj.height} px)", obj)
+        if obj.kind == "tile":
+            if not self.tile_of(obj):
+                return None
+            shapes = self.placer.object_shapes(obj)
+            if shapes is not None and shapes[0]:
+                return self._tile_body(obj, shapes[0])
+        if obj.kind in ("rectangle", "tile", "ellipse"):
+            if obj.width < MIN_BODY_SIZE or obj.height < MIN_BODY_SIZE:
+                self.problem("error", f"{obj.cls} is too small ({obj.width:g} x {obj.height:g} px; "
+                             f"at least {MIN_BODY_SIZE:g} px each way)", obj)
                 return None
             cx, cy = obj.center()
             angle = -math.radians(obj.rotation)
             if obj.kind == "ellipse" and abs(obj.width - obj.height) < 1e-6:
                 return RoundedPolygon.circle(obj.width / 2), self.up(cx, cy), angle
             if obj.kind == "ellipse":
-                pts = [self.up(x, y) for x, y in obj.outline()]
-                return self._convex(obj, pts)
+                return self._convex(obj, self.object_ring(obj))
             radius = min(1.0, 0.25 * min(obj.width, obj.height))  # slightly rounded corners roll nicely
             return RoundedPolygon.box(obj.width / 2, obj.height / 2, radius), self.up(cx, cy), angle
         if obj.kind == "polygon":
@@ -267,9 +240,29 @@ class _Builder:
         self.problem("error", f"a {obj.cls} must be {kinds}, not a {obj.kind}", obj)
         return None
 
+    def _tile_body(self, obj: MapObject, polygons: list[list[Vec2]]) -> tuple[RoundedPolygon, Vec2, float] | None:
+        """A body from a tile object's collision shapes: the one shape, or the hull of several (warned)."""
+        if len(polygons) == 1:
+            return self._convex(obj, polygons[0])
+        self.problem("warning", f"{obj.cls} tile has {len(polygons)} collision shapes; the body is their convex hull",
+                     obj)
+        try:
+            hull = RoundedPolygon.hull([p for poly in polygons for p in poly])
+        except GeometryError as error:
+            self.problem("error", f"{obj.cls} shape is not usable: {error}", obj)
+            return None
+        return self._convex(obj, [(float(x), float(y)) for x, y in hull.vertices])
+
     def _convex(self, obj: MapObject, pts: list[Vec2]) -> tuple[RoundedPolygon, Vec2, float] | None:
-        cx = sum(p[0] for p in pts) / len(pts)
-        cy = sum(p[1] for p in pts) / len(pts)
+        if len(pts) < 3:
+            self.problem("error", f"{obj.cls} polygon needs at least 3 points, it has {len(pts)}", obj)
+            return None
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        if max(xs) - min(xs) < MIN_BODY_SIZE or max(ys) - min(ys) < MIN_BODY_SIZE:
+            self.problem("error", f"{obj.cls} is too small (at least {MIN_BODY_SIZE:g} px each way)", obj)
+            return None
+        cx = sum(xs) / len(pts)
+        cy = sum(ys) / len(pts)
         try:
             shape = RoundedPolygon([(x - cx, y - cy) for x, y in pts])
         except GeometryError as error:
@@ -282,14 +275,13 @@ class _Builder:
         props = tmx.properties
         gravity = _prop_number(props, "gravity", DEFAULT_GRAVITY, self, minimum=0.0)
         radius = _prop_number(props, "segment_radius", DEFAULT_SEGMENT_RADIUS, self, minimum=0.0)
-        next_level = str(props.get("next_level", ""))
-        if next_level and not (tmx.path.parent / next_level).exists():
-            self.problem("error", f"map property next_level {next_level!r} names a file that does not exist")
+        next_level = self.next_level(props.get("next_level", ""))
         self.check_images()
-        rings, one_way = self.tiles()
-        chains: list[list[Vec2]] = []
+        static = TileGeometry()
+        self.tiles(static)
         entities: list[Entity] = []
         spawns: list[MapObject] = []
+        one_way = _merge_runs(static.one_way_tops)
         by_id = {o.id: o for o in tmx.objects}
         for obj in tmx.objects:
             cls = obj.cls
@@ -297,13 +289,7 @@ class _Builder:
                 spawns.append(obj)
                 entities.append(Entity("spawn", self.up(*obj.center()), 0.0, None, obj))
             elif cls == "Solid":
-                if obj.kind == "polyline":
-                    chains.append(self.object_ring(obj))
-                elif obj.kind in ("rectangle", "ellipse", "polygon", "tile"):
-                    rings.extend(merge_outlines([self.object_ring(obj)]) or self._degenerate(obj))
-                else:
-                    kinds = "a rectangle, polygon, polyline or ellipse"
-                    self.problem("error", f"a Solid must be {kinds}, not a {obj.kind}", obj)
+                self.solid(obj, static)
             elif cls == "OneWay":
                 one_way.extend(self.one_way_object(obj))
             elif cls == "Crate":
@@ -329,14 +315,29 @@ class _Builder:
             self.problem("error", "no Spawn: add a point object of class Spawn where the player starts")
         for extra in spawns[1:]:
             self.problem("error", f"more than one Spawn (the first is object {spawns[0].id})", extra)
+        # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
+        rings = merge_outlines(static.polygons)
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),
-            rings, chains, one_way, self.up(*spawns[0].center()) if spawns else None, entities, self.problems, tmx,
+            rings, static.chains, one_way, self.up(*spawns[0].center()) if spawns else None, entities,
+            self.problems, tmx,
         )
 
-    def _degenerate(self, obj: MapObject) -> list:
-        self.problem("error", f"{obj.cls} {obj.kind} has no area", obj)
-        return []
+    def next_level(self, value: Any) -> str:
+        """The map property next_level, checked: a map file inside the folder tree of this map."""
+        name = str(value)
+        if not name:
+            return ""
+        home = self.tmx.path.parent.resolve()
+        target = (home / name).resolve()
+        if not target.is_relative_to(home):
+            self.problem("error", f"map property next_level {name!r} is outside this map's folder ({home})")
+        elif not target.exists():
+            self.problem("error", f"map property next_level {name!r} names a file that does not exist")
+        elif not target.is_file() or target.suffix.lower() not in MAP_SUFFIXES:
+            self.problem("error", f"map property next_level {name!r} is not a map file "
+                         f"({', '.join(MAP_SUFFIXES)})")
+        return name
 
     def check_images(self) -> None:
         for ts in self.tmx.tilesets:
@@ -420,6 +421,11 @@ def _merge_runs(run: list[tuple[float, float, float]]) -> list[tuple[Vec2, Vec2,
     return out
 
 
+def _area(ring: list[Vec2]) -> float:
+    """Unsigned area of a ring (shoelace), square pixels."""
+    return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]))) / 2
+
+
 def _prop_number(props: dict, name: str, default: float, builder: _Builder, minimum: float) -> float:
     value = props.get(name, default)
     if not isinstance(value, (int, float)) or not math.isfinite(value) or value < minimum:
@@ -440,6 +446,15 @@ def load_level(path: str | Path) -> Level:
 
 def _load(path: str | Path) -> Level:
     return _Builder(read_map(path)).build()
+
+
+def load_world(path: str | Path) -> list[tuple[Level, Vec2]]:
+    """Load every map of a Tiled ``.world`` file: each level (in its own frame) with where the world puts
+    its top-left corner (pixels, Tiled's y-down world frame). Raises :class:`LevelError` as
+    :func:`load_level` does, for the world file or any of its maps."""
+    from .tiled_json import read_world
+
+    return [(load_level(map_path), offset) for map_path, offset in read_world(Path(path))]
 
 
 def check_level(path: str | Path) -> list[Problem]:

@@ -1,445 +1,453 @@
-"""Reading Tiled files: pytmx for the map, its tile layers and tilesets, and the one place that fills
-pytmx's gaps.
+"""Reading Tiled's XML files (``.tmx`` maps, ``.tsx`` tilesets, ``.tx`` templates) into the one model of
+:mod:`engine.level.model`.
 
-pytmx (3.x) reads point, ellipse and text objects as plain rectangles, ignores object templates (``.tx``),
-loses the file order of layers inside groups, and mixes tile flip flags into re-numbered gids. This module
-reads objects itself, from the XML, for map object layers *and* for tileset tile collision shapes, so
-every object kind, template, rotation, flip flag and Tiled 1.9 ``class`` / 1.10 ``type`` field is kept.
+Each file is parsed once, by :func:`engine.level.source.read_xml` (bounded: see there). The parsed tree is
+then read by:
 
-Coordinates here are Tiled's: pixels, y down, origin at the map's top-left. The level module converts them
-to the engine's y-up frame, and nowhere else converts.
+* **pytmx** for tile layer data (``pytmx.TiledTileLayer``: CSV and base64, uncompressed, zlib or gzip; its
+  gid registry gives back every cell's gid and flip flags) and for casting typed custom property values
+  (``pytmx.pytmx.prop_type``: bool, int, float, color, file, object, string, enum);
+* **this module** for what pytmx does not read or reads wrongly, in one place (:class:`_GapFiller`): objects
+  (pytmx 3.x reads points and ellipses as rectangles, ignores templates and renumbers tile object gids),
+  tile collision shapes (the same object reader), the layer tree (pytmx flattens groups and loses their
+  offsets and parallax), tilesets (pytmx's ``TiledTileset`` re-reads an external ``.tsx`` with an unbounded
+  ``ElementTree.parse``, fails on tilesets without ``tilecount`` and on class-typed properties) and
+  class-typed properties (pytmx needs the project's custom types to read them, else ``KeyError`` /
+  ``TypeError``; they become nested dicts here);
+* hostile-input checks before pytmx sees a layer: the inflated size of compressed data is capped by the
+  map's dimensions, so a small zlib bomb never inflates.
 
-Bad input never reaches pytmx unchecked: the file size, entity declarations (the "billion laughs"
-expansion), map dimensions and the tileset files are checked first, and every error names the file.
+Every number is checked finite and within bounds where it is read, and every error names the file, layer
+and object. Coordinates are Tiled's: pixels, y down, origin at the map's top-left.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
-import math
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+import zlib
 from pathlib import Path
 from typing import Any
 
+from .model import (
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, ImageTile, LevelError, MapObject,
+    TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
+)
+from .source import read_xml
+
 __all__ = [
-    "LevelError",
-    "MAX_FILE_BYTES",
-    "MAX_TILES",
-    "MapObject",
-    "TileLayer",
-    "TmxMap",
+    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "LevelError", "MapObject", "TileLayer", "Tileset", "TmxMap",
     "read_map",
 ]
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""Largest map, tileset or template file read (bytes)."""
-
-MAX_TILES = 8_000_000
-"""Most cells (width x height x tile layers) a map may have: a 2000 x 2000 map of two layers."""
-
-FLIP_H = 1 << 31
-FLIP_V = 1 << 30
-FLIP_D = 1 << 29
-GID_MASK = ~(FLIP_H | FLIP_V | FLIP_D | (1 << 28)) & 0xFFFFFFFF
+_SHAPE_TAGS = ("ellipse", "point", "polygon", "polyline", "text")
+_MAX_POINTS = 10_000
+"""Most vertices one polygon or polyline may have."""
 
 
-class LevelError(ValueError):
-    """A level that cannot be loaded. The message names the file and, where known, the layer, the object
-    id and name, and the position."""
+def _pytmx() -> Any:
+    # pytmx logs an error when it finds no pygame at import; Ledgekit never needs pygame.
+    logging.getLogger("pytmx.util_pygame").setLevel(logging.CRITICAL)
+    import pytmx  # type: ignore[import-untyped]  # imported here: reading a TMX map is the only user
+
+    return pytmx
 
 
-def _read_xml(path: Path, what: str) -> ET.Element:
-    """Parse an XML file with bounds: size capped, no DTD or entity declarations (no entity expansion)."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        raise LevelError(f"{path}: {what} not found") from None
-    if size > MAX_FILE_BYTES:
-        raise LevelError(f"{path}: {what} is {size} bytes; more than {MAX_FILE_BYTES} is not read")
-    data = path.read_bytes()
-    head = data[:4096].upper()
-    if b"<!DOCTYPE" in head or b"<!ENTITY" in data.upper():
-        raise LevelError(f"{path}: {what} declares a DTD or entities; Tiled never writes those, refusing to expand them")
-    try:
-        return ET.fromstring(data)
-    except ET.ParseError as error:
-        raise LevelError(f"{path}: {what} is not well-formed XML ({error})") from None
-
-
-def _number(value: str | None, default: float, where: str) -> float:
-    if value is None:
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise LevelError(f"{where}: {value!r} is not a number") from None
-    if not math.isfinite(number):
-        raise LevelError(f"{where}: {value!r} is not a finite number")
-    return number
-
-
-def _properties(node: ET.Element | None, where: str) -> dict[str, Any]:
-    """Typed custom properties of a node (``<properties><property name type value/>``)."""
-    props: dict[str, Any] = {}
-    if node is None:
-        return props
-    for prop in node.findall("./properties/property"):
-        name = prop.get("name", "")
-        kind = prop.get("type", "string")
-        raw = prop.get("value")
-        if raw is None:
-            raw = prop.text or ""
-        if kind == "bool":
-            props[name] = raw.strip().lower() == "true"
-        elif kind == "int" or kind == "object":
-            props[name] = int(_number(raw or "0", 0, f"{where}: property {name!r}"))
-        elif kind == "float":
-            props[name] = _number(raw, 0.0, f"{where}: property {name!r}")
-        else:
-            props[name] = raw
-    return props
-
-
-@dataclass
-class MapObject:
-    """One Tiled object, as authored (Tiled's frame: pixels, y down).
-
-    ``kind`` is ``"rectangle"``, ``"ellipse"``, ``"point"``, ``"polygon"``, ``"polyline"``, ``"text"`` or
-    ``"tile"``. ``points`` are relative to (x, y) for polygons and polylines. ``rotation`` is in degrees,
-    clockwise (Tiled's convention), about (x, y). ``cls`` is the Tiled 1.9 ``class`` or the older / 1.10
-    ``type`` field. For tile objects (x, y) is the bottom-left corner, as Tiled stores it.
-    """
-
-    id: int
-    name: str
-    cls: str
-    layer: str
-    kind: str
-    x: float
-    y: float
-    width: float = 0.0
-    height: float = 0.0
-    rotation: float = 0.0
-    points: list[tuple[float, float]] = field(default_factory=list)
-    gid: int = 0
-    flip_h: bool = False
-    flip_v: bool = False
-    flip_d: bool = False
-    properties: dict[str, Any] = field(default_factory=dict)
-    template: str | None = None
-    visible: bool = True
-
-    def outline(self, segments: int = 16) -> list[tuple[float, float]]:
-        """The object's boundary in Tiled's frame, rotation applied: rectangles and tile objects as 4
-        corners, ellipses as ``segments`` points, polygons and polylines as their points, a point as
-        itself."""
-        if self.kind in ("polygon", "polyline"):
-            local = list(self.points)
-        elif self.kind == "ellipse":
-            rx, ry = self.width / 2, self.height / 2
-            local = [(rx + rx * math.cos(2 * math.pi * k / segments), ry + ry * math.sin(2 * math.pi * k / segments))
-                     for k in range(segments)]
-        elif self.kind == "point":
-            local = [(0.0, 0.0)]
-        elif self.kind == "tile":
-            # Tile objects hang up from their bottom-left origin.
-            local = [(0.0, 0.0), (self.width, 0.0), (self.width, -self.height), (0.0, -self.height)]
-        else:
-            local = [(0.0, 0.0), (self.width, 0.0), (self.width, self.height), (0.0, self.height)]
-        c, s = math.cos(math.radians(self.rotation)), math.sin(math.radians(self.rotation))
-        return [(self.x + c * px - s * py, self.y + s * px + c * py) for px, py in local]
-
-    def center(self) -> tuple[float, float]:
-        """Centre of the object's outline (its position for points)."""
-        pts = self.outline()
-        if self.kind in ("polygon", "polyline"):
-            return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-        if self.kind == "point":
-            return pts[0]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
-
-
-def _read_object(node: ET.Element, layer: str, base: Path, where: str, templates: dict) -> MapObject:
-    """An object node, merged over its template (the object's own attributes and properties win)."""
-    attrs: dict[str, str] = {}
-    props: dict[str, Any] = {}
-    shape_node: ET.Element = node
-    template_name = node.get("template")
-    if template_name:
-        template_path = (base / template_name).resolve()
-        tpl = templates.get(template_path)
-        if tpl is None:
-            root = _read_xml(template_path, f"template {template_name!r} used by {where}")
-            tobj = root.find("object")
-            if tobj is None:
-                raise LevelError(f"{template_path}: template has no object")
-            tpl = templates[template_path] = tobj
-        attrs.update(tpl.attrib)
-        props.update(_properties(tpl, f"{template_path}"))
-        if not any(node.find(tag) is not None for tag in ("ellipse", "point", "polygon", "polyline", "text")):
-            shape_node = tpl
-    attrs.update(node.attrib)
-    props.update(_properties(node, where))
-    oid = int(_number(attrs.get("id"), 0, where))
-    here = f"{where}, object {oid}"
-    kind = "rectangle"
-    points: list[tuple[float, float]] = []
-    for tag in ("ellipse", "point", "polygon", "polyline", "text"):
-        child = shape_node.find(tag)
-        if child is not None:
-            kind = tag
-            if tag in ("polygon", "polyline"):
-                try:
-                    points = [(float(a), float(b)) for a, b in (p.split(",") for p in child.get("points", "").split())]
-                except ValueError:
-                    raise LevelError(f"{here}: {tag} points {child.get('points')!r} are not 'x,y' pairs") from None
-            break
-    raw_gid = int(_number(attrs.get("gid"), 0, here))
-    if raw_gid:
-        kind = "tile"
-    return MapObject(
-        id=oid,
-        name=attrs.get("name", ""),
-        cls=attrs.get("class") or attrs.get("type", ""),
-        layer=layer,
-        kind=kind,
-        x=_number(attrs.get("x"), 0.0, here),
-        y=_number(attrs.get("y"), 0.0, here),
-        width=_number(attrs.get("width"), 0.0, here),
-        height=_number(attrs.get("height"), 0.0, here),
-        rotation=_number(attrs.get("rotation"), 0.0, here),
-        points=points,
-        gid=raw_gid & GID_MASK,
-        flip_h=bool(raw_gid & FLIP_H),
-        flip_v=bool(raw_gid & FLIP_V),
-        flip_d=bool(raw_gid & FLIP_D),
-        properties=props,
-        template=template_name,
-        visible=attrs.get("visible", "1") != "0",
-    )
-
-
-@dataclass
-class TileLayer:
-    """A tile layer: ``cells[row][col]`` are Tiled gids with their flip bits (0 = empty); row 0 is the
-    top row."""
-
-    name: str
-    cells: list[list[int]]
-    properties: dict[str, Any]
-    visible: bool = True
-    offset: tuple[float, float] = (0.0, 0.0)
-    parallax: tuple[float, float] = (1.0, 1.0)
-    opacity: float = 1.0
-
-
-@dataclass
-class Tileset:
-    """A tileset's gid range, tile size, image and per-tile data (local tile id -> ...)."""
-
-    name: str
-    firstgid: int
-    tilecount: int
-    tilewidth: int
-    tileheight: int
-    columns: int
-    source: Path
-    image: Path | None
-    tile_properties: dict[int, dict[str, Any]]
-    tile_shapes: dict[int, list[MapObject]]
-    tile_animations: dict[int, list[tuple[int, int]]]
-
-
-@dataclass
-class TmxMap:
-    """Everything the level module needs from a ``.tmx`` file, in file order."""
-
-    path: Path
-    width: int
-    height: int
-    tilewidth: int
-    tileheight: int
-    properties: dict[str, Any]
-    layers: list[TileLayer | list[MapObject] | dict]
-    tilesets: list[Tileset]
-    objects: list[MapObject]
-    tmx: Any  # the pytmx.TiledMap, for anything else a game wants
-
-    @property
-    def pixel_size(self) -> tuple[int, int]:
-        return (self.width * self.tilewidth, self.height * self.tileheight)
-
-    def tileset_of(self, gid: int) -> Tileset | None:
-        found = None
-        for ts in self.tilesets:
-            if ts.firstgid <= gid:
-                found = ts
-        return found if found is not None and gid < found.firstgid + max(found.tilecount, 1) else None
-
-
-def read_map(path: str | Path) -> TmxMap:
-    """Read a ``.tmx`` map: checks first (size, entities, dimensions, tileset files), then pytmx, then
-    the objects, tile shapes and layer order pytmx does not keep."""
+def read_map(path: str | Path) -> TiledMap:
+    """Read a ``.tmx`` map (or, by extension, a ``.tmj`` / ``.json`` one: see :mod:`.tiled_json`)."""
     path = Path(path)
-    root = _read_xml(path, "map")
+    if path.suffix.lower() in (".tmj", ".json"):
+        from .tiled_json import read_json_map
+
+        return read_json_map(path)
+    root = read_xml(path, "map")
     if root.tag != "map":
         raise LevelError(f"{path}: not a Tiled map (the root element is <{root.tag}>, not <map>)")
-    where = str(path)
-    if root.get("infinite", "0") == "1":
-        raise LevelError(
-            f"{path}: infinite maps are not supported; in Tiled untick Map > Map Properties > Infinite"
-        )
-    width = int(_number(root.get("width"), 0, f"{where}: map width"))
-    height = int(_number(root.get("height"), 0, f"{where}: map height"))
-    tw = int(_number(root.get("tilewidth"), 0, f"{where}: tilewidth"))
-    th = int(_number(root.get("tileheight"), 0, f"{where}: tileheight"))
+    return _GapFiller(path, root).read()
+
+
+def map_size_checks(path: Path, orientation: str, infinite: bool, width: int, height: int, tw: int, th: int,
+                    layer_count: int) -> None:
+    """The checks on a map's header shared by the TMX and JSON readers."""
+    if orientation != "orthogonal":
+        raise LevelError(f"{path}: {orientation} maps are not supported, only orthogonal ones "
+                         "(Tiled: Map > Map Properties > Orientation)")
+    if infinite:
+        raise LevelError(f"{path}: infinite maps are not supported; in Tiled untick Map > Map Properties > Infinite")
     if width <= 0 or height <= 0 or tw <= 0 or th <= 0:
         raise LevelError(f"{path}: map size {width}x{height} tiles of {tw}x{th} px must all be positive")
     if tw > 4096 or th > 4096:
         raise LevelError(f"{path}: tiles of {tw}x{th} px are absurd (at most 4096 px)")
-    layer_count = max(1, len(root.findall(".//layer")))
-    if width * height * layer_count > MAX_TILES:
-        raise LevelError(
-            f"{path}: {width}x{height} tiles x {layer_count} layers is {width * height * layer_count:,} cells, "
-            f"more than the {MAX_TILES:,} a level may have"
-        )
-    tilesets = [_read_tileset(path, node) for node in root.findall("tileset")]
+    cells = width * height * max(1, layer_count)
+    if cells > MAX_TILES:
+        raise LevelError(f"{path}: {width}x{height} tiles x {max(1, layer_count)} layers is {cells:,} cells, "
+                         f"more than the {MAX_TILES:,} a level may have")
 
-    # pytmx logs an error when it finds no pygame at import; Ledgekit never needs pygame.
-    logging.getLogger("pytmx.util_pygame").setLevel(logging.CRITICAL)
-    import pytmx  # type: ignore[import-untyped]  # imported here: reading a map is the only thing needing it
 
-    try:
-        tmx = pytmx.TiledMap(str(path), load_all_tiles=False)
-    except LevelError:
-        raise
-    except Exception as error:  # pytmx raises many kinds; name the file whatever it was
-        raise LevelError(f"{path}: pytmx could not read the map: {type(error).__name__}: {error}") from None
+class _GapFiller:
+    """Reads one parsed ``.tmx`` tree: pytmx for layer data and property values, itself for the rest."""
 
-    templates: dict = {}
-    layers: list = []
-    objects: list[MapObject] = []
+    def __init__(self, path: Path, root: ET.Element) -> None:
+        self.path = path
+        self.root = root
+        self.templates: dict[Path, tuple[ET.Element, Path, list[tuple[int, Path]]]] = {}
+        self.tilesets: list[Tileset] = []
+        self.objects_read = 0
 
-    def walk(node: ET.Element, group_offset: tuple[float, float], group_visible: bool) -> None:
+    # ------------------------------------------------------------------ map
+    def read(self) -> TiledMap:
+        path, root = self.path, self.root
+        where = str(path)
+        width = check_int(root.get("width"), f"{where}: map width", default=0, high=100_000)
+        height = check_int(root.get("height"), f"{where}: map height", default=0, high=100_000)
+        tw = check_int(root.get("tilewidth"), f"{where}: tilewidth", default=0, high=100_000)
+        th = check_int(root.get("tileheight"), f"{where}: tileheight", default=0, high=100_000)
+        map_size_checks(path, root.get("orientation", "orthogonal"), root.get("infinite", "0") == "1",
+                        width, height, tw, th, sum(1 for _ in root.iter("layer")))
+        count = sum(1 for _ in root.iter("object"))
+        if count > MAX_OBJECTS:
+            raise LevelError(f"{path}: {count:,} objects, more than the {MAX_OBJECTS:,} a level may have")
+        self.width, self.height = width, height
+        pytmx = _pytmx()
+        self.pmap = pytmx.TiledMap()  # the gid registry the layers share; no file: the tree is ours
+        self.pmap.filename = str(path)
+        self.tilesets = [self.tileset(node) for node in root.findall("tileset")]
+        layers: list = []
+        objects: list[MapObject] = []
+        self.walk(root, (0.0, 0.0), (1.0, 1.0), True, layers, objects)
+        self.restore_flip_bits(layers)
+        props = self.properties(root, where)
+        tiled = TiledMap(path, width, height, tw, th, props, layers, self.tilesets, objects, self.pmap)
+        inherit_from_tiles(tiled)
+        return tiled
+
+    def walk(self, node: ET.Element, offset: tuple[float, float], parallax: tuple[float, float], visible: bool,
+             layers: list, objects: list[MapObject]) -> None:
+        """Layers in file order, with their groups' offsets, parallax factors and visibility folded in."""
         for child in node:
+            if child.tag not in ("group", "layer", "objectgroup", "imagelayer"):
+                continue
             name = child.get("name", "")
-            visible = group_visible and child.get("visible", "1") != "0"
-            offset = (group_offset[0] + _number(child.get("offsetx"), 0.0, where),
-                      group_offset[1] + _number(child.get("offsety"), 0.0, where))
+            where = f"{self.path}, layer {name!r}"
+            here_visible = visible and child.get("visible", "1") != "0"
+            here_offset = (offset[0] + check_number(child.get("offsetx"), f"{where}: offsetx", default=0.0),
+                           offset[1] + check_number(child.get("offsety"), f"{where}: offsety", default=0.0))
+            here_parallax = (parallax[0] * check_number(child.get("parallaxx"), f"{where}: parallaxx", default=1.0),
+                             parallax[1] * check_number(child.get("parallaxy"), f"{where}: parallaxy", default=1.0))
             if child.tag == "group":
-                walk(child, offset, visible)
+                self.walk(child, here_offset, here_parallax, here_visible, layers, objects)
             elif child.tag == "layer":
-                layers.append(_tile_layer(path, child, width, height, offset, visible))
+                layers.append(self.tile_layer(child, here_offset, here_parallax, here_visible))
             elif child.tag == "objectgroup":
-                group = [
-                    _read_object(o, name, path.parent, f"{path}, layer {name!r}", templates)
-                    for o in child.findall("object")
-                ]
+                group = [self.map_object(o, name, where) for o in child.findall("object")]
                 for obj in group:
-                    obj.x += offset[0]
-                    obj.y += offset[1]
-                    obj.visible = obj.visible and visible
+                    obj.x += here_offset[0]
+                    obj.y += here_offset[1]
+                    obj.visible = obj.visible and here_visible
                 layers.append(group)
                 objects.extend(group)
-            elif child.tag == "imagelayer":
+            else:
                 image = child.find("image")
                 layers.append({
                     "name": name,
-                    "image": (path.parent / image.get("source", "")).resolve() if image is not None else None,
-                    "offset": offset,
-                    "parallax": (_number(child.get("parallaxx"), 1.0, where), _number(child.get("parallaxy"), 1.0, where)),
-                    "visible": visible,
+                    "image": (self.path.parent / image.get("source", "")).resolve() if image is not None else None,
+                    "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
                 })
 
-    walk(root, (0.0, 0.0), True)
-    return TmxMap(path, width, height, tw, th, _properties(root, where), layers, tilesets, objects, tmx)
-
-
-def _tile_layer(path: Path, node: ET.Element, width: int, height: int, offset, visible: bool) -> TileLayer:
-    """A tile layer's cells with flip bits kept (CSV or base64, optionally compressed)."""
-    name = node.get("name", "")
-    data = node.find("data")
-    if data is None:
-        raise LevelError(f"{path}, layer {name!r}: has no <data>")
-    encoding = data.get("encoding")
-    compression = data.get("compression")
-    if data.find("chunk") is not None:
-        raise LevelError(f"{path}, layer {name!r}: chunked (infinite) layer data is not supported")
-    if encoding == "csv":
+    # ------------------------------------------------------------------ tile layers
+    def tile_layer(self, node: ET.Element, offset: tuple[float, float], parallax: tuple[float, float],
+                   visible: bool) -> TileLayer:
+        """A tile layer's cells, decoded by pytmx (flip bits restored later by :meth:`restore_flip_bits`)."""
+        name = node.get("name", "")
+        where = f"{self.path}, layer {name!r}"
+        data = node.find("data")
+        if data is None:
+            raise LevelError(f"{where}: has no <data>")
+        if data.find("chunk") is not None:
+            raise LevelError(f"{where}: chunked (infinite) layer data is not supported")
+        encoding, compression = data.get("encoding"), data.get("compression")
+        needed = self.width * self.height
+        if encoding is None:
+            # The oldest format, one <tile gid> element per cell, which pytmx no longer reads.
+            flat = [check_int(t.get("gid"), f"{where}: tile gid", default=0) for t in data.findall("tile")]
+            data = ET.Element("data", {"encoding": "csv"})
+            data.text = ",".join(map(str, flat)) or "0"
+        elif encoding == "base64":
+            check_inflated_size(data.text or "", compression, needed, where)
+        elif encoding != "csv":
+            raise LevelError(f"{where}: unknown data encoding {encoding!r} (Tiled writes csv or base64)")
+        # pytmx gets the cells only: its property reader would fail on class-typed properties (read below).
+        bare = ET.Element("layer", {"name": name, "width": str(self.width), "height": str(self.height)})
+        bare.append(data)
         try:
-            flat = [int(v) for v in (data.text or "").replace("\n", "").split(",") if v.strip()]
-        except ValueError:
-            raise LevelError(f"{path}, layer {name!r}: CSV data is not a list of numbers") from None
-    elif encoding == "base64":
-        import base64
-        import struct
+            decoded = _pytmx().TiledTileLayer(self.pmap, bare)
+        except (ValueError, TypeError, OverflowError, zlib.error, binascii.Error, EOFError, OSError) as error:
+            raise LevelError(f"{where}: layer data cannot be decoded ({type(error).__name__}: {error})") from None
+        cells = [list(row) for row in decoded.data]
+        count = sum(len(row) for row in cells)
+        if count != needed:
+            raise LevelError(f"{where}: has {count} cells, the map needs {needed}")
+        opacity = check_number(node.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0)
+        return TileLayer(name, cells, self.properties(node, where), visible, offset, parallax, opacity)
 
-        raw = base64.b64decode((data.text or "").strip())
-        if compression == "zlib" or compression == "gzip":
-            import zlib
+    def restore_flip_bits(self, layers: list) -> None:
+        """pytmx renumbers each (gid, flips) pair it meets; map its numbers back to Tiled's raw gids."""
+        import numpy as np
 
-            raw = zlib.decompress(raw, 15 + 32)
-        elif compression == "zstd":
-            raise LevelError(f"{path}, layer {name!r}: zstd-compressed layers are not supported; use zlib or CSV")
-        flat = list(struct.unpack(f"<{len(raw) // 4}I", raw[: len(raw) // 4 * 4]))
-    elif encoding is None:
-        flat = [int(t.get("gid", "0")) for t in data.findall("tile")]
-    else:
-        raise LevelError(f"{path}, layer {name!r}: unknown data encoding {encoding!r}")
-    if len(flat) != width * height:
-        raise LevelError(f"{path}, layer {name!r}: has {len(flat)} cells, the map needs {width * height}")
-    cells = [flat[r * width:(r + 1) * width] for r in range(height)]
-    return TileLayer(
-        name, cells, _properties(node, f"{path}, layer {name!r}"), visible, offset,
-        (_number(node.get("parallaxx"), 1.0, str(path)), _number(node.get("parallaxy"), 1.0, str(path))),
-        _number(node.get("opacity"), 1.0, str(path)),
-    )
+        back = np.zeros(max(self.pmap.maxgid, 1), dtype=np.int64)
+        for (tiled_gid, flags), value in self.pmap.imagemap.items():
+            if tiled_gid:  # the (0, 0) entry maps to a bare 0
+                back[value[0]] = tiled_gid | (FLIP_H if flags[0] else 0) | (FLIP_V if flags[1] else 0) | \
+                    (FLIP_D if flags[2] else 0)
+        for layer in layers:
+            if isinstance(layer, TileLayer):
+                grid = np.asarray(layer.cells, dtype=np.int64).reshape(self.height, self.width)
+                raw = back[grid]
+                if raw.size and (raw.min() < 0 or raw.max() > 0xFFFFFFFF):
+                    raise LevelError(f"{self.path}, layer {layer.name!r}: a cell's gid is outside 0 .. 2^32-1")
+                layer.cells = raw.tolist()
 
+    # ------------------------------------------------------------------ properties
+    def properties(self, node: ET.Element | None, where: str) -> dict[str, Any]:
+        """Typed custom properties of a node: values cast by pytmx's casters, numbers checked, class-typed
+        properties (Tiled 1.8+) as nested dicts."""
+        props: dict[str, Any] = {}
+        if node is None:
+            return props
+        casters = _pytmx().pytmx.prop_type
+        for prop in node.findall("./properties/property"):
+            name = prop.get("name", "")
+            kind = prop.get("type", "string")
+            here = f"{where}: property {name!r}"
+            if kind == "class":
+                props[name] = self.properties(prop, here)
+                continue
+            raw = prop.get("value")
+            if raw is None:
+                raw = prop.text or ""
+            if kind in ("int", "float", "object"):
+                number = check_number(raw or "0", here, low=-1e300, high=1e300)
+                props[name] = number if kind == "float" else check_int(number, here, low=-2**63, high=2**63)
+                continue
+            try:
+                props[name] = casters.get(kind, str)(raw)
+            except (ValueError, TypeError):
+                raise LevelError(f"{here}: {raw[:40]!r} is not a valid {kind}") from None
+        return props
 
-def _read_tileset(map_path: Path, node: ET.Element) -> Tileset:
-    firstgid = int(_number(node.get("firstgid"), 1, f"{map_path}: tileset firstgid"))
-    source = node.get("source")
-    if source:
-        ts_path = (map_path.parent / source).resolve()
-        if not ts_path.exists():
-            raise LevelError(f"{map_path}: tileset {source!r} not found (looked for {ts_path})")
-        ts_node = _read_xml(ts_path, f"tileset {source!r}")
-    else:
-        ts_path, ts_node = map_path, node
-    where = f"{ts_path}"
-    image_node = ts_node.find("image")
-    image = (ts_path.parent / image_node.get("source", "")).resolve() if image_node is not None else None
-    props: dict[int, dict[str, Any]] = {}
-    shapes: dict[int, list[MapObject]] = {}
-    animations: dict[int, list[tuple[int, int]]] = {}
-    templates: dict = {}
-    for tile in ts_node.findall("tile"):
-        tid = int(_number(tile.get("id"), 0, f"{where}: tile id"))
-        tile_props = _properties(tile, f"{where}, tile {tid}")
+    # ------------------------------------------------------------------ objects
+    def map_object(self, node: ET.Element, layer: str, where: str) -> MapObject:
+        """An object node, merged over its template (the object's own attributes and properties win)."""
+        attrs: dict[str, str] = {}
+        props: dict[str, Any] = {}
+        shape_node = node
+        template_name = node.get("template")
+        gid_from_template = None
+        oid_text = node.get("id", "0")
+        if template_name:
+            tpl, tpl_path, tpl_tilesets = self.template(template_name, f"{where}, object {oid_text}")
+            attrs.update(tpl.attrib)
+            props.update(self.properties(tpl, str(tpl_path)))
+            if tpl.get("gid") is not None and node.get("gid") is None:
+                gid_from_template = self.template_gid(tpl.get("gid"), tpl_tilesets, tpl_path)
+            if not any(node.find(tag) is not None for tag in _SHAPE_TAGS):
+                shape_node = tpl
+        attrs.update(node.attrib)
+        oid = check_int(attrs.get("id"), f"{where}: object id", default=0)
+        here = f"{where}, object {oid}" + (f" {attrs['name']!r}" if attrs.get("name") else "")
+        props.update(self.properties(node, here))
+        kind, points = "rectangle", []
+        for tag in _SHAPE_TAGS:
+            child = shape_node.find(tag)
+            if child is not None:
+                kind = tag
+                if tag in ("polygon", "polyline"):
+                    points = _points(child.get("points", ""), f"{here}: {tag} points")
+                break
+        raw_gid = gid_from_template if gid_from_template is not None else \
+            check_int(attrs.get("gid"), f"{here}: gid", default=0)
+        if raw_gid:
+            kind = "tile"
+        return MapObject(
+            id=oid, name=attrs.get("name", ""), cls=attrs.get("class") or attrs.get("type", ""), layer=layer,
+            kind=kind,
+            x=check_number(attrs.get("x"), f"{here}: x", default=0.0),
+            y=check_number(attrs.get("y"), f"{here}: y", default=0.0),
+            width=check_number(attrs.get("width"), f"{here}: width", default=0.0, low=0.0),
+            height=check_number(attrs.get("height"), f"{here}: height", default=0.0, low=0.0),
+            rotation=check_number(attrs.get("rotation"), f"{here}: rotation", default=0.0, low=-3600, high=3600),
+            points=points, gid=raw_gid & GID_MASK, flip_h=bool(raw_gid & FLIP_H), flip_v=bool(raw_gid & FLIP_V),
+            flip_d=bool(raw_gid & FLIP_D), properties=props, template=template_name,
+            visible=attrs.get("visible", "1") != "0",
+        )
+
+    def template(self, name: str, where: str) -> tuple[ET.Element, Path, list[tuple[int, Path]]]:
+        """A template's object node, its file and its tilesets (firstgid, resolved source), read once."""
+        tpl_path = (self.path.parent / name).resolve()
+        cached = self.templates.get(tpl_path)
+        if cached is None:
+            root = read_xml(tpl_path, f"template {name!r} used by {where}")
+            tobj = root.find("object")
+            if root.tag != "template" or tobj is None:
+                raise LevelError(f"{tpl_path}: not a Tiled template (no <template><object>)")
+            sets = [(check_int(t.get("firstgid"), f"{tpl_path}: tileset firstgid", default=1),
+                     (tpl_path.parent / t.get("source", "")).resolve()) for t in root.findall("tileset")]
+            cached = self.templates[tpl_path] = (tobj, tpl_path, sets)
+        return cached
+
+    def template_gid(self, text: str | None, tpl_tilesets: list[tuple[int, Path]], tpl_path: Path) -> int:
+        """A template's tile gid renumbered into this map's gids (the template names its own tileset)."""
+        raw = check_int(text, f"{tpl_path}: gid", default=0)
+        gid, flags = raw & GID_MASK, raw & ~GID_MASK & 0xFFFFFFFF
+        owner = max((t for t in tpl_tilesets if t[0] <= gid), default=None, key=lambda t: t[0])
+        if owner is None:
+            return raw
+        for ts in self.tilesets:
+            if ts.source == owner[1]:
+                return (ts.firstgid + gid - owner[0]) | flags
+        raise LevelError(f"{tpl_path}: the template's tileset {owner[1].name!r} is not used by the map {self.path}")
+
+    # ------------------------------------------------------------------ tilesets
+    def tileset(self, node: ET.Element) -> Tileset:
+        """A tileset entry of the map: inline, or an external ``.tsx`` read with bounds."""
+        where = f"{self.path}: tileset"
+        firstgid = check_int(node.get("firstgid"), f"{where} firstgid", default=1, low=1, high=GID_MASK)
+        source = node.get("source")
+        if source:
+            ts_path = (self.path.parent / source).resolve()
+            if not ts_path.exists():
+                raise LevelError(f"{self.path}: tileset {source!r} not found (looked for {ts_path})")
+            if ts_path.suffix.lower() in (".tsj", ".json"):
+                from .tiled_json import read_json_tileset
+
+                return read_json_tileset(ts_path, firstgid, self.path)
+            ts_node = read_xml(ts_path, f"tileset {source!r}")
+            if ts_node.tag != "tileset":
+                raise LevelError(f"{ts_path}: not a Tiled tileset (the root element is <{ts_node.tag}>)")
+        else:
+            ts_path, ts_node = self.path, node
+        return self.tileset_body(ts_node, ts_path, firstgid)
+
+    def tileset_body(self, ts_node: ET.Element, ts_path: Path, firstgid: int) -> Tileset:
+        where = f"{ts_path}, tileset {ts_node.get('name', '')!r}"
+        tw = check_int(ts_node.get("tilewidth"), f"{where}: tilewidth", default=0, high=100_000)
+        th = check_int(ts_node.get("tileheight"), f"{where}: tileheight", default=0, high=100_000)
+        columns = check_int(ts_node.get("columns"), f"{where}: columns", default=0, high=1_000_000)
+        image_node = ts_node.find("image")
+        image = (ts_path.parent / image_node.get("source", "")).resolve() if image_node is not None else None
+        tilecount = check_int(ts_node.get("tilecount"), f"{where}: tilecount", default=-1, low=-1, high=GID_MASK)
+        if tilecount < 0:  # older Tiled wrote no tilecount: it follows from the image and the tile size
+            tilecount = _tiles_in_image(image_node, tw, th, ts_node, where)
+            columns = columns or max(1, check_int(image_node.get("width") if image_node is not None else None,
+                                                  f"{where}: image width", default=0) // max(tw, 1))
+        tile_offset = ts_node.find("tileoffset")
+        offset = (0.0, 0.0) if tile_offset is None else (
+            check_number(tile_offset.get("x"), f"{where}: tileoffset x", default=0.0),
+            check_number(tile_offset.get("y"), f"{where}: tileoffset y", default=0.0))
+        tileset = Tileset(ts_node.get("name", ""), firstgid, tilecount, tw, th, columns, ts_path, image, {}, {}, {},
+                          offset)
+        for tile in ts_node.findall("tile"):
+            self.tile(tile, tileset, where)
+        if tileset.image_tiles:
+            tileset.tilecount = max(tileset.tilecount, max(tileset.image_tiles) + 1)
+        return tileset
+
+    def tile(self, tile: ET.Element, ts: Tileset, where: str) -> None:
+        """One ``<tile>`` of a tileset: class, properties, own image, collision shapes, animation."""
+        tid = check_int(tile.get("id"), f"{where}: tile id", high=GID_MASK)
+        here = f"{where}, tile {tid}"
+        props = self.properties(tile, here)
         if tile.get("type") or tile.get("class"):
-            tile_props.setdefault("class", tile.get("class") or tile.get("type"))
-        props[tid] = tile_props
+            props.setdefault("class", tile.get("class") or tile.get("type"))
+        ts.tile_properties[tid] = props
+        own_image = tile.find("image")
+        if own_image is not None:
+            ts.image_tiles[tid] = ImageTile(
+                (ts.source.parent / own_image.get("source", "")).resolve(),
+                check_int(own_image.get("width"), f"{here}: image width", default=ts.tilewidth, high=100_000),
+                check_int(own_image.get("height"), f"{here}: image height", default=ts.tileheight, high=100_000))
         group = tile.find("objectgroup")
         if group is not None:
-            shapes[tid] = [
-                _read_object(o, f"tile {tid}", ts_path.parent, f"{where}, tile {tid} collision", templates)
-                for o in group.findall("object")
-            ]
-        anim = tile.find("animation")
-        if anim is not None:
-            animations[tid] = [(int(f.get("tileid", "0")), int(f.get("duration", "100"))) for f in anim.findall("frame")]
-    return Tileset(
-        name=ts_node.get("name", ""),
-        firstgid=firstgid,
-        tilecount=int(_number(ts_node.get("tilecount"), 0, where)),
-        tilewidth=int(_number(ts_node.get("tilewidth"), 0, where)),
-        tileheight=int(_number(ts_node.get("tileheight"), 0, where)),
-        columns=int(_number(ts_node.get("columns"), 0, where)),
-        source=ts_path,
-        image=image,
-        tile_properties=props,
-        tile_shapes=shapes,
-        tile_animations=animations,
-    )
+            ts.tile_shapes[tid] = [self.map_object(o, f"tile {tid}", f"{here} collision")
+                                   for o in group.findall("object")]
+        animation = tile.find("animation")
+        if animation is not None:
+            ts.tile_animations[tid] = [
+                (check_int(f.get("tileid"), f"{here}: animation tileid", default=0, high=GID_MASK),
+                 check_int(f.get("duration"), f"{here}: animation duration", default=100, high=3_600_000))
+                for f in animation.findall("frame")]
+
+
+def check_inflated_size(text: str, compression: str | None, needed: int, where: str) -> None:
+    """Refuse base64 layer data that inflates to more than the layer's 4 bytes per cell, without inflating
+    more than that (a 1 MB zlib bomb would otherwise become gigabytes). Plain base64 is bounded by the file
+    size already."""
+    if not compression:
+        return
+    if compression not in ("zlib", "gzip"):
+        raise LevelError(f"{where}: {compression}-compressed layers are not supported; use zlib, gzip or CSV")
+    try:
+        packed = base64.b64decode(text.strip())
+        inflated = zlib.decompressobj(15 + 32).decompress(packed, needed * 4 + 1)  # zlib or gzip header
+    except (binascii.Error, ValueError, zlib.error) as error:
+        raise LevelError(f"{where}: layer data is not valid base64 {compression} ({error})") from None
+    if len(inflated) > needed * 4:
+        raise LevelError(f"{where}: compressed layer data inflates to more than the {needed} cells the map has")
+
+
+def read_tsx_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
+    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one."""
+    node = read_xml(path, f"tileset used by {used_by}")
+    if node.tag != "tileset":
+        raise LevelError(f"{path}: not a Tiled tileset (the root element is <{node.tag}>)")
+    reader = _GapFiller(used_by, ET.Element("map"))
+    return reader.tileset_body(node, path, firstgid)
+
+
+def _tiles_in_image(image_node: ET.Element | None, tw: int, th: int, ts_node: ET.Element, where: str) -> int:
+    """The tile count of a tileset that does not state it: the grid of its image, or its listed tiles."""
+    if image_node is None or tw <= 0 or th <= 0:
+        ids = [check_int(t.get("id"), f"{where}: tile id", high=GID_MASK) for t in ts_node.findall("tile")]
+        return max(ids, default=-1) + 1
+    spacing = check_int(ts_node.get("spacing"), f"{where}: spacing", default=0, high=100_000)
+    margin = check_int(ts_node.get("margin"), f"{where}: margin", default=0, high=100_000)
+    iw = check_int(image_node.get("width"), f"{where}: image width", default=0, high=1_000_000)
+    ih = check_int(image_node.get("height"), f"{where}: image height", default=0, high=1_000_000)
+    cols = max(0, (iw - 2 * margin + spacing) // (tw + spacing))
+    rows = max(0, (ih - 2 * margin + spacing) // (th + spacing))
+    return cols * rows
+
+
+def _points(text: str, where: str) -> list[tuple[float, float]]:
+    """Polygon / polyline points ``"x,y x,y ..."`` relative to the object, each coordinate checked."""
+    pairs = text.split()
+    if len(pairs) > _MAX_POINTS:
+        raise LevelError(f"{where}: {len(pairs)} points, more than {_MAX_POINTS}")
+    points = []
+    for pair in pairs:
+        xy = pair.split(",")
+        if len(xy) != 2:
+            raise LevelError(f"{where}: {pair[:40]!r} is not an 'x,y' pair")
+        points.append((check_number(xy[0], where), check_number(xy[1], where)))
+    return points
+
+
+def inherit_from_tiles(tiled: TiledMap) -> None:
+    """Tile objects take their tile's class when they have none (Tiled 1.9+), and its properties under
+    their own, as Tiled shows them."""
+    for obj in tiled.objects:
+        if not obj.gid:
+            continue
+        ts = tiled.tileset_of(obj.gid)
+        if ts is None:
+            continue
+        local = obj.gid - ts.firstgid
+        tile_props = {k: v for k, v in ts.tile_properties.get(local, {}).items() if k != "class"}
+        obj.properties = {**tile_props, **obj.properties}
+        if not obj.cls:
+            obj.cls = ts.tile_class(local)
+
+
+__all__ += ["MAX_COORD", "check_inflated_size", "inherit_from_tiles", "map_size_checks", "read_tsx_tileset"]

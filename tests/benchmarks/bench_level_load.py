@@ -1,12 +1,16 @@
 """Level load benchmark (not a test): a 1000 x 200 tile map, Ledgekit against arcade's ``load_tilemap``.
 
-Run: ``.venv/bin/python tests/benchmarks/bench_level_load.py [--repeats N]``
+Run: ``.venv/bin/python tests/benchmarks/bench_level_load.py [--repeats N] [--layout terrain|random]``
 
-The map (written to a temporary folder, with the shipped tileset) is rolling ground with slopes, floating
-platforms and one-way ledges: 200,000 cells. Ledgekit's time covers reading the map (pytmx and the object
-pass), merging the solid tiles into outlines and building the world's broad phase. arcade's covers
-``arcade.load_tilemap`` (sprites and hit boxes for every tile, spatial hash on). Medians of the repeats,
-the same map for both, in one run; peak resident memory of the process is printed at the end.
+The map (written to a temporary folder, with the shipped tileset) is either ``terrain`` (the default): rolling
+ground with slopes, floating platforms and one-way ledges, or ``random``: every one of the 200,000 cells a
+random slope, block, half block, one-way tile or nothing (seeded), the worst case for merging outlines (tens
+of thousands of separate pieces and holes). ``load_ms`` in the JSON is ``load_level`` alone.
+
+Ledgekit's time covers reading the map (pytmx and the object pass), merging the solid tiles into outlines
+and building the world's broad phase. arcade's covers ``arcade.load_tilemap`` (sprites and hit boxes for
+every tile, spatial hash on). Medians of the repeats, the same map for both, in one run; peak resident
+memory of the process is printed at the end.
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ def big_layout(seed: int = 3) -> list[str]:
     return ["".join(r) for r in rows]
 
 
+def random_layout(seed: int = 5) -> list[str]:
+    """Every cell a random tile of the shipped set (or empty), the same map for the same seed."""
+    rng = random.Random(seed)
+    return ["".join(rng.choice("#/\\abcd=- ") for _ in range(WIDTH)) for _ in range(HEIGHT)]
+
+
 def peak_mib() -> float:
     """This process's peak resident memory. /proc's VmHWM starts afresh at exec; getrusage's ru_maxrss
     carries the parent's peak into a child process, so it is only the fallback."""
@@ -69,6 +79,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--ledgekit-only", action="store_true", help="skip arcade (for a memory reading)")
+    parser.add_argument("--layout", choices=("terrain", "random"), default="terrain")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="ledgekit-bench-"))
     try:
@@ -78,12 +89,14 @@ def main() -> None:
         shutil.copy(ROOT / "levels" / "tiles.tsx", folder / "tiles.tsx")
         shutil.copy(ROOT / "assets" / "tiles.png", root / "assets" / "tiles.png")
         path = folder / "big.tmx"
-        path.write_text(map_xml(big_layout(), [{"name": "start", "cls": "Spawn", "kind": "point", "x": 40, "y": 40}], {}))
+        layout = big_layout() if args.layout == "terrain" else random_layout()
+        path.write_text(map_xml(layout, [{"name": "start", "cls": "Spawn", "kind": "point", "x": 40, "y": 40}], {}))
 
-        ours = []
+        ours, loads = [], []
         for _ in range(args.repeats):
             t0 = time.perf_counter()
             level = load_level(path)
+            loads.append(time.perf_counter() - t0)
             world = level.build_world()
             world.static  # noqa: B018 - builds the broad phase
             ours.append(time.perf_counter() - t0)
@@ -102,9 +115,10 @@ def main() -> None:
         peak = peak_mib()
         if args.json:
             print(json.dumps({"segments": segments, "ours_ms": m_ours * 1e3, "theirs_ms": m_theirs * 1e3,
-                              "peak_mib": peak}))
+                              "load_ms": statistics.median(loads) * 1e3, "peak_mib": peak}))
             return
-        print(f"map {WIDTH}x{HEIGHT} tiles -> {segments} segments")
+        print(f"{args.layout} map {WIDTH}x{HEIGHT} tiles -> {segments} segments")
+        print(f"  ledgekit load_level                {statistics.median(loads) * 1e3:9.1f} ms")
         print(f"  ledgekit load_level + build_world  {m_ours * 1e3:9.1f} ms (median of {args.repeats})")
         if theirs:
             print(f"  arcade load_tilemap                {m_theirs * 1e3:9.1f} ms")

@@ -79,7 +79,7 @@ def test_problems_name_file_layer_object_and_position():
     assert "unknown class 'Dragon'" in problems[3].message and problems[3].severity == "warning"
     assert "not convex" in problems[4].message and problems[4].severity == "error"
     assert "points to object 99" in problems[5].message
-    assert "no size" in problems[6].message
+    assert "too small" in problems[6].message
     assert "more than one Spawn" in problems[2].message
     text = str(problems[5])
     assert "problems.tmx" in text and "layer 'things'" in text and "object 5 'lost'" in text and "at (220, 95)" in text
@@ -112,7 +112,7 @@ def test_cli_exit_codes_and_output(capsys):
     assert "ok:" in capsys.readouterr().out
     assert ledgekit(["check", str(FIXTURES)]) == 1
     out = capsys.readouterr().out
-    assert "object 4 'bent'" in out and "3 map(s) checked: 5 error(s), 1 warning(s)" in out
+    assert "object 4 'bent'" in out and "5 map(s) checked: 5 error(s), 1 warning(s)" in out
 
 
 def test_cli_is_installed_as_the_ledgekit_console_script():

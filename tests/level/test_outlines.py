@@ -51,3 +51,52 @@ def test_a_hole_is_its_own_ring():
 def test_degenerate_input_gives_nothing():
     assert merge_outlines([]) == []
     assert merge_outlines([[(0, 0), (1, 1), (2, 2)]]) == []
+
+
+def _shapes(seed):
+    """A 24 x 12 grid of random tile shapes (blocks, both slopes, half blocks, corner-touching diagonals), a
+    second layer over part of it, and a few rectangles laid across tiles at odd positions."""
+    import random
+
+    rng = random.Random(seed)
+    kinds = [square, slope_up, lambda c, r: [(c * TILE, r * TILE), (c * TILE + TILE, r * TILE),
+                                             (c * TILE, r * TILE + TILE)],
+             lambda c, r: [(c * TILE, r * TILE), (c * TILE + TILE, r * TILE), (c * TILE + TILE, r * TILE + 16),
+                           (c * TILE, r * TILE + 16)], None, None]
+    shapes = []
+    for layer in range(2):
+        for c in range(24):
+            for r in range(12):
+                kind = rng.choice(kinds)
+                if kind is not None and (layer == 0 or rng.random() < 0.2):
+                    shapes.append(kind(c, r))
+    for _ in range(4):
+        x, y, w, h = rng.uniform(0, 700), rng.uniform(0, 350), rng.uniform(5, 90), rng.uniform(5, 90)
+        shapes.append([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+    return shapes
+
+
+def test_the_merged_outlines_bound_exactly_the_union_shapely_computes():
+    import shapely
+    from shapely.geometry import Polygon
+
+    for seed in range(5):
+        shapes = _shapes(seed)
+        union = shapely.union_all([Polygon(s) for s in shapes])
+        rings = merge_outlines(shapes)
+        expected_rings = sum(1 + len(p.interiors) for p in getattr(union, "geoms", [union]))
+        assert len(rings) == expected_rings
+        # Outer rings count their area, holes (clockwise) take theirs away: the total is the union's area.
+        signed = sum(Polygon(r).area * (1 if _ccw(r) else -1) for r in rings)
+        assert abs(signed - union.area) < 0.01 * len(rings)
+        perimeter = sum(Polygon(r).exterior.length for r in rings)
+        assert abs(perimeter - union.length) < 0.01 * len(rings)
+
+
+def _ccw(ring):
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1])) > 0
+
+
+def test_tiles_touching_only_at_a_corner_stay_two_outlines():
+    rings = merge_outlines([square(0, 0), square(1, 1)])
+    assert sorted(len(r) for r in rings) == [4, 4]

@@ -91,7 +91,7 @@ def test_billion_laughs_is_refused_quickly(tmp_path):
     text = f'<?xml version="1.0"?><!DOCTYPE map [{"".join(lol)}]><map width="1" height="1">&lol9;</map>'
     path = write(tmp_path, "lol.tmx", text)
     start = time.perf_counter()
-    with pytest.raises(LevelError, match="lol.tmx: map declares a DTD or entities"):
+    with pytest.raises(LevelError, match="lol.tmx: map declares entities"):
         read_map(path)
     assert time.perf_counter() - start < 1.0
 

@@ -1,0 +1,100 @@
+"""JSON maps (.tmj with .tsj tilesets and .tj templates) load into the same level as the same map saved as
+TMX; .world files load as a set of maps with their offsets; ``ledgekit check`` checks .tmj maps too; hostile
+JSON is a clear error."""
+
+import json
+
+import pytest
+
+from engine.level.cli import main as ledgekit
+from engine.level.level import LevelError, check_level, load_level, load_world
+
+from .mapkit import FIXTURES
+
+FORMATS = FIXTURES / "formats"
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return load_level(FORMATS / "same.tmx"), load_level(FORMATS / "same.tmj")
+
+
+def test_the_json_map_gives_the_same_geometry_as_its_tmx_twin(pair):
+    xml, js = pair
+    assert js.solid_rings == xml.solid_rings and js.solid_chains == xml.solid_chains
+    assert js.one_way == xml.one_way and js.spawn == xml.spawn
+    assert len(xml.solid_rings) >= 2 and xml.solid_chains and xml.one_way  # the fixture exercises them all
+
+
+def test_the_json_map_gives_the_same_entities_and_properties(pair):
+    xml, js = pair
+    assert [(e.kind, e.id, e.position, e.angle) for e in js.entities] == \
+        [(e.kind, e.id, e.position, e.angle) for e in xml.entities]
+    strip = lambda props: {k: v for k, v in props.items() if k != "_path"}  # noqa: E731
+    assert [strip(e.properties) for e in js.entities] == [strip(e.properties) for e in xml.entities]
+    assert js.properties == xml.properties == {"gravity": 1500.0}
+    # The template's object fields lose to the object's own: the light crate keeps its position and density.
+    light = next(e for e in js.entities if e.source.name == "light")
+    assert light.position == (206.0, 82.0) and light.properties["density"] == 0.5
+
+
+def test_both_formats_pass_check(pair):
+    assert check_level(FORMATS / "same.tmj") == [] and check_level(FORMATS / "same.tmx") == []
+
+
+def test_a_world_file_loads_its_maps_with_their_offsets():
+    loaded = load_world(FORMATS / "pair.world")
+    assert [(level.path.name, offset) for level, offset in loaded] == [("same.tmx", (0.0, 0.0)),
+                                                                       ("same.tmj", (256.0, 0.0))]
+
+
+def test_ledgekit_check_finds_json_maps_in_a_folder_and_in_a_world(capsys):
+    assert ledgekit(["check", str(FORMATS)]) == 0
+    out = capsys.readouterr().out
+    assert "ok: " in out and "same.tmj" in out and "2 map(s) checked: 0 error(s)" in out
+    assert ledgekit(["check", str(FORMATS / "pair.world")]) == 0
+
+
+def write_json_map(tmp_path, mutate):
+    """The fixture JSON map with one change, beside copies of its tileset, template and image."""
+    for name in ("tiles.tsj", "crate.tj", "tiles.png"):
+        (tmp_path / name).write_bytes((FORMATS / name).read_bytes())
+    raw = json.loads((FORMATS / "same.tmj").read_text())
+    mutate(raw)
+    path = tmp_path / "m.tmj"
+    path.write_text(raw if isinstance(raw, str) else json.dumps(raw))
+    return path
+
+
+def things(raw):
+    return raw["layers"][1]["objects"]
+
+
+JSON_CASES = {
+    "NaN constant": (lambda raw: things(raw)[0].update(x=float("nan")), r"m.tmj: map contains NaN"),
+    "1e308 coordinate": (lambda raw: things(raw)[0].update(x=1e308), r"layer 'things', object 1 'start': x: 1e\+308"),
+    "template is a device": (lambda raw: things(raw)[3].update(template="/dev/zero"), r"not a regular file"),
+    "tileset is a folder": (lambda raw: raw["tilesets"][0].update(source="."), r"a folder"),
+    "isometric": (lambda raw: raw.update(orientation="isometric"), r"isometric maps are not supported"),
+    "missing object fields": (lambda raw: things(raw)[0].pop("visible"), r"layer 'things'.*cannot read the layer"),
+    "cells of the wrong count": (lambda raw: raw["layers"][0]["layers"][0]["data"].pop(),
+                                 r"layer 'ground': has 31 cells, the map needs 32"),
+    "a gid that is not a number": (lambda raw: raw["layers"][0]["layers"][0]["data"].__setitem__(0, "x"),
+                                   r"layer 'ground'"),
+}
+
+
+@pytest.mark.parametrize("case", JSON_CASES, ids=list(JSON_CASES))
+def test_hostile_json_is_a_clear_error(tmp_path, case):
+    mutate, message = JSON_CASES[case]
+    path = write_json_map(tmp_path, mutate)
+    with pytest.raises(LevelError, match=message):
+        load_level(path)
+    assert any(p.severity == "error" for p in check_level(path))
+
+
+def test_deeply_nested_json_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "deep.tmj"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(LevelError, match=r"deep.tmj: map nests values more than \d+ deep"):
+        load_level(path)
