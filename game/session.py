@@ -1,5 +1,5 @@
-"""One play of one level: the world, the hero and the standard platformer rules (pickups, hazards,
-checkpoints, goal: :class:`engine.play.PlatformerRules`), stepped at a fixed rate. No arcade here: the
+"""One play of one level: an :class:`engine.play.Stage` (the world, the hero, the standard platformer rules
+and the level's game objects made by the standard factories), stepped at a fixed rate. No arcade here: the
 window, the headless runner and the tests all drive a :class:`Session` the same way, which is what makes
 runs deterministic and replayable.
 """
@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import Level, PlatformerController, PlatformerInput, RigidBody, RoundedPolygon, World, load_level
-from engine.play import GameEvent, PlatformerRules, object_id
+from engine import KinematicBody, Level, PlatformerInput, RigidBody, RoundedPolygon, World, load_level
+from engine.play import GameEvent, Stage, object_id
 
 __all__ = ["ACTIONS", "HERO_SHAPE", "STEP", "TRACED_EVENTS", "Session"]
 
@@ -24,8 +24,11 @@ ACTIONS = ("left", "right", "up", "down", "jump")
 HERO_SHAPE = RoundedPolygon.box(10, 16, radius=2)
 """The hero: 20 x 32 px with 2 px rounded corners."""
 
-TRACED_EVENTS = frozenset({"pickup", "hazard", "fall", "checkpoint", "goal"})
-"""The rules' events that go into traces (``respawn`` follows every death and is not written)."""
+TRACED_EVENTS = frozenset({
+    "pickup", "hazard", "fall", "checkpoint", "goal", "enemy", "climb", "spring", "stomp", "enemy_crushed", "switch",
+    "door", "platform_fall",
+})
+"""The stage's events that go into traces (``respawn`` follows every death and is not written)."""
 
 
 @dataclass
@@ -39,11 +42,11 @@ class Session:
     """Game events of the last step, as written to traces."""
 
     def __post_init__(self) -> None:
-        self.world = self.level.build_world()
-        assert self.level.spawn is not None  # load_level refuses maps without one
-        self.hero = self.world.add_character(HERO_SHAPE, self.level.spawn)
-        self.controller = PlatformerController(self.hero)
-        self.rules = PlatformerRules(self.world, self.hero, self.level.spawn)
+        self.stage = Stage.from_level(self.level, HERO_SHAPE)
+        self.world = self.stage.world
+        self.hero = self.stage.player
+        self.controller = self.stage.controller
+        self.rules = self.stage.rules
         self.rules.on("*", self._record)
 
     @classmethod
@@ -73,12 +76,9 @@ class Session:
 
     def step(self, held: frozenset[str] | set[str] | tuple[str, ...] = ()) -> None:
         """Advance one fixed step with the given actions held."""
-        buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
         self.events = []
-        self.controller.update(buttons if not self.complete else PlatformerInput(), STEP)
-        self.world.step(STEP)
+        self.stage.step(PlatformerInput(**{a: a in held for a in ACTIONS}), STEP)
         self.steps += 1
-        self.rules.update(STEP)
 
     def _record(self, event: GameEvent) -> None:
         if event.type in TRACED_EVENTS:
@@ -95,10 +95,11 @@ class Session:
                 "on_floor": h.on_floor, "on_wall": h.on_wall, "on_ceiling": h.on_ceiling,
             },
             "bodies": [_body(b) for b in self.world.bodies],
+            "platforms": [_body(k) for k in self.world.kinematic_bodies],
             "events": self.events,
         }
 
 
-def _body(b: RigidBody) -> dict[str, Any]:
+def _body(b: RigidBody | KinematicBody) -> dict[str, Any]:
     return {"id": object_id(b), "x": b.position[0], "y": b.position[1],
             "angle": b.angle, "vx": b.velocity[0], "vy": b.velocity[1]}

@@ -11,20 +11,25 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..bodies import RigidBody, Sensor
 from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..world import KinematicBody, PlatformPath, World, WorldError
-from .model import TileLayer
+from .model import GID_MASK, ObjectRef, TileLayer
+from .objects import LevelObject
 from .outlines import merge_outlines, ring_segments
+from .project import Project, find_project, read_project
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
 __all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level", "load_world"]
 
 CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Checkpoint", "Goal", "Pickup")
-"""The object classes the engine understands (Tiled's Class field, or the older Type field)."""
+"""The object classes the level itself builds (Tiled's Class field, or the older Type field)."""
+BLOCK_CLASSES = ("Ladder", "Spring", "Walker", "Door", "Switch", "FallingPlatform")
+"""The classes of :func:`engine.play.standard_factories` (known without a project file declaring them)."""
 
 DEFAULT_GRAVITY = 1800.0
 DEFAULT_SEGMENT_RADIUS = 2.0
@@ -99,6 +104,14 @@ class Level:
     entities: list[Entity]
     problems: list[Problem]
     tmx: TmxMap
+    objects: list[LevelObject] = field(default_factory=list)
+    """Every object of the map with a class, in map order, in the engine frame (what factories receive)."""
+    built: list[tuple[LevelObject, Any]] = field(default_factory=list)
+    """What the factories of the last :meth:`build_world` made, with the object each was made from."""
+
+    def object(self, object_id: int) -> LevelObject | None:
+        """The object with this Tiled id, or ``None``."""
+        return next((o for o in self.objects if o.id == object_id), None)
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
@@ -107,10 +120,31 @@ class Level:
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]
 
-    def build_world(self, world: World | None = None) -> World:
-        """A :class:`~engine.world.World` holding this level's geometry, platforms, crates and sensors
-        (sensor ``tag`` is the entity kind, ``name`` the Tiled object id)."""
+    def build_world(self, world: World | None = None,
+                    factories: Mapping[str, Callable[[LevelObject, World], Any]] | None = None) -> World:
+        """A :class:`~engine.world.World` (``world``, or a new one with the map's gravity) holding this level's
+        geometry, crates, platforms and sensors, and whatever ``factories`` make.
+
+        ``factories`` maps a Tiled class name to ``factory(obj: LevelObject, world: World) -> object``,
+        called for every object of that class in map order; a factory for a built-in class (``Crate``,
+        ``Pickup``...) replaces the built-in. What they return is kept in :attr:`built`. Built-in things
+        carry their :class:`LevelObject` as ``user_data`` (sensors: ``tag`` is the kind, ``name`` the id).
+        A factory's error for a bad object becomes a :class:`LevelError` naming the file and the object.
+        """
         world = world or World(gravity=(0.0, -self.gravity))
+        self._add_static(world)
+        factories = dict(factories or {})
+        entities = {e.id: e for e in self.entities}
+        self.built = []
+        for obj in self.objects:
+            factory = factories.get(obj.cls)
+            if factory is not None:
+                self.built.append((obj, self._make(factory, obj, world)))
+            elif obj.id in entities:
+                _add_entity(world, entities[obj.id], obj)
+        return world
+
+    def _add_static(self, world: World) -> None:
         r = self.segment_radius
         for ring in self.solid_rings:
             world.add_chain(ring, r, closed=True)
@@ -118,26 +152,34 @@ class Level:
             world.add_chain(chain, r, closed=False)
         for a, b, direction in self.one_way:
             world.add_segments([a], [b], r, one_way=direction)
-        for e in self.entities:
-            if e.shape is None:  # the spawn: a place, not a thing
-                continue
-            if e.kind == "crate":
-                props = e.properties
-                world.add_body(RigidBody(
-                    e.shape, e.position, e.angle, density=props.get("density", 1.0),
-                    friction=props.get("friction", 0.6), restitution=props.get("restitution", 0.0),
-                    name=str(e.id),
-                ))
-            elif e.kind == "platform":
-                path = e.properties.get("_path")
-                world.add_kinematic(KinematicBody(
-                    e.shape, e.position, e.angle, one_way=(0.0, 1.0) if e.properties.get("one_way") else None,
-                    path=path, name=str(e.id),
-                ))
-            elif e.kind in ("hazard", "checkpoint", "goal", "pickup"):
-                world.add_sensor(Sensor(e.shape, e.position, e.angle, tag=e.kind, name=str(e.id),
-                                        data=dict(e.properties)))
-        return world
+
+    def _make(self, factory: Callable[[LevelObject, World], Any], obj: LevelObject, world: World) -> Any:
+        try:
+            return factory(obj, world)
+        except (WorldError, GeometryError, LevelError, ValueError, TypeError, KeyError) as error:
+            where = f"layer {obj.layer!r}, object {obj.id}" + (f" {obj.name!r}" if obj.name else "")
+            raise LevelError(f"{self.path}: {where} ({obj.cls}): {error}") from error
+
+
+def _add_entity(world: World, e: Entity, obj: LevelObject) -> None:
+    """A built-in thing of the level into the world."""
+    if e.shape is None:  # the spawn: a place, not a thing
+        return
+    if e.kind == "crate":
+        props = e.properties
+        world.add_body(RigidBody(
+            e.shape, e.position, e.angle, density=props.get("density", 1.0),
+            friction=props.get("friction", 0.6), restitution=props.get("restitution", 0.0),
+            name=str(e.id), user_data=obj,
+        ))
+    elif e.kind == "platform":
+        world.add_kinematic(KinematicBody(
+            e.shape, e.position, e.angle, one_way=(0.0, 1.0) if e.properties.get("one_way") else None,
+            path=e.properties.get("_path"), name=str(e.id), user_data=obj,
+        ))
+    elif e.kind in ("hazard", "checkpoint", "goal", "pickup"):
+        world.add_sensor(Sensor(e.shape, e.position, e.angle, tag=e.kind, name=str(e.id),
+                                data=dict(e.properties), user_data=obj))
 
 
 class _Builder:
@@ -147,6 +189,18 @@ class _Builder:
         self.map_h = tmx.height * tmx.tileheight
         self.problems: list[Problem] = []
         self.placer = TilePlacer(tmx)
+        self.project = self._project()
+
+    def _project(self) -> Project | None:
+        """The Tiled project file over this map, if any (a broken one is an error, and then ignored)."""
+        path = find_project(self.tmx.path)
+        if path is None:
+            return None
+        try:
+            return read_project(path)
+        except LevelError as error:
+            self.problem("error", f"project file {path.name}: {error}")
+            return None
 
     # -------------------------------------------------------------- frame
     def up(self, x: float, y: float) -> Vec2:
@@ -310,17 +364,93 @@ class _Builder:
                 entities.append(Entity("pickup", self.up(*obj.center()), 0.0, RoundedPolygon.circle(PICKUP_RADIUS),
                                        obj, {"kind": obj.properties.get("kind", "coin"), **obj.properties}))
             elif cls:
-                self.problem("warning", f"unknown class {cls!r} (known: {', '.join(CLASSES)}); ignored", obj)
+                self.other_class(obj)
         if not spawns:
             self.problem("error", "no Spawn: add a point object of class Spawn where the player starts")
         for extra in spawns[1:]:
             self.problem("error", f"more than one Spawn (the first is object {spawns[0].id})", extra)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         rings = merge_outlines(static.polygons)
+        objects = self.level_objects()
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),
             rings, static.chains, one_way, self.up(*spawns[0].center()) if spawns else None, entities,
-            self.problems, tmx,
+            self.problems, tmx, objects,
+        )
+
+    # -------------------------------------------------------------- classes and objects for the game
+    def other_class(self, obj: MapObject) -> None:
+        """A class the level does not build itself: kept for the game's factories. With a project file it
+        must be declared there; without one, a class that is no standard block gets a warning."""
+        cls = obj.cls
+        if self.project is not None:
+            if cls not in self.project.classes:
+                self.problem("error", f"unknown class {cls!r}{self.project.suggestion(cls)}: the project file "
+                             f"{self.project.path.name} does not declare it", obj)
+            return
+        if cls not in BLOCK_CLASSES:
+            known = (*CLASSES, *BLOCK_CLASSES)
+            close = [k for k in known if k.lower() == cls.lower()]
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            self.problem("warning", f"class {cls!r}{hint} is not built in: it is kept for a factory the game "
+                         "registers (declare it in a Tiled project file to make this check strict)", obj)
+
+    def check_properties(self, obj: MapObject) -> None:
+        """Each property the object sets, against the type its class declares in the project file."""
+        if self.project is None:
+            return
+        for name, value in obj.properties.items():
+            message = self.project.property_problem(obj.cls, name, value)
+            if message is not None:
+                self.problem("error", message, obj)
+
+    def level_objects(self) -> list[LevelObject]:
+        """Every object with a class, as the game's factories see it; object references resolved."""
+        made = {}
+        for obj in self.tmx.objects:
+            if obj.cls:
+                self.check_properties(obj)
+                made[obj.id] = self.level_object(obj)
+        by_id = {o.id: o for o in self.tmx.objects}
+        for level_object in made.values():
+            for name, value in level_object.properties.items():
+                if isinstance(value, ObjectRef):
+                    level_object.properties[name] = self._reference(level_object, name, value, made, by_id)
+        return list(made.values())
+
+    def _reference(self, owner: LevelObject, name: str, ref: ObjectRef, made: dict[int, LevelObject],
+                   by_id: dict[int, MapObject]) -> LevelObject | None:
+        if ref == 0:
+            return None
+        if ref in made:
+            return made[ref]
+        if ref in by_id:  # an object without a class (a path, a marker): converted on demand
+            made_now = self.level_object(by_id[ref])
+            return made_now
+        if owner.cls not in CLASSES:  # (the built-in classes report their own references)
+            self.problem("error", f"property {name} references object {int(ref)}, which does not exist",
+                         by_id.get(owner.id))
+        return None
+
+    def level_object(self, obj: MapObject) -> LevelObject:
+        """One object in the engine frame: centre, angle, a convex shape when it has one, points, size."""
+        cx, cy = self.up(*obj.center())
+        angle = -math.radians(obj.rotation)
+        shape: RoundedPolygon | None = None
+        points = [self.up(x, y) for x, y in obj.outline()] if obj.kind != "point" else []
+        big_enough = obj.width >= MIN_BODY_SIZE and obj.height >= MIN_BODY_SIZE
+        if obj.kind in ("rectangle", "tile") and big_enough:
+            shape = RoundedPolygon.box(obj.width / 2, obj.height / 2, 0.0)
+        elif obj.kind == "ellipse" and big_enough:
+            shape = RoundedPolygon.circle(obj.width / 2) if abs(obj.width - obj.height) < 1e-6 else None
+        elif obj.kind == "polygon" and len(points) >= 3:
+            shape, angle = _convex_or_none(points, (cx, cy)), 0.0
+        if shape is None and obj.kind == "ellipse" and big_enough:
+            shape, angle = _convex_or_none(points, (cx, cy)), 0.0
+        return LevelObject(
+            id=obj.id, name=obj.name, cls=obj.cls, position=(cx, cy), angle=angle, shape=shape, points=points,
+            size=(obj.width, obj.height), kind=obj.kind, tile=(obj.gid & GID_MASK) or None if obj.gid else None,
+            layer=obj.layer, properties=dict(obj.properties),
         )
 
     def next_level(self, value: Any) -> str:
@@ -365,6 +495,13 @@ class _Builder:
         mode = obj.properties.get("mode", "loop")
         if not ref:
             return  # a platform without a path stands still (a kinematic block)
+        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not (0 < speed < 1e6):
+            self.problem("error", f"MovingPlatform property speed = {speed!r} must be a number of px/s "
+                         "from 0 to 1e6", obj)
+            return
+        if mode not in ("loop", "pingpong"):
+            self.problem("error", f"MovingPlatform property mode = {mode!r} must be loop or pingpong", obj)
+            return
         target = by_id.get(int(ref))
         if target is None:
             self.problem("error", f"MovingPlatform path points to object {ref}, which does not exist", obj)
@@ -408,6 +545,14 @@ class _Builder:
             return [(a, b, direction)]
         self.problem("error", f"a OneWay must be a rectangle or a polyline, not a {obj.kind}", obj)
         return []
+
+
+def _convex_or_none(points: list[Vec2], center: Vec2) -> RoundedPolygon | None:
+    """The convex polygon through ``points`` (world) around ``center``; ``None`` when they are not convex."""
+    try:
+        return RoundedPolygon([(x - center[0], y - center[1]) for x, y in points])
+    except GeometryError:
+        return None
 
 
 def _merge_runs(run: list[tuple[float, float, float]]) -> list[tuple[Vec2, Vec2, Vec2]]:

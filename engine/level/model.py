@@ -15,7 +15,8 @@ from typing import Any
 
 __all__ = [
     "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
-    "MAX_OBJECTS", "MAX_TILES", "MapObject", "TileLayer", "TiledMap", "Tileset", "TmxMap", "check_number",
+    "MAX_OBJECTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
+    "check_number",
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -38,6 +39,11 @@ FLIP_H = 1 << 31
 FLIP_V = 1 << 30
 FLIP_D = 1 << 29
 GID_MASK = ~(FLIP_H | FLIP_V | FLIP_D | (1 << 28)) & 0xFFFFFFFF
+
+
+class ObjectRef(int):
+    """The value of an ``object`` property: the id of the object it points to (0: none). An ``int``, so code
+    that reads ids keeps working; its type tells a reference from a plain number."""
 
 
 class LevelError(ValueError):

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, ImageTile, LevelError, MapObject, TiledMap,
-    TileLayer, Tileset, check_int, check_number,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, ImageTile, LevelError, MapObject, ObjectRef,
+    TiledMap, TileLayer, Tileset, check_int, check_number,
 )
 from .source import read_json
 
@@ -138,8 +138,13 @@ class _JsonReader:
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise LevelError(f"{where}: properties cannot be read ({type(error).__name__}: {error})") from None
         out: dict[str, Any] = {}
+        references = {p.get("name") for p in raw if isinstance(p, dict) and p.get("type") == "object"} \
+            if isinstance(raw, list) else set()
         for name, value in parsed.items():
             here = f"{where}: property {name!r}"
+            if name in references and isinstance(value, int) and not isinstance(value, bool):
+                out[name] = ObjectRef(check_number(value, here, low=0, high=2**62))
+                continue
             if isinstance(value, bool) or isinstance(value, (str, dict)):
                 out[name] = value
             elif isinstance(value, (int, float)):

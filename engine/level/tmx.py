@@ -33,7 +33,7 @@ from typing import Any
 
 from .model import (
     FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, ImageTile, LevelError, MapObject,
-    TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
+    ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
 )
 from .source import read_xml
 
@@ -230,6 +230,8 @@ class _GapFiller:
             if kind in ("int", "float", "object"):
                 number = check_number(raw or "0", here, low=-1e300, high=1e300)
                 props[name] = number if kind == "float" else check_int(number, here, low=-2**63, high=2**63)
+                if kind == "object":
+                    props[name] = ObjectRef(props[name])
                 continue
             try:
                 props[name] = casters.get(kind, str)(raw)

@@ -57,11 +57,16 @@ class GameEvent:
 
 
 def object_id(thing: Any) -> int | str | None:
-    """The Tiled object id behind a world object: its ``user_data.id`` (a ``LevelObject``), else its
+    """The Tiled object id behind a world object: the ``id`` of the ``LevelObject`` found by following
+    ``user_data`` (a body's user data may be a game object whose own user data is the level object), else its
     ``name`` as an int when it is one, else the name, else ``None``."""
     data = getattr(thing, "user_data", None)
-    if data is not None and isinstance(getattr(data, "id", None), int):
-        return int(data.id)
+    for _ in range(4):
+        if data is None:
+            break
+        if isinstance(getattr(data, "id", None), int):
+            return int(data.id)
+        data = getattr(data, "user_data", None)
     name = getattr(thing, "name", "")
     if isinstance(name, str) and name.isdigit():
         return int(name)

@@ -31,7 +31,7 @@ def test_trace_has_one_line_per_step_in_the_documented_format(tmp_path):
     code, lines = run(tmp_path, 90, [{"frames": 60, "hold": ["right"]}])
     assert code == 0 and len(lines) == 90
     first = lines[0]
-    assert set(first) == {"step", "t", "player", "bodies", "events"}
+    assert set(first) == {"step", "t", "player", "bodies", "platforms", "events"}
     assert set(first["player"]) == {"x", "y", "vx", "vy", "on_floor", "on_wall", "on_ceiling"}
     assert first["step"] == 1 and first["t"] == pytest.approx(1 / 60, abs=1e-6)
     from engine.level.level import load_level
@@ -39,6 +39,9 @@ def test_trace_has_one_line_per_step_in_the_documented_format(tmp_path):
     crates = {e.id for e in load_level(DEMO).of_kind("crate")}
     assert len(crates) == 2 and {b["id"] for b in first["bodies"]} == crates  # by Tiled object id
     assert set(first["bodies"][0]) == {"id", "x", "y", "angle", "vx", "vy"}
+    platforms = {e.id for e in load_level(DEMO).of_kind("platform")}
+    assert platforms and {p["id"] for p in first["platforms"]} == platforms  # kinematic platforms, by Tiled id
+    assert set(first["platforms"][0]) == {"id", "x", "y", "angle", "vx", "vy"}
     assert lines[-1]["player"]["x"] > lines[0]["player"]["x"] + 100  # ran right
 
 
