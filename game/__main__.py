@@ -78,16 +78,9 @@ def headless(args: argparse.Namespace) -> int:
 def screenshot(session: Session, path: Path) -> None:
     """The session's current frame, drawn in an offscreen window and saved as PNG."""
     os.environ.setdefault("ARCADE_HEADLESS", "1")
-    import arcade
+    from .app import session_screenshot
 
-    from .app import HEIGHT, WIDTH, Play
-
-    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False)
-    play = Play(session)
-    play.update_visuals(0.0, 1.0)
-    play.draw()
-    arcade.get_image(0, 0, WIDTH, HEIGHT).save(path)
-    window.close()
+    session_screenshot(session, path)
 
 
 def main(argv: list[str] | None = None) -> int:
