@@ -271,7 +271,8 @@ class GameWindow(arcade.Window):
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
         if hasattr(self, "pixels"):  # pyglet may send one resize before __init__ has made the screen
-            self.ui.box = self.pixels.resize(*self.get_framebuffer_size())
+            ratio = self.get_pixel_ratio()  # the letterbox is in framebuffer pixels (HiDPI screens)
+            self.ui.box = self.pixels.resize(round(width * ratio), round(height * ratio))
 
     def on_close(self) -> None:
         if self.recorder is not None and self.record_path is not None:

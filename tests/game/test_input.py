@@ -28,3 +28,103 @@ def test_a_jump_tapped_within_one_frame_still_jumps():
         assert window.play.session.hero.position[1] > ground_y + 10
     finally:
         window.close()
+
+
+class FakePad:
+    """What Controls reads from a pyglet joystick: stick x/y (y +1 is down), hat x/y (+1 up), buttons."""
+
+    def __init__(self, buttons=8):
+        self.x = self.y = 0.0
+        self.hat_x = self.hat_y = 0
+        self.buttons = [False] * buttons
+
+    def tap(self, window, button):
+        self.buttons[button] = True
+        frames(window, 1)
+        self.buttons[button] = False
+        frames(window, 1)
+
+
+def pad_window(monkeypatch, level=None):
+    pad = FakePad()
+    monkeypatch.setattr(arcade, "get_joysticks", lambda: [type("Stick", (FakePad,), {"open": lambda self: None})()],
+                        raising=False)
+    window = GameWindow(level)
+    window.controls.gamepad = pad  # the window opened the fake; hand it the one the test moves
+    return window, pad
+
+
+def test_gamepad_dpad_and_stick_move_and_a_jumps(monkeypatch):
+    window, pad = pad_window(monkeypatch, DEMO)
+    try:
+        assert window.joystick is pad
+        settle(window)
+        hero = window.play.session.hero
+        x0 = hero.position[0]
+        pad.hat_x = 1  # d-pad right
+        frames(window, 30)
+        x1 = hero.position[0]
+        assert x1 > x0 + 60
+        pad.hat_x = 0
+        pad.x = -0.9  # stick left
+        frames(window, 40)
+        assert hero.position[0] < x1 - 60
+        pad.x = 0.2  # inside the dead zone: centred
+        frames(window, 30)
+        x2 = hero.position[0]
+        frames(window, 10)
+        assert abs(hero.position[0] - x2) < 1.0
+        ground_y = hero.position[1]
+        pad.buttons[0] = True  # A
+        frames(window, 10)
+        assert hero.position[1] > ground_y + 20
+    finally:
+        window.close()
+
+
+def test_gamepad_start_pauses_and_b_resumes_and_the_dpad_drives_menus(monkeypatch):
+    window, pad = pad_window(monkeypatch)
+    try:
+        assert window.state == "title"
+        pad.hat_y = -1  # d-pad down: the second level
+        frames(window, 1)
+        pad.hat_y = 0
+        frames(window, 1)
+        assert window.title.menu.selected == 1
+        pad.hat_y = 1  # and back up
+        frames(window, 1)
+        pad.hat_y = 0
+        pad.tap(window, 0)  # A plays the selected level
+        assert window.state == "play" and window.play.session.level.path.name == "demo.tmx"
+        pad.tap(window, 7)  # start
+        assert window.state == "pause"
+        pad.tap(window, 1)  # B
+        assert window.state == "play"
+        pad.tap(window, 7)
+        pad.hat_y = -1  # down to Restart, A
+        frames(window, 1)
+        pad.hat_y = 0
+        frames(window, 20)
+        steps = window.play.session.steps
+        pad.tap(window, 0)
+        assert window.state == "play" and window.play.session.steps < steps
+    finally:
+        window.close()
+
+
+def test_a_held_key_keeps_acting_after_its_latch_is_consumed():
+    window = GameWindow(DEMO)
+    try:
+        settle(window)
+        hero = window.play.session.hero
+        x0 = hero.position[0]
+        window.on_key_press(arcade.key.RIGHT, 0)
+        frames(window, 30)
+        x1 = hero.position[0]
+        window.on_key_release(arcade.key.RIGHT, 0)
+        frames(window, 30)  # released: slows to a stop
+        x2 = hero.position[0]
+        frames(window, 10)
+        assert x1 > x0 + 60 and abs(hero.position[0] - x2) < 1.0
+    finally:
+        window.close()
