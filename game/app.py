@@ -240,9 +240,12 @@ class GameWindow(arcade.Window):
     def _title_backdrop(self) -> Play | None:
         """The first level, drawn behind the title menu (slowly panning)."""
         try:
-            return Play(Session.open(self.levels[0]), self.pixels) if self.levels else None
+            backdrop = Play(Session.open(self.levels[0]), self.pixels) if self.levels else None
         except LevelError:
             return None
+        if backdrop is not None:
+            backdrop.hero.visible = False  # the level waits for its hero
+        return backdrop
 
     def sound(self, name: str) -> None:
         play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))

@@ -270,7 +270,7 @@ class SettingsMenu:
         cx = LOGICAL_WIDTH / 2
         rows = len(self.menu.items)
         top = 300
-        ui.panel(150, 490, top - 17 * rows + 6, top + 40)
+        ui.panel(150, 490, top - 17 * rows - 2, top + 40)
         ui.shadowed("SETTINGS", cx, top + 16, GOLD, 16, anchor_x="center", bold=True)
         self.menu.draw(ui, 166, 474, top - 8, row=17, size=8)
         hint = "esc cancels" if self.waiting else "left / right change    enter / A select    esc / B back"
