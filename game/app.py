@@ -172,9 +172,10 @@ class Play:
         s = self.session
         name = s.level.path.stem.replace("_", " ").title()
         ui.shadowed(f"{name}    coins {s.pickups}/{s.pickup_total}    time {s.time:5.1f}", 8, LOGICAL_HEIGHT - 16,
-                    INK, 8)
+                    INK, 8, live=True)
         if self.debug:
-            ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7)
+            ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7,
+                        live=True)
 
     def draw(self, ui: Ui) -> None:
         """A whole frame of play: the game image scaled into the window, then the HUD."""
@@ -204,7 +205,9 @@ class GameWindow(arcade.Window):
 
     def __init__(self, level: Path | None = None, record: Path | None = None,
                  replay: list[tuple[int, frozenset[str]]] | None = None) -> None:
-        super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True)
+        # No multisampling: pixel art has no edges to smooth, and a 4x multisampled window costs software
+        # renderers (llvmpipe) several milliseconds a frame just to clear and fill.
+        super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True, antialiasing=False)
         self.set_minimum_size(LOGICAL_WIDTH, LOGICAL_HEIGHT)
         self.pixels = PixelScreen(self)
         self.ui = Ui()
@@ -495,7 +498,7 @@ def title_screenshot(path: Path) -> None:
 
 def session_screenshot(session: Session, path: Path) -> None:
     """A session's current frame, drawn as the window would show it at its starting size, saved as PNG."""
-    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False)
+    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False, antialiasing=False)
     screen = PixelScreen(window)
     ui = Ui()
     ui.box = screen.box

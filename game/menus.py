@@ -35,20 +35,27 @@ class Ui:
         self.box = Letterbox(1, 0, 0, LOGICAL_WIDTH, LOGICAL_HEIGHT)
         self._texts: dict[tuple, arcade.Text] = {}
 
-    def text(self, value: str, x: float, y: float, color: Any = INK, size: float = 10, **kwargs: Any) -> None:
-        """Draw through cached :class:`arcade.Text` objects (``draw_text`` lays out again every call)."""
+    def text(self, value: str, x: float, y: float, color: Any = INK, size: float = 10, live: bool = False,
+             **kwargs: Any) -> None:
+        """Draw through cached :class:`arcade.Text` objects (``draw_text`` lays out again every call).
+        ``live``: text that changes often (a clock) keeps one object per place and only swaps its string,
+        which is much cheaper than making a new one."""
         s = self.box.scale
-        key = (value, x * s, y * s, tuple(color), size * s, tuple(sorted(kwargs.items())))
+        place = (x * s, y * s, tuple(color), size * s, tuple(sorted(kwargs.items())))
+        key = ("live", *place) if live else (value, *place)
         label = self._texts.get(key)
         if label is None:
             if len(self._texts) > 256:
                 self._texts.clear()
             label = self._texts[key] = arcade.Text(value, x * s, y * s, color, size * s, **kwargs)
+        elif label.text != value:
+            label.text = value
         label.draw()
 
-    def shadowed(self, value: str, x: float, y: float, color: Any, size: float, **kwargs: Any) -> None:
-        self.text(value, x + 1.5, y - 1.5, SHADOW, size, **kwargs)
-        self.text(value, x, y, color, size, **kwargs)
+    def shadowed(self, value: str, x: float, y: float, color: Any, size: float, live: bool = False,
+                 **kwargs: Any) -> None:
+        self.text(value, x + 1.5, y - 1.5, SHADOW, size, live, **kwargs)
+        self.text(value, x, y, color, size, live, **kwargs)
 
     def rect(self, left: float, right: float, bottom: float, top: float, color: Any) -> None:
         s = self.box.scale

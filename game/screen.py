@@ -74,7 +74,8 @@ class PixelScreen:
         """Clear the window black (the bars) and show the game image scaled into the letterbox."""
         ctx = self.window.ctx
         ctx.screen.use()
-        ctx.screen.clear(color=(0, 0, 0, 255))
+        if (self.box.x, self.box.y) != (0, 0) or (self.box.w, self.box.h) != tuple(ctx.screen.size):
+            ctx.screen.clear(color=(0, 0, 0, 255))  # only when there are bars: a full-window clear costs
         ctx.viewport = (self.box.x, self.box.y, self.box.w, self.box.h)
         ctx.scissor = None
         self.texture.use(0)
