@@ -21,7 +21,7 @@ from engine.render import LevelRenderer
 
 from .art import HERO_H, HERO_POSES, HERO_W
 from .controls import Controls
-from .devices import load_sounds, open_joystick, play_sound
+from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .runner import Recorder, frames_of
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
@@ -217,7 +217,7 @@ class GameWindow(arcade.Window):
         self.levels = sorted(LEVELS.glob("*.tmx"), key=lambda p: (p.name != "demo.tmx", p.name))
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
-        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings.save)
+        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
         self.settings_return = "title"
         self.pad_idle = True  # no gamepad button held since a button rebinding started
         self.state = "title"
@@ -232,7 +232,8 @@ class GameWindow(arcade.Window):
         self.replay_inputs = frames_of(replay or [])
         self.replay_left = sum(n for n, _ in replay or [])
         self.new_best = False
-        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint"))
+        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
+        self.music = play_loop(self.sounds.get("music"), self.settings.effective_volume("music"))
         if level is not None:
             self.start(level)
 
@@ -249,6 +250,11 @@ class GameWindow(arcade.Window):
         if backdrop is not None:
             backdrop.hero.visible = False  # the level waits for its hero
         return backdrop
+
+    def settings_changed(self) -> None:
+        """A setting changed in the menu: save it and apply the volumes at once."""
+        self.settings.save()
+        set_volume(self.music, self.settings.effective_volume("music"))
 
     def sound(self, name: str) -> None:
         play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))
@@ -284,6 +290,15 @@ class GameWindow(arcade.Window):
         if self.recorder is not None and self.record_path is not None:
             self.recorder.save(self.record_path)
         super().on_close()
+
+    def close(self) -> None:
+        if getattr(self, "music", None) is not None:
+            try:
+                self.music.pause()
+            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
+                pass
+            self.music = None
+        super().close()
 
     # --- input ----------------------------------------------------------------------------------------
     def on_key_press(self, symbol: int, modifiers: int) -> None:

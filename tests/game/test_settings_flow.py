@@ -160,3 +160,33 @@ def test_finishing_a_level_keeps_the_best_time_and_the_title_shows_it():
         assert row.label == "Demo" and f"{best.time:5.1f} s" in row.value() and "/4" in row.value()
     finally:
         window.close()
+
+
+def test_music_plays_and_follows_the_music_volume_and_mute():
+    class Player:
+        volume = None
+
+        def pause(self):
+            pass
+
+    window = GameWindow()
+    try:
+        window.music = player = Player()
+        open_settings_from_title(window)
+        select(window, "Music volume")
+        press(window, arcade.key.RIGHT)
+        assert player.volume == 0.7
+        select(window, "Mute")
+        press(window, arcade.key.ENTER)
+        assert player.volume == 0.0
+    finally:
+        window.close()
+
+
+def test_the_music_loop_is_generated_and_shipped():
+    from game.sounds import MUSIC_RATE, music_loop
+
+    samples = music_loop()
+    assert 4.0 < len(samples) / MUSIC_RATE < 30.0 and abs(samples).max() <= 1.0
+    assert abs(samples[:3]).max() < 0.05 and abs(samples[-3:]).max() < 0.05  # silent at both ends: no click
+    assert (ROOT / "assets" / "music.wav").exists()
