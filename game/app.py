@@ -104,9 +104,9 @@ class Play:
         self.camera.snap(*session.hero.position)
         self.textures = hero_textures()
         self.hero = arcade.Sprite(self.textures["idle"][0])
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sprites.append(self.hero)
-        self.dust = arcade.SpriteList()
+        self.dust: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.squash = 0.0
         self.run_clock = 0.0
         self.debug = False
@@ -292,9 +292,10 @@ class GameWindow(arcade.Window):
         super().on_close()
 
     def close(self) -> None:
-        if getattr(self, "music", None) is not None:
+        music = getattr(self, "music", None)
+        if music is not None:
             try:
-                self.music.pause()
+                music.pause()
             except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
                 pass
             self.music = None

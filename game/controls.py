@@ -78,11 +78,12 @@ class Controls:
                  gamepad: Any = None) -> None:
         self.keys: dict[str, tuple[int, ...]] = dict(keys or DEFAULT_KEYS)
         self.buttons: dict[str, int] = dict(buttons or DEFAULT_BUTTONS)
-        self.gamepad = gamepad
         self._keys_down: set[int] = set()
         self._pad_held: frozenset[str] = frozenset()
         self._pad_commands: frozenset[str] = frozenset()
         self._latched: set[str] = set()
+        self.gamepad: Any = None
+        self.attach(gamepad)
 
     # --- keyboard -------------------------------------------------------------------------------------
     def action_of_key(self, symbol: int) -> str | None:
@@ -105,6 +106,17 @@ class Controls:
         return _ACTION_COMMANDS.get(action) if action else None
 
     # --- gamepad --------------------------------------------------------------------------------------
+    def attach(self, gamepad: Any) -> None:
+        """Use ``gamepad`` (or none). One that sends pyglet's ``on_joybutton_press`` events also latches a
+        jump pressed and released between two polls."""
+        self.gamepad = gamepad
+        if hasattr(gamepad, "push_handlers"):
+            gamepad.push_handlers(on_joybutton_press=self._button_pressed)
+
+    def _button_pressed(self, _gamepad: Any, index: int) -> None:
+        if index == self.buttons.get("jump"):
+            self._latched.add("jump")
+
     def poll_gamepad(self) -> list[str]:
         """Read the gamepad once (call every frame): updates the held actions, latches new presses, and
         returns the menu commands newly pressed since the last poll (``up``, ``confirm``, ``back``, ...)."""

@@ -50,7 +50,7 @@ def pad_window(monkeypatch, level=None):
     monkeypatch.setattr(arcade, "get_joysticks", lambda: [type("Stick", (FakePad,), {"open": lambda self: None})()],
                         raising=False)
     window = GameWindow(level)
-    window.controls.gamepad = pad  # the window opened the fake; hand it the one the test moves
+    window.controls.attach(pad)  # the window opened the fake; hand it the one the test moves
     return window, pad
 
 
@@ -126,5 +126,25 @@ def test_a_held_key_keeps_acting_after_its_latch_is_consumed():
         x2 = hero.position[0]
         frames(window, 10)
         assert x1 > x0 + 60 and abs(hero.position[0] - x2) < 1.0
+    finally:
+        window.close()
+
+
+def test_a_gamepad_jump_tapped_between_two_polls_still_jumps(monkeypatch):
+    window, _ = pad_window(monkeypatch, DEMO)
+
+    class EventPad(FakePad):  # a pyglet joystick also dispatches button events as they happen
+        def push_handlers(self, on_joybutton_press):
+            self.on_joybutton_press = on_joybutton_press
+
+    try:
+        pad = EventPad()
+        window.controls.attach(pad)
+        settle(window)
+        ground_y = window.play.session.hero.position[1]
+        pad.on_joybutton_press(pad, 0)  # A went down and up again before the game looked at it
+        assert not any(pad.buttons)
+        frames(window, 8)
+        assert window.play.session.hero.position[1] > ground_y + 10
     finally:
         window.close()
