@@ -271,6 +271,9 @@ class GameWindow(arcade.Window):
         # slow frame does not make it miss or double-count a save.
         self.watcher = LevelWatcher(path, clock=lambda: self.clock)
         self.accumulator = 0.0
+        if self.replay is not None:  # a restarted replay starts again from its first frame
+            self.replay_inputs = frames_of(self.replay)
+            self.replay_left = sum(n for n, _ in self.replay)
         self.controls.release_all()  # the key that started the level must not also jump
         self.state = "play"
         self.title.message = ""
@@ -495,8 +498,9 @@ class GameWindow(arcade.Window):
                 anchor_x="center")
         if self.new_best and self.replay is None:
             ui.text("new best!", cx, 166, GOLD, 9, anchor_x="center")
-        nxt = s.level.next_level if (s.complete and self.replay is None and s.level.next_level) else "title"
-        ui.text(f"enter / A: {nxt}", cx, 142, INK, 8, anchor_x="center")
+        nxt = s.level.next_level if (s.complete and self.replay is None and s.level.next_level) else ""
+        label = Path(nxt).stem.replace("_", " ").title() if nxt else "title screen"
+        ui.text(f"enter / A: {label}", cx, 142, INK, 8, anchor_x="center")
 
 
 def save_frame(window: arcade.Window, path: Path) -> None:

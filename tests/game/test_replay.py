@@ -69,3 +69,20 @@ def test_replay_flag_reads_the_file_and_a_bad_one_is_exit_status_2(tmp_path, cap
     bad.write_text('[{"frames": -1, "hold": []}]')
     assert main(["--replay", str(bad)]) == 2
     assert "frames" in capsys.readouterr().err
+
+
+def test_restarting_a_replay_plays_it_again_from_its_first_frame():
+    segments = [(40, frozenset({"right"})), (20, frozenset())]
+
+    def run(restart_after):
+        window = GameWindow(DEMO, replay=segments)
+        try:
+            for k in range(200):
+                if k == restart_after:
+                    window.on_key_press(arcade.key.R, 0)
+                window.on_update(1 / 60)
+            return window.state, window.play.session.steps, window.play.session.hero.position
+        finally:
+            window.close()
+
+    assert run(restart_after=25) == run(restart_after=-1)
