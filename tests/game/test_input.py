@@ -148,3 +148,31 @@ def test_a_gamepad_jump_tapped_between_two_polls_still_jumps(monkeypatch):
         assert window.play.session.hero.position[1] > ground_y + 10
     finally:
         window.close()
+
+
+def test_binding_a_key_takes_it_from_the_action_that_had_it():
+    from game.controls import Controls
+
+    controls = Controls()
+    controls.bind_key("jump", arcade.key.W)  # W was "up"
+    assert controls.keys["jump"] == (arcade.key.W,) and controls.keys["up"] == (arcade.key.UP,)
+    controls.key_down(arcade.key.W)
+    assert controls.consume() == {"jump"}
+
+
+def test_binding_a_gamepad_button_in_use_swaps_the_two_roles():
+    from game.controls import Controls
+
+    controls = Controls()
+    controls.bind_button("jump", 1)  # B was "back"
+    assert controls.buttons["jump"] == 1 and controls.buttons["back"] == 0
+
+
+def test_a_latched_press_counts_for_exactly_one_step():
+    from game.controls import Controls
+
+    controls = Controls()
+    controls.key_down(arcade.key.SPACE)
+    controls.key_up(arcade.key.SPACE)
+    assert controls.consume() == {"jump"}
+    assert controls.consume() == frozenset()
