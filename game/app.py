@@ -336,6 +336,12 @@ class GameWindow(arcade.Window):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.controls.key_up(symbol)
 
+    def on_deactivate(self) -> None:
+        """Focus lost: keys held now will be released elsewhere, unseen; forget them and pause the play."""
+        self.controls.release_all()
+        if self.state == "play":
+            self.command("pause")
+
     def poll_gamepad(self) -> None:
         """Gamepad menu commands, or the button for a rebinding (once every button has been let go)."""
         waiting = self.settings_menu.waiting if self.state == "settings" else None
