@@ -337,10 +337,9 @@ class GameWindow(arcade.Window):
         self.controls.key_up(symbol)
 
     def on_deactivate(self) -> None:
-        """Focus lost: keys held now will be released elsewhere, unseen; forget them and pause the play."""
+        """Focus lost: keys held now will be released elsewhere, unseen, so forget them. (No pause: X servers
+        without a window manager send this at start, and a replay should play on in the background.)"""
         self.controls.release_all()
-        if self.state == "play":
-            self.command("pause")
 
     def poll_gamepad(self) -> None:
         """Gamepad menu commands, or the button for a rebinding (once every button has been let go)."""

@@ -178,18 +178,15 @@ def test_a_latched_press_counts_for_exactly_one_step():
     assert controls.consume() == frozenset()
 
 
-def test_losing_focus_pauses_and_forgets_held_keys():
+def test_losing_focus_forgets_held_keys():
     window = GameWindow(DEMO)
     try:
         settle(window)
         window.on_key_press(arcade.key.RIGHT, 0)
         frames(window, 5)
         window.on_deactivate()  # the key is let go in another window: no release event comes
-        assert window.state == "pause"
-        window.on_key_press(arcade.key.ESCAPE, 0)
-        x = window.play.session.hero.position[0]
-        frames(window, 40)
+        frames(window, 30)
         hero = window.play.session.hero
-        assert window.state == "play" and abs(hero.position[0] - x) < 40 and abs(hero.velocity[0]) < 1.0
+        assert window.state == "play" and abs(hero.velocity[0]) < 1.0
     finally:
         window.close()
