@@ -1,6 +1,7 @@
 """``python -m game``: the Ledgekit demo.
 
     python -m game [--level PATH] [--record FILE]
+    python -m game --replay FILE [--level PATH]
     python -m game --headless --level PATH --frames N [--input FILE] [--record FILE] [--trace FILE]
                    [--screenshot FILE]
 
@@ -9,6 +10,9 @@ Headless runs step N fixed physics steps (60 Hz) with no window (an offscreen on
 ``--record`` use one format, a JSON list of segments ``{"frames": 30, "hold": ["right", "jump"]}``
 (actions: left, right, up, down, jump). ``--trace`` writes JSON lines, one per step. Exit status 0 on a
 normal run; a bad level or input file prints a clear message and exits 2.
+
+``--replay FILE`` plays an input file (or a recording) in the window: the level (``--level``, by default
+the demo level) runs exactly the same physics steps as ``--headless --input FILE`` would.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from engine.level.level import LevelError
 from .runner import InputError, Recorder, frames_of, read_input
 from .session import Session
 
+DEMO_LEVEL = Path(__file__).resolve().parents[1] / "levels" / "demo.tmx"
+
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m game", description="The Ledgekit demo game.")
@@ -34,6 +40,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--record", type=Path, help="write the inputs played, in the --input format")
     parser.add_argument("--trace", type=Path, help="write one JSON line per step")
     parser.add_argument("--screenshot", type=Path, help="save a PNG of the last frame")
+    parser.add_argument("--replay", type=Path, help="play an input file or recording in the window")
     args = parser.parse_args(argv)
     if args.headless:
         if args.level is None or args.frames is None:
@@ -42,6 +49,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             parser.error(f"--frames must be >= 0, got {args.frames}")
     elif args.frames is not None or args.input is not None or args.trace is not None:
         parser.error("--frames, --input and --trace go with --headless")
+    if args.replay is not None and (args.headless or args.record is not None):
+        parser.error("--replay plays in the window: use --headless --input FILE to run it without one")
     return args
 
 
@@ -78,16 +87,9 @@ def headless(args: argparse.Namespace) -> int:
 def screenshot(session: Session, path: Path) -> None:
     """The session's current frame, drawn in an offscreen window and saved as PNG."""
     os.environ.setdefault("ARCADE_HEADLESS", "1")
-    import arcade
+    from .app import session_screenshot
 
-    from .app import HEIGHT, WIDTH, Play
-
-    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False)
-    play = Play(session)
-    play.update_visuals(0.0, 1.0)
-    play.draw()
-    arcade.get_image(0, 0, WIDTH, HEIGHT).save(path)
-    window.close()
+    session_screenshot(session, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,17 +99,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.level is not None and not args.level.exists():
         print(f"error: {args.level}: level not found", file=sys.stderr)
         return 2
-    return windowed(args)
+    replay = None
+    if args.replay is not None:
+        try:
+            replay = read_input(args.replay)
+        except InputError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        args.level = args.level or DEMO_LEVEL
+    return windowed(args, replay)
 
 
-def windowed(args: argparse.Namespace) -> int:
+def windowed(args: argparse.Namespace, replay: list[tuple[int, frozenset[str]]] | None = None) -> int:
     """Open the game window and run until it closes; exit status 1 with a message when no window can open."""
     import arcade
 
     from .app import GameWindow
 
     try:
-        GameWindow(args.level, args.record)
+        GameWindow(args.level, args.record, replay=replay)
     except Exception as error:  # noqa: BLE001 - pyglet raises many types for "no display / no OpenGL"
         reason = (str(error) or type(error).__name__).splitlines()[0]
         print(f"error: cannot open the game window: {type(error).__name__}: {reason}\n"

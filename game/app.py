@@ -1,8 +1,11 @@
 """The demo game on arcade: title screen with level select, play (fixed-rate physics with render
-interpolation, a camera that follows with a dead zone and stays inside the map, HUD), pause, restart,
-level complete, debug overlay, live reload, keyboard and gamepad.
+interpolation, a camera that follows with a dead zone and stays inside the map, HUD), pause menu, settings,
+level complete, debug overlay, live reload, replays, keyboard and gamepad.
 
-Everything it knows about physics comes from the public engine API through :class:`game.session.Session`.
+The game is drawn at a fixed logical resolution and shown pixel-perfect in a resizable window
+(:mod:`game.screen`); input goes through :mod:`game.controls` (presses latched until a physics step uses
+them); settings and best times persist through :mod:`game.settings`. Everything it knows about physics
+comes from the public engine API through :class:`game.session.Session`.
 """
 
 from __future__ import annotations
@@ -12,28 +15,27 @@ from pathlib import Path
 
 import arcade
 
-from engine.level.level import LevelError
+from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
 from engine.render import LevelRenderer
 
-from .devices import load_sounds, open_joystick, play_sound
 from .art import HERO_H, HERO_POSES, HERO_W
-from .runner import Recorder
+from .controls import Controls
+from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
+from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
+from .runner import Recorder, frames_of
+from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
+from .settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
 LEVELS = ROOT / "levels"
-WIDTH, HEIGHT = 960, 540
+WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
+"""The window's starting size: the logical resolution at 2x."""
 SKY = (126, 200, 240, 255)
-
-KEYS = {
-    arcade.key.LEFT: "left", arcade.key.A: "left",
-    arcade.key.RIGHT: "right", arcade.key.D: "right",
-    arcade.key.UP: "up", arcade.key.W: "up",
-    arcade.key.DOWN: "down", arcade.key.S: "down",
-    arcade.key.SPACE: "jump", arcade.key.Z: "jump",
-}
+GAME_STATES = ("play", "pause", "complete", "replay_end")
+"""States that show the level being played (the others show the title's backdrop)."""
 
 
 def hero_textures() -> dict[str, tuple[arcade.Texture, arcade.Texture]]:
@@ -52,8 +54,8 @@ def hero_textures() -> dict[str, tuple[arcade.Texture, arcade.Texture]]:
 class Camera:
     """Follows a point with a dead zone and exponential smoothing, and never shows outside the map."""
 
-    def __init__(self, width: float, height: float, level_w: float, level_h: float) -> None:
-        self.camera = arcade.Camera2D()
+    def __init__(self, camera: arcade.Camera2D, width: float, height: float, level_w: float, level_h: float) -> None:
+        self.camera = camera
         self.size = (width, height)
         self.bounds = (level_w, level_h)
         self.x, self.y = width / 2, height / 2
@@ -85,30 +87,30 @@ class Camera:
         self.y = h / 2 if lh <= h else min(max(self.y, h / 2), lh - h / 2)
 
     def use(self) -> None:
-        self.camera.position = (self.x, self.y)
+        # Whole pixels: the image is scaled up afterwards, so a fractional camera would make tiles shimmer.
+        self.camera.position = (round(self.x), round(self.y))
         self.camera.use()
 
 
 class Play:
     """Drawing and per-frame effects of a session (shared by the window and headless screenshots)."""
 
-    def __init__(self, session: Session, width: int = WIDTH, height: int = HEIGHT) -> None:
+    def __init__(self, session: Session, screen: PixelScreen) -> None:
         self.session = session
+        self.screen = screen
         self.renderer = LevelRenderer(session.level, session.world)
-        self.camera = Camera(width, height, session.level.width, session.level.height)
+        width, height = screen.size
+        self.camera = Camera(screen.world_camera(), width, height, session.level.width, session.level.height)
         self.camera.snap(*session.hero.position)
-        self.gui = arcade.Camera2D()
         self.textures = hero_textures()
         self.hero = arcade.Sprite(self.textures["idle"][0])
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sprites.append(self.hero)
-        self.dust = arcade.SpriteList()
+        self.dust: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.squash = 0.0
         self.run_clock = 0.0
         self.debug = False
         self.physics_ms = 0.0
-        self.hud = arcade.Text("", 12, height - 28, (20, 30, 40, 255), 16)
-        self.debug_text = arcade.Text("", 12, height - 50, (20, 30, 40, 255), 12)
         self.previous_position = session.hero.position
 
     def after_step(self) -> None:
@@ -155,89 +157,262 @@ class Play:
             if puff.alpha == 0:
                 puff.remove_from_sprite_lists()
 
-    def draw(self) -> None:
-        arcade.get_window().clear(color=SKY)
+    def draw_world(self) -> None:
+        """The level, things and hero into the offscreen game image (logical pixels)."""
+        self.screen.framebuffer.clear(color=SKY)
         self.camera.use()
-        self.renderer.draw((self.camera.x, self.camera.y))
+        self.renderer.draw((self.camera.camera.position[0], self.camera.camera.position[1]))
         self.sprites.draw(pixelated=True)
-        self.dust.draw()
+        self.dust.draw(pixelated=True)
         if self.debug:
             self.renderer.draw_debug()
-        self.gui.use()
+
+    def draw_hud(self, ui: Ui) -> None:
+        """Level name, coins and time over the game, at window resolution."""
         s = self.session
-        self.hud.text = f"{s.level.path.stem}   coins {s.pickups}/{s.pickup_total}   time {s.time:5.1f}"
-        self.hud.draw()
+        name = s.level.path.stem.replace("_", " ").title()
+        ui.shadowed(f"{name}    coins {s.pickups}/{s.pickup_total}    time {s.time:5.1f}", 8, LOGICAL_HEIGHT - 16,
+                    INK, 8, live=True)
         if self.debug:
-            self.debug_text.text = f"physics {self.physics_ms:.2f} ms/step   F1 debug"
-            self.debug_text.draw()
+            ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7,
+                        live=True)
+
+    def draw(self, ui: Ui) -> None:
+        """A whole frame of play: the game image scaled into the window, then the HUD."""
+        self.draw_world()
+        self.screen.present()
+        self.draw_hud(ui)
+
+
+def level_entries(levels: list[Path]) -> list[LevelEntry]:
+    """The title screen's rows: each level's name and coin count (``None`` when it does not load)."""
+    entries = []
+    for path in levels:
+        try:
+            coins: int | None = len(load_level(path).of_kind("pickup"))
+        except LevelError:
+            coins = None
+        entries.append(LevelEntry(path.name, path.stem.replace("_", " ").title(), coins))
+    return entries
 
 
 class GameWindow(arcade.Window):
-    """Title -> play -> complete, with pause, restart, debug and live reload."""
+    """Title -> play -> complete, with the pause menu, settings, debug overlay, live reload and replays.
 
-    def __init__(self, level: Path | None = None, record: Path | None = None) -> None:
-        super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120)
+    ``replay``: input segments (the ``--input`` format) played instead of the player's input, one frame per
+    physics step exactly as the headless runner does; the window shows it and stops when they end.
+    """
+
+    def __init__(self, level: Path | None = None, record: Path | None = None,
+                 replay: list[tuple[int, frozenset[str]]] | None = None) -> None:
+        # No multisampling: pixel art has no edges to smooth, and a 4x multisampled window costs software
+        # renderers (llvmpipe) several milliseconds a frame just to clear and fill.
+        super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True, antialiasing=False)
+        self.set_minimum_size(LOGICAL_WIDTH, LOGICAL_HEIGHT)
+        self.pixels = PixelScreen(self)
+        self.ui = Ui()
+        self.ui.box = self.pixels.box
+        self.settings = Settings.load()
+        self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
         self.levels = sorted(LEVELS.glob("*.tmx"), key=lambda p: (p.name != "demo.tmx", p.name))
-        self.selected = 0
+        self.title = TitleMenu(level_entries(self.levels), self.settings)
+        self.pause_menu = PauseMenu()
+        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
+        self.settings_return = "title"
+        self.pad_idle = True  # no gamepad button held since a button rebinding started
         self.state = "title"
         self.play: Play | None = None
-        self.held: set[str] = set()
+        self.backdrop = self._title_backdrop()
         self.accumulator = 0.0
         self.clock = 0.0
         self.watcher: LevelWatcher | None = None
-        self.message = ""
         self.recorder = Recorder() if record else None
         self.record_path = record
-        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint"))
-        self._texts: dict = {}
-        self.joystick = open_joystick()
+        self.replay = replay
+        self.replay_inputs = frames_of(replay or [])
+        self.replay_left = sum(n for n, _ in replay or [])
+        self.new_best = False
+        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
+        self.music = play_loop(self.sounds.get("music"), self.settings.effective_volume("music"))
         if level is not None:
             self.start(level)
 
-    def text(self, value: str, x: float, y: float, color, size: int, **kwargs) -> None:
-        """Draw text through cached arcade.Text objects (draw_text rebuilds its layout every call)."""
-        key = (value, x, y, color, size, tuple(sorted(kwargs.items())))
-        label = self._texts.get(key)
-        if label is None:
-            if len(self._texts) > 256:
-                self._texts.clear()
-            label = self._texts[key] = arcade.Text(value, x, y, color, size, **kwargs)
-        label.draw()
+    @property
+    def joystick(self):  # noqa: ANN201 - pyglet's Joystick, or None
+        return self.controls.gamepad
+
+    def _title_backdrop(self) -> Play | None:
+        """The first level, drawn behind the title menu (slowly panning)."""
+        try:
+            backdrop = Play(Session.open(self.levels[0]), self.pixels) if self.levels else None
+        except LevelError:
+            return None
+        if backdrop is not None:
+            backdrop.hero.visible = False  # the level waits for its hero
+        return backdrop
+
+    def settings_changed(self) -> None:
+        """A setting changed in the menu: save it and apply the volumes at once."""
+        self.settings.save()
+        set_volume(self.music, self.settings.effective_volume("music"))
 
     def sound(self, name: str) -> None:
-        play_sound(self.sounds.get(name), volume=0.5)
+        play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))
 
     def start(self, path: Path) -> None:
         try:
             session = Session.open(path)
         except LevelError as error:
-            self.message = str(error).splitlines()[0]
+            self.title.message = str(error).splitlines()[0]
             self.state = "title"
             return
-        self.play = Play(session)
+        self.play = Play(session, self.pixels)
         # The watcher runs on the window's own clock (summed frame times), so a paused debugger or a
         # slow frame does not make it miss or double-count a save.
         self.watcher = LevelWatcher(path, clock=lambda: self.clock)
         self.accumulator = 0.0
+        if self.replay is not None:  # a restarted replay starts again from its first frame
+            self.replay_inputs = frames_of(self.replay)
+            self.replay_left = sum(n for n, _ in self.replay)
+        self.controls.release_all()  # the key that started the level must not also jump
         self.state = "play"
-        self.message = ""
+        self.title.message = ""
 
-    def held_actions(self) -> frozenset[str]:
-        held = set(self.held)
-        js = self.joystick
-        if js is not None:
-            if js.x < -0.4:
-                held.add("left")
-            if js.x > 0.4:
-                held.add("right")
-            if js.y > 0.4:
-                held.add("down")
-            if js.buttons and js.buttons[0]:
-                held.add("jump")
-        return frozenset(held)
+    # --- window ---------------------------------------------------------------------------------------
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+        self.on_resize(*self.get_size())
 
+    def on_resize(self, width: int, height: int) -> None:
+        super().on_resize(width, height)
+        if hasattr(self, "pixels"):  # pyglet may send one resize before __init__ has made the screen
+            ratio = self.get_pixel_ratio()  # the letterbox is in framebuffer pixels (HiDPI screens)
+            self.ui.box = self.pixels.resize(round(width * ratio), round(height * ratio))
+
+    def on_close(self) -> None:
+        if self.recorder is not None and self.record_path is not None:
+            self.recorder.save(self.record_path)
+        super().on_close()
+
+    def close(self) -> None:
+        music = getattr(self, "music", None)
+        if music is not None:
+            try:
+                music.pause()
+            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
+                pass
+            self.music = None
+        super().close()
+
+    # --- input ----------------------------------------------------------------------------------------
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        alt_enter = symbol in (arcade.key.ENTER, arcade.key.RETURN) and modifiers & arcade.key.MOD_ALT
+        if symbol == arcade.key.F11 or alt_enter:
+            self.toggle_fullscreen()
+            return
+        if self.state == "settings" and self.settings_menu.waiting is not None:
+            if self.settings_menu.waiting[0] == "key" or symbol == arcade.key.ESCAPE:
+                self.settings_menu.key_pressed(symbol)
+                self.settings_menu.waiting = None
+            return
+        self.controls.key_down(symbol)
+        if self.state == "play":
+            self._play_key(symbol)
+        elif self.state == "pause" and symbol in (arcade.key.R, arcade.key.Q):
+            self.pause_answer("restart" if symbol == arcade.key.R else "title")
+        else:
+            command = self.controls.command_for_key(symbol)
+            if command is not None:
+                self.command(command)
+
+    def _play_key(self, symbol: int) -> None:
+        if symbol == arcade.key.ESCAPE:
+            self.command("pause")
+        elif symbol == arcade.key.R and self.play is not None:
+            self.start(self.play.session.level.path)
+        elif symbol == arcade.key.F1 and self.play is not None:
+            self.play.debug = not self.play.debug
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        self.controls.key_up(symbol)
+
+    def on_deactivate(self) -> None:
+        """Focus lost: keys held now will be released elsewhere, unseen, so forget them. (No pause: X servers
+        without a window manager send this at start, and a replay should play on in the background.)"""
+        self.controls.release_all()
+
+    def poll_gamepad(self) -> None:
+        """Gamepad menu commands, or the button for a rebinding (once every button has been let go)."""
+        waiting = self.settings_menu.waiting if self.state == "settings" else None
+        if waiting is not None and waiting[0] == "button":
+            button = self.controls.pressed_button()
+            if button is not None and self.pad_idle:
+                self.settings_menu.button_pressed(button)
+            self.pad_idle = button is None
+            self.controls.poll_gamepad()  # keep its edges current so the binding press is not a command
+            return
+        for command in self.controls.poll_gamepad():
+            self.command(command)
+        self.pad_idle = self.controls.pressed_button() is None
+
+    def command(self, command: str) -> None:
+        """A menu command (from the keyboard or the gamepad) in the current state."""
+        if self.state == "title":
+            self.title_answer(self.title.command(command))
+        elif self.state == "pause":
+            self.pause_answer(self.pause_menu.command(command))
+        elif self.state == "settings":
+            if self.settings_menu.command(command) == "back":
+                self.state = self.settings_return
+        elif self.state == "play" and command == "pause":
+            self.state = "pause"
+            self.pause_menu.menu.selected = 0
+        elif self.state in ("complete", "replay_end") and command in ("confirm", "pause"):
+            self.after_complete()
+        elif self.state in ("complete", "replay_end") and command == "back":
+            self.state = "title"
+
+    def title_answer(self, answer: str | None) -> None:
+        if answer is None:
+            return
+        if answer.startswith("play:"):
+            self.start(self.levels[int(answer[len("play:"):])])
+        elif answer == "settings":
+            self.open_settings("title")
+        elif answer == "quit":
+            self.close()
+
+    def pause_answer(self, answer: str | None) -> None:
+        if answer == "resume":
+            self.controls.release_all()
+            self.state = "play"
+        elif answer == "restart" and self.play is not None:
+            self.start(self.play.session.level.path)
+        elif answer == "settings":
+            self.open_settings("pause")
+        elif answer == "title":
+            self.state = "title"
+
+    def open_settings(self, back_to: str) -> None:
+        self.settings_return = back_to
+        self.settings_menu.menu.selected = 0
+        self.state = "settings"
+
+    def after_complete(self) -> None:
+        """Enter on the level-complete card: the next level, or the title after the last one."""
+        assert self.play is not None
+        level = self.play.session.level
+        if level.next_level and self.replay is None:
+            self.start(level.path.parent / level.next_level)
+        else:
+            self.state = "title"
+
+    # --- time -----------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.clock += delta_time
+        self.poll_gamepad()
+        if self.state in ("title", "settings") and self.settings_return == "title" and self.backdrop is not None:
+            self._pan_backdrop(delta_time)
         if self.state != "play" or self.play is None:
             return
         play = self.play
@@ -245,98 +420,115 @@ class GameWindow(arcade.Window):
             self.start(play.session.level.path)  # saved in Tiled: reload in place
             return
         self.accumulator += min(delta_time, 0.25)
-        while self.accumulator >= STEP:
-            held = self.held_actions()
-            if self.recorder is not None:
-                self.recorder.add(held)
-            play.previous_position = play.session.hero.position
-            started = time.perf_counter()
-            play.session.step(held)
-            play.physics_ms = (time.perf_counter() - started) * 1000
-            play.after_step()
-            for event in play.session.events:
-                self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt"}.get(event["type"], event["type"]))
-            if "jump" in play.session.controller.events or "wall_jump" in play.session.controller.events:
-                self.sound("jump")
-            if "land" in play.session.controller.events:
-                self.sound("land")
+        while self.accumulator >= STEP and self.state == "play":
+            self.physics_step(play)
             self.accumulator -= STEP
-            if play.session.complete:
-                self.state = "complete"
-                break
         play.update_visuals(delta_time, self.accumulator / STEP)
 
+    def next_input(self) -> frozenset[str]:
+        """The actions for the next physics step: the replay's next frame, or the player's (latched) input."""
+        if self.replay is not None:
+            self.replay_left -= 1
+            return next(self.replay_inputs)
+        return self.controls.consume()
+
+    def physics_step(self, play: Play) -> None:
+        held = self.next_input()
+        if self.recorder is not None:
+            self.recorder.add(held)
+        play.previous_position = play.session.hero.position
+        started = time.perf_counter()
+        play.session.step(held)
+        play.physics_ms = (time.perf_counter() - started) * 1000
+        play.after_step()
+        self._step_sounds(play.session)
+        session = play.session
+        if self.replay is not None:
+            # A replay runs every recorded step (as the headless runner does), even past the goal.
+            if self.replay_left <= 0:
+                self.state = "complete" if session.complete else "replay_end"
+        elif session.complete:
+            self.state = "complete"
+            self.new_best = self.settings.record_finish(session.level.path.name, session.time, session.pickups)
+            if self.new_best:
+                self.settings.save()
+
+    def _step_sounds(self, session: Session) -> None:
+        for event in session.events:
+            self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt"}.get(event["type"], event["type"]))
+        if "jump" in session.controller.events or "wall_jump" in session.controller.events:
+            self.sound("jump")
+        if "land" in session.controller.events:
+            self.sound("land")
+
+    def _pan_backdrop(self, dt: float) -> None:
+        """Drift the title's camera slowly across the level and back."""
+        import math
+
+        assert self.backdrop is not None
+        level = self.backdrop.session.level
+        half_w = LOGICAL_WIDTH / 2
+        x = half_w + (level.width - 2 * half_w) * 0.5 * (1 - math.cos(self.clock * 0.15))
+        self.backdrop.camera.follow(x, self.backdrop.session.hero.position[1], dt)
+        self.backdrop.renderer.animate(dt)
+
+    # --- drawing --------------------------------------------------------------------------------------
     def on_draw(self) -> None:
-        self.clear(color=(24, 28, 40, 255))
-        if self.state in ("play", "pause", "complete") and self.play is not None:
-            self.play.draw()
+        in_game = self.state in GAME_STATES or (self.state == "settings" and self.settings_return == "pause")
+        scene = self.play if in_game else self.backdrop
+        if scene is not None:
+            scene.draw_world()
+        else:
+            self.pixels.framebuffer.clear(color=SKY)
+        self.pixels.present()
+        if in_game and scene is not None:
+            scene.draw_hud(self.ui)
         if self.state == "title":
-            self.default_camera.use()
-            self.text("LEDGEKIT", WIDTH / 2, HEIGHT - 140, (250, 210, 90, 255), 56, anchor_x="center")
-            for i, path in enumerate(self.levels):
-                mark = ">" if i == self.selected else " "
-                self.text(f"{mark} {path.stem}", WIDTH / 2 - 80, HEIGHT / 2 - 36 * i, (230, 230, 240, 255), 22)
-            self.text("up/down choose, enter play, esc quit", WIDTH / 2, 60, (160, 170, 190, 255), 14,
-                             anchor_x="center")
-            if self.message:
-                self.text(self.message, WIDTH / 2, 30, (255, 120, 120, 255), 12, anchor_x="center")
+            self.title.draw(self.ui)
         elif self.state == "pause":
-            self.text("PAUSED  (esc resume, r restart, q title)", WIDTH / 2, HEIGHT / 2, (20, 30, 40, 255), 24,
-                             anchor_x="center")
-        elif self.state == "complete" and self.play is not None:
-            s = self.play.session
-            self.text(f"LEVEL COMPLETE  {s.time:.1f} s  coins {s.pickups}/{s.pickup_total}", WIDTH / 2,
-                             HEIGHT / 2 + 20, (20, 30, 40, 255), 26, anchor_x="center")
-            nxt = s.level.next_level or "title"
-            self.text(f"enter: {nxt}", WIDTH / 2, HEIGHT / 2 - 24, (20, 30, 40, 255), 16, anchor_x="center")
+            self.pause_menu.draw(self.ui)
+        elif self.state == "settings":
+            self.settings_menu.draw(self.ui)
+        elif self.state in ("complete", "replay_end") and self.play is not None:
+            self._draw_complete(self.play.session)
 
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
-        if symbol in KEYS:
-            self.held.add(KEYS[symbol])
-        if self.state == "title":
-            if symbol in (arcade.key.UP, arcade.key.W):
-                self.selected = (self.selected - 1) % max(1, len(self.levels))
-            elif symbol in (arcade.key.DOWN, arcade.key.S):
-                self.selected = (self.selected + 1) % max(1, len(self.levels))
-            elif symbol in (arcade.key.ENTER, arcade.key.SPACE) and self.levels:
-                self.held.clear()
-                self.start(self.levels[self.selected])
-            elif symbol == arcade.key.ESCAPE:
-                self.close()
-        elif self.state == "play":
-            if symbol == arcade.key.ESCAPE:
-                self.state = "pause"
-            elif symbol == arcade.key.R and self.play is not None:
-                self.start(self.play.session.level.path)
-            elif symbol == arcade.key.F1 and self.play is not None:
-                self.play.debug = not self.play.debug
-        elif self.state == "pause":
-            if symbol == arcade.key.ESCAPE:
-                self.state = "play"
-            elif symbol == arcade.key.R and self.play is not None:
-                self.start(self.play.session.level.path)
-            elif symbol == arcade.key.Q:
-                self.state = "title"
-        elif self.state == "complete" and symbol in (arcade.key.ENTER, arcade.key.SPACE) and self.play is not None:
-            level = self.play.session.level
-            if level.next_level:
-                self.start(level.path.parent / level.next_level)
-            else:
-                self.state = "title"
+    def _draw_complete(self, s: Session) -> None:
+        ui = self.ui
+        cx = LOGICAL_WIDTH / 2
+        ui.dim(110)
+        ui.panel(190, 450, 130, 240)
+        heading = "LEVEL COMPLETE" if s.complete else "REPLAY FINISHED"
+        ui.shadowed(heading, cx, 212, GOLD, 16, anchor_x="center", bold=True)
+        ui.text(f"time {s.time:.1f} s     coins {s.pickups}/{s.pickup_total}     deaths {s.deaths}", cx, 186, INK, 9,
+                anchor_x="center")
+        if self.new_best and self.replay is None:
+            ui.text("new best!", cx, 166, GOLD, 9, anchor_x="center")
+        nxt = s.level.next_level if (s.complete and self.replay is None and s.level.next_level) else ""
+        label = Path(nxt).stem.replace("_", " ").title() if nxt else "title screen"
+        ui.text(f"enter / A: {label}", cx, 142, INK, 8, anchor_x="center")
 
-    def on_key_release(self, symbol: int, modifiers: int) -> None:
-        if symbol in KEYS:
-            self.held.discard(KEYS[symbol])
 
-    def on_close(self) -> None:
-        if self.recorder is not None and self.record_path is not None:
-            self.recorder.save(self.record_path)
-        super().on_close()
+def save_frame(window: arcade.Window, path: Path) -> None:
+    """What the window shows now, as a PNG (the whole window: game image, bars and text)."""
+    arcade.get_image(0, 0, *window.get_framebuffer_size()).save(path)
 
 
 def title_screenshot(path: Path) -> None:
     """Draw the title screen offscreen and save it (used by tests and ``--screenshot`` with no level)."""
     window = GameWindow()
     window.on_draw()
-    arcade.get_image(0, 0, WIDTH, HEIGHT).save(path)
+    save_frame(window, path)
+    window.close()
+
+
+def session_screenshot(session: Session, path: Path) -> None:
+    """A session's current frame, drawn as the window would show it at its starting size, saved as PNG."""
+    window = arcade.Window(WIDTH, HEIGHT, "Ledgekit", visible=False, antialiasing=False)
+    screen = PixelScreen(window)
+    ui = Ui()
+    ui.box = screen.box
+    play = Play(session, screen)
+    play.update_visuals(0.0, 1.0)
+    play.draw(ui)
+    save_frame(window, path)
     window.close()

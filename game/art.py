@@ -156,10 +156,11 @@ def main() -> None:
     draw_tiles().save(ASSETS / "tiles.png")
     draw_hero().save(ASSETS / "hero.png")
     draw_dust().save(ASSETS / "dust.png")
-    from .sounds import write_sounds
+    from .sounds import write_music, write_sounds
 
     write_sounds(ASSETS)
-    print(f"wrote tiles.png, hero.png, dust.png and sounds in {ASSETS}")
+    write_music(ASSETS)
+    print(f"wrote tiles.png, hero.png, dust.png, sounds and music in {ASSETS}")
 
 
 if __name__ == "__main__":

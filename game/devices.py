@@ -14,7 +14,7 @@ from typing import Any
 
 import arcade
 
-__all__ = ["load_sounds", "notice", "open_joystick", "play_sound"]
+__all__ = ["load_sounds", "notice", "open_joystick", "play_loop", "play_sound", "set_volume"]
 
 
 def notice(message: str) -> None:
@@ -67,6 +67,25 @@ def play_sound(sound: Any | None, volume: float) -> None:
         arcade.play_sound(sound, volume=volume)
     except Exception:  # noqa: BLE001, S110 - a sound that cannot play is not worth stopping for
         pass
+
+
+def play_loop(sound: Any | None, volume: float) -> Any | None:
+    """Start ``sound`` looping (music); the player to change its volume later, or ``None`` if it cannot play."""
+    if sound is None:
+        return None
+    try:
+        return arcade.play_sound(sound, volume=volume, loop=True)
+    except Exception as error:  # noqa: BLE001 - music is a nicety
+        notice(f"music off ({_describe(error)})")
+        return None
+
+
+def set_volume(player: Any | None, volume: float) -> None:
+    if player is not None:
+        try:
+            player.volume = volume
+        except Exception:  # noqa: BLE001, S110 - a player the audio back end already dropped
+            pass
 
 
 def _describe(error: BaseException | None) -> str:

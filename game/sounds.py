@@ -47,3 +47,42 @@ def write_sounds(folder: Path) -> None:
             out.setsampwidth(2)
             out.setframerate(RATE)
             out.writeframes((samples * 32767).astype("<i2").tobytes())
+
+
+MUSIC_RATE = 11025
+"""The music loop's sample rate: chiptune needs little, and the file stays small (about 180 kB)."""
+
+# Four bars (C, A minor, F, G) at 120 bpm, played twice with a different melody: an 8 s loop.
+_CHORDS = [(48, 52, 55), (45, 48, 52), (41, 45, 48), (43, 47, 50)]
+_MELODY = [[72, 76, 79, 76], [72, 69, 72, 76], [77, 76, 72, 69], [71, 74, 79, 74],
+           [76, 79, 84, 79], [76, 72, 69, 72], [77, 81, 77, 72], [74, 71, 67, 71]]
+
+
+def _tone(midi: int, seconds: float, shape: str) -> np.ndarray:
+    n = int(MUSIC_RATE * seconds)
+    t = np.arange(n) / MUSIC_RATE
+    phase = (440.0 * 2 ** ((midi - 69) / 12) * t) % 1.0
+    wave_ = np.where(phase < 0.5, 0.5, -0.5) if shape == "square" else 4 * np.abs(phase - 0.5) - 1
+    fade = np.minimum(1.0, np.minimum(t / 0.005, (seconds - t) / 0.02))  # no clicks at note edges
+    return wave_ * fade * np.exp(-t * (3.0 if shape == "square" else 1.0))
+
+
+def music_loop() -> np.ndarray:
+    """The title and level music: a soft square-wave melody over a triangle bass, seamless when looped."""
+    beat = 0.5
+    bars = []
+    for bar, notes in enumerate(_MELODY):
+        chord = _CHORDS[bar % 4]
+        lead = np.concatenate([_tone(m, beat, "square") for m in notes])
+        bass = np.concatenate([_tone(chord[k % 3] - 12 * (k % 2 == 0), beat, "triangle") for k in range(4)])
+        bars.append(lead * 0.18 + bass * 0.35)
+    return np.concatenate(bars)
+
+
+def write_music(folder: Path) -> None:
+    samples = np.clip(music_loop(), -1.0, 1.0)
+    with wave.open(str(folder / "music.wav"), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(MUSIC_RATE)
+        out.writeframes((samples * 32767).astype("<i2").tobytes())

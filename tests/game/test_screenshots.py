@@ -28,7 +28,7 @@ def test_first_frame_shows_sky_ground_hud_and_the_hero_at_the_spawn(tmp_path, le
     assert main(["--headless", "--level", str(level), "--frames", "1", "--screenshot", str(shot)]) == 0
     img = np.asarray(Image.open(shot).convert("RGB"))
     h, w, _ = img.shape
-    assert (h, w) == (540, 960)
+    assert (h, w) == (720, 1280)  # the window's starting size: the 640 x 360 game at 2x
     assert close_to(img[60:120, :], SKY).mean() > 0.9  # sky across the top (below the HUD line)
     assert (img[h - 20:, :, 0] < 160).mean() > 0.5 and close_to(img[h - 20:], SKY).mean() < 0.3  # ground at the bottom
     shirt = close_to(img, SHIRT, 12)
@@ -37,8 +37,11 @@ def test_first_frame_shows_sky_ground_hud_and_the_hero_at_the_spawn(tmp_path, le
     from engine.level.level import load_level
 
     spawn_x = load_level(level).spawn[0]
-    assert abs(xs.mean() - min(spawn_x, w / 2)) < 40  # where the spawn is (the camera clamps to the map's left)
-    assert (img[8:30, 10:200].astype(int).sum(axis=-1) < 200).any()  # dark HUD text top-left
+    scale = w // 640
+    # Where the spawn is (the camera clamps to the map's left), in logical pixels times the scale.
+    assert abs(xs.mean() - min(spawn_x, 320) * scale) < 40
+    hud = img[10:40, 10:340].astype(int)
+    assert (hud.min(axis=-1) > 225).sum() > 100 and (hud.sum(axis=-1) < 200).sum() > 100  # light text, dark shadow
 
 
 def test_title_screen_shows_the_name_and_the_level_list(tmp_path):
@@ -47,8 +50,8 @@ def test_title_screen_shows_the_name_and_the_level_list(tmp_path):
     shot = tmp_path / "title.png"
     title_screenshot(shot)
     img = np.asarray(Image.open(shot).convert("RGB"))
-    title_band = img[100:180, 300:660]
+    title_band = img[95:190, 380:900]
     yellow = (title_band[..., 0] > 200) & (title_band[..., 1] > 170) & (title_band[..., 2] < 140)
     assert yellow.sum() > 300  # "LEDGEKIT" in gold
-    list_band = img[200:330, 380:620]
+    list_band = img[270:450, 320:960]
     assert (list_band.min(axis=-1) > 200).sum() > 100  # the level names in light grey
