@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import arcade
 from PIL import Image
 
-from .geometry import RoundedPolygon, Transform
+from .bodies import RigidBody, Sensor
+from .character import Character
+from .geometry import AABB, RoundedPolygon, Transform
 from .level.level import Level
+from .level.objects import LevelObject, level_object_of
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
-from .bodies import Sensor
-from .world import World
-from .types import MovingBody
+from .world import KinematicBody, World
 
 __all__ = ["LevelRenderer", "draw_shape"]
 
@@ -57,8 +59,10 @@ class LevelRenderer:
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
         self.bodies: arcade.SpriteList = arcade.SpriteList()
-        self._body_sprites: list[tuple[arcade.Sprite, MovingBody]] = []
-        self._sensor_sprites: list[tuple[arcade.Sprite, Sensor]] = []
+        self._body_sprites: list[tuple[arcade.Sprite, Any, tuple[float, float]]] = []
+        """(sprite, body or character, the sprite's offset from the body's position in the body's frame)."""
+        self._sensor_sprites: list[tuple[arcade.Sprite, Sensor, tuple[float, float]]] = []
+        self._class_tiles: dict[str, int | None] = {}
         self._build_things()
         self.time = 0.0
 
@@ -112,59 +116,116 @@ class LevelRenderer:
                 sprite.top = map_h - layer["offset"][1]
                 self.backgrounds.append((sprite, layer["parallax"]))
 
-    def _look(self, source, fallback_tile: str) -> arcade.Texture | None:
-        """A thing's texture: its tile object gid, else a named tile of the shipped tileset."""
-        if source.gid:
-            raw = source.gid | (FLIP_H if source.flip_h else 0) | (FLIP_V if source.flip_v else 0)
-            return self.texture(raw)
-        for ts in self.level.tmx.tilesets:
-            names = {"crate": 10, "platform": 11, "hazard": 12, "goal": 13, "pickup": 14, "checkpoint": 15}
-            if ts.tilecount >= 16 and fallback_tile in names:
-                return self.texture(ts.firstgid + names[fallback_tile])
-        return None
+    # ---------------------------------------------------------------- things, drawn by their tiles
+    def tile_of(self, obj: LevelObject) -> int | None:
+        """The tile (raw gid, flips included) an object is drawn with: its own tile for a tile object, else the
+        first tile of the map's tilesets whose class is the object's class; ``None`` when neither exists."""
+        if obj.tile:
+            return obj.tile | (FLIP_H if obj.flip[0] else 0) | (FLIP_V if obj.flip[1] else 0)
+        if obj.cls not in self._class_tiles:
+            self._class_tiles[obj.cls] = next(
+                (ts.firstgid + local for ts in self.level.tmx.tilesets for local in sorted(ts.tile_properties)
+                 if ts.tile_class(local) == obj.cls), None)
+        return self._class_tiles[obj.cls]
+
+    def _sprites_for(self, thing: Any, box: AABB, default: str) -> list[tuple[arcade.Sprite, float, float]]:
+        """Sprites with the tile of the thing's level object, each with its offset from the thing's position
+        (``box``: the thing's local box); none without a look. How the tile covers the box is the tile's
+        ``draw`` property in its tileset, else ``default``: ``stretch`` (over the box: crates, platforms),
+        ``repeat`` (tiled across it: ladders, rows of spikes) or ``stand`` (its own size on the box's
+        bottom, centred across: flags, springs, enemies)."""
+        obj = level_object_of(thing)
+        gid = self.tile_of(obj) if obj is not None else None
+        tex = self.texture(gid) if gid is not None else None
+        if tex is None or gid is None:
+            return []
+        ts = self.level.tmx.tileset_of(gid & GID_MASK)
+        mode = default
+        if ts is not None:
+            mode = str(ts.tile_properties.get((gid & GID_MASK) - ts.firstgid, {}).get("draw", default))
+        cx = (box.min_x + box.max_x) / 2
+        if mode == "repeat":
+            columns = max(1, round(box.width / tex.width))
+            rows = max(1, round(box.height / tex.height))
+            placed = []
+            for row in range(rows):
+                for col in range(columns):
+                    sprite = arcade.Sprite(tex)
+                    sprite.width, sprite.height = box.width / columns, box.height / rows
+                    placed.append((sprite, box.min_x + (col + 0.5) * sprite.width,
+                                   box.min_y + (row + 0.5) * sprite.height))
+            return placed
+        sprite = arcade.Sprite(tex)
+        self._animate_if_animated(sprite, gid)
+        if mode == "stretch":
+            sprite.width, sprite.height = max(1.0, box.width), max(1.0, box.height)
+            return [(sprite, cx, (box.min_y + box.max_y) / 2)]
+        return [(sprite, cx, box.min_y + sprite.height / 2)]
+
+    def _animate_if_animated(self, sprite: arcade.Sprite, gid: int) -> None:
+        ts = self.level.tmx.tileset_of(gid & GID_MASK)
+        if ts is not None and (gid & GID_MASK) - ts.firstgid in ts.tile_animations:
+            self._animated.append((sprite, ts.tile_animations[(gid & GID_MASK) - ts.firstgid], ts.firstgid))
 
     def _build_things(self) -> None:
-        by_id = {str(e.id): e for e in self.level.entities}
-        for body in [*self.world.bodies, *self.world.kinematic_bodies]:
-            entity = by_id.get(body.name)
-            kind = "crate" if body in self.world.bodies else "platform"
-            tex = self._look(entity.source, kind) if entity else None
+        """Sprites for every moving body, character (but the player, whom the game draws) and sensor whose level
+        object has a tile; bodies without one get a plain box so that they are never invisible."""
+        movers: list[Any] = [*self.world.bodies, *self.world.kinematic_bodies, *self.world.characters]
+        for body in movers:
             box = body.shape.local_aabb
-            sprite = arcade.SpriteSolidColor(max(1, int(box.width)), max(1, int(box.height)), color=(160, 110, 60, 255)) \
-                if tex is None else arcade.Sprite(tex)
-            if tex is not None:
-                sprite.width, sprite.height = box.width, box.height
-            self.bodies.append(sprite)
-            self._body_sprites.append((sprite, body))
+            made = self._sprites_for(body, box, "stand" if isinstance(body, Character) else "stretch")
+            if not made:
+                if not isinstance(body, (RigidBody, KinematicBody)):
+                    continue  # a character without a look (the player): the game draws it
+                made = [(arcade.SpriteSolidColor(max(1, int(box.width)), max(1, int(box.height)),
+                                                 color=(160, 110, 60, 255)), 0.0, 0.0)]
+            for sprite, dx, dy in made:
+                self.bodies.append(sprite)
+                self._body_sprites.append((sprite, body, (dx, dy)))
         for sensor in self.world.sensors:
-            if sensor.tag not in ("pickup", "goal", "checkpoint"):
+            for sprite, dx, dy in self._sprites_for(sensor, sensor.shape.local_aabb, "stand"):
+                self.bodies.append(sprite)
+                self._sensor_sprites.append((sprite, sensor, (dx, dy)))
+        self._static_sprites()
+        self.sync()
+
+    def _static_sprites(self) -> None:
+        """Solid objects drawn from a tile (a Solid tile object, or a Solid class with a tile): placed once."""
+        for obj in self.level.objects:
+            if obj.cls != "Solid" or obj.shape is None:
                 continue
-            entity = by_id.get(sensor.name)
-            tex = self._look(entity.source, sensor.tag) if entity else None
+            gid = self.tile_of(obj)
+            tex = self.texture(gid) if gid is not None else None
             if tex is None:
                 continue
             sprite = arcade.Sprite(tex)
-            box = sensor.aabb()
-            if sensor.tag == "pickup":
-                sprite.center_x, sprite.center_y = sensor.position
-            else:
-                sprite.center_x, sprite.bottom = (box.min_x + box.max_x) / 2, box.min_y
+            sprite.width, sprite.height = obj.size
+            sprite.center_x, sprite.center_y = obj.position
+            sprite.angle = -math.degrees(obj.angle)
             self.bodies.append(sprite)
-            self._sensor_sprites.append((sprite, sensor))
-        self.sync()
 
     # ---------------------------------------------------------------- per frame
+    def sprite_of(self, thing: object) -> arcade.Sprite | None:
+        """The sprite that draws a body, character or sensor, or ``None`` when it has none."""
+        for sprite, drawn, _ in [*self._body_sprites, *self._sensor_sprites]:
+            if drawn is thing:
+                return sprite
+        return None
+
     def sync(self, alpha: float = 1.0) -> None:
         """Move sprites to the bodies' poses, blended ``alpha`` of the way from their previous step."""
-        for sprite, body in self._body_sprites:
+        for sprite, body, (dx, dy) in self._body_sprites:
             prev = body.previous_transform
             x = prev.position[0] + (body.position[0] - prev.position[0]) * alpha
             y = prev.position[1] + (body.position[1] - prev.position[1]) * alpha
             angle = prev.angle + (body.angle - prev.angle) * alpha
-            sprite.center_x, sprite.center_y = x, y
+            c, s = math.cos(angle), math.sin(angle)
+            sprite.center_x, sprite.center_y = x + c * dx - s * dy, y + s * dx + c * dy
             sprite.angle = -math.degrees(angle)  # arcade turns clockwise
-        for sprite, sensor in self._sensor_sprites:
-            sprite.visible = sensor.enabled
+            sprite.visible = not isinstance(body, Character) or body.world is not None  # (removed: a stomped enemy)
+        for sprite, sensor, (dx, dy) in self._sensor_sprites:
+            sprite.visible = sensor.enabled and sensor in self.world.sensors
+            sprite.center_x, sprite.center_y = sensor.position[0] + dx, sensor.position[1] + dy
 
     def animate(self, dt: float) -> None:
         self.time += dt

@@ -17,6 +17,7 @@ import arcade
 
 from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
+from engine.play import Animation, Animator, character_pose
 from engine.render import LevelRenderer
 
 from .art import HERO_H, HERO_POSES, HERO_W
@@ -36,6 +37,18 @@ WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
 SKY = (126, 200, 240, 255)
 GAME_STATES = ("play", "pause", "complete", "replay_end")
 """States that show the level being played (the others show the title's backdrop)."""
+
+
+HERO_ANIMATIONS = {
+    "idle": Animation(("idle",)),
+    "run": Animation(("run0", "run1", "run2", "run3"), fps=8.0),
+    "jump": Animation(("jump",)),
+    "fall": Animation(("fall",)),
+    "wall": Animation(("wall",)),
+    "climb": Animation(("climb0", "climb1"), fps=4.0),
+    "hurt": Animation(("hurt",)),
+}
+"""The hero's animations (engine.play's sprite-animation API), by pose; frames name poses of hero.png."""
 
 
 def hero_textures() -> dict[str, tuple[arcade.Texture, arcade.Texture]]:
@@ -108,7 +121,9 @@ class Play:
         self.sprites.append(self.hero)
         self.dust: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.squash = 0.0
-        self.run_clock = 0.0
+        self.animator = Animator(HERO_ANIMATIONS)
+        self.hurt = 0.0
+        """Seconds left of the hurt pose (after a death)."""
         self.debug = False
         self.physics_ms = 0.0
         self.previous_position = session.hero.position
@@ -116,6 +131,8 @@ class Play:
     def after_step(self) -> None:
         """Feel touches that react to what just happened: dust and squash on landing."""
         events = self.session.controller.events
+        if any(e["type"] in ("hazard", "fall", "enemy") for e in self.session.events):
+            self.hurt = 0.4
         if "land" in events:
             self.squash = 1.0
             x, y = self.session.hero.position
@@ -136,16 +153,12 @@ class Play:
         self.camera.follow(x, y, dt)
         ctrl = s.controller
         vx, vy = hero.velocity
-        if ctrl.wall_sliding:
-            pose = "wall"
-        elif not hero.on_floor:
-            pose = "jump" if vy > 0 else "fall"
-        elif abs(vx) > 20:
-            self.run_clock += dt * abs(vx) / 30.0
-            pose = f"run{int(self.run_clock) % 4}"
-        else:
-            pose = "idle"
-        self.hero.texture = self.textures[pose][0 if ctrl.facing > 0 else 1]
+        self.hurt = max(0.0, self.hurt - dt)
+        state = character_pose(hero, ctrl, hurt=self.hurt > 0.0)
+        # Legs and hands move with the body: the run and climb cycles follow the speed.
+        speed = abs(vx) / 120.0 if state == "run" else abs(vy) / 60.0 if state == "climb" else 1.0
+        frame = self.animator.update(state, dt, speed)
+        self.hero.texture = self.textures[frame][0 if ctrl.facing > 0 else 1]
         self.squash = max(0.0, self.squash - dt * 6)
         sx, sy = 1.0 + 0.25 * self.squash, 1.0 - 0.2 * self.squash
         self.hero.scale = (sx, sy)

@@ -16,8 +16,15 @@ TILE = 32
 
 # Tile ids of tiles.png (one row); levels/tiles.tsx gives them their collision shapes.
 BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LOW, HALF, ONE_WAY, GRASS, \
-    CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT, BLOCK_INNER = range(17)
-TILE_COUNT = 17
+    CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT, BLOCK_INNER, LADDER, SPRING, WALKER, WALKER_STEP, DOOR, \
+    SWITCH, FALLING = range(24)
+TILE_COUNT = 24
+TILE_CLASSES = {
+    CRATE: "Crate", PLATFORM: "MovingPlatform", SPIKES: "Hazard", GOAL: "Goal", COIN: "Pickup",
+    CHECKPOINT: "Checkpoint", LADDER: "Ladder", SPRING: "Spring", WALKER: "Walker", DOOR: "Door", SWITCH: "Switch",
+    FALLING: "FallingPlatform",
+}
+"""The class each object tile has in levels/tiles.tsx: the renderer draws an object of that class with it."""
 
 DIRT = (122, 84, 56, 255)
 DIRT_DARK = (96, 64, 44, 255)
@@ -97,11 +104,44 @@ def draw_tiles() -> Image.Image:
     x = CHECKPOINT * TILE
     d.rectangle((x + 4, 2, x + 6, 31), fill=(80, 80, 80, 255))
     d.polygon([(x + 7, 3), (x + 24, 9), (x + 7, 15)], fill=(60, 140, 230, 255))
+    _draw_blocks(d)
     return img
 
 
+def _draw_blocks(d: ImageDraw.ImageDraw) -> None:
+    """The building blocks' tiles: ladder, spring, walker (two steps), door, switch, falling platform."""
+    x = LADDER * TILE
+    for rail in (x + 5, x + 24):
+        d.rectangle((rail, 0, rail + 2, 31), fill=WOOD, outline=WOOD_DARK)
+    for y in range(4, 32, 8):
+        d.rectangle((x + 7, y, x + 24, y + 2), fill=WOOD, outline=WOOD_DARK)
+    x = SPRING * TILE
+    d.rectangle((x + 2, 26, x + 29, 31), fill=STEEL, outline=(70, 86, 104, 255))
+    for k in range(3):
+        d.line((x + 6, 24 - 6 * k, x + 25, 21 - 6 * k), fill=(200, 200, 210, 255), width=2)
+    d.rectangle((x + 2, 20, x + 29, 23), fill=(230, 70, 60, 255), outline=(140, 30, 30, 255))
+    for frame, lift in ((WALKER, 0), (WALKER_STEP, 1)):
+        x = frame * TILE
+        d.ellipse((x + 4, 12 - lift, x + 27, 31 - lift), fill=(120, 50, 140, 255), outline=OUTLINE)
+        d.ellipse((x + 7, 16 - lift, x + 12, 21 - lift), fill=(255, 255, 255, 255))
+        d.point((x + 9, 18 - lift), fill=OUTLINE)
+        for foot in (8, 16, 23):
+            d.line((x + foot, 29, x + foot + (2 if lift else -2), 31), fill=OUTLINE, width=2)
+    x = DOOR * TILE
+    d.rectangle((x + 8, 0, x + 23, 31), fill=(110, 110, 130, 255), outline=(50, 50, 70, 255), width=2)
+    for bolt in (6, 16, 26):
+        d.point((x + 12, bolt), fill=(220, 200, 80, 255))
+    x = SWITCH * TILE
+    d.rectangle((x + 4, 26, x + 27, 31), fill=STEEL, outline=(70, 86, 104, 255))
+    d.rectangle((x + 10, 22, x + 21, 26), fill=(240, 160, 40, 255), outline=(150, 90, 20, 255))
+    x = FALLING * TILE
+    d.rectangle((x, 0, x + 31, 15), fill=(176, 160, 140, 255), outline=(110, 96, 80, 255), width=2)
+    d.line((x + 9, 1, x + 13, 8, x + 10, 14), fill=(110, 96, 80, 255))
+    d.line((x + 22, 1, x + 19, 7, x + 23, 14), fill=(110, 96, 80, 255))
+
+
 HERO_W, HERO_H = 24, 34
-HERO_POSES = ("idle", "run0", "run1", "run2", "run3", "jump", "fall", "wall")
+HERO_POSES = ("idle", "run0", "run1", "run2", "run3", "jump", "fall", "wall", "climb0", "climb1", "hurt")
 """Frames of hero.png, left to right; each is HERO_W x HERO_H and faces right."""
 
 SKIN = (255, 214, 170, 255)
@@ -124,17 +164,25 @@ def _hero_frame(pose: str) -> Image.Image:
         "jump": [(9, -2, 4), (15, 3, 2)],
         "fall": [(9, -3, 0), (15, 3, 0)],
         "wall": [(9, 0, 3), (15, 2, 0)],
+        "climb0": [(9, 0, 5), (15, 0, 0)],
+        "climb1": [(9, 0, 0), (15, 0, 5)],
+        "hurt": [(9, -3, 1), (15, 3, 1)],
     }[pose]
     for hip, dx, lift in legs:
         d.line((hip, 22, hip + dx, HERO_H - 2 - lift), fill=PANTS, width=4)
         d.rectangle((hip + dx - 2, HERO_H - 3 - lift, hip + dx + 3, HERO_H - 1 - lift), fill=OUTLINE)
     d.rounded_rectangle((5, 11, 19, 24), radius=3, fill=SHIRT, outline=OUTLINE)
-    arm = {"jump": (20, 6), "fall": (22, 10), "wall": (22, 8)}.get(pose, (17 + (2 if pose.startswith("run") else 0), 20))
+    arm = {"jump": (20, 6), "fall": (22, 10), "wall": (22, 8), "climb0": (17, 2), "climb1": (12, 4),
+           "hurt": (22, 4)}.get(pose, (17 + (2 if pose.startswith("run") else 0), 20))
     d.line((15, 14, *arm), fill=SKIN, width=3)
     d.ellipse((6, 0, 19, 12), fill=SKIN, outline=OUTLINE)
     d.pieslice((5, -1, 20, 10), 180, 360, fill=HAIR)
-    d.point((15, 6), fill=OUTLINE)
-    d.point((16, 6), fill=OUTLINE)
+    if pose == "hurt":  # eyes shut tight
+        d.line((14, 5, 16, 7), fill=OUTLINE)
+        d.line((14, 7, 16, 5), fill=OUTLINE)
+    else:
+        d.point((15, 6), fill=OUTLINE)
+        d.point((16, 6), fill=OUTLINE)
     return img
 
 

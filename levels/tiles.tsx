@@ -1,6 +1,6 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" tilecount="17" columns="17">
- <image source="../assets/tiles.png" width="544" height="32"/>
+<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" tilecount="24" columns="24">
+ <image source="../assets/tiles.png" width="768" height="32"/>
  <tile id="0">
   <objectgroup draworder="index" id="2">
    <object id="1" x="0" y="0" width="32" height="32"/>
@@ -65,5 +65,38 @@
   <objectgroup draworder="index" id="2">
    <object id="1" x="0" y="0" width="32" height="32"/>
   </objectgroup>
+ </tile>
+ <tile id="10" type="Crate"/>
+ <tile id="11" type="MovingPlatform">
+  <properties>
+   <property name="draw" value="repeat"/>
+  </properties>
+ </tile>
+ <tile id="12" type="Hazard">
+  <properties>
+   <property name="draw" value="repeat"/>
+  </properties>
+ </tile>
+ <tile id="13" type="Goal"/>
+ <tile id="14" type="Pickup"/>
+ <tile id="15" type="Checkpoint"/>
+ <tile id="17" type="Ladder">
+  <properties>
+   <property name="draw" value="repeat"/>
+  </properties>
+ </tile>
+ <tile id="18" type="Spring"/>
+ <tile id="19" type="Walker">
+  <animation>
+   <frame tileid="19" duration="250"/>
+   <frame tileid="20" duration="250"/>
+  </animation>
+ </tile>
+ <tile id="21" type="Door"/>
+ <tile id="22" type="Switch"/>
+ <tile id="23" type="FallingPlatform">
+  <properties>
+   <property name="draw" value="repeat"/>
+  </properties>
  </tile>
 </tileset>

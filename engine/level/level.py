@@ -450,7 +450,7 @@ class _Builder:
         return LevelObject(
             id=obj.id, name=obj.name, cls=obj.cls, position=(cx, cy), angle=angle, shape=shape, points=points,
             size=(obj.width, obj.height), kind=obj.kind, tile=(obj.gid & GID_MASK) or None if obj.gid else None,
-            layer=obj.layer, properties=dict(obj.properties),
+            flip=(obj.flip_h, obj.flip_v), layer=obj.layer, properties=dict(obj.properties),
         )
 
     def next_level(self, value: Any) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..geometry import RoundedPolygon, Vec2
 
-__all__ = ["LevelObject"]
+__all__ = ["LevelObject", "level_object_of"]
 
 
 @dataclass(eq=False)
@@ -36,8 +36,21 @@ class LevelObject:
     """Tiled's object kind: ``point``, ``rectangle``, ``ellipse``, ``polygon``, ``polyline`` or ``tile``."""
     tile: int | None = None
     """The tile (global id, flip bits cleared) a tile object shows; ``None`` for other objects."""
+    flip: tuple[bool, bool] = (False, False)
+    """A tile object's (horizontal, vertical) flip."""
     layer: str = ""
     properties: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"LevelObject(id={self.id}, cls={self.cls!r}, name={self.name!r}, position={self.position})"
+
+
+def level_object_of(thing: Any) -> LevelObject | None:
+    """The :class:`LevelObject` a world object was made from: its ``user_data``, or its user data's user
+    data (a body whose user data is a game object made from a level object), else ``None``."""
+    data = getattr(thing, "user_data", None)
+    for _ in range(4):
+        if data is None or isinstance(data, LevelObject):
+            return data
+        data = getattr(data, "user_data", None)
+    return None

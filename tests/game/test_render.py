@@ -83,7 +83,7 @@ def test_crates_are_drawn_at_their_angle_and_interpolated(scene):
     crate.previous_transform = type(crate.previous_transform)((80.0, 48.0), 0.0)
     crate.position, crate.angle = (90.0, 48.0), math.radians(30)
     renderer.sync(0.5)
-    sprite = next(s for s, b in renderer._body_sprites if b is crate)
+    sprite = renderer.sprite_of(crate)
     assert sprite.center_x == pytest.approx(85.0) and sprite.angle == pytest.approx(-15.0)
 
 
@@ -94,3 +94,57 @@ def test_parallax_layers_move_slower_than_the_camera(scene):
     x = sprite.center_x
     renderer.draw((100.0, 0.0))  # drawing with the camera 100 px right shifts it 50 px, then restores it
     assert sprite.center_x == x
+
+
+CLASS_TSX = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" name="looks" tilewidth="32" tileheight="32" tilecount="4" columns="4">
+ <image source="tiles.png" width="128" height="32"/>
+ <tile id="1" type="Hazard"/>
+ <tile id="2" type="Crate"/>
+ <tile id="3" type="Walker"/>
+</tileset>
+"""
+
+CLASS_TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="8" height="4" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="5" source="looks.tsx"/>
+ <objectgroup id="2" name="o">
+  <object id="1" class="Spawn" x="10" y="10"><point/></object>
+  <object id="2" class="Solid" x="0" y="96" width="256" height="32"/>
+  <object id="3" class="Crate" x="64" y="0" width="32" height="32"/>
+  <object id="4" class="Hazard" x="128" y="64" width="32" height="32"/>
+  <object id="5" class="Walker" x="200" y="90"><point/></object>
+ </objectgroup>
+</map>
+"""
+
+
+def test_things_are_drawn_with_the_tile_of_their_class_in_any_tileset(tmp_path):
+    """No fixed tile indices: a tileset whose Crate tile is its third tile (gid 7 here) draws crates with it;
+    hazards and a factory-made enemy are drawn from their class's tile too."""
+    from engine.play import standard_factories
+
+    img = Image.new("RGBA", (128, 32))
+    for k, color in enumerate([(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]):
+        img.paste(color + (255,), (k * 32, 0, k * 32 + 32, 32))
+    img.save(tmp_path / "tiles.png")
+    (tmp_path / "looks.tsx").write_text(CLASS_TSX)
+    (tmp_path / "m.tmx").write_text(CLASS_TMX)
+    window = arcade.Window(200, 100, "t", visible=False)
+    try:
+        level = load_level(tmp_path / "m.tmx")
+        world = level.build_world(factories=standard_factories())
+        renderer = LevelRenderer(level, world)
+        walker = level.built[0][1]
+
+        def color_of(thing):
+            sprite = renderer.sprite_of(thing)
+            assert sprite is not None, thing
+            return sprite.texture.image.convert("RGB").getpixel((16, 16))
+
+        assert color_of(world.bodies[0]) == (0, 0, 255)  # the Crate tile (local id 2)
+        assert color_of(next(s for s in world.sensors if s.tag == "hazard")) == (0, 255, 0)
+        assert color_of(walker.character) == (255, 255, 0)
+        assert renderer.sprite_of(world.characters[0]) is not None and len(world.characters) == 1
+    finally:
+        window.close()
