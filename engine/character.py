@@ -43,12 +43,6 @@ from .types import (
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
 
 _EPS = 1e-9
-_GRAZE = 1e-4
-"""Cosine of the approach below which a hit is a graze, not a block. A tangent touch of a rounded corner
-carries rounding noise of about sqrt(machine epsilon x coordinate size): up to 1e-5 in a level 100k px
-wide. Ignoring a graze lets a move of L pixels dip at most 1e-4 L into the skin; recovery bounds the rest."""
-_PENETRATION_SLOP = 0.01
-"""Pixels. Overlaps shallower than this are rounding, not penetration."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +74,19 @@ class MoverConfig:
     direction (its rounded ends and undersides let the character through)."""
     recovery_iterations: int = 4
     """Push-out passes per step when the character starts a step overlapping something."""
+    recovery_search_reach: float = 2.0
+    """When push-out cannot free a wedged character, it searches rings out to this many times its larger
+    extent for the nearest free spot (up first, then around)."""
+    recovery_search_directions: int = 32
+    """Directions tried on each ring of that search (even; the ring step is a sixteenth of the smaller extent,
+    at least 0.5 px)."""
+    penetration_slop: float = 0.01
+    """Pixels. Overlaps shallower than this are rounding, not penetration."""
+    graze_cosine: float = 1e-4
+    """A cast hit approached at a cosine below this is a graze, not a block. A tangent touch of a rounded
+    corner carries rounding noise of about sqrt(machine epsilon x coordinate size): up to 1e-5 in a level
+    100k px wide. Ignoring a graze lets a move of L pixels dip at most graze_cosine x L into the skin;
+    recovery bounds the rest."""
     mass: float = 640.0
     """Mass used when the character pushes, lands on or stands on rigid bodies (same units as
     ``RigidBody.mass``: density x square pixels; 640 is a 20 x 32 px hero of density 1). Heavier crates
@@ -102,7 +109,8 @@ class MoverConfig:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0 < value < math.pi / 2):
                 raise WorldError(f"MoverConfig.{name} must be between 0 and pi/2 radians, got {value!r}")
-        for name in ("max_slides", "recovery_iterations"):
+        require_nonnegative(self, ("recovery_search_reach", "penetration_slop", "graze_cosine"))
+        for name in ("max_slides", "recovery_iterations", "recovery_search_directions"):
             value = getattr(self, name)
             if not (isinstance(value, int) and 1 <= value <= 64):
                 raise WorldError(f"MoverConfig.{name} must be an integer from 1 to 64, got {value!r}")
@@ -295,14 +303,14 @@ def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: V
     if _dot(normal, collider.one_way) < math.cos(cfg.one_way_angle):
         return False
     contact = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin)
-    return contact is None or contact.separation >= -_PENETRATION_SLOP
+    return contact is None or contact.separation >= -ch.config.penetration_slop
 
 
 def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
     """The first surface that stops a sweep of the skin-grown shape along ``d``."""
     length = math.hypot(d[0], d[1])
     for hit in ch.scene.cast(ch._cast_shape, Transform(position), d, ignore, ch._candidates):
-        if _dot(d, hit.normal) >= -_GRAZE * length:
+        if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
             # flush neighbour hides): it does not stop us.
             continue
@@ -404,7 +412,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
     for _ in range(cfg.recovery_iterations):
         worst = None
         for contact in ch.scene.contacts(ch.shape, Transform((px, py)), 0.0, candidates=ch._candidates):
-            if contact.separation >= -_PENETRATION_SLOP:
+            if contact.separation >= -ch.config.penetration_slop:
                 continue
             collider = contact.collider
             if collider.kind is BodyKind.DYNAMIC:
@@ -415,7 +423,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
                 if collider.body is None:
                     continue  # a static one-way we are inside of: we are passing through it
                 before = ch.scene.contact_with(ch.shape, Transform((px, py)), collider, cfg.skin, at_previous=True)
-                if before is not None and before.separation < -_PENETRATION_SLOP:
+                if before is not None and before.separation < -ch.config.penetration_slop:
                     continue  # already inside before the platform moved: passing through
             if worst is None or contact.separation < worst.separation:
                 worst = contact
@@ -423,7 +431,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
             return (px, py)
         push = -worst.separation + cfg.skin
         px, py = px + worst.normal[0] * push, py + worst.normal[1] * push
-    if _overlap_depth(ch, (px, py)) < _PENETRATION_SLOP:
+    if _overlap_depth(ch, (px, py)) < ch.config.penetration_slop:
         return (px, py)
     # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
     # for the nearest free spot instead. Rare, so a plain ring search is fine.
@@ -442,14 +450,16 @@ def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> floa
 
 def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
     box = ch.shape.local_aabb
-    reach = 2.0 * max(box.width, box.height) + 4.0 * ch.config.skin
+    cfg = ch.config
+    reach = cfg.recovery_search_reach * max(box.width, box.height) + 4.0 * cfg.skin
     step = max(0.5, min(box.width, box.height) / 16.0)
-    ux, uy = ch.config.up
+    ux, uy = cfg.up
+    directions = cfg.recovery_search_directions
     distance = step
     while distance <= reach:
-        # Up first, then around the clock: out of a floor rather than through it.
-        for k in range(32):
-            angle = math.pi * (k // 2) / 16.0 * (1 if k % 2 == 0 else -1)
+        # Up first, then alternately either way round: out of a floor rather than through it.
+        for k in range(directions):
+            angle = 2.0 * math.pi * (k // 2) / directions * (1 if k % 2 == 0 else -1)
             c, s = math.cos(angle), math.sin(angle)
             dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
             spot = (position[0] + dx, position[1] + dy)
@@ -608,7 +618,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     for contact in ch.scene.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
         collider = contact.collider
         solid = collider.one_way is None and collider.kind is not BodyKind.DYNAMIC
-        if contact.separation < -_PENETRATION_SLOP and solid:
+        if contact.separation < -ch.config.penetration_slop and solid:
             ch._needs_recovery = True  # ended inside something: push out at the start of the next step
         if collider.one_way is not None:
             if id(collider) in ch._dropping:
@@ -616,7 +626,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
                 continue
             if _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
                 continue
-            if contact.separation < -_PENETRATION_SLOP:
+            if contact.separation < -ch.config.penetration_slop:
                 continue
         surface = _classify(contact.normal, cfg)
         if surface == _Surface.FLOOR:

@@ -16,6 +16,8 @@ from typing import Any
 
 from ..bodies import RigidBody, Sensor
 from ..geometry import GeometryError, RoundedPolygon, Vec2
+from ..types import DEFAULT_FRICTION
+from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, ObjectRef, TileLayer
 from .objects import LevelObject
@@ -31,7 +33,8 @@ CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Che
 BLOCK_CLASSES = ("Ladder", "Spring", "Walker", "Door", "Switch", "FallingPlatform")
 """The classes of :func:`engine.play.standard_factories` (known without a project file declaring them)."""
 
-DEFAULT_GRAVITY = 1800.0
+DEFAULT_GRAVITY = -DEFAULT_GRAVITY_VECTOR[1]
+"""px/s^2, downwards: the map property gravity when a map does not set it."""
 DEFAULT_SEGMENT_RADIUS = 2.0
 PICKUP_RADIUS = 12.0
 MIN_BODY_SIZE = 1.0
@@ -169,7 +172,7 @@ def _add_entity(world: World, e: Entity, obj: LevelObject) -> None:
         props = e.properties
         world.add_body(RigidBody(
             e.shape, e.position, e.angle, density=props.get("density", 1.0),
-            friction=props.get("friction", 0.6), restitution=props.get("restitution", 0.0),
+            friction=props.get("friction", DEFAULT_FRICTION), restitution=props.get("restitution", 0.0),
             name=str(e.id), user_data=obj,
         ))
     elif e.kind == "platform":
@@ -479,7 +482,7 @@ class _Builder:
 
     def crate_props(self, obj: MapObject) -> dict[str, Any]:
         out = {}
-        limits = (("density", 1.0, 1e-6, 1e6), ("friction", 0.6, 0.0, 10.0), ("restitution", 0.0, 0.0, 1.0))
+        limits = (("density", 1.0, 1e-6, 1e6), ("friction", DEFAULT_FRICTION, 0.0, 10.0), ("restitution", 0.0, 0.0, 1.0))
         for name, default, low, high in limits:
             value = obj.properties.get(name, default)
             if not isinstance(value, (int, float)) or not (low <= value <= high):
