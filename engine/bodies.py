@@ -172,7 +172,7 @@ class RigidBody(MovingBody):
         cx, cy = props.centroid
         if cx or cy:
             # Re-centre: the body's origin is its centre of mass; move the world position to match.
-            self.shape = RoundedPolygon._trusted([(vx - cx, vy - cy) for vx, vy in self.shape.vertices], self.shape.radius)
+            self.shape = self.shape.transformed(Transform((-cx, -cy)))
             c, s = math.cos(self.angle), math.sin(self.angle)
             x, y = x + c * cx - s * cy, y + s * cx + c * cy
         self.position = (x, y)

@@ -186,7 +186,7 @@ class Character:
         self.velocity = (float(self.velocity[0]), float(self.velocity[1]))
         self.collider = Collider(BodyKind.CHARACTER, None, self)
         # The cast shape is the character grown by the skin: reaching its hit leaves exactly `skin` of gap.
-        self._cast_shape = RoundedPolygon._trusted(self.shape.vertices, self.shape.radius + self.config.skin)
+        self._cast_shape = self.shape.inflated(self.config.skin)
 
     # ---------------------------------------------------------------- the world it is in
     def attach(self, scene: Scene) -> None:

@@ -330,6 +330,14 @@ class RoundedPolygon:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RoundedPolygon is immutable")
 
+    def inflated(self, extra: float) -> RoundedPolygon:
+        """The same core with its radius grown by ``extra`` pixels (>= -radius): a character's skin-grown cast
+        shape, say."""
+        radius = self.radius + float(extra)
+        if not (math.isfinite(radius) and radius >= 0.0):
+            raise GeometryError(f"inflated: the radius would be {radius!r} (radius {self.radius!r} + {extra!r})")
+        return RoundedPolygon._trusted(self.vertices, radius)
+
     def __repr__(self) -> str:
         return f"RoundedPolygon({list(self.vertices)!r}, radius={self.radius!r})"
 
