@@ -469,10 +469,18 @@ def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
     return None
 
 
+_STEP_PROBES = (2.0, 4.0, 8.0, 16.0)
+"""Pixels. How far forward a step-up may carry the character in one step when its own move is shorter: far
+enough that its rounded corner stands on the ledge's top rather than on the ledge's rounded edge (the
+corner zone is the ledge's radius plus the character's plus the skin wide)."""
+
+
 def _step_up(
     ch: Character, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit]
 ) -> tuple[Vec2, Vec2] | None:
-    """Try to climb a ledge of at most ``step_height``: up, across, down. ``None`` if it does not fit."""
+    """Try to climb a ledge of at most ``step_height``: up, across, down onto a floor. The across move is the
+    step's own ``d``, or a little more when that is too short to get over the ledge's rounded edge (a slow
+    walk). ``None`` if no forward distance lands on a floor within ``step_height`` of where it started."""
     cfg = ch.config
     ux, uy = cfg.up
     h = cfg.step_height
@@ -481,16 +489,37 @@ def _step_up(
     if climbed < 0.5 * h:
         return None
     raised = (position[0] + ux * climbed, position[1] + uy * climbed)
+    length = math.hypot(*d)
+    if length < _EPS:
+        return None
+    for forward in (length, *(p for p in _STEP_PROBES if p > length)):
+        across = (d[0] * forward / length, d[1] * forward / length)
+        landed = _step_across_and_down(ch, position, raised, across, velocity, climbed, hits)
+        if landed is not None:
+            return landed
+    return None
+
+
+def _step_across_and_down(
+    ch: Character, position: Vec2, raised: Vec2, d: Vec2, velocity: Vec2, climbed: float, hits: list[SceneHit]
+) -> tuple[Vec2, Vec2] | None:
+    """From ``raised``, slide by ``d`` and drop back down: the landing, if it is on a floor no higher than
+    ``step_height`` above ``position`` (a taller ledge is a wall, rounded top or not)."""
+    cfg = ch.config
+    ux, uy = cfg.up
     across_hits: list[SceneHit] = []
     moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits)
-    progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / max(math.hypot(*d), _EPS)
-    if progress < 0.25 * math.hypot(*d):
+    length = math.hypot(*d)
+    progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / length
+    if progress < 0.25 * length:
         return None
     drop = climbed + cfg.skin
     land = _first_hit(ch, moved, (-ux * drop, -uy * drop))
     if land is None or _classify(land.normal, cfg) != _Surface.FLOOR:
         return None
     landed = (moved[0] - ux * drop * land.fraction, moved[1] - uy * drop * land.fraction)
+    if _dot((landed[0] - position[0], landed[1] - position[1]), cfg.up) > cfg.step_height + 1e-6:
+        return None
     hits.extend(across_hits)
     hits.append(land)
     return landed, new_velocity

@@ -1,0 +1,61 @@
+"""Physics in the field: the cases an adversarial trial found (issue 12), each as a player would see it.
+
+Default sizes: the hero is 20 x 32 px with 2 px rounded corners; ``step_height`` is 8 px.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import MoverConfig, PlatformerConfig, PlatformerController, PlatformerInput, RoundedPolygon, World
+
+HERO = RoundedPolygon.box(10, 16, radius=2)
+DT = 1.0 / 60.0
+RIGHT = PlatformerInput(right=True)
+
+
+def curb_world(height: float, radius: float) -> World:
+    """Flat floor (centre line y = 0) with a curb ``height`` px high at x = 100, segments of ``radius``."""
+    world = World()
+    world.add_chain([(-400, 0), (100, 0), (100, height), (700, height)], radius=radius)
+    return world
+
+
+def walk(world: World, speed: float, start_x: float = 0.0, seconds: float = 0.0, radius: float = 2.0):
+    hero = world.add_character(HERO, (start_x, radius + 16.5 + 2.0))
+    controller = PlatformerController(hero, PlatformerConfig(run_speed=speed))
+    for _ in range(int((seconds or 300.0 / speed + 1.0) / DT)):
+        controller.update(RIGHT, DT)
+        world.step(DT)
+    return hero
+
+
+@pytest.mark.parametrize("radius", [0.5, 2.0, 6.0])
+@pytest.mark.parametrize("speed", [30.0, 90.0, 250.0])
+@pytest.mark.parametrize("height", [1.0, 2.0, 4.0, 6.0, 8.0])
+def test_a_walking_hero_steps_up_every_curb_up_to_step_height(height, speed, radius):
+    hero = walk(curb_world(height, radius), speed, radius=radius)
+    assert hero.position[0] > 150.0, f"stuck at x = {hero.position[0]:.1f}"
+    assert hero.on_floor and hero.position[1] == pytest.approx(height + radius + 16.5, abs=0.6)
+
+
+@pytest.mark.parametrize("speed", [30.0, 250.0])
+def test_a_hero_standing_against_a_curb_steps_up_when_walking(speed):
+    world = curb_world(6.0, 2.0)
+    hero = walk(world, speed, start_x=100.0 - 2.0 - 10.0 - 0.5, seconds=1.5)
+    assert hero.position[0] > 110.0 and hero.position[1] > 20.0
+
+
+@pytest.mark.parametrize("radius", [0.5, 2.0])
+@pytest.mark.parametrize("speed", [30.0, 120.0, 250.0])
+@pytest.mark.parametrize("height", [9.5, 12.0])
+def test_a_curb_taller_than_step_height_is_a_wall(height, speed, radius):
+    """(A much rounder edge, say 6 px of radius on a 9.5 px curb, is a ramp where its slope is within
+    ``max_floor_angle``, and is walked up as one.)"""
+    hero = walk(curb_world(height, radius), speed, radius=radius)
+    assert hero.position[0] < 100.0 - radius - 10.0 + 0.01
+    assert hero.position[1] == pytest.approx(radius + 16.5, abs=0.01)
+
+
+def test_step_height_is_the_mover_config_value():
+    assert MoverConfig().step_height == 8.0
