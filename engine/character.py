@@ -493,11 +493,24 @@ def _step_up(
     if length < _EPS:
         return None
     for forward in (length, *(p for p in _STEP_PROBES if p > length)):
+        if forward > length:
+            _gather_around(ch, position, climbed + forward + cfg.skin + 1.0)
         across = (d[0] * forward / length, d[1] * forward / length)
         landed = _step_across_and_down(ch, position, raised, across, velocity, climbed, hits)
         if landed is not None:
             return landed
     return None
+
+
+def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
+    """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
+    box = ch.shape.aabb(Transform(position)).grown(reach)
+    found = ch.scene.gather(box, ignore=(ch,), filter=ch.filter)
+    if ch._candidates is None:
+        ch._candidates = found
+        return
+    known = {id(n.collider) for n in ch._candidates}
+    ch._candidates = ch._candidates + [n for n in found if id(n.collider) not in known]
 
 
 def _step_across_and_down(
@@ -540,13 +553,15 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
 
     # Everything this step can touch, gathered once: the shape's box grown by every distance it may
-    # travel or probe this step.
+    # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),
+    # which stretches the path by up to 1 / cos(max_floor_angle). (A step-up probing farther gathers more.)
+    stretch = 1.0 / math.cos(cfg.max_floor_angle) if cfg.constant_speed_on_slopes else 1.0
     reach = (
-        math.hypot(*carry) + math.hypot(vx, vy) * dt + cfg.skin + cfg.ground_probe + cfg.snap_length
+        math.hypot(*carry) + math.hypot(vx, vy) * dt * stretch + cfg.skin + cfg.ground_probe + cfg.snap_length
         + cfg.step_height + 1.0
     )
-    box = ch.shape.aabb(Transform(position)).grown(reach)
-    ch._candidates = ch.scene.gather(box, ignore=(ch,), filter=ch.filter)
+    ch._candidates = None
+    _gather_around(ch, position, reach)
     was_on_floor = ch.on_floor
     try:
         result = _move(ch, dt, position, carry, riding, hits)

@@ -59,3 +59,28 @@ def test_a_curb_taller_than_step_height_is_a_wall(height, speed, radius):
 
 def test_step_height_is_the_mover_config_value():
     assert MoverConfig().step_height == 8.0
+
+
+# ------------------------------------------------------------------------------------------------ tunnelling
+@pytest.mark.parametrize("degrees", [30.0, 45.0, 49.0])
+@pytest.mark.parametrize("speed", [2_000.0, 8_000.0, 20_000.0])
+@pytest.mark.parametrize("dt", [1 / 240, 1 / 60, 1 / 30])
+def test_running_up_a_steep_ramp_at_any_speed_never_crosses_the_ceiling(degrees, speed, dt):
+    """A ramp under a flat ceiling: however far one step slides up the ramp, the ceiling stops it (the search
+    for what to hit covers the whole path the slide can take, which constant speed on slopes stretches)."""
+    import math
+
+    slope = math.radians(degrees)
+    for ceiling in (300.0, 420.0, 520.0, 700.0):
+        world = World()
+        world.add_segments([(0, 0)], [(4000 * math.cos(slope), 4000 * math.sin(slope))], radius=2.0)
+        world.add_segments([(-200, ceiling)], [(4000, ceiling)], radius=2.0)
+        hero = world.add_character(HERO, (100.0, 100.0 * math.tan(slope) + 60.0))
+        controller = PlatformerController(hero)
+        for _ in range(60):
+            controller.update(PlatformerInput(), DT)
+            world.step(DT)
+        assert hero.on_floor
+        hero.velocity = (speed, 0.0)
+        hero.move(dt)
+        assert hero.position[1] <= ceiling - 2.0 - 16.0 + 1e-6, (ceiling, hero.position)
