@@ -24,7 +24,7 @@ from .types import (
     require_nonnegative,
 )
 
-__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter"]
+__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter", "placed_by_hand"]
 
 
 def check_filter(value: object, owner: str) -> None:
@@ -189,12 +189,6 @@ class RigidBody(MovingBody):
         self._previous = (self.position, self.angle)
 
     @property
-    def placed_by_hand(self) -> bool:
-        """Whether game code set ``position`` or ``angle`` since the last step began (a sleeper moved by hand
-        must be looked at although nothing near it moved)."""
-        return self._previous[0] is not self.position or self._previous[1] is not self.angle
-
-    @property
     def previous_transform(self) -> Transform:
         """Where the body was before the last step (riders and the debug overlay use the motion)."""
         position, angle = self._previous
@@ -222,6 +216,12 @@ class RigidBody(MovingBody):
     def wake(self) -> None:
         self.sleeping = False
         self.sleep_time = 0.0
+
+
+def placed_by_hand(bodies: list[RigidBody]) -> list[RigidBody]:
+    """The bodies whose ``position`` or ``angle`` game code set since their last step began (one pass, no
+    per-body call: a sleeping pile of hundreds is checked every step)."""
+    return [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
 
 
 @dataclass(eq=False)

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from ..bodies import PhysicsConfig, RigidBody
+from ..bodies import PhysicsConfig, RigidBody, placed_by_hand
 from ..geometry import CastHit, Transform, Vec2
 from ..types import ContactEvent, WorldError
 from .contacts import (
@@ -367,7 +367,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     if not movers and all(b.sleeping for b in bodies):
         # Everything rests and nothing moves that could wake it: only a sleeper that game code moved needs
         # looking at (its placement checked; it did not move in this step).
-        by_hand = [b for b in bodies if b.placed_by_hand]
+        by_hand = placed_by_hand(bodies)
         if by_hand:
             _placements(by_hand)
             for b in by_hand:
