@@ -654,10 +654,36 @@ def _floor_key(contact: SceneContact, cfg: MoverConfig) -> tuple[float, float]:
     return (round(contact.separation, 3), -_dot(contact.normal, cfg.up))
 
 
+def _v_floor(walls: list[SceneContact], cfg: MoverConfig) -> SceneContact | None:
+    """Two walls too steep to stand on that hold the character between them from either side (a V): when
+    their combined push is within ``max_floor_angle`` of up, they are a floor together, with that push as its
+    normal (so the character stands, can jump, and does not fall forever in place)."""
+    ux, uy = cfg.up
+    rx, ry = uy, -ux
+    best: SceneContact | None = None
+    for i, a in enumerate(walls):
+        for b in walls[i + 1:]:
+            if _dot(a.normal, cfg.up) <= 0.0 or _dot(b.normal, cfg.up) <= 0.0:
+                continue
+            if _dot(a.normal, (rx, ry)) * _dot(b.normal, (rx, ry)) >= 0.0:
+                continue  # both on the same side: a crease in one wall, not a V
+            nx, ny = a.normal[0] + b.normal[0], a.normal[1] + b.normal[1]
+            length = math.hypot(nx, ny)
+            if length < _EPS or _classify((nx / length, ny / length), cfg) != _Surface.FLOOR:
+                continue
+            nearer = a if a.separation <= b.separation else b
+            candidate = SceneContact((nx / length, ny / length), max(a.separation, b.separation), nearer.point,
+                                     nearer.collider)
+            if best is None or candidate.separation < best.separation:
+                best = candidate
+    return best
+
+
 def _classify_contacts(ch: Character, position: Vec2) -> None:
     cfg = ch.config
     margin = cfg.skin + cfg.ground_probe
     floor = wall = ceiling = None
+    walls: list[SceneContact] = []
     still_dropping: set[int] = set()
     for contact in ch.scene.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
         collider = contact.collider
@@ -681,6 +707,9 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
             ceiling = contact if ceiling is None or contact.separation < ceiling.separation else ceiling
         else:
             wall = contact if wall is None or contact.separation < wall.separation else wall
+            walls.append(contact)
+    if floor is None and len(walls) >= 2:
+        floor = _v_floor(walls, cfg)
     ch._dropping = still_dropping
     ch.on_floor = floor is not None
     ch.on_wall = wall is not None

@@ -84,3 +84,31 @@ def test_running_up_a_steep_ramp_at_any_speed_never_crosses_the_ceiling(degrees,
         hero.velocity = (speed, 0.0)
         hero.move(dt)
         assert hero.position[1] <= ceiling - 2.0 - 16.0 + 1e-6, (ceiling, hero.position)
+
+
+# ------------------------------------------------------------------------------------------------ steep V
+@pytest.mark.parametrize("degrees", [55.0, 65.0, 75.0])
+def test_resting_in_a_v_of_steep_walls_is_standing(degrees):
+    """Two walls too steep to stand on, meeting in a V: their combined push is straight up, so the hero
+    stands there (on_floor, no fall speed) and can jump out."""
+    import math
+
+    world = World()
+    rise = math.tan(math.radians(degrees)) * 120.0
+    world.add_chain([(-120, rise), (0, 0), (120, rise)], radius=2.0)
+    hero = world.add_character(HERO, (0.0, 80.0))
+    controller = PlatformerController(hero)
+    for _ in range(90):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    rest = hero.position[1]
+    assert hero.on_floor and hero.velocity == (0.0, 0.0)
+    controller.update(PlatformerInput(), DT)
+    world.step(DT)
+    assert hero.position[1] == pytest.approx(rest, abs=1e-6)  # not sinking, not jittering
+    top = rest
+    for frame in range(40):
+        controller.update(PlatformerInput(jump=frame < 20), DT)
+        world.step(DT)
+        top = max(top, hero.position[1])
+    assert top > rest + 40.0
