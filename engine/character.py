@@ -406,36 +406,57 @@ def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
 
 
 def _recover(ch: Character, position: Vec2) -> Vec2:
-    """Push the character out of anything it overlaps deeper than the skin allows."""
+    """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
+    sweep: what it would push the character into (the floor under a descending lift) stops it there, and
+    the character is reported ``crushed`` instead of being pushed through."""
     cfg = ch.config
     px, py = position
     for _ in range(cfg.recovery_iterations):
-        worst = None
-        for contact in ch.scene.contacts(ch.shape, Transform((px, py)), 0.0, candidates=ch._candidates):
-            if contact.separation >= -ch.config.penetration_slop:
-                continue
-            collider = contact.collider
-            if collider.kind is BodyKind.DYNAMIC:
-                continue  # the rigid-body solver pushes the body out of us, not us out of it
-            if collider.one_way is not None:
-                if id(collider) in ch._dropping or _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
-                    continue
-                if collider.body is None:
-                    continue  # a static one-way we are inside of: we are passing through it
-                before = ch.scene.contact_with(ch.shape, Transform((px, py)), collider, cfg.skin, at_previous=True)
-                if before is not None and before.separation < -ch.config.penetration_slop:
-                    continue  # already inside before the platform moved: passing through
-            if worst is None or contact.separation < worst.separation:
-                worst = contact
+        worst = _deepest_overlap(ch, (px, py))
         if worst is None:
             return (px, py)
         push = -worst.separation + cfg.skin
-        px, py = px + worst.normal[0] * push, py + worst.normal[1] * push
+        nx, ny = worst.normal
+        if worst.collider.body is None:
+            px, py = px + nx * push, py + ny * push
+            continue
+        blocked = _first_hit(ch, (px, py), (nx * push, ny * push), ignore=(worst.collider,))
+        if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
+            px, py = px + nx * push, py + ny * push
+            continue
+        f = blocked.fraction
+        px, py = px + nx * push * f, py + ny * push * f
+        ch.step_events.append(ContactEvent("crushed", ch, worst.collider.body, (nx, ny)))
+        return (px, py)  # squeezed: it stays against what holds it, the body passes through it
     if _overlap_depth(ch, (px, py)) < ch.config.penetration_slop:
         return (px, py)
     # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
     # for the nearest free spot instead. Rare, so a plain ring search is fine.
     return _nearest_free_spot(ch, position) or (px, py)
+
+
+def _deepest_overlap(ch: Character, position: Vec2) -> SceneContact | None:
+    """The deepest overlap recovery must resolve (rigid bodies, one-ways passed through and one-way platforms
+    that were already inside the character before moving are not its business)."""
+    cfg = ch.config
+    worst = None
+    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=ch._candidates):
+        if contact.separation >= -cfg.penetration_slop:
+            continue
+        collider = contact.collider
+        if collider.kind is BodyKind.DYNAMIC:
+            continue  # the rigid-body solver pushes the body out of us, not us out of it
+        if collider.one_way is not None:
+            if id(collider) in ch._dropping or _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
+                continue
+            if collider.body is None:
+                continue  # a static one-way we are inside of: we are passing through it
+            before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
+            if before is not None and before.separation < -cfg.penetration_slop:
+                continue  # already inside before the platform moved: passing through
+        if worst is None or contact.separation < worst.separation:
+            worst = contact
+    return worst
 
 
 def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> float:
@@ -549,6 +570,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     hits: list[SceneHit] = []
     position = ch.position
     ch.previous_position = position
+    ch.step_events = []
     riding = ch.platform if ch.on_floor else None
     carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
 
@@ -567,7 +589,6 @@ def move_character(ch: Character, dt: float) -> MoveResult:
         result = _move(ch, dt, position, carry, riding, hits)
     finally:
         ch._candidates = None
-    ch.step_events = []
     if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
         floor = ch.floor_collider
         ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,

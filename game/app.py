@@ -131,7 +131,7 @@ class Play:
     def after_step(self) -> None:
         """Feel touches that react to what just happened: dust and squash on landing."""
         events = self.session.controller.events
-        if any(e["type"] in ("hazard", "fall", "enemy") for e in self.session.events):
+        if any(e["type"] in ("hazard", "fall", "enemy", "crushed") for e in self.session.events):
             self.hurt = 0.4
         if "land" in events:
             self.squash = 1.0
@@ -468,7 +468,8 @@ class GameWindow(arcade.Window):
 
     def _step_sounds(self, session: Session) -> None:
         for event in session.events:
-            self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt"}.get(event["type"], event["type"]))
+            self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt", "enemy": "hurt", "crushed": "hurt"}
+                       .get(event["type"], event["type"]))
         if "jump" in session.controller.events or "wall_jump" in session.controller.events:
             self.sound("jump")
         if "land" in session.controller.events:

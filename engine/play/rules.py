@@ -43,8 +43,8 @@ class RulesConfig:
 
 @dataclass(frozen=True)
 class GameEvent:
-    """Something the rules decided: ``type`` is ``pickup``, ``hazard``, ``fall``, ``checkpoint``, ``goal``,
-    ``respawn`` (or a game's own); ``source`` the sensor (or other object) behind it; ``data`` what a trace
+    """Something the rules decided: ``type`` is ``pickup``, ``hazard``, ``fall``, ``crushed`` (squeezed by a
+    moving body), ``checkpoint``, ``goal``, ``respawn`` (or a game's own); ``source`` the sensor (or other object) behind it; ``data`` what a trace
     records of it (``id``: the Tiled object id where there is one)."""
 
     type: str
@@ -128,9 +128,14 @@ class PlatformerRules:
         self._started = False
         if not self.complete:
             self.time += dt
+        crushed = None
         for event in self.world.events:
             if event.kind == "begin" and isinstance(event.a, Sensor) and event.b is self.player:
                 self.touch(event.a)
+            elif event.kind == "crushed" and event.a is self.player:
+                crushed = event.b
+        if crushed is not None:
+            self.kill("crushed", crushed)
         if self.player.position[1] < -self.config.fall_depth:
             self.kill("fall")
 

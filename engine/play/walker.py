@@ -23,7 +23,8 @@ class Walker(GameObject):
     """An enemy: a character with its own controller that walks ``direction`` (-1 or 1) at ``speed`` px/s,
     turns at walls and (``turn_at_ledges``) before walking off a ledge. Touching the player from the side
     hurts the player (the rules' ``enemy`` death); the player landing on it stomps it (it is removed, the
-    player bounces ``bounce_speed`` px/s); a crate of at least ``crush_mass`` landing on it crushes it. Its
+    player bounces ``bounce_speed`` px/s); a crate of at least ``crush_mass`` landing on it, or a moving body
+    squeezing it against something, crushes it. Its
     ``mass`` (default about six heroes) makes it hard to shove.
 
     Tiled: class ``Walker``, a point or rectangle; properties ``speed`` (px/s, 60), ``direction`` (-1 or 1,
@@ -85,7 +86,8 @@ class Walker(GameObject):
                 stage.controller.launch(self.bounce_speed)
                 self.die(stage, "stomp")
                 return
-            if event.kind == "begin" and event.a is self.character and isinstance(event.b, RigidBody) \
+            squashed = event.kind == "crushed" and event.a is self.character
+            if squashed or event.kind == "begin" and event.a is self.character and isinstance(event.b, RigidBody) \
                     and event.normal[1] > 0.7 and event.b.mass >= self.crush_mass:
                 self.die(stage, "enemy_crushed")
                 return

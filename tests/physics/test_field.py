@@ -112,3 +112,24 @@ def test_resting_in_a_v_of_steep_walls_is_standing(degrees):
         world.step(DT)
         top = max(top, hero.position[1])
     assert top > rest + 40.0
+
+
+# ------------------------------------------------------------------------------------------------ crushing
+@pytest.mark.parametrize("speed", [30.0, 100.0, 300.0, 600.0])
+def test_a_descending_platform_crushes_the_hero_against_the_floor_but_never_pushes_him_through(speed):
+    from engine import KinematicBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    hero = world.add_character(HERO, (0.0, 18.5))
+    controller = PlatformerController(hero)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 80.0), velocity=(0.0, -speed)))
+    crushed, lowest = [], hero.position[1]
+    for _ in range(int(2.0 * 80.0 / speed / DT) + 10):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+        lowest = min(lowest, hero.position[1])
+        crushed += [e for e in world.events if e.kind == "crushed"]
+    assert lowest > 18.5 - 0.6  # still standing on the floor
+    assert crushed and crushed[0].a is hero and crushed[0].b is lift
+    assert lift.velocity == (0.0, -speed)  # the platform keeps its path

@@ -219,3 +219,12 @@ def test_character_pose_names_what_the_player_sees():
     play(stage, JUMP, 3)
     assert character_pose(stage.player, stage.controller) == "jump"
     assert character_pose(stage.player, stage.controller, hurt=True) == "hurt"
+
+
+def test_a_platform_crushing_the_player_kills_him_and_he_respawns():
+    from engine import KinematicBody
+
+    stage = stage_on_floor(0.0)
+    stage.world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 80.0), velocity=(0.0, -120.0)))
+    seen = _all_events(stage, NOTHING, 40)
+    assert [e.type for e in seen][:2] == ["crushed", "respawn"] and stage.rules.deaths >= 1
