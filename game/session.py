@@ -25,8 +25,8 @@ HERO_SHAPE = RoundedPolygon.box(10, 16, radius=2)
 """The hero: 20 x 32 px with 2 px rounded corners."""
 
 TRACED_EVENTS = frozenset({
-    "pickup", "hazard", "fall", "crushed", "checkpoint", "goal", "enemy", "climb", "spring", "stomp", "enemy_crushed", "switch",
-    "door", "platform_fall",
+    "pickup", "hazard", "fall", "crushed", "checkpoint", "goal", "enemy", "climb", "spring", "stomp", "enemy_crushed",
+    "switch", "door", "platform_fall",
 })
 """The stage's events that go into traces (``respawn`` follows every death and is not written)."""
 

@@ -44,8 +44,8 @@ class RulesConfig:
 @dataclass(frozen=True)
 class GameEvent:
     """Something the rules decided: ``type`` is ``pickup``, ``hazard``, ``fall``, ``crushed`` (squeezed by a
-    moving body), ``checkpoint``, ``goal``, ``respawn`` (or a game's own); ``source`` the sensor (or other object) behind it; ``data`` what a trace
-    records of it (``id``: the Tiled object id where there is one)."""
+    moving body), ``checkpoint``, ``goal``, ``respawn`` (or a game's own); ``source`` the sensor (or other
+    object) behind it; ``data`` what a trace records of it (``id``: the Tiled object id where there is one)."""
 
     type: str
     source: Any = None
