@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2
+from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, Neighbour, Scene,
     SceneContact, SceneHit, WorldError, require_nonnegative,
@@ -407,27 +407,30 @@ def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
 
 def _recover(ch: Character, position: Vec2) -> Vec2:
     """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
-    sweep: what it would push the character into (the floor under a descending lift) stops it there, and
+    sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
+    swallows), and what it would push the character into (the floor under a descending lift) stops it there:
     the character is reported ``crushed`` instead of being pushed through."""
     cfg = ch.config
     px, py = position
+    swept = _swept_by_movers(ch, position)
+    if swept is not None:
+        collider, (nx, ny), push = swept
+        moved = _push_by(ch, (px, py), collider, (nx, ny), push)
+        if moved is None:
+            return _crushed_at(ch, (px, py), collider, (nx, ny), push)
+        px, py = moved
     for _ in range(cfg.recovery_iterations):
-        worst = _deepest_overlap(ch, (px, py))
-        if worst is None:
+        found = _deepest_overlap(ch, (px, py))
+        if found is None:
             return (px, py)
-        push = -worst.separation + cfg.skin
-        nx, ny = worst.normal
+        worst, (nx, ny), push = found
         if worst.collider.body is None:
             px, py = px + nx * push, py + ny * push
             continue
-        blocked = _first_hit(ch, (px, py), (nx * push, ny * push), ignore=(worst.collider,))
-        if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
-            px, py = px + nx * push, py + ny * push
-            continue
-        f = blocked.fraction
-        px, py = px + nx * push * f, py + ny * push * f
-        ch.step_events.append(ContactEvent("crushed", ch, worst.collider.body, (nx, ny)))
-        return (px, py)  # squeezed: it stays against what holds it, the body passes through it
+        moved = _push_by(ch, (px, py), worst.collider, (nx, ny), push)
+        if moved is None:
+            return _crushed_at(ch, (px, py), worst.collider, (nx, ny), push)
+        px, py = moved
     if _overlap_depth(ch, (px, py)) < ch.config.penetration_slop:
         return (px, py)
     # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
@@ -435,28 +438,93 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
     return _nearest_free_spot(ch, position) or (px, py)
 
 
-def _deepest_overlap(ch: Character, position: Vec2) -> SceneContact | None:
-    """The deepest overlap recovery must resolve (rigid bodies, one-ways passed through and one-way platforms
-    that were already inside the character before moving are not its business)."""
+def _push_by(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
+    """Where a moving body's push of ``push`` px along ``direction`` takes the character, or ``None`` when
+    something it cannot be pushed through (static geometry, another kinematic body) is in the way."""
+    nx, ny = direction
+    blocked = _first_hit(ch, position, (nx * push, ny * push), ignore=(collider,))
+    if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
+        return (position[0] + nx * push, position[1] + ny * push)
+    return None
+
+
+def _crushed_at(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2:
+    """Squeezed: the character goes as far as the push can take it and stays there against what holds it
+    (the body passes through it), and a ``crushed`` event names the body."""
+    nx, ny = direction
+    blocked = _first_hit(ch, position, (nx * push, ny * push), ignore=(collider,))
+    f = blocked.fraction if blocked is not None else 1.0
+    ch.step_events.append(ContactEvent("crushed", ch, collider.body, (nx, ny)))
+    return (position[0] + nx * push * f, position[1] + ny * push * f)
+
+
+def _swept_by_movers(ch: Character, position: Vec2) -> tuple[Collider, Vec2, float] | None:
+    """The kinematic body whose motion this step swept through the character's place farthest (a lift fast
+    enough to pass the character's whole height in one step), with its push; ``None`` when none did."""
+    best: tuple[Collider, Vec2, float] | None = None
+    for neighbour in ch._candidates or ():
+        collider = neighbour.collider
+        if collider.kind is not BodyKind.KINEMATIC:
+            continue
+        swept = _swept_push(ch, collider, position)
+        if swept is None:
+            continue
+        if collider.one_way is not None and not _one_way_pushes(ch, collider, swept[0], position):
+            continue
+        if best is None or swept[1] > best[2]:
+            best = (collider, *swept)
+    return best
+
+
+def _deepest_overlap(ch: Character, position: Vec2) -> tuple[SceneContact, Vec2, float] | None:
+    """The deepest overlap recovery must resolve, with the direction and distance to push the character
+    (rigid bodies, one-ways passed through and one-way platforms that were already inside the character
+    before moving are not its business)."""
     cfg = ch.config
-    worst = None
+    worst: tuple[SceneContact, Vec2, float] | None = None
     for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=ch._candidates):
         if contact.separation >= -cfg.penetration_slop:
             continue
         collider = contact.collider
-        if collider.kind is BodyKind.DYNAMIC:
-            continue  # the rigid-body solver pushes the body out of us, not us out of it
-        if collider.one_way is not None:
-            if id(collider) in ch._dropping or _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
-                continue
-            if collider.body is None:
-                continue  # a static one-way we are inside of: we are passing through it
-            before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
-            if before is not None and before.separation < -cfg.penetration_slop:
-                continue  # already inside before the platform moved: passing through
-        if worst is None or contact.separation < worst.separation:
-            worst = contact
+        if collider.kind is BodyKind.DYNAMIC or (collider.one_way is not None and collider.body is None):
+            continue  # the solver pushes rigid bodies out of us; inside a static one-way we are passing through
+        push = (contact.normal, -contact.separation + cfg.skin)
+        if collider.kind is BodyKind.KINEMATIC:
+            swept = _swept_push(ch, collider, position)
+            if swept is not None:
+                push = swept
+        if collider.one_way is not None and not _one_way_pushes(ch, collider, push[0], position):
+            continue
+        if worst is None or contact.separation < worst[0].separation:
+            worst = (contact, *push)
     return worst
+
+
+def _swept_push(ch: Character, collider: Collider, position: Vec2) -> tuple[Vec2, float] | None:
+    """How a kinematic body moving into the character this step pushes it: along the body's motion, by the
+    part of the motion left after the body first touched it (plus the skin). ``None`` when the body did not
+    move into it this step (it was already overlapping, or it is not moving)."""
+    body = collider.body
+    start = body.previous_transform
+    dx, dy = body.position[0] - start.position[0], body.position[1] - start.position[1]
+    length = math.hypot(dx, dy)
+    if length < _EPS:
+        return None
+    hit = shape_cast(body.shape, Transform(start.position, body.angle), (dx, dy), ch.shape, Transform(position))
+    if hit is None or hit.started_inside:
+        return None
+    return (dx / length, dy / length), (1.0 - hit.fraction) * length + ch.config.skin
+
+
+def _one_way_pushes(ch: Character, collider: Collider, direction: Vec2, position: Vec2) -> bool:
+    """A moving one-way platform pushes the character only along its one-way side, only if the character
+    was not inside it before it moved, and not while dropping through it."""
+    cfg = ch.config
+    assert collider.one_way is not None
+    if id(collider) in ch._dropping or _dot(direction, collider.one_way) < math.cos(cfg.one_way_angle):
+        return False
+    before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
+    return before is None or before.separation >= -cfg.penetration_slop
 
 
 def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> float:

@@ -133,3 +133,42 @@ def test_a_descending_platform_crushes_the_hero_against_the_floor_but_never_push
     assert lowest > 18.5 - 0.6  # still standing on the floor
     assert crushed and crushed[0].a is hero and crushed[0].b is lift
     assert lift.velocity == (0.0, -speed)  # the platform keeps its path
+
+
+# ------------------------------------------------------------------------------------------------ fast platforms
+@pytest.mark.parametrize("one_way", [None, (0.0, 1.0)])
+@pytest.mark.parametrize("speed", [600.0, 1300.0, 3000.0, 6000.0])
+def test_a_hero_falling_onto_a_fast_rising_platform_lands_on_it(speed, one_way):
+    from engine import KinematicBody
+
+    for phase in range(0, 120, 15):  # where, within a step's travel, the two meet
+        world = World()
+        lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 4, radius=0), (0.0, -speed - phase),
+                                                 velocity=(0.0, speed), one_way=one_way))
+        hero = world.add_character(HERO, (0.0, 0.0))
+        controller = PlatformerController(hero)
+        for _ in range(90):
+            controller.update(PlatformerInput(), DT)
+            world.step(DT)
+            assert hero.position[1] > lift.position[1], f"fell through the platform (phase {phase})"
+        assert hero.on_floor and hero.platform is lift
+        assert hero.position[1] == pytest.approx(lift.position[1] + 4.0 + 16.5, abs=1.0)
+
+
+@pytest.mark.parametrize("one_way", [None, (0.0, 1.0)])
+@pytest.mark.parametrize("speed", [1300.0, 3000.0, 6000.0])
+def test_a_hero_standing_on_a_platform_that_starts_rising_fast_rides_it(speed, one_way):
+    from engine import KinematicBody
+
+    world = World()
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 4, radius=0), (0.0, 0.0), one_way=one_way))
+    hero = world.add_character(HERO, (0.0, 4.0 + 16.5))
+    controller = PlatformerController(hero)
+    for _ in range(10):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    lift.velocity = (0.0, speed)
+    for _ in range(30):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+        assert hero.position[1] == pytest.approx(lift.position[1] + 4.0 + 16.5, abs=1.0)
