@@ -344,12 +344,15 @@ def _slide(
         nx, ny = hit.normal
         surface = _classify((nx, ny), cfg)
         kind = hit.collider.kind
-        pushed = _push(ch, hit, vx, vy) if kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER else None
+        pushable = kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER
+        pushed = _push(ch, hit, vx, vy) if pushable else None
+        if pushed is None and pushable and surface == _Surface.CEILING:
+            pushed = (vx, vy)  # lifting what rests on our head, no faster than it rises: rise with it
         # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
-        # pushing a rigid body sideways, keep the speed the push leaves us).
+        # pushing a rigid body or a character sideways or up, keep the speed the push leaves us).
         vu = vx * ux + vy * uy
-        if pushed is not None and surface == _Surface.WALL:
-            vx, vy = pushed
+        if pushed is not None and surface != _Surface.FLOOR:
+            vx, vy = pushed  # pushing it sideways, or lifting it off our head: the speed the push leaves us
         elif surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
             vx, vy = vx - ux * vu, vy - uy * vu
         elif surface == _Surface.WALL:

@@ -172,3 +172,37 @@ def test_a_hero_standing_on_a_platform_that_starts_rising_fast_rides_it(speed, o
         controller.update(PlatformerInput(), DT)
         world.step(DT)
         assert hero.position[1] == pytest.approx(lift.position[1] + 4.0 + 16.5, abs=1.0)
+
+
+# ------------------------------------------------------------------------------------------------ crate on the head
+def _jump_with_crate_on_head(density: float) -> tuple[float, float]:
+    """Rise of the hero's jump and of the crate on his head (px), for a 32 x 32 crate of ``density``."""
+    from engine import RigidBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    hero = world.add_character(HERO, (0.0, 18.5))
+    controller = PlatformerController(hero)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (0.0, 18.5 + 16 + 16 + 1), density=density))
+    for _ in range(90):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
+    hero_y, crate_y = hero.position[1], crate.position[1]
+    hero_top, crate_top = hero_y, crate_y
+    for frame in range(60):
+        controller.update(PlatformerInput(jump=frame < 30), DT)
+        world.step(DT)
+        hero_top, crate_top = max(hero_top, hero.position[1]), max(crate_top, crate.position[1])
+    return hero_top - hero_y, crate_top - crate_y
+
+
+@pytest.mark.parametrize("ratio, least", [(0.5, 30.0), (1.0, 18.0), (2.0, 5.0)])
+def test_a_jump_lifts_a_crate_up_to_twice_the_heros_mass(ratio, least):
+    density = ratio * MoverConfig().mass / (32.0 * 32.0)
+    hero_rise, crate_rise = _jump_with_crate_on_head(density)
+    assert hero_rise > least and crate_rise > least
+
+
+def test_a_much_heavier_crate_pins_the_hero():
+    hero_rise, _ = _jump_with_crate_on_head(20.0 * MoverConfig().mass / (32.0 * 32.0))
+    assert hero_rise < 3.0
