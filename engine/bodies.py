@@ -94,6 +94,9 @@ class PhysicsConfig:
     block_condition_limit: float = 1000.0
     """Two-point contacts are solved as one 2x2 block when the block's condition estimate (k11^2 / det) is
     below this; worse-conditioned ones point by point."""
+    max_static_overlap: float = 1.0
+    """Pixels. A body pressed deeper than this into static geometry (a light crate under a much heavier one)
+    is moved back out to this depth at the end of the step, whatever the mass ratio."""
     candidate_padding: float = 16.0
     """Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
     until the body leaves that box (resting crates never look again)."""
@@ -106,7 +109,7 @@ class PhysicsConfig:
             "restitution_threshold", "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping",
             "angular_damping", "sleep_linear_velocity", "time_to_sleep", "continuous_min_approach",
             "static_stiffness_scale", "max_hertz_per_substep_rate", "light_gap_fraction", "block_condition_limit",
-            "candidate_padding",
+            "candidate_padding", "max_static_overlap",
         ))
 
 

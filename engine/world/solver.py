@@ -214,6 +214,7 @@ class _Solver:
         self.soft_gain, self.soft_keep = self.nmass * self.mscale, 1.0 - self.iscale
         self.anchor_gain = self.tmass * anchor_mscale
         self.restitution_coefficient = c.restitution
+        self.valid, self.nx, self.ny, self.rows_a, self.rows_b = c.valid.T, c.nx, c.ny, c.ia, c.ib
         nx2, ny2 = c.nx[:, None], c.ny[:, None]
         self.sep0 = c.sep.T
         self.drift0 = (c.gap[:, None] + (c.qbx - c.qax) * ny2 - (c.qby - c.qay) * nx2).T
@@ -310,6 +311,40 @@ class _Solver:
             subtract(t[1], before[1], out=ls[3])
             flat[index] += einsum("imj,im->mj", w, ls)
 
+    def project_out(self, fixed: np.ndarray, max_overlap: float, dyn: int, rounds: int) -> None:
+        """After the substeps, a position pass: a body sunk more than ``max_overlap`` px into static geometry
+        (the contacts ``fixed``) is moved back out to that depth along the normal and loses its velocity into
+        the surface (``rounds`` passes, for bodies in a corner). The soft solve converges slowly when a light
+        body carries a much heavier one; this keeps it from being pressed through the level whatever the mass
+        ratio. Separations are this step's linear estimate (the manifold is rebuilt next step)."""
+        if not fixed.any():
+            return
+        for _ in range(rounds):
+            if not self._separate(fixed, max_overlap, dyn):
+                return
+
+    def _separate(self, fixed: np.ndarray, max_overlap: float, dyn: int) -> bool:
+        """One position pass over the static contacts ``fixed`` (their B is the dynamic body); whether
+        anything moved."""
+        sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], self._pair_state(self.d))
+        deficit = np.where(fixed, -max_overlap - np.where(self.valid, sep, np.inf).min(axis=0), 0.0)
+        chosen = np.flatnonzero((deficit > 1e-9) & (self.rows_b < dyn))
+        if not len(chosen):
+            return False
+        normal = np.stack([self.nx[chosen], self.ny[chosen]], axis=1)
+        rows = self.rows_b[chosen]
+        push = normal * deficit[chosen, None]
+        # Per body, the largest push each way along x and along y (two points of one floor must not add up).
+        up, down = np.zeros((dyn, 2)), np.zeros((dyn, 2))
+        np.maximum.at(up, rows, np.maximum(push, 0.0))
+        np.minimum.at(down, rows, np.minimum(push, 0.0))
+        self.d[:dyn, :2] += up + down
+        into = np.minimum((self.v[rows, :2] * normal).sum(axis=1), 0.0)
+        change = np.zeros((dyn, 2))
+        np.add.at(change, rows, normal * into[:, None])
+        self.v[:dyn, :2] -= change
+        return True
+
     def sliding(self) -> np.ndarray:
         """(2, m): points whose friction ended the step at the cone's edge (their anchors are let go)."""
         return np.abs(self.timp) >= self.friction * self.nimp * (1.0 - 1e-9)
@@ -385,10 +420,18 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         polys = world_polys(table, cfg.speculative_distance, position, angle)
     found = collide_all(scene, bodies, table, polys, asleep).stacked()
     old = state.contacts
-
+    # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
+    # dropped on a sleeping one must meet the floor under it now, not a step later, deep in it).
+    for _ in range(3):
+        before = asleep.copy()
+        closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+        if np.array_equal(before, asleep):
+            break
+        found = collide_all(scene, bodies, table, polys, asleep).stacked()
+    else:
+        closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
-    closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
     awake = np.flatnonzero(~asleep)
     new, moved, motion = _solve_step(scene, dt, bodies, old, found, closest, touching_now, position, angle, awake,
                                      table)
@@ -727,6 +770,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
                      cfg.block_condition_limit)
     moving = _integrate(solver, cfg, scene.gravity, props[awake_rows, 7], p.dynamic_rows, h, len(keys) > 0)
     dyn = p.dynamic_rows
+    solver.project_out(found.a_kind[by_colour] == STATIC, cfg.max_static_overlap, dyn, 2)
     end_position = (position[awake_rows] + solver.d[:dyn, :2]).tolist()
     end_angle = (angle[awake_rows] + solver.d[:dyn, 2]).tolist()
     for b, (x, y), turned, (vx, vy, w) in zip(pick(bodies, awake_rows), end_position, end_angle, moving.tolist()):

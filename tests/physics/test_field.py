@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import MoverConfig, PlatformerConfig, PlatformerController, PlatformerInput, RoundedPolygon, World
+from engine import (
+    MoverConfig, PhysicsConfig, PlatformerConfig, PlatformerController, PlatformerInput, RoundedPolygon, World,
+)
 
 HERO = RoundedPolygon.box(10, 16, radius=2)
 DT = 1.0 / 60.0
@@ -206,3 +208,35 @@ def test_a_jump_lifts_a_crate_up_to_twice_the_heros_mass(ratio, least):
 def test_a_much_heavier_crate_pins_the_hero():
     hero_rise, _ = _jump_with_crate_on_head(20.0 * MoverConfig().mass / (32.0 * 32.0))
     assert hero_rise < 3.0
+
+
+# ------------------------------------------------------------------------------------------------ mass ratios
+@pytest.mark.parametrize("ratio", [10.0, 100.0, 1000.0, 10000.0])
+def test_a_light_crate_under_a_heavy_one_never_leaves_through_the_floor(ratio):
+    """A 16 px crate under a 64 px one of ``ratio`` times its mass, on a zero-thickness floor."""
+    from engine import RigidBody
+
+    world = World()
+    world.add_segments([(-2000, 0)], [(2000, 0)], radius=0.0)
+    small = world.add_body(RigidBody(RoundedPolygon.box(8, 8, radius=0.5), (0.0, 8.0)))
+    density = ratio * small.mass / (64.0 * 64.0)
+    big = world.add_body(RigidBody(RoundedPolygon.box(32, 32, radius=0.5), (0.0, 48.0), density=density))
+    lowest = small.position[1]
+    for _ in range(180):
+        world.step(DT)
+        lowest = min(lowest, small.position[1], big.position[1] - 24.0)
+    assert lowest > 8.0 - PhysicsConfig().max_static_overlap - 1e-6
+    assert small.position[1] > 0.0 and big.position[1] > small.position[1]
+
+
+def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor():
+    from engine import RigidBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    light = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=0.5), (0.0, 18.0)))
+    heavy = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=0.5), (0.0, 300.0), density=5.0))
+    for _ in range(180):
+        world.step(DT)
+        assert light.position[1] > 18.0 - 1.0 - 1e-6
+    assert heavy.position[1] > light.position[1]
