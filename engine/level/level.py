@@ -29,6 +29,8 @@ CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Che
 DEFAULT_GRAVITY = 1800.0
 DEFAULT_SEGMENT_RADIUS = 2.0
 PICKUP_RADIUS = 12.0
+MAX_SPEED = 1e5
+"""Pixels per second: the fastest a moving platform may be set to go."""
 MIN_BODY_SIZE = 1.0
 """Pixels. A crate or platform narrower or flatter than this is an error (the solver needs some extent)."""
 _MIN_AREA = 1e-6
@@ -365,6 +367,14 @@ class _Builder:
         mode = obj.properties.get("mode", "loop")
         if not ref:
             return  # a platform without a path stands still (a kinematic block)
+        if isinstance(ref, bool) or not isinstance(ref, (int, float)) or ref != int(ref):
+            self.problem("error", f"MovingPlatform path must be an object reference, not {str(ref)[:40]!r}", obj)
+            return
+        speed_ok = isinstance(speed, (int, float)) and not isinstance(speed, bool) and 0 < speed <= MAX_SPEED
+        if not speed_ok:
+            self.problem("error", f"MovingPlatform speed {str(speed)[:40]!r} must be a number of px/s from 0 to "
+                         f"{MAX_SPEED:g}", obj)
+            return
         target = by_id.get(int(ref))
         if target is None:
             self.problem("error", f"MovingPlatform path points to object {ref}, which does not exist", obj)

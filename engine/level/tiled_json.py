@@ -221,9 +221,10 @@ class _JsonReader:
             raise LevelError(f"{tpl_path}: not a Tiled template (no \"object\")")
         base = {k: v for k, v in tpl["object"].items() if k not in ("id", "x", "y")}
         merged = {**base, **{k: v for k, v in obj.items() if k != "template"}}
-        own = {p.get("name") for p in obj.get("properties", []) if isinstance(p, dict)}
-        merged["properties"] = [*obj.get("properties", []),
-                                *[p for p in base.get("properties", []) if isinstance(p, dict) and p.get("name") not in own]]
+        own_props = _list(obj.get("properties", []), f"{here}: properties")
+        base_props = _list(base.get("properties", []), f"{tpl_path}: properties")
+        own = {p.get("name") for p in own_props if isinstance(p, dict)}
+        merged["properties"] = [*own_props, *[p for p in base_props if isinstance(p, dict) and p.get("name") not in own]]
         if "gid" in base and "gid" not in obj:
             merged["gid"] = self.template_gid(tpl, tpl_path, base["gid"], here)
         for key, default in (("name", ""), ("visible", True), ("rotation", 0), ("width", 0), ("height", 0)):
