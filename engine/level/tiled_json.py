@@ -28,6 +28,8 @@ from .source import read_json
 
 __all__ = ["read_json_map", "read_json_tileset", "read_world"]
 
+_OBJECT_DEFAULTS = (("id", 0), ("name", ""), ("visible", True), ("rotation", 0), ("width", 0), ("height", 0),
+                    ("x", 0), ("y", 0))
 _KINDS = {"Rectangle": "rectangle", "Ellipse": "ellipse", "Point": "point", "Polygon": "polygon",
           "Polyline": "polyline", "Text": "text", "Tile": "tile"}
 
@@ -37,6 +39,8 @@ def read_json_map(path: Path) -> TiledMap:
     from .tmx import inherit_from_tiles, map_size_checks
 
     raw = read_json(path, "map")
+    if isinstance(raw, dict) and raw.get("type") in ("tileset", "template"):
+        raise LevelError(f"{path}: a Tiled {raw['type']}, not a map")
     if not isinstance(raw, dict) or raw.get("type", "map") != "map" or "layers" not in raw:
         raise LevelError(f"{path}: not a Tiled JSON map (no \"type\": \"map\" with layers)")
     where = str(path)
@@ -207,8 +211,11 @@ class _JsonReader:
     def merge_template(self, obj: Any, where: str) -> Any:
         """An object over its ``.tj`` template, as Tiled merges them: the object's own fields and properties
         win; a template tile's gid is renumbered into this map's tilesets."""
-        if not isinstance(obj, dict) or not obj.get("template"):
+        if not isinstance(obj, dict):
             return obj
+        if not obj.get("template"):
+            # Older Tiled wrote no id and no empty fields; pytiled-parser requires them all.
+            return {**dict(_OBJECT_DEFAULTS), **obj}
         name = str(obj["template"])
         here = f"{where}, object {obj.get('id', '?')}"
         tpl_path = (self.path.parent / name).resolve()
@@ -227,9 +234,7 @@ class _JsonReader:
         merged["properties"] = [*own_props, *[p for p in base_props if isinstance(p, dict) and p.get("name") not in own]]
         if "gid" in base and "gid" not in obj:
             merged["gid"] = self.template_gid(tpl, tpl_path, base["gid"], here)
-        for key, default in (("name", ""), ("visible", True), ("rotation", 0), ("width", 0), ("height", 0)):
-            merged.setdefault(key, default)
-        return merged
+        return {**dict(_OBJECT_DEFAULTS), **merged}
 
     def parse_layer(self, raw: dict, where: str) -> Any:
         from pytiled_parser.parsers.json.layer import parse as parse_layer

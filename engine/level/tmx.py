@@ -58,6 +58,8 @@ def _pytmx() -> Any:
 def read_map(path: str | Path) -> TiledMap:
     """Read a ``.tmx`` map (or, by extension, a ``.tmj`` / ``.json`` one: see :mod:`.tiled_json`)."""
     path = Path(path)
+    if path.suffix.lower() == ".world":
+        raise LevelError(f"{path}: a .world file lists maps; load it with load_world (or `ledgekit check` it)")
     if path.suffix.lower() in (".tmj", ".json"):
         from .tiled_json import read_json_map
 

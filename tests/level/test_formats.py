@@ -76,7 +76,8 @@ JSON_CASES = {
     "template is a device": (lambda raw: things(raw)[3].update(template="/dev/zero"), r"not a regular file"),
     "tileset is a folder": (lambda raw: raw["tilesets"][0].update(source="."), r"a folder"),
     "isometric": (lambda raw: raw.update(orientation="isometric"), r"isometric maps are not supported"),
-    "missing object fields": (lambda raw: things(raw)[0].pop("visible"), r"layer 'things'.*cannot read the layer"),
+    "a coordinate that is text": (lambda raw: things(raw)[0].update(x="abc"),
+                                  r"layer 'things', object 1 'start': x: 'abc' is not a number"),
     "cells of the wrong count": (lambda raw: raw["layers"][0]["layers"][0]["data"].pop(),
                                  r"layer 'ground': has 31 cells, the map needs 32"),
     "a gid that is not a number": (lambda raw: raw["layers"][0]["layers"][0]["data"].__setitem__(0, "x"),
@@ -91,6 +92,17 @@ def test_hostile_json_is_a_clear_error(tmp_path, case):
     with pytest.raises(LevelError, match=message):
         load_level(path)
     assert any(p.severity == "error" for p in check_level(path))
+
+
+def test_an_older_json_map_without_object_ids_loads(tmp_path):
+    def drop(raw):
+        for obj in things(raw):
+            for key in ("id", "visible", "rotation"):
+                obj.pop(key, None)
+        things(raw)[:] = [o for o in things(raw) if "template" not in o and o.get("name") not in ("lift", "route")]
+
+    level = load_level(write_json_map(tmp_path, drop))
+    assert level.spawn == (40.0, 68.0) and level.of_kind("crate")
 
 
 def test_deeply_nested_json_is_refused_before_it_is_parsed(tmp_path):
