@@ -63,6 +63,8 @@ def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[V
     finite = np.logical_and.reduceat(np.isfinite(pts).all(axis=1), start)
     if not finite.all():
         return merge_outlines([r for r, ok in zip(rings, finite) if ok])
+    if np.abs(pts).max() * _SCALE >= 1 << 30:  # beyond the exact integer arithmetic's range
+        return _shapely_union([np.asarray(r, dtype=float) for r in rings])
     try:
         grid_pts, grid_start, grid_size = _disjoint_rings(pts, start, size)
         edges = _boundary_edges(grid_pts, _following(grid_start, grid_size))
