@@ -410,14 +410,21 @@ class _Builder:
         direction = (-math.sin(angle), math.cos(angle))  # "up", turned with the object
         if obj.kind == "polyline":
             pts = self.object_ring(obj)
-            return [(a, b, direction) for a, b in ring_segments(pts, closed=False)]
-        if obj.kind in ("rectangle", "tile"):
+            segments = [(a, b, direction) for a, b in ring_segments(pts, closed=False) if a != b]
+        elif obj.kind in ("rectangle", "tile"):
+            if obj.kind == "tile" and not self.tile_of(obj):
+                return []
             corners = [self.up(x, y) for x, y in obj.outline()]
             # The top edge in the object's own frame: Tiled's first two corners are its top (y-down frame).
             a, b = (corners[0], corners[1]) if obj.kind == "rectangle" else (corners[3], corners[2])
-            return [(a, b, direction)]
-        self.problem("error", f"a OneWay must be a rectangle or a polyline, not a {obj.kind}", obj)
-        return []
+            segments = [(a, b, direction)] if a != b else []
+        else:
+            self.problem("error", f"a OneWay must be a rectangle or a polyline, not a {obj.kind}", obj)
+            return []
+        if not segments:
+            self.problem("error", "OneWay has no length (a rectangle needs a width, a polyline two distinct points)",
+                         obj)
+        return segments
 
 
 def _merge_runs(run: list[tuple[float, float, float]]) -> list[tuple[Vec2, Vec2, Vec2]]:

@@ -45,6 +45,13 @@ OBJECT_CASES = {
                       r"object 7 'bad'.*gid 999 is in no tileset"),
     "crate gid -1": (thing("", cls="Crate", attrs='gid="-1" x="64" y="64" width="32" height="32"'),
                      r"object 7 'bad': gid: -1 is outside"),
+    "zero-width OneWay": (thing("", cls="OneWay", attrs='x="64" y="64" width="0" height="8"'),
+                          r"object 7 'bad'.*OneWay has no length"),
+    "Solid tile gid in no tileset": (thing("", attrs='gid="77" x="64" y="64" width="32" height="32"'),
+                                     r"object 7 'bad'.*gid 77 is in no tileset"),
+    "platform path of text": (thing('<properties><property name="path" value="[]"/></properties>', cls="MovingPlatform",
+                                    attrs='x="64" y="64" width="32" height="8"'),
+                              r"object 7 'bad'.*path must be an object reference"),
     "crate gid 0xFFFFFFFF": (thing("", cls="Crate", attrs='gid="4294967295" x="64" y="64" width="32" height="32"'),
                              r"object 7 'bad'.*gid \d+ is in no tileset"),
 }
@@ -88,7 +95,8 @@ def test_a_thousand_nested_groups_are_refused(tmp_path):
 
 @pytest.mark.parametrize("where", ["outside", "device", "missing"])
 def test_next_level_must_be_a_map_file_inside_the_maps_folder_tree(tmp_path, where):
-    target = {"outside": "../../../../etc/passwd", "device": "/dev/zero", "missing": "nowhere.tmx"}[where]
+    # "../" enough times to reach the root from any temporary folder: /etc/passwd, which exists.
+    target = {"outside": "../" * 40 + "etc/passwd", "device": "/dev/zero", "missing": "nowhere.tmx"}[where]
     props = f'<properties><property name="next_level" type="file" value="{target}"/></properties>'
     path = write_map(tmp_path / "levels", map_text(csv_layer(FLOOR), props=props))
     with pytest.raises(LevelError, match="next_level"):
