@@ -111,8 +111,8 @@ def test_next_level_in_a_subfolder_is_fine(tmp_path):
 
 
 def zlib_bomb_layer() -> str:
-    """An 8 x 4 layer whose zlib data inflates to 1 GB of zero cells (1 MB compressed)."""
-    inflater = zlib.compressobj(9)
+    """An 8 x 4 layer whose zlib data inflates to 1 GB of zero cells (a few MB compressed)."""
+    inflater = zlib.compressobj(1)  # fast to make; still under 5 MB
     chunk = bytes(1 << 20)
     packed = b"".join(inflater.compress(chunk) for _ in range(1024)) + inflater.flush()
     data = base64.b64encode(packed).decode()
@@ -123,6 +123,8 @@ def zlib_bomb_layer() -> str:
 BOUNDED_CASES = {
     "zlib bomb": (lambda: map_text(zlib_bomb_layer()), r"layer 'bomb': compressed layer data inflates to more"),
     "50 MB comment": (lambda: map_text(csv_layer(FLOOR) + "<!--" + "x" * 50_000_000 + "-->"), None),
+    "20k stacked Solids": (lambda: map_text(objects("".join(
+        f'<object id="{i}" class="Solid" x="64" y="64" width="32" height="32"/>' for i in range(1, 20_001)))), None),
     "600k objects": (lambda: map_text(objects("".join(f'<object id="{i}" x="1" y="1"/>' for i in range(600_000)))),
                      r"m.tmx: 600,\d+ objects, more than"),
 }
