@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, ImageTile, LevelError, MapObject, TiledMap,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, TiledMap,
     TileLayer, Tileset, check_int, check_number,
 )
 from .source import read_json
@@ -67,12 +67,15 @@ def read_json_map(path: Path) -> TiledMap:
     return tiled
 
 
-def read_json_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
-    """A ``.tsj`` tileset used by a map, its gids starting at ``firstgid``."""
+def read_json_tileset(path: Path, firstgid: int, used_by: Path, budget: Budget | None = None) -> Tileset:
+    """A ``.tsj`` tileset used by a map, its gids starting at ``firstgid``; its objects and points count
+    against the map's ``budget``."""
     raw = read_json(path, f"tileset used by {used_by}")
     if not isinstance(raw, dict):
         raise LevelError(f"{path}: not a Tiled JSON tileset")
-    return _JsonReader(used_by, 0, 0).tileset_body(raw, path, firstgid)
+    reader = _JsonReader(used_by, 0, 0)
+    reader.budget = budget or reader.budget
+    return reader.tileset_body(raw, path, firstgid)
 
 
 def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
@@ -125,6 +128,7 @@ class _JsonReader:
         self.path, self.width, self.height = path, width, height
         self.tilesets: list[Tileset] = []
         self.templates: dict[Path, Any] = {}
+        self.budget = Budget(path)
 
     def properties(self, raw: Any, where: str) -> dict[str, Any]:
         """Custom properties via pytiled-parser; numbers checked, files as text, colours as ``#aarrggbb``."""
@@ -269,12 +273,14 @@ class _JsonReader:
     # ------------------------------------------------------------------ objects
     def map_object(self, obj: Any, layer: str, where: str) -> MapObject:
         """A pytiled-parser object as the model's, every number checked."""
+        self.budget.take("objects", 1, where)
         oid = check_int(getattr(obj, "id", 0), f"{where}: object id", default=0)
         name = str(getattr(obj, "name", "") or "")
         here = f"{where}, object {oid}" + (f" {name!r}" if name else "")
         kind = _KINDS.get(type(obj).__name__, "rectangle")
         points = [(check_number(p.x, f"{here}: {kind} points"), check_number(p.y, f"{here}: {kind} points"))
                   for p in getattr(obj, "points", None) or []] if kind in ("polygon", "polyline") else []
+        self.budget.take("polygon and polyline points", len(points), here)
         raw_gid = check_int(getattr(obj, "gid", 0), f"{here}: gid", default=0) if kind == "tile" else 0
         size = obj.size
         return MapObject(
@@ -322,8 +328,8 @@ class _JsonReader:
         if ts_path.suffix.lower() in (".tsx", ".xml"):
             from .tmx import read_tsx_tileset
 
-            return read_tsx_tileset(ts_path, firstgid, self.path)
-        return read_json_tileset(ts_path, firstgid, self.path)
+            return read_tsx_tileset(ts_path, firstgid, self.path, self.budget)
+        return read_json_tileset(ts_path, firstgid, self.path, self.budget)
 
     def tileset_body(self, raw: dict, ts_path: Path, firstgid: int) -> Tileset:
         from pytiled_parser.parsers.json.tileset import parse as parse_tileset

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, ImageTile, LevelError, MapObject,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LevelError, MapObject,
     TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
 )
 from .source import read_xml
@@ -96,7 +96,7 @@ class _GapFiller:
         self.root = root
         self.templates: dict[Path, tuple[ET.Element, Path, list[tuple[int, Path]]]] = {}
         self.tilesets: list[Tileset] = []
-        self.objects_read = 0
+        self.budget = Budget(path)
 
     # ------------------------------------------------------------------ map
     def read(self) -> TiledMap:
@@ -257,6 +257,7 @@ class _GapFiller:
             if not any(node.find(tag) is not None for tag in _SHAPE_TAGS):
                 shape_node = tpl
         attrs.update(node.attrib)
+        self.budget.take("objects", 1, where)
         oid = check_int(attrs.get("id"), f"{where}: object id", default=0)
         here = f"{where}, object {oid}" + (f" {attrs['name']!r}" if attrs.get("name") else "")
         props.update(self.properties(node, here))
@@ -267,6 +268,7 @@ class _GapFiller:
                 kind = tag
                 if tag in ("polygon", "polyline"):
                     points = _points(child.get("points", ""), f"{here}: {tag} points")
+                    self.budget.take("polygon and polyline points", len(points), here)
                 break
         raw_gid = gid_from_template if gid_from_template is not None else \
             check_int(attrs.get("gid"), f"{here}: gid", default=0)
@@ -324,7 +326,7 @@ class _GapFiller:
             if ts_path.suffix.lower() in (".tsj", ".json"):
                 from .tiled_json import read_json_tileset
 
-                return read_json_tileset(ts_path, firstgid, self.path)
+                return read_json_tileset(ts_path, firstgid, self.path, self.budget)
             ts_node = read_xml(ts_path, f"tileset {source!r}")
             if ts_node.tag != "tileset":
                 raise LevelError(f"{ts_path}: not a Tiled tileset (the root element is <{ts_node.tag}>)")
@@ -399,12 +401,14 @@ def check_inflated_size(text: str, compression: str | None, needed: int, where: 
         raise LevelError(f"{where}: compressed layer data inflates to more than the {needed} cells the map has")
 
 
-def read_tsx_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
-    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one."""
+def read_tsx_tileset(path: Path, firstgid: int, used_by: Path, budget: Budget | None = None) -> Tileset:
+    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one, counting its
+    objects and points against the map's ``budget``."""
     node = read_xml(path, f"tileset used by {used_by}")
     if node.tag != "tileset":
         raise LevelError(f"{path}: not a Tiled tileset (the root element is <{node.tag}>)")
     reader = _GapFiller(used_by, ET.Element("map"))
+    reader.budget = budget or reader.budget
     return reader.tileset_body(node, path, firstgid)
 
 

@@ -120,12 +120,26 @@ def zlib_bomb_layer() -> str:
             f'<data encoding="base64" compression="zlib">{data}</data></layer>')
 
 
+def many_shapes_tileset(folder: Path, count: int) -> str:
+    """A map whose external tileset (written to ``folder``) gives its tiles ``count`` collision rectangles."""
+    tiles = "".join(f'<tile id="{t}"><objectgroup>' + '<object x="0" y="0" width="8" height="8"/>' * 30
+                    + "</objectgroup></tile>" for t in range(count // 30))
+    (folder / "big.tsx").write_text('<tileset name="big" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+                                    f'<image source="tiles.png" width="128" height="32"/>{tiles}</tileset>')
+    return map_text(csv_layer(FLOOR), tileset='<tileset firstgid="1" source="big.tsx"/>')
+
+
 BOUNDED_CASES = {
-    "zlib bomb": (lambda: map_text(zlib_bomb_layer()), r"layer 'bomb': compressed layer data inflates to more"),
-    "50 MB comment": (lambda: map_text(csv_layer(FLOOR) + "<!--" + "x" * 50_000_000 + "-->"), None),
-    "20k stacked Solids": (lambda: map_text(objects("".join(
+    "zlib bomb": (lambda folder: map_text(zlib_bomb_layer()), r"layer 'bomb': compressed layer data inflates to more"),
+    "50 MB comment": (lambda folder: map_text(csv_layer(FLOOR) + "<!--" + "x" * 50_000_000 + "-->"), None),
+    "20k stacked Solids": (lambda folder: map_text(objects("".join(
         f'<object id="{i}" class="Solid" x="64" y="64" width="32" height="32"/>' for i in range(1, 20_001)))), None),
-    "600k objects": (lambda: map_text(objects("".join(f'<object id="{i}" x="1" y="1"/>' for i in range(600_000)))),
+    "60k tile collision shapes in a tileset": (lambda folder: many_shapes_tileset(folder, 60_000),
+                                               r"more than 50,000 objects"),
+    "1.2M polygon points": (lambda folder: map_text(objects("".join(
+        f'<object id="{i}" x="1" y="1"><polygon points="{" ".join(f"{k % 97},{k % 89}" for k in range(6000))}"/>'
+        "</object>" for i in range(1, 201)))), r"more than 1,000,000 polygon and polyline points"),
+    "600k objects": (lambda folder: map_text(objects("".join(f'<object id="{i}" x="1" y="1"/>' for i in range(600_000)))),
                      r"m.tmx: 600,\d+ objects, more than"),
 }
 
@@ -144,7 +158,7 @@ RUNNER = textwrap.dedent("""
 @pytest.mark.parametrize("case", BOUNDED_CASES, ids=list(BOUNDED_CASES))
 def test_hostile_files_load_or_fail_in_bounded_time_and_memory(tmp_path, case):
     make, message = BOUNDED_CASES[case]
-    path = write_map(tmp_path, make())
+    path = write_map(tmp_path, make(tmp_path))
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", RUNNER, str(path)], capture_output=True, text=True, timeout=10,
                           cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
