@@ -229,8 +229,8 @@ class TiledMap:
     tilesets: list[Tileset]
     objects: list[MapObject]
     tmx: Any = None
-    """The library's own result (a ``pytmx.TiledMap`` for TMX, a ``pytiled_parser.TiledMap`` for JSON), for
-    anything else a game wants."""
+    """What the reader kept from its library: for TMX the ``pytmx.TiledMap`` whose gid registry decoded the
+    tile layers (it holds no layers or objects: those are in this model); for JSON the parsed JSON map."""
     offset: tuple[float, float] = (0.0, 0.0)
     """Where a ``.world`` file places this map (pixels, y down); (0, 0) for a map loaded alone."""
 

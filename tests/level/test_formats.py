@@ -110,3 +110,39 @@ def test_deeply_nested_json_is_refused_before_it_is_parsed(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(LevelError, match=r"deep.tmj: map nests values more than \d+ deep"):
         load_level(path)
+
+
+def test_tilesets_load_across_formats(tmp_path, pair):
+    """A JSON map may use a .tsx tileset and a TMX map a .tsj one; the geometry does not change."""
+    xml, _ = pair
+
+    def use_tsx(raw):
+        raw["tilesets"][0]["source"] = "tiles.tsx"
+
+    (tmp_path / "tiles.tsx").write_bytes((FIXTURES / "tiles.tsx").read_bytes())
+    assert load_level(write_json_map(tmp_path, use_tsx)).solid_rings == xml.solid_rings
+    tmx = (FORMATS / "same.tmx").read_text().replace('source="../tiles.tsx"', 'source="tiles.tsj"')
+    tmx = tmx.replace("../crate.tx", "crate.tx")
+    (tmp_path / "crate.tx").write_bytes((FIXTURES / "crate.tx").read_bytes())
+    (tmp_path / "same.tmx").write_text(tmx)
+    assert load_level(tmp_path / "same.tmx").solid_rings == xml.solid_rings
+
+
+def test_a_template_tile_is_renumbered_into_the_maps_tilesets(tmp_path):
+    """The template names its tileset at firstgid 1; in the map the same tileset starts at gid 5."""
+    (tmp_path / "tiles.tsx").write_bytes((FIXTURES / "tiles.tsx").read_bytes())
+    (tmp_path / "tiles.png").write_bytes((FIXTURES / "tiles.png").read_bytes())
+    (tmp_path / "crate.tx").write_bytes((FIXTURES / "crate.tx").read_bytes())
+    (tmp_path / "slope.tx").write_text('<?xml version="1.0"?><template><tileset firstgid="1" source="tiles.tsx"/>'
+                                       '<object class="Solid" gid="2" width="32" height="32"/></template>')
+    other = ('<tileset firstgid="1" name="other" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+             '<image source="tiles.png" width="128" height="32"/></tileset>')
+    text = (FIXTURES / "gaps.tmx").read_text()
+    text = text.replace('<tileset firstgid="1" source="tiles.tsx"/>', other + '<tileset firstgid="5" source="tiles.tsx"/>')
+    text = text.replace('<object id="4" template="crate.tx" x="150" y="30"/>',
+                        '<object id="4" template="slope.tx" x="160" y="128"/>')
+    (tmp_path / "m.tmx").write_text(text)
+    from engine.level.tmx import read_map
+
+    tile = next(o for o in read_map(tmp_path / "m.tmx").objects if o.id == 4)
+    assert (tile.kind, tile.gid, tile.cls) == ("tile", 6, "Solid")
