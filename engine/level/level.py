@@ -342,12 +342,23 @@ class _Builder:
         return name
 
     def check_images(self) -> None:
+        """Every image the renderer will open exists and is a regular file (not a folder or a device, which
+        an image loader would read forever)."""
         for ts in self.tmx.tilesets:
-            if ts.image is not None and not ts.image.exists():
-                self.problem("error", f"tileset {ts.name!r} image {ts.image.name!r} not found (looked for {ts.image})")
-        for layer in self.tmx.layers:
-            if isinstance(layer, dict) and layer.get("image") is not None and not layer["image"].exists():
-                self.problem("error", f"image layer image {layer['image'].name!r} not found", layer=layer["name"])
+            images = [ts.image] if ts.image is not None else []
+            images += [tile.image for tile in ts.image_tiles.values()]
+            for image in images:
+                if not image.exists():
+                    self.problem("error", f"tileset {ts.name!r} image {image.name!r} not found (looked for {image})")
+                elif not image.is_file():
+                    self.problem("error", f"tileset {ts.name!r} image {str(image)!r} is not a regular file")
+        image_layers = [layer for layer in self.tmx.layers if isinstance(layer, dict) and layer.get("image")]
+        for layer in image_layers:
+            path: Path = layer["image"]
+            if not path.exists():
+                self.problem("error", f"image layer image {path.name!r} not found", layer=layer["name"])
+            elif not path.is_file():
+                self.problem("error", f"image layer image {str(path)!r} is not a regular file", layer=layer["name"])
 
     def crate_props(self, obj: MapObject) -> dict[str, Any]:
         out = {}

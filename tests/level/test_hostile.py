@@ -81,6 +81,14 @@ def test_a_template_or_tileset_that_is_not_a_file_is_refused(tmp_path, target, k
         load_level(write_map(tmp_path, text))
 
 
+@pytest.mark.parametrize("image", ["/dev/zero", "."])
+def test_a_tileset_image_that_is_not_a_file_is_an_error(tmp_path, image):
+    tileset = (f'<tileset firstgid="1" name="odd" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+               f'<image source="{image}" width="128" height="32"/></tileset>')
+    with pytest.raises(LevelError, match="image .* is not a regular file"):
+        load_level(write_map(tmp_path, map_text(csv_layer(FLOOR), tileset=tileset)))
+
+
 def test_an_unknown_xml_encoding_is_named(tmp_path):
     head = '<?xml version="1.0" encoding="klingon-8"?>\n'
     with pytest.raises(LevelError, match=r"m.tmx: map declares the unknown text encoding 'klingon-8'"):

@@ -69,7 +69,10 @@ def test_image_collection_tiles_collide_at_their_own_image_size(tmp_path):
                '<objectgroup><object id="1" x="0" y="0" width="64" height="64"/></objectgroup></tile>'
                "</tileset>")
     cells = [[0] * 8, [0] * 8, [0] * 8, [1, 0, 0, 0, 2, 0, 0, 0]]
-    level = load_level(write_map(tmp_path, map_text(csv_layer(cells), tileset=tileset)))
+    path = write_map(tmp_path, map_text(csv_layer(cells), tileset=tileset))
+    for image in ("small.png", "big.png"):
+        (tmp_path / image).write_bytes((tmp_path / "tiles.png").read_bytes())
+    level = load_level(path)
     boxes = sorted(ring_box(r) for r in level.solid_rings)
     # The small tile sits on the map's bottom edge; the big one hangs up and right from its cell.
     assert boxes == [(0.0, 0.0, 32.0, 32.0), (128.0, 0.0, 192.0, 64.0)]
