@@ -95,6 +95,17 @@ def test_a_solid_tile_object_uses_its_tiles_shape_flipped_and_scaled(tmp_path):
     assert [sorted(r) for r in level.solid_rings] == [sorted([(64.0, 0.0), (128.0, 0.0), (64.0, 64.0)])]
 
 
+@pytest.mark.parametrize(("cls", "kind"), [("Crate", "crate"), ("MovingPlatform", "platform")])
+def test_a_body_tile_object_takes_its_tiles_shape(tmp_path, cls, kind):
+    # gid 3 is the half block: a 32 x 32 tile object of it is a 32 x 16 body on the object's bottom half.
+    body = objects(f'<object id="7" class="{cls}" gid="3" x="64" y="64" width="32" height="32"/>')
+    level = load_level(write_map(tmp_path, map_text(csv_layer(floor()) + body)))
+    entity = level.of_kind(kind)[0]
+    box = entity.shape.local_aabb
+    assert (box.width, box.height) == pytest.approx((32.0, 16.0))
+    assert entity.position == pytest.approx((80.0, 128 - 56.0))
+
+
 def test_a_crate_tile_object_takes_its_tiles_shape_and_rotation(tmp_path):
     # gid 3 is the half block: the bottom 16 px of its tile. The object's bottom-left corner is (64, 64)
     # (Tiled, y down); turned 90 degrees clockwise about it, the tile's bottom half lies along the corner's
