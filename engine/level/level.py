@@ -18,6 +18,7 @@ from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import TileLayer
 from .outlines import merge_outlines, ring_segments
+from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
@@ -331,12 +332,17 @@ class _Builder:
         if not name:
             return ""
         home = self.tmx.path.parent.resolve()
-        target = (home / name).resolve()
+        try:
+            target = resolve_name(home, name, "next_level")
+        except LevelError:
+            self.problem("error", f"map property next_level {name[:60]!r} is not a usable file name")
+            return name
+        kind = path_kind(target)
         if not target.is_relative_to(home):
             self.problem("error", f"map property next_level {name!r} is outside this map's folder ({home})")
-        elif not target.exists():
+        elif kind == "missing":
             self.problem("error", f"map property next_level {name!r} names a file that does not exist")
-        elif not target.is_file() or target.suffix.lower() not in MAP_SUFFIXES:
+        elif kind != "file" or target.suffix.lower() not in MAP_SUFFIXES:
             self.problem("error", f"map property next_level {name!r} is not a map file "
                          f"({', '.join(MAP_SUFFIXES)})")
         return name
@@ -348,16 +354,18 @@ class _Builder:
             images = [ts.image] if ts.image is not None else []
             images += [tile.image for tile in ts.image_tiles.values()]
             for image in images:
-                if not image.exists():
+                kind = path_kind(image)
+                if kind == "missing":
                     self.problem("error", f"tileset {ts.name!r} image {image.name!r} not found (looked for {image})")
-                elif not image.is_file():
+                elif kind != "file":
                     self.problem("error", f"tileset {ts.name!r} image {str(image)!r} is not a regular file")
         image_layers = [layer for layer in self.tmx.layers if isinstance(layer, dict) and layer.get("image")]
         for layer in image_layers:
             path: Path = layer["image"]
-            if not path.exists():
+            kind = path_kind(path)
+            if kind == "missing":
                 self.problem("error", f"image layer image {path.name!r} not found", layer=layer["name"])
-            elif not path.is_file():
+            elif kind != "file":
                 self.problem("error", f"image layer image {str(path)!r} is not a regular file", layer=layer["name"])
 
     def crate_props(self, obj: MapObject) -> dict[str, Any]:

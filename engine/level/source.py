@@ -22,9 +22,27 @@ from typing import Any
 
 from .model import MAX_DEPTH, MAX_FILE_BYTES, LevelError
 
-__all__ = ["read_bytes", "read_json", "read_xml"]
+__all__ = ["path_kind", "read_bytes", "read_json", "read_xml", "resolve_name"]
 
 _ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def resolve_name(base: Path, name: str, where: str) -> Path:
+    """``base / name`` made absolute; a name no file system accepts (too long, a NUL byte) is an error."""
+    try:
+        return (base / name).resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise LevelError(f"{where}: {name[:60]!r} is not a usable file name") from None
+
+
+def path_kind(path: Path) -> str:
+    """``"file"`` (a regular file), ``"folder"``, ``"other"`` (a device, FIFO, socket) or ``"missing"``
+    (including names the file system refuses)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return "missing"
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
 
 
 def read_bytes(path: Path, what: str) -> bytes:

@@ -24,7 +24,7 @@ from .model import (
     FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, TiledMap,
     TileLayer, Tileset, check_int, check_number,
 )
-from .source import read_json
+from .source import read_json, resolve_name
 
 __all__ = ["read_json_map", "read_json_tileset", "read_world"]
 
@@ -92,7 +92,7 @@ def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
         here = f"{path}: map {k + 1}"
         if not isinstance(entry, dict) or not isinstance(entry.get("fileName"), str):
             raise LevelError(f"{here}: has no fileName")
-        target = (home / entry["fileName"]).resolve()
+        target = resolve_name(home, entry["fileName"], here)
         if not target.is_relative_to(home):
             raise LevelError(f"{here}: {entry['fileName']!r} is outside the world's folder")
         out.append((target, (check_number(entry.get("x"), f"{here}: x", default=0.0),
@@ -192,7 +192,7 @@ class _JsonReader:
             objects.extend(group)
         elif kind == "imagelayer":
             image = raw.get("image")
-            layers.append({"name": name, "image": (self.path.parent / image).resolve() if image else None,
+            layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,
                            "offset": here_offset, "parallax": here_parallax, "visible": here_visible})
 
     def precheck(self, raw: dict, kind: Any, where: str) -> dict:
@@ -222,7 +222,7 @@ class _JsonReader:
             return {**dict(_OBJECT_DEFAULTS), **obj}
         name = str(obj["template"])
         here = f"{where}, object {obj.get('id', '?')}"
-        tpl_path = (self.path.parent / name).resolve()
+        tpl_path = resolve_name(self.path.parent, name, here)
         if tpl_path.suffix.lower() == ".tx":
             raise LevelError(f"{here}: XML template {name!r} in a JSON map; save the template as .tj")
         tpl = self.templates.get(tpl_path)
@@ -234,8 +234,9 @@ class _JsonReader:
         merged = {**base, **{k: v for k, v in obj.items() if k != "template"}}
         own_props = _list(obj.get("properties", []), f"{here}: properties")
         base_props = _list(base.get("properties", []), f"{tpl_path}: properties")
-        own = {p.get("name") for p in own_props if isinstance(p, dict)}
-        merged["properties"] = [*own_props, *[p for p in base_props if isinstance(p, dict) and p.get("name") not in own]]
+        own = {str(p.get("name")) for p in own_props if isinstance(p, dict)}
+        inherited = [p for p in base_props if isinstance(p, dict) and str(p.get("name")) not in own]
+        merged["properties"] = [*own_props, *inherited]
         if "gid" in base and "gid" not in obj:
             merged["gid"] = self.template_gid(tpl, tpl_path, base["gid"], here)
         return {**dict(_OBJECT_DEFAULTS), **merged}
@@ -307,7 +308,7 @@ class _JsonReader:
         entry = tpl.get("tileset")
         if not isinstance(entry, dict) or not entry.get("source"):
             return gid
-        source = (tpl_path.parent / str(entry["source"])).resolve()
+        source = resolve_name(tpl_path.parent, str(entry["source"]), str(tpl_path))
         first = check_int(entry.get("firstgid"), f"{tpl_path}: tileset firstgid", default=1, low=1)
         for ts in self.tilesets:
             if ts.source == source:
@@ -324,7 +325,7 @@ class _JsonReader:
         source = entry.get("source")
         if not source:
             return self.tileset_body(entry, self.path, firstgid)
-        ts_path = (self.path.parent / str(source)).resolve()
+        ts_path = resolve_name(self.path.parent, str(source), where)
         if ts_path.suffix.lower() in (".tsx", ".xml"):
             from .tmx import read_tsx_tileset
 
@@ -345,7 +346,7 @@ class _JsonReader:
                 from None
         tw = check_int(parsed.tile_width, f"{where}: tilewidth", default=0, high=100_000)
         th = check_int(parsed.tile_height, f"{where}: tileheight", default=0, high=100_000)
-        image = (ts_path.parent / parsed.image).resolve() if parsed.image else None
+        image = resolve_name(ts_path.parent, str(parsed.image), where) if parsed.image else None
         offset = (0.0, 0.0) if parsed.tile_offset is None else (
             check_number(parsed.tile_offset.x, f"{where}: tileoffset x"),
             check_number(parsed.tile_offset.y, f"{where}: tileoffset y"))
@@ -367,7 +368,7 @@ class _JsonReader:
         ts.tile_properties[tid] = props
         if tile.image is not None:
             ts.image_tiles[tid] = ImageTile(
-                (ts_path.parent / tile.image).resolve(),
+                resolve_name(ts_path.parent, str(tile.image), here),
                 check_int(tile.image_width or tile.width, f"{here}: imagewidth", default=ts.tilewidth, high=100_000),
                 check_int(tile.image_height or tile.height, f"{here}: imageheight", default=ts.tileheight,
                           high=100_000))

@@ -35,7 +35,7 @@ from .model import (
     FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LevelError, MapObject,
     TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
 )
-from .source import read_xml
+from .source import path_kind, read_xml, resolve_name
 
 __all__ = [
     "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "LevelError", "MapObject", "TileLayer", "Tileset", "TmxMap",
@@ -154,7 +154,8 @@ class _GapFiller:
                 image = child.find("image")
                 layers.append({
                     "name": name,
-                    "image": (self.path.parent / image.get("source", "")).resolve() if image is not None else None,
+                    "image": resolve_name(self.path.parent, image.get("source", ""), where) if image is not None
+                    else None,
                     "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
                 })
 
@@ -289,7 +290,7 @@ class _GapFiller:
 
     def template(self, name: str, where: str) -> tuple[ET.Element, Path, list[tuple[int, Path]]]:
         """A template's object node, its file and its tilesets (firstgid, resolved source), read once."""
-        tpl_path = (self.path.parent / name).resolve()
+        tpl_path = resolve_name(self.path.parent, name, where)
         cached = self.templates.get(tpl_path)
         if cached is None:
             root = read_xml(tpl_path, f"template {name!r} used by {where}")
@@ -297,7 +298,7 @@ class _GapFiller:
             if root.tag != "template" or tobj is None:
                 raise LevelError(f"{tpl_path}: not a Tiled template (no <template><object>)")
             sets = [(check_int(t.get("firstgid"), f"{tpl_path}: tileset firstgid", default=1),
-                     (tpl_path.parent / t.get("source", "")).resolve()) for t in root.findall("tileset")]
+                     resolve_name(tpl_path.parent, t.get("source", ""), str(tpl_path))) for t in root.findall("tileset")]
             cached = self.templates[tpl_path] = (tobj, tpl_path, sets)
         return cached
 
@@ -320,8 +321,8 @@ class _GapFiller:
         firstgid = check_int(node.get("firstgid"), f"{where} firstgid", default=1, low=1, high=GID_MASK)
         source = node.get("source")
         if source:
-            ts_path = (self.path.parent / source).resolve()
-            if not ts_path.exists():
+            ts_path = resolve_name(self.path.parent, source, where)
+            if path_kind(ts_path) == "missing":
                 raise LevelError(f"{self.path}: tileset {source!r} not found (looked for {ts_path})")
             if ts_path.suffix.lower() in (".tsj", ".json"):
                 from .tiled_json import read_json_tileset
@@ -340,7 +341,7 @@ class _GapFiller:
         th = check_int(ts_node.get("tileheight"), f"{where}: tileheight", default=0, high=100_000)
         columns = check_int(ts_node.get("columns"), f"{where}: columns", default=0, high=1_000_000)
         image_node = ts_node.find("image")
-        image = (ts_path.parent / image_node.get("source", "")).resolve() if image_node is not None else None
+        image = resolve_name(ts_path.parent, image_node.get("source", ""), where) if image_node is not None else None
         tilecount = check_int(ts_node.get("tilecount"), f"{where}: tilecount", default=-1, low=-1, high=GID_MASK)
         if tilecount < 0:  # older Tiled wrote no tilecount: it follows from the image and the tile size
             tilecount = _tiles_in_image(image_node, tw, th, ts_node, where)
@@ -369,7 +370,7 @@ class _GapFiller:
         own_image = tile.find("image")
         if own_image is not None:
             ts.image_tiles[tid] = ImageTile(
-                (ts.source.parent / own_image.get("source", "")).resolve(),
+                resolve_name(ts.source.parent, own_image.get("source", ""), here),
                 check_int(own_image.get("width"), f"{here}: image width", default=ts.tilewidth, high=100_000),
                 check_int(own_image.get("height"), f"{here}: image height", default=ts.tileheight, high=100_000))
         group = tile.find("objectgroup")

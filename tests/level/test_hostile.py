@@ -89,6 +89,19 @@ def test_a_tileset_image_that_is_not_a_file_is_an_error(tmp_path, image):
         load_level(write_map(tmp_path, map_text(csv_layer(FLOOR), tileset=tileset)))
 
 
+@pytest.mark.parametrize("kind", ["template", "tileset", "next_level"])
+def test_a_file_name_too_long_for_the_file_system_is_a_clear_error(tmp_path, kind):
+    name = "1" * 5000
+    if kind == "template":
+        text = map_text(csv_layer(FLOOR) + objects(f'<object id="7" template="{name}" x="1" y="1"/>'))
+    elif kind == "tileset":
+        text = map_text(csv_layer(FLOOR), tileset=f'<tileset firstgid="1" source="{name}"/>')
+    else:
+        text = map_text(csv_layer(FLOOR), props=f'<properties><property name="next_level" value="{name}"/></properties>')
+    with pytest.raises(LevelError, match="m.tmx"):
+        load_level(write_map(tmp_path, text))
+
+
 def test_an_unknown_xml_encoding_is_named(tmp_path):
     head = '<?xml version="1.0" encoding="klingon-8"?>\n'
     with pytest.raises(LevelError, match=r"m.tmx: map declares the unknown text encoding 'klingon-8'"):
