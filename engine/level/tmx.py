@@ -328,7 +328,7 @@ class _GapFiller:
                 from .tiled_json import read_json_tileset
 
                 return read_json_tileset(ts_path, firstgid, self.path, self.budget)
-            ts_node = read_xml(ts_path, f"tileset {source!r}")
+            ts_node = read_xml(ts_path, f"tileset {source!r} used by {self.path}")
             if ts_node.tag != "tileset":
                 raise LevelError(f"{ts_path}: not a Tiled tileset (the root element is <{ts_node.tag}>)")
         else:

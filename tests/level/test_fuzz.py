@@ -22,7 +22,7 @@ from engine.level.level import LevelError, load_level
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
 VARIANTS = int(os.environ.get("LEDGEKIT_FUZZ_VARIANTS", "300"))
-"""A few hundred in CI (seconds); set LEDGEKIT_FUZZ_VARIANTS for a longer run."""
+"""A few hundred in CI (seconds); set LEDGEKIT_FUZZ_VARIANTS (and LEDGEKIT_FUZZ_SEED) for a longer run."""
 SECONDS_PER_VARIANT = 10
 
 HOSTILE_NUMBERS = ["nan", "inf", "-inf", "1e308", "-1e308", "1e-308", "-1", "0", "4294967295", "99999999999999999999",
@@ -110,7 +110,7 @@ def _alarm(signum, frame):  # noqa: ARG001
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers to catch a hang")
 def test_mutated_maps_load_or_fail_cleanly(tmp_path):
-    rng = random.Random(13)
+    rng = random.Random(int(os.environ.get("LEDGEKIT_FUZZ_SEED", "13")))
     (tmp_path / "levels").mkdir()
     shutil.copytree(ROOT / "assets", tmp_path / "assets", ignore=shutil.ignore_patterns("benchmarks", "*.wav", "*.ogg"))
     sources = [ROOT / "levels" / "demo.tmx", ROOT / "levels" / "playground.tmx", FORMATS / "same.tmj"]
