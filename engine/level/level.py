@@ -23,6 +23,7 @@ from .model import GID_MASK, ObjectRef, TileLayer
 from .objects import LevelObject
 from .outlines import merge_outlines, ring_segments
 from .project import Project, find_project, read_project
+from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
@@ -37,6 +38,8 @@ DEFAULT_GRAVITY = -DEFAULT_GRAVITY_VECTOR[1]
 """px/s^2, downwards: the map property gravity when a map does not set it."""
 DEFAULT_SEGMENT_RADIUS = 2.0
 PICKUP_RADIUS = 12.0
+MAX_SPEED = 1e5
+"""Pixels per second: the fastest a moving platform may be set to go."""
 MIN_BODY_SIZE = 1.0
 """Pixels. A crate or platform narrower or flatter than this is an error (the solver needs some extent)."""
 _MIN_AREA = 1e-6
@@ -462,23 +465,41 @@ class _Builder:
         if not name:
             return ""
         home = self.tmx.path.parent.resolve()
-        target = (home / name).resolve()
+        try:
+            target = resolve_name(home, name, "next_level")
+        except LevelError:
+            self.problem("error", f"map property next_level {name[:60]!r} is not a usable file name")
+            return name
+        kind = path_kind(target)
         if not target.is_relative_to(home):
             self.problem("error", f"map property next_level {name!r} is outside this map's folder ({home})")
-        elif not target.exists():
+        elif kind == "missing":
             self.problem("error", f"map property next_level {name!r} names a file that does not exist")
-        elif not target.is_file() or target.suffix.lower() not in MAP_SUFFIXES:
+        elif kind != "file" or target.suffix.lower() not in MAP_SUFFIXES:
             self.problem("error", f"map property next_level {name!r} is not a map file "
                          f"({', '.join(MAP_SUFFIXES)})")
         return name
 
     def check_images(self) -> None:
+        """Every image the renderer will open exists and is a regular file (not a folder or a device, which
+        an image loader would read forever)."""
         for ts in self.tmx.tilesets:
-            if ts.image is not None and not ts.image.exists():
-                self.problem("error", f"tileset {ts.name!r} image {ts.image.name!r} not found (looked for {ts.image})")
-        for layer in self.tmx.layers:
-            if isinstance(layer, dict) and layer.get("image") is not None and not layer["image"].exists():
-                self.problem("error", f"image layer image {layer['image'].name!r} not found", layer=layer["name"])
+            images = [ts.image] if ts.image is not None else []
+            images += [tile.image for tile in ts.image_tiles.values()]
+            for image in images:
+                kind = path_kind(image)
+                if kind == "missing":
+                    self.problem("error", f"tileset {ts.name!r} image {image.name!r} not found (looked for {image})")
+                elif kind != "file":
+                    self.problem("error", f"tileset {ts.name!r} image {str(image)!r} is not a regular file")
+        image_layers = [layer for layer in self.tmx.layers if isinstance(layer, dict) and layer.get("image")]
+        for layer in image_layers:
+            path: Path = layer["image"]
+            kind = path_kind(path)
+            if kind == "missing":
+                self.problem("error", f"image layer image {path.name!r} not found", layer=layer["name"])
+            elif kind != "file":
+                self.problem("error", f"image layer image {str(path)!r} is not a regular file", layer=layer["name"])
 
     def crate_props(self, obj: MapObject) -> dict[str, Any]:
         out = {}
@@ -498,9 +519,13 @@ class _Builder:
         mode = obj.properties.get("mode", "loop")
         if not ref:
             return  # a platform without a path stands still (a kinematic block)
-        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not (0 < speed < 1e6):
-            self.problem("error", f"MovingPlatform property speed = {speed!r} must be a number of px/s "
-                         "from 0 to 1e6", obj)
+        if isinstance(ref, bool) or not isinstance(ref, (int, float)) or ref != int(ref):
+            self.problem("error", f"MovingPlatform path must be an object reference, not {str(ref)[:40]!r}", obj)
+            return
+        speed_ok = isinstance(speed, (int, float)) and not isinstance(speed, bool) and 0 < speed <= MAX_SPEED
+        if not speed_ok:
+            self.problem("error", f"MovingPlatform property speed = {str(speed)[:40]!r} must be a number of px/s "
+                         f"from 0 to {MAX_SPEED:g}", obj)
             return
         if mode not in ("loop", "pingpong"):
             self.problem("error", f"MovingPlatform property mode = {mode!r} must be loop or pingpong", obj)
@@ -540,14 +565,21 @@ class _Builder:
         direction = (-math.sin(angle), math.cos(angle))  # "up", turned with the object
         if obj.kind == "polyline":
             pts = self.object_ring(obj)
-            return [(a, b, direction) for a, b in ring_segments(pts, closed=False)]
-        if obj.kind in ("rectangle", "tile"):
+            segments = [(a, b, direction) for a, b in ring_segments(pts, closed=False) if a != b]
+        elif obj.kind in ("rectangle", "tile"):
+            if obj.kind == "tile" and not self.tile_of(obj):
+                return []
             corners = [self.up(x, y) for x, y in obj.outline()]
             # The top edge in the object's own frame: Tiled's first two corners are its top (y-down frame).
             a, b = (corners[0], corners[1]) if obj.kind == "rectangle" else (corners[3], corners[2])
-            return [(a, b, direction)]
-        self.problem("error", f"a OneWay must be a rectangle or a polyline, not a {obj.kind}", obj)
-        return []
+            segments = [(a, b, direction)] if a != b else []
+        else:
+            self.problem("error", f"a OneWay must be a rectangle or a polyline, not a {obj.kind}", obj)
+            return []
+        if not segments:
+            self.problem("error", "OneWay has no length (a rectangle needs a width, a polyline two distinct points)",
+                         obj)
+        return segments
 
 
 def _convex_or_none(points: list[Vec2], center: Vec2) -> RoundedPolygon | None:

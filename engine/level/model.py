@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
-    "MAX_OBJECTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
+    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
+    "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
     "check_number",
 ]
 
@@ -25,8 +25,11 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_TILES = 8_000_000
 """Most cells (width x height x tile layers) a map may have: a 2000 x 2000 map of two layers."""
 
-MAX_OBJECTS = 100_000
+MAX_OBJECTS = 50_000
 """Most objects (map objects and tile collision shapes together) a map may have."""
+
+MAX_POINTS = 1_000_000
+"""Most polygon and polyline vertices a map (its objects and tile collision shapes together) may have."""
 
 MAX_COORD = 1e7
 """Pixels. No coordinate, size or offset may be larger in magnitude: a 2000-tile map of 4096 px tiles is
@@ -70,6 +73,22 @@ def check_number(value: Any, where: str, *, default: float | None = None, low: f
     if not low <= number <= high:
         raise LevelError(f"{where}: {number:g} is outside {low:g} .. {high:g}")
     return number
+
+
+class Budget:
+    """What one map may still read: objects and vertices, counted across the map, its tilesets and templates,
+    so that no file can make the reader do unbounded work within the size limit."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.left = {"objects": MAX_OBJECTS, "polygon and polyline points": MAX_POINTS}
+
+    def take(self, what: str, count: int, where: str) -> None:
+        self.left[what] -= count
+        if self.left[what] < 0:
+            limit = MAX_OBJECTS if what == "objects" else MAX_POINTS
+            raise LevelError(f"{where}: more than {limit:,} {what} in {self.path.name} and its tilesets; "
+                             "a level may not have that many")
 
 
 def check_int(value: Any, where: str, *, default: int | None = None, low: int = 0, high: int = 2**32 - 1) -> int:
@@ -216,8 +235,8 @@ class TiledMap:
     tilesets: list[Tileset]
     objects: list[MapObject]
     tmx: Any = None
-    """The library's own result (a ``pytmx.TiledMap`` for TMX, a ``pytiled_parser.TiledMap`` for JSON), for
-    anything else a game wants."""
+    """What the reader kept from its library: for TMX the ``pytmx.TiledMap`` whose gid registry decoded the
+    tile layers (it holds no layers or objects: those are in this model); for JSON the parsed JSON map."""
     offset: tuple[float, float] = (0.0, 0.0)
     """Where a ``.world`` file places this map (pixels, y down); (0, 0) for a map loaded alone."""
 

@@ -6,7 +6,8 @@ and world files, hand-written because neither pytmx nor pytiled-parser bounds wh
 * XML: a ``<!DOCTYPE>`` naming an external DTD (older Tiled wrote ``map.dtd`` ones) is accepted, entity
   declarations are refused (no "billion laughs" expansion), an encoding Python does not know is a clear
   error, and element nesting is bounded before anything recurses over the tree.
-* JSON: parsed by the standard library, then nesting is bounded the same way.
+* JSON: parsed by the standard library (its C scanner stops at the recursion limit), then nesting is
+  bounded the same way.
 """
 
 from __future__ import annotations
@@ -21,9 +22,27 @@ from typing import Any
 
 from .model import MAX_DEPTH, MAX_FILE_BYTES, LevelError
 
-__all__ = ["read_bytes", "read_json", "read_xml"]
+__all__ = ["path_kind", "read_bytes", "read_json", "read_xml", "resolve_name"]
 
 _ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def resolve_name(base: Path, name: str, where: str) -> Path:
+    """``base / name`` made absolute; a name no file system accepts (too long, a NUL byte) is an error."""
+    try:
+        return (base / name).resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise LevelError(f"{where}: {name[:60]!r} is not a usable file name") from None
+
+
+def path_kind(path: Path) -> str:
+    """``"file"`` (a regular file), ``"folder"``, ``"other"`` (a device, FIFO, socket) or ``"missing"``
+    (including names the file system refuses)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return "missing"
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
 
 
 def read_bytes(path: Path, what: str) -> bytes:
@@ -85,30 +104,26 @@ def read_json(path: Path, what: str) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise LevelError(f"{path}: {what} is not UTF-8 text ({error.reason} at byte {error.start})") from None
-    depth = max_depth = 0
-    in_string = escaped = False
-    for ch in text:  # json.loads recurses per nesting level; bound it before it does
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            max_depth = max(max_depth, depth)
-            if max_depth > MAX_DEPTH:
-                raise LevelError(f"{path}: {what} nests values more than {MAX_DEPTH} deep")
-        elif ch in "]}":
-            depth -= 1
-
     def no_constant(name: str) -> float:
         raise LevelError(f"{path}: {what} contains {name}, which is not a number JSON allows")
 
     try:
-        return json.loads(text, parse_constant=no_constant)
+        value = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as error:
         raise LevelError(f"{path}: {what} is not valid JSON ({error.msg} at line {error.lineno})") from None
+    except RecursionError:  # the C scanner stops at the interpreter's recursion limit
+        raise LevelError(f"{path}: {what} nests values more than {MAX_DEPTH} deep") from None
+    _check_depth_json(value, path, what)
+    return value
+
+
+def _check_depth_json(value: Any, path: Path, what: str) -> None:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise LevelError(f"{path}: {what} nests values more than {MAX_DEPTH} deep")
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values() if isinstance(child, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node if isinstance(child, (dict, list)))

@@ -21,13 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, ImageTile, LevelError, MapObject, ObjectRef,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, ObjectRef,
     TiledMap, TileLayer, Tileset, check_int, check_number,
 )
-from .source import read_json
+from .formats import MAP_READERS, TILESET_READERS
+from .source import read_json, resolve_name
 
 __all__ = ["read_json_map", "read_json_tileset", "read_world"]
 
+_OBJECT_DEFAULTS = (("id", 0), ("name", ""), ("visible", True), ("rotation", 0), ("width", 0), ("height", 0),
+                    ("x", 0), ("y", 0))
 _KINDS = {"Rectangle": "rectangle", "Ellipse": "ellipse", "Point": "point", "Polygon": "polygon",
           "Polyline": "polyline", "Text": "text", "Tile": "tile"}
 
@@ -37,6 +40,8 @@ def read_json_map(path: Path) -> TiledMap:
     from .tmx import inherit_from_tiles, map_size_checks
 
     raw = read_json(path, "map")
+    if isinstance(raw, dict) and raw.get("type") in ("tileset", "template"):
+        raise LevelError(f"{path}: a Tiled {raw['type']}, not a map")
     if not isinstance(raw, dict) or raw.get("type", "map") != "map" or "layers" not in raw:
         raise LevelError(f"{path}: not a Tiled JSON map (no \"type\": \"map\" with layers)")
     where = str(path)
@@ -63,12 +68,15 @@ def read_json_map(path: Path) -> TiledMap:
     return tiled
 
 
-def read_json_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
-    """A ``.tsj`` tileset used by a map, its gids starting at ``firstgid``."""
+def read_json_tileset(path: Path, firstgid: int, used_by: Path, budget: Budget | None = None) -> Tileset:
+    """A ``.tsj`` tileset used by a map, its gids starting at ``firstgid``; its objects and points count
+    against the map's ``budget``."""
     raw = read_json(path, f"tileset used by {used_by}")
     if not isinstance(raw, dict):
         raise LevelError(f"{path}: not a Tiled JSON tileset")
-    return _JsonReader(used_by, 0, 0).tileset_body(raw, path, firstgid)
+    reader = _JsonReader(used_by, 0, 0)
+    reader.budget = budget or reader.budget
+    return reader.tileset_body(raw, path, firstgid)
 
 
 def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
@@ -85,7 +93,7 @@ def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
         here = f"{path}: map {k + 1}"
         if not isinstance(entry, dict) or not isinstance(entry.get("fileName"), str):
             raise LevelError(f"{here}: has no fileName")
-        target = (home / entry["fileName"]).resolve()
+        target = resolve_name(home, entry["fileName"], here)
         if not target.is_relative_to(home):
             raise LevelError(f"{here}: {entry['fileName']!r} is outside the world's folder")
         out.append((target, (check_number(entry.get("x"), f"{here}: x", default=0.0),
@@ -121,6 +129,7 @@ class _JsonReader:
         self.path, self.width, self.height = path, width, height
         self.tilesets: list[Tileset] = []
         self.templates: dict[Path, Any] = {}
+        self.budget = Budget(path)
 
     def properties(self, raw: Any, where: str) -> dict[str, Any]:
         """Custom properties via pytiled-parser; numbers checked, files as text, colours as ``#aarrggbb``."""
@@ -189,7 +198,7 @@ class _JsonReader:
             objects.extend(group)
         elif kind == "imagelayer":
             image = raw.get("image")
-            layers.append({"name": name, "image": (self.path.parent / image).resolve() if image else None,
+            layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,
                            "offset": here_offset, "parallax": here_parallax, "visible": here_visible})
 
     def precheck(self, raw: dict, kind: Any, where: str) -> dict:
@@ -212,11 +221,14 @@ class _JsonReader:
     def merge_template(self, obj: Any, where: str) -> Any:
         """An object over its ``.tj`` template, as Tiled merges them: the object's own fields and properties
         win; a template tile's gid is renumbered into this map's tilesets."""
-        if not isinstance(obj, dict) or not obj.get("template"):
+        if not isinstance(obj, dict):
             return obj
+        if not obj.get("template"):
+            # Older Tiled wrote no id and no empty fields; pytiled-parser requires them all.
+            return {**dict(_OBJECT_DEFAULTS), **obj}
         name = str(obj["template"])
         here = f"{where}, object {obj.get('id', '?')}"
-        tpl_path = (self.path.parent / name).resolve()
+        tpl_path = resolve_name(self.path.parent, name, here)
         if tpl_path.suffix.lower() == ".tx":
             raise LevelError(f"{here}: XML template {name!r} in a JSON map; save the template as .tj")
         tpl = self.templates.get(tpl_path)
@@ -226,14 +238,14 @@ class _JsonReader:
             raise LevelError(f"{tpl_path}: not a Tiled template (no \"object\")")
         base = {k: v for k, v in tpl["object"].items() if k not in ("id", "x", "y")}
         merged = {**base, **{k: v for k, v in obj.items() if k != "template"}}
-        own = {p.get("name") for p in obj.get("properties", []) if isinstance(p, dict)}
-        merged["properties"] = [*obj.get("properties", []),
-                                *[p for p in base.get("properties", []) if isinstance(p, dict) and p.get("name") not in own]]
+        own_props = _list(obj.get("properties", []), f"{here}: properties")
+        base_props = _list(base.get("properties", []), f"{tpl_path}: properties")
+        own = {str(p.get("name")) for p in own_props if isinstance(p, dict)}
+        inherited = [p for p in base_props if isinstance(p, dict) and str(p.get("name")) not in own]
+        merged["properties"] = [*own_props, *inherited]
         if "gid" in base and "gid" not in obj:
             merged["gid"] = self.template_gid(tpl, tpl_path, base["gid"], here)
-        for key, default in (("name", ""), ("visible", True), ("rotation", 0), ("width", 0), ("height", 0)):
-            merged.setdefault(key, default)
-        return merged
+        return {**dict(_OBJECT_DEFAULTS), **merged}
 
     def parse_layer(self, raw: dict, where: str) -> Any:
         from pytiled_parser.parsers.json.layer import parse as parse_layer
@@ -268,12 +280,14 @@ class _JsonReader:
     # ------------------------------------------------------------------ objects
     def map_object(self, obj: Any, layer: str, where: str) -> MapObject:
         """A pytiled-parser object as the model's, every number checked."""
+        self.budget.take("objects", 1, where)
         oid = check_int(getattr(obj, "id", 0), f"{where}: object id", default=0)
         name = str(getattr(obj, "name", "") or "")
         here = f"{where}, object {oid}" + (f" {name!r}" if name else "")
         kind = _KINDS.get(type(obj).__name__, "rectangle")
         points = [(check_number(p.x, f"{here}: {kind} points"), check_number(p.y, f"{here}: {kind} points"))
                   for p in getattr(obj, "points", None) or []] if kind in ("polygon", "polyline") else []
+        self.budget.take("polygon and polyline points", len(points), here)
         raw_gid = check_int(getattr(obj, "gid", 0), f"{here}: gid", default=0) if kind == "tile" else 0
         size = obj.size
         return MapObject(
@@ -300,7 +314,7 @@ class _JsonReader:
         entry = tpl.get("tileset")
         if not isinstance(entry, dict) or not entry.get("source"):
             return gid
-        source = (tpl_path.parent / str(entry["source"])).resolve()
+        source = resolve_name(tpl_path.parent, str(entry["source"]), str(tpl_path))
         first = check_int(entry.get("firstgid"), f"{tpl_path}: tileset firstgid", default=1, low=1)
         for ts in self.tilesets:
             if ts.source == source:
@@ -317,12 +331,12 @@ class _JsonReader:
         source = entry.get("source")
         if not source:
             return self.tileset_body(entry, self.path, firstgid)
-        ts_path = (self.path.parent / str(source)).resolve()
+        ts_path = resolve_name(self.path.parent, str(source), where)
         if ts_path.suffix.lower() in (".tsx", ".xml"):
             from .tmx import read_tsx_tileset
 
-            return read_tsx_tileset(ts_path, firstgid, self.path)
-        return read_json_tileset(ts_path, firstgid, self.path)
+            return read_tsx_tileset(ts_path, firstgid, self.path, self.budget)
+        return read_json_tileset(ts_path, firstgid, self.path, self.budget)
 
     def tileset_body(self, raw: dict, ts_path: Path, firstgid: int) -> Tileset:
         from pytiled_parser.parsers.json.tileset import parse as parse_tileset
@@ -338,7 +352,7 @@ class _JsonReader:
                 from None
         tw = check_int(parsed.tile_width, f"{where}: tilewidth", default=0, high=100_000)
         th = check_int(parsed.tile_height, f"{where}: tileheight", default=0, high=100_000)
-        image = (ts_path.parent / parsed.image).resolve() if parsed.image else None
+        image = resolve_name(ts_path.parent, str(parsed.image), where) if parsed.image else None
         offset = (0.0, 0.0) if parsed.tile_offset is None else (
             check_number(parsed.tile_offset.x, f"{where}: tileoffset x"),
             check_number(parsed.tile_offset.y, f"{where}: tileoffset y"))
@@ -360,7 +374,7 @@ class _JsonReader:
         ts.tile_properties[tid] = props
         if tile.image is not None:
             ts.image_tiles[tid] = ImageTile(
-                (ts_path.parent / tile.image).resolve(),
+                resolve_name(ts_path.parent, str(tile.image), here),
                 check_int(tile.image_width or tile.width, f"{here}: imagewidth", default=ts.tilewidth, high=100_000),
                 check_int(tile.image_height or tile.height, f"{here}: imageheight", default=ts.tileheight,
                           high=100_000))
@@ -371,3 +385,9 @@ class _JsonReader:
             ts.tile_animations[tid] = [
                 (check_int(f.tile_id, f"{here}: animation tileid", high=GID_MASK),
                  check_int(f.duration, f"{here}: animation duration", high=3_600_000)) for f in tile.animation]
+
+
+MAP_READERS[".tmj"] = read_json_map
+MAP_READERS[".json"] = read_json_map
+TILESET_READERS[".tsj"] = read_json_tileset
+TILESET_READERS[".json"] = read_json_tileset

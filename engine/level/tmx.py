@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, ImageTile, LevelError, MapObject,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LevelError, MapObject,
     ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
 )
-from .source import read_xml
+from .formats import MAP_READERS, TILESET_READERS, read_map_file, read_tileset_file
+from .source import path_kind, read_xml, resolve_name
 
 __all__ = [
     "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "LevelError", "MapObject", "TileLayer", "Tileset", "TmxMap",
@@ -58,10 +59,10 @@ def _pytmx() -> Any:
 def read_map(path: str | Path) -> TiledMap:
     """Read a ``.tmx`` map (or, by extension, a ``.tmj`` / ``.json`` one: see :mod:`.tiled_json`)."""
     path = Path(path)
-    if path.suffix.lower() in (".tmj", ".json"):
-        from .tiled_json import read_json_map
-
-        return read_json_map(path)
+    if path.suffix.lower() == ".world":
+        raise LevelError(f"{path}: a .world file lists maps; load it with load_world (or `ledgekit check` it)")
+    if path.suffix.lower() != ".tmx" and path.suffix.lower() in MAP_READERS:
+        return read_map_file(path)  # a JSON map (engine.level.tiled_json)
     root = read_xml(path, "map")
     if root.tag != "map":
         raise LevelError(f"{path}: not a Tiled map (the root element is <{root.tag}>, not <map>)")
@@ -94,7 +95,7 @@ class _GapFiller:
         self.root = root
         self.templates: dict[Path, tuple[ET.Element, Path, list[tuple[int, Path]]]] = {}
         self.tilesets: list[Tileset] = []
-        self.objects_read = 0
+        self.budget = Budget(path)
 
     # ------------------------------------------------------------------ map
     def read(self) -> TiledMap:
@@ -152,7 +153,8 @@ class _GapFiller:
                 image = child.find("image")
                 layers.append({
                     "name": name,
-                    "image": (self.path.parent / image.get("source", "")).resolve() if image is not None else None,
+                    "image": resolve_name(self.path.parent, image.get("source", ""), where) if image is not None
+                    else None,
                     "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
                 })
 
@@ -257,6 +259,7 @@ class _GapFiller:
             if not any(node.find(tag) is not None for tag in _SHAPE_TAGS):
                 shape_node = tpl
         attrs.update(node.attrib)
+        self.budget.take("objects", 1, where)
         oid = check_int(attrs.get("id"), f"{where}: object id", default=0)
         here = f"{where}, object {oid}" + (f" {attrs['name']!r}" if attrs.get("name") else "")
         props.update(self.properties(node, here))
@@ -267,6 +270,7 @@ class _GapFiller:
                 kind = tag
                 if tag in ("polygon", "polyline"):
                     points = _points(child.get("points", ""), f"{here}: {tag} points")
+                    self.budget.take("polygon and polyline points", len(points), here)
                 break
         raw_gid = gid_from_template if gid_from_template is not None else \
             check_int(attrs.get("gid"), f"{here}: gid", default=0)
@@ -287,7 +291,7 @@ class _GapFiller:
 
     def template(self, name: str, where: str) -> tuple[ET.Element, Path, list[tuple[int, Path]]]:
         """A template's object node, its file and its tilesets (firstgid, resolved source), read once."""
-        tpl_path = (self.path.parent / name).resolve()
+        tpl_path = resolve_name(self.path.parent, name, where)
         cached = self.templates.get(tpl_path)
         if cached is None:
             root = read_xml(tpl_path, f"template {name!r} used by {where}")
@@ -295,7 +299,7 @@ class _GapFiller:
             if root.tag != "template" or tobj is None:
                 raise LevelError(f"{tpl_path}: not a Tiled template (no <template><object>)")
             sets = [(check_int(t.get("firstgid"), f"{tpl_path}: tileset firstgid", default=1),
-                     (tpl_path.parent / t.get("source", "")).resolve()) for t in root.findall("tileset")]
+                     resolve_name(tpl_path.parent, t.get("source", ""), str(tpl_path))) for t in root.findall("tileset")]
             cached = self.templates[tpl_path] = (tobj, tpl_path, sets)
         return cached
 
@@ -318,14 +322,12 @@ class _GapFiller:
         firstgid = check_int(node.get("firstgid"), f"{where} firstgid", default=1, low=1, high=GID_MASK)
         source = node.get("source")
         if source:
-            ts_path = (self.path.parent / source).resolve()
-            if not ts_path.exists():
+            ts_path = resolve_name(self.path.parent, source, where)
+            if path_kind(ts_path) == "missing":
                 raise LevelError(f"{self.path}: tileset {source!r} not found (looked for {ts_path})")
             if ts_path.suffix.lower() in (".tsj", ".json"):
-                from .tiled_json import read_json_tileset
-
-                return read_json_tileset(ts_path, firstgid, self.path)
-            ts_node = read_xml(ts_path, f"tileset {source!r}")
+                return read_tileset_file(ts_path, firstgid, self.path, self.budget)  # (engine.level.tiled_json)
+            ts_node = read_xml(ts_path, f"tileset {source!r} used by {self.path}")
             if ts_node.tag != "tileset":
                 raise LevelError(f"{ts_path}: not a Tiled tileset (the root element is <{ts_node.tag}>)")
         else:
@@ -338,7 +340,7 @@ class _GapFiller:
         th = check_int(ts_node.get("tileheight"), f"{where}: tileheight", default=0, high=100_000)
         columns = check_int(ts_node.get("columns"), f"{where}: columns", default=0, high=1_000_000)
         image_node = ts_node.find("image")
-        image = (ts_path.parent / image_node.get("source", "")).resolve() if image_node is not None else None
+        image = resolve_name(ts_path.parent, image_node.get("source", ""), where) if image_node is not None else None
         tilecount = check_int(ts_node.get("tilecount"), f"{where}: tilecount", default=-1, low=-1, high=GID_MASK)
         if tilecount < 0:  # older Tiled wrote no tilecount: it follows from the image and the tile size
             tilecount = _tiles_in_image(image_node, tw, th, ts_node, where)
@@ -367,7 +369,7 @@ class _GapFiller:
         own_image = tile.find("image")
         if own_image is not None:
             ts.image_tiles[tid] = ImageTile(
-                (ts.source.parent / own_image.get("source", "")).resolve(),
+                resolve_name(ts.source.parent, own_image.get("source", ""), here),
                 check_int(own_image.get("width"), f"{here}: image width", default=ts.tilewidth, high=100_000),
                 check_int(own_image.get("height"), f"{here}: image height", default=ts.tileheight, high=100_000))
         group = tile.find("objectgroup")
@@ -399,12 +401,14 @@ def check_inflated_size(text: str, compression: str | None, needed: int, where: 
         raise LevelError(f"{where}: compressed layer data inflates to more than the {needed} cells the map has")
 
 
-def read_tsx_tileset(path: Path, firstgid: int, used_by: Path) -> Tileset:
-    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one."""
+def read_tsx_tileset(path: Path, firstgid: int, used_by: Path, budget: Budget | None = None) -> Tileset:
+    """An external ``.tsx`` tileset (used by a JSON map), read as the TMX reader reads one, counting its
+    objects and points against the map's ``budget``."""
     node = read_xml(path, f"tileset used by {used_by}")
     if node.tag != "tileset":
         raise LevelError(f"{path}: not a Tiled tileset (the root element is <{node.tag}>)")
     reader = _GapFiller(used_by, ET.Element("map"))
+    reader.budget = budget or reader.budget
     return reader.tileset_body(node, path, firstgid)
 
 
@@ -453,3 +457,8 @@ def inherit_from_tiles(tiled: TiledMap) -> None:
 
 
 __all__ += ["MAX_COORD", "check_inflated_size", "inherit_from_tiles", "map_size_checks", "read_tsx_tileset"]
+
+
+MAP_READERS[".tmx"] = read_map
+TILESET_READERS[".tsx"] = read_tsx_tileset
+TILESET_READERS[".xml"] = read_tsx_tileset

@@ -96,7 +96,7 @@ def test_a_bad_platform_speed_is_reported_against_speed_not_path(tmp_path):
                    '<property name="path" type="object" value="2"/><property name="speed" value="fast"/>'
                    '</properties></object><object id="2" x="40" y="40"><polyline points="0,0 100,0"/></object>')
     errors = [p.message for p in check_level(write_map(tmp_path, map_text(body))) if p.severity == "error"]
-    assert errors == ["MovingPlatform property speed = 'fast' must be a number of px/s from 0 to 1e6"]
+    assert len(errors) == 1 and errors[0].startswith("MovingPlatform property speed = 'fast' must be a number of px/s")
 
 
 def test_without_a_project_file_an_unknown_class_is_kept_with_a_warning(tmp_path):

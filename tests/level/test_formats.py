@@ -76,7 +76,8 @@ JSON_CASES = {
     "template is a device": (lambda raw: things(raw)[3].update(template="/dev/zero"), r"not a regular file"),
     "tileset is a folder": (lambda raw: raw["tilesets"][0].update(source="."), r"a folder"),
     "isometric": (lambda raw: raw.update(orientation="isometric"), r"isometric maps are not supported"),
-    "missing object fields": (lambda raw: things(raw)[0].pop("visible"), r"layer 'things'.*cannot read the layer"),
+    "a coordinate that is text": (lambda raw: things(raw)[0].update(x="abc"),
+                                  r"layer 'things', object 1 'start': x: 'abc' is not a number"),
     "cells of the wrong count": (lambda raw: raw["layers"][0]["layers"][0]["data"].pop(),
                                  r"layer 'ground': has 31 cells, the map needs 32"),
     "a gid that is not a number": (lambda raw: raw["layers"][0]["layers"][0]["data"].__setitem__(0, "x"),
@@ -93,8 +94,55 @@ def test_hostile_json_is_a_clear_error(tmp_path, case):
     assert any(p.severity == "error" for p in check_level(path))
 
 
+def test_an_older_json_map_without_object_ids_loads(tmp_path):
+    def drop(raw):
+        for obj in things(raw):
+            for key in ("id", "visible", "rotation"):
+                obj.pop(key, None)
+        things(raw)[:] = [o for o in things(raw) if "template" not in o and o.get("name") not in ("lift", "route")]
+
+    level = load_level(write_json_map(tmp_path, drop))
+    assert level.spawn == (40.0, 68.0) and level.of_kind("crate")
+
+
 def test_deeply_nested_json_is_refused_before_it_is_parsed(tmp_path):
     path = tmp_path / "deep.tmj"
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(LevelError, match=r"deep.tmj: map nests values more than \d+ deep"):
         load_level(path)
+
+
+def test_tilesets_load_across_formats(tmp_path, pair):
+    """A JSON map may use a .tsx tileset and a TMX map a .tsj one; the geometry does not change."""
+    xml, _ = pair
+
+    def use_tsx(raw):
+        raw["tilesets"][0]["source"] = "tiles.tsx"
+
+    (tmp_path / "tiles.tsx").write_bytes((FIXTURES / "tiles.tsx").read_bytes())
+    assert load_level(write_json_map(tmp_path, use_tsx)).solid_rings == xml.solid_rings
+    tmx = (FORMATS / "same.tmx").read_text().replace('source="../tiles.tsx"', 'source="tiles.tsj"')
+    tmx = tmx.replace("../crate.tx", "crate.tx")
+    (tmp_path / "crate.tx").write_bytes((FIXTURES / "crate.tx").read_bytes())
+    (tmp_path / "same.tmx").write_text(tmx)
+    assert load_level(tmp_path / "same.tmx").solid_rings == xml.solid_rings
+
+
+def test_a_template_tile_is_renumbered_into_the_maps_tilesets(tmp_path):
+    """The template names its tileset at firstgid 1; in the map the same tileset starts at gid 5."""
+    (tmp_path / "tiles.tsx").write_bytes((FIXTURES / "tiles.tsx").read_bytes())
+    (tmp_path / "tiles.png").write_bytes((FIXTURES / "tiles.png").read_bytes())
+    (tmp_path / "crate.tx").write_bytes((FIXTURES / "crate.tx").read_bytes())
+    (tmp_path / "slope.tx").write_text('<?xml version="1.0"?><template><tileset firstgid="1" source="tiles.tsx"/>'
+                                       '<object class="Solid" gid="2" width="32" height="32"/></template>')
+    other = ('<tileset firstgid="1" name="other" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+             '<image source="tiles.png" width="128" height="32"/></tileset>')
+    text = (FIXTURES / "gaps.tmx").read_text()
+    text = text.replace('<tileset firstgid="1" source="tiles.tsx"/>', other + '<tileset firstgid="5" source="tiles.tsx"/>')
+    text = text.replace('<object id="4" template="crate.tx" x="150" y="30"/>',
+                        '<object id="4" template="slope.tx" x="160" y="128"/>')
+    (tmp_path / "m.tmx").write_text(text)
+    from engine.level.tmx import read_map
+
+    tile = next(o for o in read_map(tmp_path / "m.tmx").objects if o.id == 4)
+    assert (tile.kind, tile.gid, tile.cls) == ("tile", 6, "Solid")

@@ -45,6 +45,13 @@ OBJECT_CASES = {
                       r"object 7 'bad'.*gid 999 is in no tileset"),
     "crate gid -1": (thing("", cls="Crate", attrs='gid="-1" x="64" y="64" width="32" height="32"'),
                      r"object 7 'bad': gid: -1 is outside"),
+    "zero-width OneWay": (thing("", cls="OneWay", attrs='x="64" y="64" width="0" height="8"'),
+                          r"object 7 'bad'.*OneWay has no length"),
+    "Solid tile gid in no tileset": (thing("", attrs='gid="77" x="64" y="64" width="32" height="32"'),
+                                     r"object 7 'bad'.*gid 77 is in no tileset"),
+    "platform path of text": (thing('<properties><property name="path" value="[]"/></properties>', cls="MovingPlatform",
+                                    attrs='x="64" y="64" width="32" height="8"'),
+                              r"object 7 'bad'.*path must be an object reference"),
     "crate gid 0xFFFFFFFF": (thing("", cls="Crate", attrs='gid="4294967295" x="64" y="64" width="32" height="32"'),
                              r"object 7 'bad'.*gid \d+ is in no tileset"),
 }
@@ -74,6 +81,27 @@ def test_a_template_or_tileset_that_is_not_a_file_is_refused(tmp_path, target, k
         load_level(write_map(tmp_path, text))
 
 
+@pytest.mark.parametrize("image", ["/dev/zero", "."])
+def test_a_tileset_image_that_is_not_a_file_is_an_error(tmp_path, image):
+    tileset = (f'<tileset firstgid="1" name="odd" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+               f'<image source="{image}" width="128" height="32"/></tileset>')
+    with pytest.raises(LevelError, match="image .* is not a regular file"):
+        load_level(write_map(tmp_path, map_text(csv_layer(FLOOR), tileset=tileset)))
+
+
+@pytest.mark.parametrize("kind", ["template", "tileset", "next_level"])
+def test_a_file_name_too_long_for_the_file_system_is_a_clear_error(tmp_path, kind):
+    name = "1" * 5000
+    if kind == "template":
+        text = map_text(csv_layer(FLOOR) + objects(f'<object id="7" template="{name}" x="1" y="1"/>'))
+    elif kind == "tileset":
+        text = map_text(csv_layer(FLOOR), tileset=f'<tileset firstgid="1" source="{name}"/>')
+    else:
+        text = map_text(csv_layer(FLOOR), props=f'<properties><property name="next_level" value="{name}"/></properties>')
+    with pytest.raises(LevelError, match="m.tmx"):
+        load_level(write_map(tmp_path, text))
+
+
 def test_an_unknown_xml_encoding_is_named(tmp_path):
     head = '<?xml version="1.0" encoding="klingon-8"?>\n'
     with pytest.raises(LevelError, match=r"m.tmx: map declares the unknown text encoding 'klingon-8'"):
@@ -88,7 +116,8 @@ def test_a_thousand_nested_groups_are_refused(tmp_path):
 
 @pytest.mark.parametrize("where", ["outside", "device", "missing"])
 def test_next_level_must_be_a_map_file_inside_the_maps_folder_tree(tmp_path, where):
-    target = {"outside": "../../../../etc/passwd", "device": "/dev/zero", "missing": "nowhere.tmx"}[where]
+    # "../" enough times to reach the root from any temporary folder: /etc/passwd, which exists.
+    target = {"outside": "../" * 40 + "etc/passwd", "device": "/dev/zero", "missing": "nowhere.tmx"}[where]
     props = f'<properties><property name="next_level" type="file" value="{target}"/></properties>'
     path = write_map(tmp_path / "levels", map_text(csv_layer(FLOOR), props=props))
     with pytest.raises(LevelError, match="next_level"):
@@ -103,8 +132,8 @@ def test_next_level_in_a_subfolder_is_fine(tmp_path):
 
 
 def zlib_bomb_layer() -> str:
-    """An 8 x 4 layer whose zlib data inflates to 1 GB of zero cells (1 MB compressed)."""
-    inflater = zlib.compressobj(9)
+    """An 8 x 4 layer whose zlib data inflates to 1 GB of zero cells (a few MB compressed)."""
+    inflater = zlib.compressobj(1)  # fast to make; still under 5 MB
     chunk = bytes(1 << 20)
     packed = b"".join(inflater.compress(chunk) for _ in range(1024)) + inflater.flush()
     data = base64.b64encode(packed).decode()
@@ -112,10 +141,26 @@ def zlib_bomb_layer() -> str:
             f'<data encoding="base64" compression="zlib">{data}</data></layer>')
 
 
+def many_shapes_tileset(folder: Path, count: int) -> str:
+    """A map whose external tileset (written to ``folder``) gives its tiles ``count`` collision rectangles."""
+    tiles = "".join(f'<tile id="{t}"><objectgroup>' + '<object x="0" y="0" width="8" height="8"/>' * 30
+                    + "</objectgroup></tile>" for t in range(count // 30))
+    (folder / "big.tsx").write_text('<tileset name="big" tilewidth="32" tileheight="32" tilecount="4" columns="4">'
+                                    f'<image source="tiles.png" width="128" height="32"/>{tiles}</tileset>')
+    return map_text(csv_layer(FLOOR), tileset='<tileset firstgid="1" source="big.tsx"/>')
+
+
 BOUNDED_CASES = {
-    "zlib bomb": (lambda: map_text(zlib_bomb_layer()), r"layer 'bomb': compressed layer data inflates to more"),
-    "50 MB comment": (lambda: map_text(csv_layer(FLOOR) + "<!--" + "x" * 50_000_000 + "-->"), None),
-    "600k objects": (lambda: map_text(objects("".join(f'<object id="{i}" x="1" y="1"/>' for i in range(600_000)))),
+    "zlib bomb": (lambda folder: map_text(zlib_bomb_layer()), r"layer 'bomb': compressed layer data inflates to more"),
+    "50 MB comment": (lambda folder: map_text(csv_layer(FLOOR) + "<!--" + "x" * 50_000_000 + "-->"), None),
+    "20k stacked Solids": (lambda folder: map_text(objects("".join(
+        f'<object id="{i}" class="Solid" x="64" y="64" width="32" height="32"/>' for i in range(1, 20_001)))), None),
+    "60k tile collision shapes in a tileset": (lambda folder: many_shapes_tileset(folder, 60_000),
+                                               r"more than 50,000 objects"),
+    "1.2M polygon points": (lambda folder: map_text(objects("".join(
+        f'<object id="{i}" x="1" y="1"><polygon points="{" ".join(f"{k % 97},{k % 89}" for k in range(6000))}"/>'
+        "</object>" for i in range(1, 201)))), r"more than 1,000,000 polygon and polyline points"),
+    "600k objects": (lambda folder: map_text(objects("".join(f'<object id="{i}" x="1" y="1"/>' for i in range(600_000)))),
                      r"m.tmx: 600,\d+ objects, more than"),
 }
 
@@ -134,7 +179,7 @@ RUNNER = textwrap.dedent("""
 @pytest.mark.parametrize("case", BOUNDED_CASES, ids=list(BOUNDED_CASES))
 def test_hostile_files_load_or_fail_in_bounded_time_and_memory(tmp_path, case):
     make, message = BOUNDED_CASES[case]
-    path = write_map(tmp_path, make())
+    path = write_map(tmp_path, make(tmp_path))
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", RUNNER, str(path)], capture_output=True, text=True, timeout=10,
                           cwd=root, env={**os.environ, "PYTHONPATH": str(root)})

@@ -69,7 +69,10 @@ def test_image_collection_tiles_collide_at_their_own_image_size(tmp_path):
                '<objectgroup><object id="1" x="0" y="0" width="64" height="64"/></objectgroup></tile>'
                "</tileset>")
     cells = [[0] * 8, [0] * 8, [0] * 8, [1, 0, 0, 0, 2, 0, 0, 0]]
-    level = load_level(write_map(tmp_path, map_text(csv_layer(cells), tileset=tileset)))
+    path = write_map(tmp_path, map_text(csv_layer(cells), tileset=tileset))
+    for image in ("small.png", "big.png"):
+        (tmp_path / image).write_bytes((tmp_path / "tiles.png").read_bytes())
+    level = load_level(path)
     boxes = sorted(ring_box(r) for r in level.solid_rings)
     # The small tile sits on the map's bottom edge; the big one hangs up and right from its cell.
     assert boxes == [(0.0, 0.0, 32.0, 32.0), (128.0, 0.0, 192.0, 64.0)]
@@ -90,6 +93,17 @@ def test_a_solid_tile_object_uses_its_tiles_shape_flipped_and_scaled(tmp_path):
     tile = objects(f'<object id="7" class="Solid" gid="{2 | 1 << 31}" x="64" y="128" width="64" height="64"/>')
     level = load_level(write_map(tmp_path, map_text(csv_layer(EMPTY) + tile)))
     assert [sorted(r) for r in level.solid_rings] == [sorted([(64.0, 0.0), (128.0, 0.0), (64.0, 64.0)])]
+
+
+@pytest.mark.parametrize(("cls", "kind"), [("Crate", "crate"), ("MovingPlatform", "platform")])
+def test_a_body_tile_object_takes_its_tiles_shape(tmp_path, cls, kind):
+    # gid 3 is the half block: a 32 x 32 tile object of it is a 32 x 16 body on the object's bottom half.
+    body = objects(f'<object id="7" class="{cls}" gid="3" x="64" y="64" width="32" height="32"/>')
+    level = load_level(write_map(tmp_path, map_text(csv_layer(floor()) + body)))
+    entity = level.of_kind(kind)[0]
+    box = entity.shape.local_aabb
+    assert (box.width, box.height) == pytest.approx((32.0, 16.0))
+    assert entity.position == pytest.approx((80.0, 128 - 56.0))
 
 
 def test_a_crate_tile_object_takes_its_tiles_shape_and_rotation(tmp_path):
