@@ -60,7 +60,7 @@ class StaticGeometry:
         self._broadphase: StaticBroadPhase | None = None
         self._colliders: list[Collider] = []
         self._neighbours: dict[int, Neighbour] = {}
-        self._joints: dict[tuple[int, int], list[Vec2]] = {}
+        self._joints = _Joints(np.zeros((0, 2)), np.zeros((0, 2)), 1e-6)
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -136,7 +136,7 @@ class StaticGeometry:
             Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i, flt, data)
             for i, (o, (flt, data)) in enumerate(zip(ow, filters))
         ]
-        self._joints = _segment_joints(a, b, self.config.joint_tolerance)
+        self._joints = _Joints(a, b, self.config.joint_tolerance)
         if all(flt == DEFAULT_FILTER for flt, _ in filters):
             self._filter_arrays = None
         else:
@@ -193,11 +193,11 @@ class StaticGeometry:
         that shares that end point. Contacts with a segment's rounded end cap that lean over a neighbour are
         that neighbour's business (see the rigid-body seam rule)."""
         self.broadphase  # noqa: B018 - builds the joint table if needed
-        return self._joints.get((segment, end), [])
+        return self._joints.directions(segment, end)
 
     def has_joint(self, segment: int) -> bool:
         self.broadphase  # noqa: B018
-        return (segment, 0) in self._joints or (segment, 1) in self._joints
+        return self._joints.shared(segment)
 
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
         """Minkowski sum of ``segment`` and a non-rotating ``shape``, built once and kept: a character sweeps
@@ -215,30 +215,55 @@ class StaticGeometry:
         return found
 
 
-def _segment_joints(a: np.ndarray, b: np.ndarray, tolerance: float) -> dict[tuple[int, int], list[Vec2]]:
-    """For every segment end shared with other segments (end points within ``tolerance`` px), the unit
-    directions from that point along each other segment."""
-    ends: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    points = (a, b)
-    scale = 1.0 / tolerance if tolerance > 0 else 1e6
-    for which in (0, 1):
-        for i, (x, y) in enumerate(points[which].tolist()):
-            key = (round(x * scale), round(y * scale))
-            ends.setdefault(key, []).append((i, which))
-    joints: dict[tuple[int, int], list[Vec2]] = {}
-    for members in ends.values():
-        if len(members) < 2:
-            continue
-        for i, which in members:
-            here = points[which][i]
-            directions = []
-            for j, other in members:
-                if j == i:
-                    continue
-                far = points[1 - other][j]
-                dx, dy = float(far[0] - here[0]), float(far[1] - here[1])
-                length = math.hypot(dx, dy)
-                if length > 0:
-                    directions.append((dx / length, dy / length))
-            joints[(i, which)] = directions
-    return joints
+class _Joints:
+    """Which segment ends meet (end points within ``tolerance`` px), found with one sort of all the ends when
+    the broad phase is built; the directions along the other segments at an end are worked out when asked
+    (the seam rule asks for a few, and a level has hundreds of thousands of ends)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, tolerance: float) -> None:
+        self.count = len(a)
+        self.ends = np.concatenate([a, b]).reshape(-1, 2)
+        """End ``e``: segment ``e % count``'s start (``e < count``) or end."""
+        scale = 1.0 / tolerance if tolerance > 0 else 1e6
+        keys = np.round(self.ends * scale).astype(np.int64)
+        self.order = np.lexsort((keys[:, 1], keys[:, 0]))
+        ordered = keys[self.order]
+        new_group = np.ones(len(ordered), dtype=bool)
+        new_group[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+        starts = np.flatnonzero(new_group)
+        group = np.cumsum(new_group) - 1
+        sizes = np.diff(np.append(starts, len(ordered)))
+        self.group_start = np.empty(len(ordered), dtype=np.int64)
+        self.group_size = np.empty(len(ordered), dtype=np.int64)
+        self.group_start[self.order] = starts[group]
+        self.group_size[self.order] = sizes[group]
+        self._cache: dict[tuple[int, int], list[Vec2]] = {}
+
+    def shared(self, segment: int) -> bool:
+        """Whether either end of ``segment`` meets another segment."""
+        return bool(self.group_size[segment] > 1 or self.group_size[segment + self.count] > 1)
+
+    def directions(self, segment: int, end: int) -> list[Vec2]:
+        key = (segment, end)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._directions(segment + end * self.count)
+        return found
+
+    def _directions(self, here: int) -> list[Vec2]:
+        if self.group_size[here] < 2:
+            return []
+        start = int(self.group_start[here])
+        hx, hy = self.ends[here].tolist()
+        segment = here % self.count
+        directions = []
+        for other in self.order[start:start + int(self.group_size[here])].tolist():
+            if other % self.count == segment:
+                continue
+            far = (other + self.count) % (2 * self.count)  # the other end of that segment
+            fx, fy = self.ends[far].tolist()
+            dx, dy = fx - hx, fy - hy
+            length = math.hypot(dx, dy)
+            if length > 0:
+                directions.append((dx / length, dy / length))
+        return directions
