@@ -1,0 +1,12 @@
+"""The randomised invariant suite, short: fixed seeds, a few seconds. See tests/physics/invariants.py (and
+tests/benchmarks/invariants_long.py for the long run whose counts the README reports)."""
+
+from tests.physics.invariants import ROWS, Tally, run
+
+
+def test_nothing_that_must_never_happen_happens_in_random_levels():
+    tally = Tally()
+    for seed in range(12):
+        run(seed, 200, tally)
+    assert tally.character_steps > 2000
+    assert {row: tally.broken[row] for row in ROWS} == dict.fromkeys(ROWS, 0), tally.examples
