@@ -145,22 +145,30 @@ class LevelRenderer:
             mode = str(ts.tile_properties.get((gid & GID_MASK) - ts.firstgid, {}).get("draw", default))
         cx = (box.min_x + box.max_x) / 2
         if mode == "repeat":
-            columns = max(1, round(box.width / tex.width))
-            rows = max(1, round(box.height / tex.height))
-            placed = []
-            for row in range(rows):
-                for col in range(columns):
-                    sprite = arcade.Sprite(tex)
-                    sprite.width, sprite.height = box.width / columns, box.height / rows
-                    placed.append((sprite, box.min_x + (col + 0.5) * sprite.width,
-                                   box.min_y + (row + 0.5) * sprite.height))
-            return placed
+            return self._repeated(tex, box)
         sprite = arcade.Sprite(tex)
         self._animate_if_animated(sprite, gid)
         if mode == "stretch":
             sprite.width, sprite.height = max(1.0, box.width), max(1.0, box.height)
             return [(sprite, cx, (box.min_y + box.max_y) / 2)]
         return [(sprite, cx, box.min_y + sprite.height / 2)]
+
+    @staticmethod
+    def _repeated(tex: arcade.Texture, box: AABB) -> list[tuple[arcade.Sprite, float, float]]:
+        """The tile repeated across the box, in whole tiles (stretched a little to fit). An object thinner than
+        half a tile shows the tile's top part at its own size (a one-way ledge's planks, a platform's slab)."""
+        columns = max(1, round(box.width / tex.width))
+        rows = max(1, round(box.height / tex.height))
+        thin = box.height < 0.5 * tex.height
+        placed = []
+        for row in range(rows):
+            for col in range(columns):
+                sprite = arcade.Sprite(tex)
+                sprite.width = box.width / columns
+                sprite.height = tex.height if thin else box.height / rows
+                y = box.max_y - sprite.height / 2 if thin else box.min_y + (row + 0.5) * sprite.height
+                placed.append((sprite, box.min_x + (col + 0.5) * sprite.width, y))
+        return placed
 
     def _animate_if_animated(self, sprite: arcade.Sprite, gid: int) -> None:
         ts = self.level.tmx.tileset_of(gid & GID_MASK)
@@ -190,19 +198,18 @@ class LevelRenderer:
         self.sync()
 
     def _static_sprites(self) -> None:
-        """Solid objects drawn from a tile (a Solid tile object, or a Solid class with a tile): placed once."""
+        """Static objects (``Solid``, ``OneWay``) drawn from a tile (their own, or their class's): placed once,
+        covering the object as the tile's ``draw`` property says (``repeat`` by default)."""
         for obj in self.level.objects:
-            if obj.cls != "Solid" or obj.shape is None:
+            if obj.cls not in ("Solid", "OneWay") or obj.shape is None:
                 continue
-            gid = self.tile_of(obj)
-            tex = self.texture(gid) if gid is not None else None
-            if tex is None:
-                continue
-            sprite = arcade.Sprite(tex)
-            sprite.width, sprite.height = obj.size
-            sprite.center_x, sprite.center_y = obj.position
-            sprite.angle = -math.degrees(obj.angle)
-            self.bodies.append(sprite)
+            placed = _Placed(obj.position, obj.angle, obj)
+            for sprite, dx, dy in self._sprites_for(placed, obj.shape.local_aabb, "repeat"):
+                c, s = math.cos(obj.angle), math.sin(obj.angle)
+                sprite.center_x = obj.position[0] + c * dx - s * dy
+                sprite.center_y = obj.position[1] + s * dx + c * dy
+                sprite.angle = -math.degrees(obj.angle)
+                self.bodies.append(sprite)
 
     # ---------------------------------------------------------------- per frame
     def sprite_of(self, thing: object) -> arcade.Sprite | None:
@@ -291,6 +298,13 @@ class LevelRenderer:
                 arcade.draw_line(x, y - 16, x + fx * 20, y - 16 + fy * 20, (255, 128, 0, 255), 2)
         if physics_ms is not None:
             arcade.draw_text(f"physics {physics_ms:.2f} ms/step", 0, 0, (255, 255, 255, 255), 12)
+
+
+class _Placed:
+    """A static level object seen as a thing with a look (its user data is the level object)."""
+
+    def __init__(self, position: tuple[float, float], angle: float, obj: LevelObject) -> None:
+        self.position, self.angle, self.user_data = position, angle, obj
 
 
 def draw_shape(shape: RoundedPolygon, xf: Transform, color: tuple[int, int, int, int]) -> None:

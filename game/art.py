@@ -20,11 +20,17 @@ BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LO
     SWITCH, FALLING = range(24)
 TILE_COUNT = 24
 TILE_CLASSES = {
-    CRATE: "Crate", PLATFORM: "MovingPlatform", SPIKES: "Hazard", GOAL: "Goal", COIN: "Pickup",
+    ONE_WAY: "OneWay", CRATE: "Crate", PLATFORM: "MovingPlatform", SPIKES: "Hazard", GOAL: "Goal", COIN: "Pickup",
     CHECKPOINT: "Checkpoint", LADDER: "Ladder", SPRING: "Spring", WALKER: "Walker", DOOR: "Door", SWITCH: "Switch",
     FALLING: "FallingPlatform",
 }
 """The class each object tile has in levels/tiles.tsx: the renderer draws an object of that class with it."""
+TILE_PROPERTIES = {
+    SPIKES: {"draw": "repeat"}, LADDER: {"draw": "repeat"}, PLATFORM: {"draw": "repeat"}, FALLING: {"draw": "repeat"},
+}
+"""How a tile covers an object drawn with it (see engine.render): the default is stretch or stand."""
+TILE_ANIMATIONS = {WALKER: [(WALKER, 250), (WALKER_STEP, 250)]}
+"""Tiled tile animations: (tile, milliseconds) frames."""
 
 DIRT = (122, 84, 56, 255)
 DIRT_DARK = (96, 64, 44, 255)

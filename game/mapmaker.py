@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
-    BLOCK_INNER, TILE_COUNT,
+    BLOCK_INNER, TILE_ANIMATIONS, TILE_CLASSES, TILE_COUNT, TILE_PROPERTIES,
     BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
 )
@@ -43,8 +43,13 @@ def tileset_xml() -> str:
     tiles = []
     for tid in range(TILE_COUNT):
         parts = []
+        properties = dict(TILE_PROPERTIES.get(tid, {}))
         if tid == ONE_WAY:
-            parts.append('  <properties>\n   <property name="one_way" type="bool" value="true"/>\n  </properties>')
+            properties["one_way"] = True
+        if properties:
+            rows = "\n".join(f'   <property name="{k}"' + (' type="bool"' if isinstance(v, bool) else "")
+                             + f' value="{str(v).lower() if isinstance(v, bool) else v}"/>' for k, v in properties.items())
+            parts.append(f"  <properties>\n{rows}\n  </properties>")
         shape = COLLISION.get(tid)
         if shape:
             kind, *rest = shape.split(" ")
@@ -54,9 +59,13 @@ def tileset_xml() -> str:
             else:
                 obj = f'   <object id="1" x="0" y="0">\n    <polygon points="{" ".join(rest)}"/>\n   </object>'
             parts.append(f'  <objectgroup draworder="index" id="2">\n{obj}\n  </objectgroup>')
-        if parts:
-            tiles.append(f' <tile id="{tid}"' + (' type="OneWayTile"' if tid == ONE_WAY else "") + ">\n"
-                         + "\n".join(parts) + "\n </tile>")
+        if tid in TILE_ANIMATIONS:
+            frames = "\n".join(f'   <frame tileid="{f}" duration="{ms}"/>' for f, ms in TILE_ANIMATIONS[tid])
+            parts.append(f"  <animation>\n{frames}\n  </animation>")
+        cls = TILE_CLASSES.get(tid, "")
+        if parts or cls:
+            head = f' <tile id="{tid}"' + (f' type="{cls}"' if cls else "")
+            tiles.append(head + (">\n" + "\n".join(parts) + "\n </tile>" if parts else "/>"))
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" '

@@ -53,17 +53,12 @@
    <object id="1" x="0" y="16" width="32" height="16"/>
   </objectgroup>
  </tile>
- <tile id="8" type="OneWayTile">
+ <tile id="8" type="OneWay">
   <properties>
    <property name="one_way" type="bool" value="true"/>
   </properties>
   <objectgroup draworder="index" id="2">
    <object id="1" x="0" y="0" width="32" height="8"/>
-  </objectgroup>
- </tile>
- <tile id="16">
-  <objectgroup draworder="index" id="2">
-   <object id="1" x="0" y="0" width="32" height="32"/>
   </objectgroup>
  </tile>
  <tile id="10" type="Crate"/>
@@ -80,6 +75,11 @@
  <tile id="13" type="Goal"/>
  <tile id="14" type="Pickup"/>
  <tile id="15" type="Checkpoint"/>
+ <tile id="16">
+  <objectgroup draworder="index" id="2">
+   <object id="1" x="0" y="0" width="32" height="32"/>
+  </objectgroup>
+ </tile>
  <tile id="17" type="Ladder">
   <properties>
    <property name="draw" value="repeat"/>
