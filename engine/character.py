@@ -168,8 +168,6 @@ class Character:
     _needs_recovery: bool = field(default=True, init=False)
     _floor_gap: float = field(default=math.inf, init=False)
     _candidates: list[Neighbour] | None = field(default=None, init=False)
-    _wedged_at: Vec2 | None = field(default=None, init=False)
-    """Where a search for a free spot last found none (not searched again until the character moves)."""
 
     angle = 0.0
     """Characters do not turn (radians)."""
@@ -430,10 +428,7 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
             return (px, py)
         worst, (nx, ny), push = found
         if worst.collider.body is None:
-            target = (px + nx * push, py + ny * push)
-            if _crosses_solid_core(ch, (px, py), target):
-                break  # out through a vertex or a thin wall: no; search for the nearest free spot this side
-            px, py = target
+            px, py = px + nx * push, py + ny * push
             continue
         moved = _push_by(ch, (px, py), worst.collider, (nx, ny), push)
         if moved is None:
@@ -535,67 +530,34 @@ def _one_way_pushes(ch: Character, collider: Collider, direction: Vec2, position
     return before is None or before.separation >= -cfg.penetration_slop
 
 
-def _crosses_solid_core(ch: Character, start: Vec2, end: Vec2, near: list[Neighbour] | None = None) -> bool:
-    """Whether moving the character's centre from ``start`` to ``end`` crosses the core line of a solid static
-    segment (among ``near``, default: gathered here): recovery never takes a character out through a wall,
-    a vertex or a thin platform."""
-    if near is None:
-        box = AABB(min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
-        near = ch.scene.gather(box, ignore=(ch,))
-    for neighbour in near:
-        collider = neighbour.collider
-        if collider.segment < 0 or collider.one_way is not None or neighbour.shape.count != 2:
-            continue
-        a, b = neighbour.shape.vertices
-        if _segments_cross(start, end, a, b):
-            return True
-    return False
-
-
-def _segments_cross(p: Vec2, q: Vec2, a: Vec2, b: Vec2) -> bool:
-    """Whether segments p-q and a-b cross (touching at an end does not count)."""
-    def side(o: Vec2, s: Vec2, t: Vec2) -> float:
-        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
-
-    d1, d2, d3, d4 = side(a, b, p), side(a, b, q), side(p, q, a), side(p, q, b)
-    return d1 * d2 < 0.0 and d3 * d4 < 0.0
-
-
-def _overlap_depth(ch: Character, position: Vec2, candidates: list[Neighbour] | None = None) -> float:
-    """How deep the character overlaps solid geometry at ``position`` (0 when free), among ``candidates``
-    (default: this move's)."""
+def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> float:
+    """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
     depth = 0.0
-    near = ch._candidates if candidates is None else candidates
-    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,), candidates=near):
+    candidates = ch._candidates if gathered else None
+    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,), candidates=candidates):
         if contact.collider.one_way is None and contact.collider.kind is not BodyKind.DYNAMIC:
             depth = max(depth, -contact.separation)
     return depth
 
 
 def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
-    """Rings outwards from ``position`` (up first, then alternately either way round) for the nearest spot
-    where the character overlaps nothing solid and that its centre reaches without crossing a wall's core.
-    A search that found nothing is not repeated while the character stays where it is."""
-    if ch._wedged_at == position:
-        return None
     box = ch.shape.local_aabb
     cfg = ch.config
     reach = cfg.recovery_search_reach * max(box.width, box.height) + 4.0 * cfg.skin
     step = max(0.5, min(box.width, box.height) / 16.0)
-    near = ch.scene.gather(ch.shape.aabb(Transform(position)).grown(reach + 1.0), ignore=(ch,))
     ux, uy = cfg.up
     directions = cfg.recovery_search_directions
     distance = step
     while distance <= reach:
+        # Up first, then alternately either way round: out of a floor rather than through it.
         for k in range(directions):
             angle = 2.0 * math.pi * (k // 2) / directions * (1 if k % 2 == 0 else -1)
             c, s = math.cos(angle), math.sin(angle)
-            spot = (position[0] + (c * ux - s * uy) * distance, position[1] + (s * ux + c * uy) * distance)
-            if _overlap_depth(ch, spot, near) == 0.0 and not _crosses_solid_core(ch, position, spot, near):
-                ch._wedged_at = None
+            dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
+            spot = (position[0] + dx, position[1] + dy)
+            if _overlap_depth(ch, spot, gathered=False) == 0.0:
                 return spot
         distance += step
-    ch._wedged_at = position
     return None
 
 

@@ -240,39 +240,3 @@ def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor
         world.step(DT)
         assert light.position[1] > 18.0 - 1.0 - 1e-6
     assert heavy.position[1] > light.position[1]
-
-
-# ------------------------------------------------------------------------------------------------ recovery
-@pytest.mark.parametrize("degrees", [75.0, 85.0])
-def test_a_hero_spawned_overlapping_a_narrow_v_stays_inside_it(degrees):
-    """Spawned (or teleported) wedged in a V too narrow for him, his centre inside it: recovery takes him to
-    the nearest free spot on his side of the walls (up the V), never out through the vertex."""
-    import math
-
-    slope = math.radians(degrees)
-    for dy in range(-20, 31, 5):
-        for dx in (-6.0, 0.0, 6.0):
-            y = 60.0 + dy
-            if abs(dx) >= y / math.tan(slope):
-                continue  # the centre would be outside the V: not inside the level
-            world = World()
-            world.add_chain([(-300 * math.cos(slope), 300 * math.sin(slope)), (0, 0),
-                             (300 * math.cos(slope), 300 * math.sin(slope))], radius=2.0)
-            hero = world.add_character(HERO, (dx, y))
-            controller = PlatformerController(hero)
-            for _ in range(60):
-                controller.update(PlatformerInput(), DT)
-                world.step(DT)
-            assert hero.position[1] > 0.0 and abs(hero.position[0]) < hero.position[1] / math.tan(slope), (dx, y)
-
-
-def test_a_hero_spawned_half_into_a_thin_platform_from_above_ends_on_top_of_it():
-    for depth in (2.0, 8.0, 15.0):
-        world = World()
-        world.add_segments([(-100, 0)], [(100, 0)], radius=1.0)
-        hero = world.add_character(HERO, (0.0, 16.0 + 1.0 - depth))
-        controller = PlatformerController(hero)
-        for _ in range(30):
-            controller.update(PlatformerInput(), DT)
-            world.step(DT)
-        assert hero.on_floor and hero.position[1] == pytest.approx(1.0 + 16.5, abs=0.6), depth
