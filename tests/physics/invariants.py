@@ -31,6 +31,8 @@ class Tally:
     character_steps: int = 0
     crate_steps: int = 0
     examples: list[str] = field(default_factory=list)
+    gone: set[int] = field(default_factory=set)
+    """Objects already counted as escaped (an escape counts once, not at every later step)."""
 
     def add(self, row: str, what: str) -> None:
         self.broken[row] += 1
@@ -93,7 +95,8 @@ def check_step(world: World, solid, characters, crates, before, tally: Tally) ->
         if not all(math.isfinite(v) for v in (*hero.position, *hero.velocity)):
             tally.add("non_finite", f"character at {hero.position} v {hero.velocity}")
             continue
-        if not (x0 < x < x1 and y0 < y < y1):
+        if not (x0 < x < x1 and y0 < y < y1) and id(hero) not in tally.gone:
+            tally.gone.add(id(hero))
             tally.add("escaped", f"character at {hero.position}")
         for contact in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,)):
             c = contact.collider
@@ -102,9 +105,10 @@ def check_step(world: World, solid, characters, crates, before, tally: Tally) ->
                 break
         if any(_crosses(start, hero.position, a, b) for a, b in solid):
             tally.add("crossed_core", f"character {start} -> {hero.position}")
-        # (A crate stood on moves in the rigid-body step, after the characters: only floors that hold still
-        # until the next step are checked.)
-        if hero.on_floor and hero.floor_collider is not None and hero.floor_collider.kind is not BodyKind.DYNAMIC:
+        # (A crate stood on moves in the rigid-body step after the characters, and a character stood on may move
+        # after this one: only floors that hold still until the next step are checked.)
+        if hero.on_floor and hero.floor_collider is not None and hero.floor_collider.kind in (
+                BodyKind.STATIC, BodyKind.KINEMATIC):
             margin = hero.config.skin + hero.config.ground_probe + 0.01
             if not any(ct.normal[1] > 0.0 for ct in world.contacts(hero.shape, hero.transform, margin, ignore=(hero,))):
                 floor = hero.floor_collider
@@ -113,7 +117,8 @@ def check_step(world: World, solid, characters, crates, before, tally: Tally) ->
         tally.crate_steps += 1
         if not all(math.isfinite(v) for v in (*body.position, body.angle, *body.velocity)):
             tally.add("non_finite", f"crate {body.position}")
-        elif not (x0 < body.position[0] < x1 and y0 < body.position[1] < y1):
+        elif not (x0 < body.position[0] < x1 and y0 < body.position[1] < y1) and id(body) not in tally.gone:
+            tally.gone.add(id(body))
             tally.add("escaped", f"crate at {body.position}")
 
 
