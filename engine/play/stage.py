@@ -17,6 +17,7 @@ Units: pixels, seconds; engine frame (y up).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from ..character import Character, MoverConfig
@@ -44,6 +45,8 @@ class Stage:
         self.rules = PlatformerRules(world, player, spawn, rules)
         self.objects: list[Any] = []
         self.steps = 0
+        self.level: Any = None
+        """The level staged (``from_level``), else ``None``."""
         for thing in objects:
             self.add(thing)
 
@@ -59,7 +62,15 @@ class Stage:
         player = world.add_character(Character(player_shape, level.spawn, mover or MoverConfig()))
         controller = PlatformerController(player, feel or PlatformerConfig())
         made = [thing for _, thing in level.built] if hasattr(level, "built") else []
-        return cls(world, player, controller, made, spawn=level.spawn)
+        stage = cls(world, player, controller, made, spawn=level.spawn)
+        stage.level = level
+        return stage
+
+    @property
+    def next_level(self) -> Path | None:
+        """The map the goal leads to (the level's ``next_level``, beside it), or ``None``."""
+        name = getattr(self.level, "next_level", "") if self.level is not None else ""
+        return self.level.path.parent / name if name else None
 
     def add(self, thing: Any) -> Any:
         """Add a game object (anything with ``before_step`` / ``after_step``; others are ignored). Returns it."""

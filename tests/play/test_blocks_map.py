@@ -76,3 +76,13 @@ def test_the_switch_opens_the_door_and_the_player_walks_through(trace):
 
 def test_the_run_ends_at_the_goal(trace):
     first(trace, "goal")
+
+
+def test_a_staged_level_knows_where_its_goal_leads():
+    from engine import RoundedPolygon
+    from engine.play import Stage
+
+    root = Path(__file__).resolve().parents[2] / "levels"
+    stage = Stage.from_level(load_level(root / "demo.tmx"), RoundedPolygon.box(10, 16, radius=2))
+    assert stage.next_level == root / "playground.tmx" and stage.next_level.exists()
+    assert Stage.from_level(load_level(MAP), RoundedPolygon.box(10, 16, radius=2)).next_level is None
