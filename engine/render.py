@@ -25,6 +25,7 @@ from .geometry import AABB, RoundedPolygon, Transform
 from .level.level import Level
 from .level.objects import LevelObject, level_object_of
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
+from .play.animation import Animation, Animator, character_pose
 from .world import KinematicBody, World
 
 __all__ = ["LevelRenderer", "draw_shape"]
@@ -63,6 +64,8 @@ class LevelRenderer:
         """(sprite, body or character, the sprite's offset from the body's position in the body's frame)."""
         self._sensor_sprites: list[tuple[arcade.Sprite, Sensor, tuple[float, float]]] = []
         self._class_tiles: dict[str, int | None] = {}
+        self._animators: list[tuple[arcade.Sprite, Character, Animator]] = []
+        """Characters drawn by the renderer (enemies), animated through engine.play's Animator by pose."""
         self._build_things()
         self.time = 0.0
 
@@ -147,7 +150,10 @@ class LevelRenderer:
         if mode == "repeat":
             return self._repeated(tex, box)
         sprite = arcade.Sprite(tex)
-        self._animate_if_animated(sprite, gid)
+        if isinstance(thing, Character):
+            self._animators.append((sprite, thing, _character_animator(self.level, gid)))
+        else:
+            self._animate_if_animated(sprite, gid)
         if mode == "stretch":
             sprite.width, sprite.height = max(1.0, box.width), max(1.0, box.height)
             return [(sprite, cx, (box.min_y + box.max_y) / 2)]
@@ -235,6 +241,13 @@ class LevelRenderer:
             sprite.center_x, sprite.center_y = sensor.position[0] + dx, sensor.position[1] + dy
 
     def animate(self, dt: float) -> None:
+        """Advance tile animations by ``dt`` seconds, and characters' animations by their poses."""
+        for sprite, character, animator in self._animators:
+            tex = self.texture(animator.update(character_pose(character), dt))
+            if tex is not None:
+                sprite.texture = tex
+            if abs(character.velocity[0]) > 1.0:  # face where it walks (the tile faces left)
+                sprite.scale_x = -abs(sprite.scale_x) if character.velocity[0] > 0 else abs(sprite.scale_x)
         self.time += dt
         ms = int(self.time * 1000)
         for sprite, frames, firstgid in self._animated:
@@ -298,6 +311,19 @@ class LevelRenderer:
                 arcade.draw_line(x, y - 16, x + fx * 20, y - 16 + fy * 20, (255, 128, 0, 255), 2)
         if physics_ms is not None:
             arcade.draw_text(f"physics {physics_ms:.2f} ms/step", 0, 0, (255, 255, 255, 255), 12)
+
+
+def _character_animator(level: Level, gid: int) -> Animator:
+    """An :class:`Animator` for a character drawn with tile ``gid``: ``idle`` is the tile, ``run`` its Tiled
+    animation (every pose without frames of its own falls back to these)."""
+    animations = {"idle": Animation((gid,))}
+    ts = level.tmx.tileset_of(gid & GID_MASK)
+    frames = ts.tile_animations.get((gid & GID_MASK) - ts.firstgid) if ts is not None else None
+    if frames:
+        durations = [max(duration, 1) for _, duration in frames]
+        fps = 1000.0 * len(frames) / sum(durations)
+        animations["run"] = Animation(tuple(ts.firstgid + tile for tile, _ in frames), fps=fps)  # type: ignore[union-attr]
+    return Animator(animations, fallbacks={"jump": "run", "fall": "run", "climb": "run", "hurt": "idle"})
 
 
 class _Placed:

@@ -148,3 +148,25 @@ def test_things_are_drawn_with_the_tile_of_their_class_in_any_tileset(tmp_path):
         assert renderer.sprite_of(world.characters[0]) is not None and len(world.characters) == 1
     finally:
         window.close()
+
+
+def test_an_enemy_walks_through_its_animation_frames_by_pose():
+    """The demo's walker is animated through engine.play's Animator: walking, its sprite steps through the
+    walker tile's animation frames and faces where it walks."""
+    from game.session import Session
+
+    window = arcade.Window(200, 100, "t", visible=False)
+    try:
+        session = Session.open(Path(__file__).resolve().parents[2] / "levels" / "demo.tmx")
+        renderer = LevelRenderer(session.level, session.world)
+        walker = next(ch for ch in session.world.characters if ch is not session.hero)
+        sprite = renderer.sprite_of(walker)
+        seen = set()
+        for _ in range(60):
+            session.step(())
+            renderer.sync()
+            renderer.animate(1 / 60)
+            seen.add(sprite.texture.image.tobytes())
+        assert abs(walker.velocity[0]) > 1.0 and len(seen) >= 2
+    finally:
+        window.close()
