@@ -125,7 +125,7 @@ def _draw_blocks(d: ImageDraw.ImageDraw) -> None:
     d.rectangle((x + 2, 26, x + 29, 31), fill=STEEL, outline=(70, 86, 104, 255))
     for k in range(3):
         d.line((x + 6, 24 - 6 * k, x + 25, 21 - 6 * k), fill=(200, 200, 210, 255), width=2)
-    d.rectangle((x + 2, 20, x + 29, 23), fill=(230, 70, 60, 255), outline=(140, 30, 30, 255))
+    d.rectangle((x + 2, 20, x + 29, 23), fill=(250, 190, 50, 255), outline=(150, 100, 20, 255))  # (not the hero's red)
     for frame, lift in ((WALKER, 0), (WALKER_STEP, 1)):
         x = frame * TILE
         d.ellipse((x + 4, 12 - lift, x + 27, 31 - lift), fill=(120, 50, 140, 255), outline=OUTLINE)
