@@ -27,12 +27,13 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
-from ..types import DEFAULT_FILTER, CollisionFilter
+from ..types import DEFAULT_FILTER
+from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
 __all__ = [
     "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "RigidScene", "ShapeTable",
-    "collide_all", "filters_touch", "overlapping_pairs", "pick", "world_polys",
+    "collide_all", "overlapping_pairs", "pick", "world_polys",
 ]
 
 _IDENTITY = Transform()
@@ -51,29 +52,6 @@ class RigidScene(NamedTuple):
     config: PhysicsConfig
     static_friction: float
     """Friction coefficient of static geometry and kinematic bodies against rigid bodies."""
-
-
-def filter_arrays(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(category, mask, group) arrays of ``filters``; ``None`` when every one is the default (the usual case:
-    then every pair touches and nothing needs testing)."""
-    if all(f is DEFAULT_FILTER or f == DEFAULT_FILTER for f in filters):
-        return None
-    return filter_columns(filters)
-
-
-def filter_columns(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(category, mask, group) arrays of ``filters``."""
-    return (np.array([f.category for f in filters], dtype=np.int64), np.array([f.mask for f in filters], dtype=np.int64),
-            np.array([f.group for f in filters], dtype=np.int64))
-
-
-def filters_touch(a: tuple[np.ndarray, np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray, np.ndarray]
-                  ) -> np.ndarray:
-    """Elementwise :meth:`CollisionFilter.touches` of two sets of filter arrays (see :func:`filter_arrays`)."""
-    cat_a, mask_a, group_a = a
-    cat_b, mask_b, group_b = b
-    same_group = (group_a == group_b) & (group_a != 0)
-    return np.where(same_group, group_a > 0, ((cat_a & mask_b) != 0) & ((cat_b & mask_a) != 0))
 
 
 def pick(items: list, index: np.ndarray) -> list:

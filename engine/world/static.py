@@ -20,6 +20,7 @@ from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkow
 from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
+from .filters import filter_arrays
 
 __all__ = ["QueryConfig", "StaticGeometry"]
 
@@ -137,22 +138,13 @@ class StaticGeometry:
             for i, (o, (flt, data)) in enumerate(zip(ow, filters))
         ]
         self._joints = _Joints(a, b, self.config.joint_tolerance)
-        if all(flt == DEFAULT_FILTER for flt, _ in filters):
-            self._filter_arrays = None
-        else:
-            self._filter_arrays = (np.array([f.category for f, _ in filters], dtype=np.int64),
-                                   np.array([f.mask for f, _ in filters], dtype=np.int64),
-                                   np.array([f.group for f, _ in filters], dtype=np.int64))
+        self._filter_arrays = filter_arrays([flt for flt, _ in filters])
 
     # ---------------------------------------------------------------- reading
     def filter_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """(category, mask, group) per segment; ``None`` when every segment has the default filter."""
         self.broadphase  # noqa: B018 - builds them if needed
         return self._filter_arrays
-
-    @property
-    def all_default_filters(self) -> bool:
-        return self.filter_arrays() is None
 
     def collider(self, segment: int) -> Collider:
         self.broadphase  # noqa: B018 - builds the colliders if needed
