@@ -115,10 +115,6 @@ class Level:
     built: list[tuple[LevelObject, Any]] = field(default_factory=list)
     """What the factories of the last :meth:`build_world` made, with the object each was made from."""
 
-    def object(self, object_id: int) -> LevelObject | None:
-        """The object with this Tiled id, or ``None``."""
-        return next((o for o in self.objects if o.id == object_id), None)
-
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
 
@@ -431,8 +427,7 @@ class _Builder:
         if ref in made:
             return made[ref]
         if ref in by_id:  # an object without a class (a path, a marker): converted on demand
-            made_now = self.level_object(by_id[ref])
-            return made_now
+            return self.level_object(by_id[ref])
         if owner.cls not in CLASSES:  # (the built-in classes report their own references)
             self.problem("error", f"property {name} references object {int(ref)}, which does not exist",
                          by_id.get(owner.id))

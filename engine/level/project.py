@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .model import LevelError, ObjectRef
+from .model import LevelError
 from .source import read_json
 
 __all__ = ["ClassType", "Project", "find_project", "read_project"]
@@ -115,8 +115,3 @@ def read_project(path: Path) -> Project:
             }
             classes[entry["name"]] = ClassType(entry["name"], members)
     return Project(path, classes, enums)
-
-
-def is_reference(value: Any) -> bool:
-    """Whether a property value is an object reference (see :class:`~engine.level.model.ObjectRef`)."""
-    return isinstance(value, ObjectRef)

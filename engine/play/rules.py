@@ -24,6 +24,7 @@ from typing import Any
 
 from ..bodies import Sensor
 from ..character import Character
+from ..level.objects import level_object_of
 from ..types import Vec2, WorldError
 
 __all__ = ["GameEvent", "PlatformerRules", "RulesConfig", "object_id"]
@@ -57,16 +58,12 @@ class GameEvent:
 
 
 def object_id(thing: Any) -> int | str | None:
-    """The Tiled object id behind a world object: the ``id`` of the ``LevelObject`` found by following
-    ``user_data`` (a body's user data may be a game object whose own user data is the level object), else its
-    ``name`` as an int when it is one, else the name, else ``None``."""
-    data = getattr(thing, "user_data", None)
-    for _ in range(4):
-        if data is None:
-            break
-        if isinstance(getattr(data, "id", None), int):
-            return int(data.id)
-        data = getattr(data, "user_data", None)
+    """The Tiled object id behind a world object: the ``id`` of its ``LevelObject`` (see
+    :func:`~engine.level.objects.level_object_of`), else its ``name`` as an int when it is one, else the name,
+    else ``None``."""
+    obj = level_object_of(thing)
+    if obj is not None:
+        return obj.id
     name = getattr(thing, "name", "")
     if isinstance(name, str) and name.isdigit():
         return int(name)

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody, Sensor
 from ..character import Character, MoverConfig, move_character
-from ..geometry import AABB, RoundedPolygon, StaticBroadPhase, Transform, cast_against_sum, collide, \
+from ..geometry import AABB, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Neighbour,
@@ -173,10 +173,6 @@ class World:
         """Same as :meth:`remove` (kept for code written before it)."""
         self.remove(body)
 
-    def segment_joint_directions(self, segment: int, end: int) -> list[Vec2]:
-        """See :meth:`StaticGeometry.joint_directions`."""
-        return self.static.joint_directions(segment, end)
-
     # ---------------------------------------------------------------- stepping
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies,
@@ -298,10 +294,6 @@ class World:
             target, xf_target = self.static.shape(collider.segment), _IDENTITY
         return _contact(shape, xf, collider, target, xf_target, margin)
 
-    @property
-    def broadphase(self) -> StaticBroadPhase:
-        """The static geometry's broad phase (``world.static.broadphase``)."""
-        return self.static.broadphase
 
 
 def _contact(shape: RoundedPolygon, xf: Transform, collider: Collider, target: RoundedPolygon, xf_target: Transform,
