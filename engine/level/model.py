@@ -16,7 +16,7 @@ from typing import Any
 __all__ = [
     "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
     "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
-    "check_number",
+    "add_object_group", "check_number",
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -164,6 +164,18 @@ class MapObject:
             return pts[0]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+
+
+def add_object_group(group: list[MapObject], offset: tuple[float, float], visible: bool, layers: list,
+                     objects: list[MapObject]) -> None:
+    """An object layer read by either reader: its objects moved by the layer's (and its groups') offset and
+    hidden with it, appended to the map's layers and objects."""
+    for obj in group:
+        obj.x += offset[0]
+        obj.y += offset[1]
+        obj.visible = obj.visible and visible
+    layers.append(group)
+    objects.extend(group)
 
 
 @dataclass

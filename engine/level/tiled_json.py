@@ -22,7 +22,7 @@ from typing import Any
 
 from .model import (
     FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, ObjectRef,
-    TiledMap, TileLayer, Tileset, check_int, check_number,
+    TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number,
 )
 from .formats import MAP_READERS, TILESET_READERS
 from .source import read_json, resolve_name
@@ -190,12 +190,7 @@ class _JsonReader:
                                     here_visible, here_offset, here_parallax, opacity))
         elif kind == "objectgroup":
             group = [self.map_object(o, name, where) for o in parsed.tiled_objects]
-            for obj in group:
-                obj.x += here_offset[0]
-                obj.y += here_offset[1]
-                obj.visible = obj.visible and here_visible
-            layers.append(group)
-            objects.extend(group)
+            add_object_group(group, here_offset, here_visible, layers, objects)
         elif kind == "imagelayer":
             image = raw.get("image")
             layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,

@@ -33,7 +33,7 @@ from typing import Any
 
 from .model import (
     FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LevelError, MapObject,
-    ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, check_int, check_number,
+    ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, add_object_group, check_int, check_number,
 )
 from .formats import MAP_READERS, TILESET_READERS, read_map_file, read_tileset_file
 from .source import path_kind, read_xml, resolve_name
@@ -143,12 +143,7 @@ class _GapFiller:
                 layers.append(self.tile_layer(child, here_offset, here_parallax, here_visible))
             elif child.tag == "objectgroup":
                 group = [self.map_object(o, name, where) for o in child.findall("object")]
-                for obj in group:
-                    obj.x += here_offset[0]
-                    obj.y += here_offset[1]
-                    obj.visible = obj.visible and here_visible
-                layers.append(group)
-                objects.extend(group)
+                add_object_group(group, here_offset, here_visible, layers, objects)
             else:
                 image = child.find("image")
                 layers.append({
