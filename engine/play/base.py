@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..character import Character
+from ..geometry import RoundedPolygon
 from ..platformer import PlatformerController, PlatformerInput
+from ..types import WorldError
 from .rules import PlatformerRules
 
-__all__ = ["GameObject", "StageView"]
+__all__ = ["GameObject", "StageView", "area_of", "number_in"]
 
 
 class StageView(Protocol):
@@ -34,3 +36,22 @@ class GameObject:
 
     def after_step(self, stage: StageView, dt: float) -> None:
         """After the world stepped and the rules reacted (``stage.world.events`` holds the step's events)."""
+
+
+def number_in(value: Any, what: str, unit: str, low: float, high: float, low_inclusive: bool = False) -> float:
+    """``value`` as a float, checked to lie in (``low``, ``high``) (``[low, high)`` with ``low_inclusive``);
+    anything else is a :class:`WorldError` naming ``what`` (``"Ladder speed"``) and the bad value."""
+    above = isinstance(value, (int, float)) and not isinstance(value, bool) and (
+        low <= value if low_inclusive else low < value)
+    if not (above and value < high):
+        interval = f"{'[' if low_inclusive else '('}{low:g}, {high:g})"
+        raise WorldError(f"{what} must be a number of {unit} in {interval}, got {value!r}")
+    return float(value)
+
+
+def area_of(obj: Any, cls: str, shapes: str) -> RoundedPolygon:
+    """The shape of a level object a block covers with an area; an object without one (a point, a polyline) is
+    a :class:`WorldError` saying which ``shapes`` the class takes."""
+    if obj.shape is None:
+        raise WorldError(f"{cls} object {obj.id} must be {shapes}, not a {obj.kind}")
+    return obj.shape

@@ -9,7 +9,7 @@ from ..geometry import RoundedPolygon
 from ..types import WorldError
 from ..world import KinematicBody
 from .rules import GameEvent, object_id
-from .base import GameObject, StageView
+from .base import GameObject, StageView, area_of, number_in
 
 __all__ = ["Door", "Switch"]
 
@@ -23,10 +23,8 @@ class Door(GameObject):
 
     def __init__(self, world: Any, shape: RoundedPolygon, position: tuple[float, float], speed: float = 120.0,
                  user_data: Any = None) -> None:
-        if not (isinstance(speed, (int, float)) and 0 < speed < 1e5):
-            raise WorldError(f"Door speed must be a number of px/s in (0, 1e5), got {speed!r}")
         self.world = world
-        self.speed = float(speed)
+        self.speed = number_in(speed, "Door speed", "px/s", 0.0, 1e5)
         self.user_data = user_data
         self.body = world.add_kinematic(KinematicBody(shape, position, user_data=self))
         self.closed_y = float(position[1])
@@ -36,9 +34,8 @@ class Door(GameObject):
     @classmethod
     def from_object(cls, obj: Any, world: Any) -> Door:
         """The ``Door`` factory for ``Level.build_world``."""
-        if obj.shape is None:
-            raise WorldError(f"Door object {obj.id} must be a rectangle or a tile object, not a {obj.kind}")
-        return cls(world, obj.shape, obj.position, float(obj.properties.get("speed", 120.0)), user_data=obj)
+        shape = area_of(obj, "Door", "a rectangle or a tile object")
+        return cls(world, shape, obj.position, obj.properties.get("speed", 120.0), user_data=obj)
 
     @property
     def is_open(self) -> bool:
@@ -83,9 +80,7 @@ class Switch(GameObject):
         door_id = getattr(target, "id", target)
         if not isinstance(door_id, int) or door_id <= 0:
             raise WorldError(f"Switch object {obj.id}: property door must reference a Door object, got {target!r}")
-        if obj.shape is None:
-            raise WorldError(f"Switch object {obj.id} must be an area, not a {obj.kind}")
-        return cls(world, obj.shape, obj.position, door_id, user_data=obj)
+        return cls(world, area_of(obj, "Switch", "an area"), obj.position, door_id, user_data=obj)
 
     def _door(self, stage: StageView) -> Door | None:
         if isinstance(self.door, Door):

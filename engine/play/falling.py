@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..geometry import RoundedPolygon
-from ..types import WorldError
 from ..world import KinematicBody
 from .rules import GameEvent, object_id
-from .base import GameObject, StageView
+from .base import GameObject, StageView, area_of, number_in
 
 __all__ = ["FallingPlatform"]
 
@@ -23,10 +22,8 @@ class FallingPlatform(GameObject):
 
     def __init__(self, world: Any, shape: RoundedPolygon, position: tuple[float, float], delay: float = 0.5,
                  one_way: bool = False, max_speed: float = 900.0, user_data: Any = None) -> None:
-        if not (isinstance(delay, (int, float)) and 0 <= delay < 1e4):
-            raise WorldError(f"FallingPlatform delay must be a number of seconds in [0, 1e4), got {delay!r}")
         self.world = world
-        self.delay = float(delay)
+        self.delay = number_in(delay, "FallingPlatform delay", "seconds", 0.0, 1e4, low_inclusive=True)
         self.max_speed = float(max_speed)
         self.user_data = user_data
         self.start = (float(position[0]), float(position[1]))
@@ -38,9 +35,8 @@ class FallingPlatform(GameObject):
     @classmethod
     def from_object(cls, obj: Any, world: Any) -> FallingPlatform:
         """The ``FallingPlatform`` factory for ``Level.build_world``."""
-        if obj.shape is None:
-            raise WorldError(f"FallingPlatform object {obj.id} must be a rectangle or a tile, not a {obj.kind}")
-        return cls(world, obj.shape, obj.position, float(obj.properties.get("delay", 0.5)),
+        shape = area_of(obj, "FallingPlatform", "a rectangle or a tile")
+        return cls(world, shape, obj.position, obj.properties.get("delay", 0.5),
                    bool(obj.properties.get("one_way", False)), user_data=obj)
 
     def joined(self, stage: StageView) -> None:

@@ -7,9 +7,8 @@ from typing import Any
 from ..bodies import Sensor
 from ..geometry import RoundedPolygon, Transform, collide
 from ..platformer import PlatformerInput
-from ..types import WorldError
 from .rules import GameEvent, object_id
-from .base import GameObject, StageView
+from .base import GameObject, StageView, area_of, number_in
 
 __all__ = ["Ladder"]
 
@@ -24,10 +23,8 @@ class Ladder(GameObject):
 
     def __init__(self, world: Any, shape: RoundedPolygon, position: tuple[float, float], speed: float = 120.0,
                  top_thickness: float = 2.0, user_data: Any = None) -> None:
-        if not (isinstance(speed, (int, float)) and 0 < speed < 1e5):
-            raise WorldError(f"Ladder speed must be a number of px/s in (0, 1e5), got {speed!r}")
         self.world = world
-        self.speed = float(speed)
+        self.speed = number_in(speed, "Ladder speed", "px/s", 0.0, 1e5)
         self.user_data = user_data
         self.sensor = world.add_sensor(Sensor(shape, position, tag="ladder", user_data=self))
         box = self.sensor.aabb()
@@ -38,9 +35,8 @@ class Ladder(GameObject):
     @classmethod
     def from_object(cls, obj: Any, world: Any) -> Ladder:
         """The ``Ladder`` factory for ``Level.build_world`` (``obj``: a :class:`~engine.LevelObject`)."""
-        if obj.shape is None:
-            raise WorldError(f"Ladder object {obj.id} must be a rectangle (an area), not a {obj.kind}")
-        return cls(world, obj.shape, obj.position, float(obj.properties.get("speed", 120.0)), user_data=obj)
+        shape = area_of(obj, "Ladder", "a rectangle (an area)")
+        return cls(world, shape, obj.position, obj.properties.get("speed", 120.0), user_data=obj)
 
     def holds(self, character: Any) -> bool:
         """Whether ``character`` overlaps the ladder's area."""

@@ -8,9 +8,8 @@ from typing import Any
 from ..bodies import RigidBody, Sensor
 from ..character import Character
 from ..geometry import RoundedPolygon
-from ..types import WorldError
 from .rules import GameEvent, object_id
-from .base import GameObject, StageView
+from .base import GameObject, StageView, area_of, number_in
 
 __all__ = ["Spring", "launch_speed"]
 
@@ -45,19 +44,16 @@ class Spring(GameObject):
 
     def __init__(self, world: Any, shape: RoundedPolygon, position: tuple[float, float], height: float = 160.0,
                  user_data: Any = None) -> None:
-        if not (isinstance(height, (int, float)) and 0 < height < 1e6):
-            raise WorldError(f"Spring height must be a number of px in (0, 1e6), got {height!r}")
         self.world = world
-        self.height = float(height)
+        self.height = number_in(height, "Spring height", "px", 0.0, 1e6)
         self.user_data = user_data
         self.sensor = world.add_sensor(Sensor(shape, position, tag="spring", user_data=self))
 
     @classmethod
     def from_object(cls, obj: Any, world: Any) -> Spring:
         """The ``Spring`` factory for ``Level.build_world``."""
-        if obj.shape is None:
-            raise WorldError(f"Spring object {obj.id} must be an area (rectangle or tile), not a {obj.kind}")
-        return cls(world, obj.shape, obj.position, float(obj.properties.get("height", 160.0)), user_data=obj)
+        shape = area_of(obj, "Spring", "an area (rectangle or tile)")
+        return cls(world, shape, obj.position, obj.properties.get("height", 160.0), user_data=obj)
 
     def after_step(self, stage: StageView, dt: float) -> None:
         for event in self.world.events:

@@ -11,7 +11,7 @@ from ..geometry import RoundedPolygon
 from ..platformer import PlatformerConfig, PlatformerController, PlatformerInput
 from ..types import WorldError
 from .rules import GameEvent, object_id
-from .base import GameObject, StageView
+from .base import GameObject, StageView, number_in
 
 __all__ = ["Walker"]
 
@@ -35,8 +35,7 @@ class Walker(GameObject):
                  speed: float = 60.0, direction: int = -1, turn_at_ledges: bool = True,
                  bounce_speed: float = 420.0, crush_mass: float = 200.0, mass: float = 4000.0,
                  user_data: Any = None) -> None:
-        if not (isinstance(speed, (int, float)) and 0 <= speed < 1e5):
-            raise WorldError(f"Walker speed must be a number of px/s in [0, 1e5), got {speed!r}")
+        speed = number_in(speed, "Walker speed", "px/s", 0.0, 1e5, low_inclusive=True)
         if direction not in (-1, 1):
             raise WorldError(f"Walker direction must be -1 or 1, got {direction!r}")
         self.world = world
@@ -48,7 +47,7 @@ class Walker(GameObject):
         self.alive = True
         self.character = world.add_character(Character(shape, position, MoverConfig(mass=mass), user_data=self))
         self.controller = PlatformerController(self.character, PlatformerConfig(
-            run_speed=float(speed), ground_acceleration=4000.0, ground_deceleration=4000.0))
+            run_speed=speed, ground_acceleration=4000.0, ground_deceleration=4000.0))
 
     @classmethod
     def from_object(cls, obj: Any, world: Any) -> Walker:
@@ -56,7 +55,7 @@ class Walker(GameObject):
         direction = obj.properties.get("direction", -1)
         if direction not in (-1, 1):
             raise WorldError(f"Walker object {obj.id}: property direction must be -1 or 1, got {direction!r}")
-        return cls(world, obj.position, speed=float(obj.properties.get("speed", 60.0)), direction=direction,
+        return cls(world, obj.position, speed=obj.properties.get("speed", 60.0), direction=direction,
                    turn_at_ledges=bool(obj.properties.get("turn_at_ledges", True)), user_data=obj)
 
     # ---------------------------------------------------------------- walking
