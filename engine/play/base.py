@@ -44,7 +44,7 @@ def number_in(value: Any, what: str, unit: str, low: float, high: float, low_inc
     above = isinstance(value, (int, float)) and not isinstance(value, bool) and (
         low <= value if low_inclusive else low < value)
     if not (above and value < high):
-        interval = f"{'[' if low_inclusive else '('}{low:g}, {high:g})"
+        interval = f"{'[' if low_inclusive else '('}{low:,.0f}, {high:,.0f})"
         raise WorldError(f"{what} must be a number of {unit} in {interval}, got {value!r}")
     return float(value)
 
