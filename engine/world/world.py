@@ -226,8 +226,10 @@ class World:
                 if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
                     continue
                 body_box = body.aabb()
-                if group is self.kinematic_bodies:  # where it swept this step counts (a fast lift)
-                    body_box = body_box.union(body.shape.aabb(body.previous_transform))
+                before = body.previous_transform if group is self.kinematic_bodies else None
+                if before is not None and (before.position != body.position or before.angle != body.angle):
+                    # Where it swept this step counts (a lift fast enough to pass a character in one step).
+                    body_box = body_box.union(body.shape.aabb(before))
                 if body_box.overlaps(box):
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
