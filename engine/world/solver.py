@@ -1,4 +1,4 @@
-"""Rigid-body step: contacts from the kernel's manifolds, solved with Box2D v3's soft step, batched with numpy.
+"""Rigid-body step: contacts from the geometry kernel's manifolds, solved with Box2D v3's soft step (compiled).
 
 One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.RigidBody` by ``dt``:
 
@@ -10,18 +10,26 @@ One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.Rigi
    contacts *softly* (a stiff, heavily damped spring instead of a hard constraint: two-point normals as a
    2x2 block, Coulomb friction held at the contact anchors so stacks do not creep), integrate positions,
    then *relax* (solve again without position correction). Contacts are split into graph colours (no two
-   contacts of a colour share a dynamic body; kept from step to step while the same pairs touch), and each
-   colour is one vectorised pass (see :class:`_Solver`). Contacts separated at the start of the step and
-   not closing within it (a pile's side neighbours) are *light*: their colours solve the normals only.
+   contacts of a colour share a dynamic body; kept from step to step while the same pairs touch); colours
+   are solved one after the other (Gauss-Seidel), in :func:`engine.world.kernel.solve_step`, compiled with
+   numba. Contacts separated at the start of the step and not closing within it (a pile's side neighbours)
+   are *light*: their colours solve the normals only.
+
+   The solve is in Jacobian form: body state lives in rows (velocity: px/s, px/s, rad/s; displacement so far
+   this step: px, px, rad), the awake dynamic bodies first, then fixed rows (static geometry, kinematic
+   bodies, characters, sleepers) whose inverse mass is zero. A contact acts on its pair through rows: the
+   normal at point 0 and 1 (from A to B, so a positive relative normal velocity separates), the tangent
+   t = (ny, -nx) at each point, and for the position terms the tangent at the two friction anchors.
+   Separation and anchor drift during the step are linear in the displacements (rotation to first order: the
+   error is |r| da^2 / 2, a thousandth of a pixel for a crate turning 0.01 rad in a step; the manifold is
+   rebuilt every step).
 3. **Restitution**, once after the substeps, for points that approached faster than
    ``restitution_threshold``.
 4. **Continuous collision** against static geometry for bodies that moved far this step.
 5. **Sleep**: groups of touching bodies that all rested for ``time_to_sleep`` stop being simulated until
    something touches them.
 
-Everything runs in a fixed order, so the same inputs give bit-identical results. At the sizes of a game
-level (tens to hundreds of contacts per colour) numpy's cost is per call, not per element, so the code
-counts calls: per-step constants are made once, and each colour pass is a few dozen array operations.
+Everything runs in a fixed order, so the same inputs give bit-identical results (no fastmath).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody, placed_by_hand
 from ..geometry import CastHit, Transform, Vec2
 from ..types import ContactEvent, WorldError
+from . import kernel
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -83,292 +92,6 @@ def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int,
     colours = [order[bounds[c]:bounds[c + 1]] for c in range(len(bounds) - 1)]
     kept = [c for c in range(len(colours)) if len(colours[c])]
     return [colours[c] for c in kept], [c >= full_colours for c in kept]
-
-
-class _Solver:
-    """The soft-step contact solve in Jacobian form, over contacts sorted by graph colour.
-
-    Body state lives in rows of ``v`` (velocity: px/s, px/s, rad/s) and ``d`` (displacement so far this step:
-    px, px, rad): the awake dynamic bodies first, then fixed rows (static geometry, kinematic bodies,
-    characters, sleepers) whose inverse mass is zero. A contact acts on the 6-vector of its pair (A's row, then
-    B's) through Jacobian rows: the normal at point 0 and 1 (it points from A to B, so a positive relative
-    normal velocity separates), the tangent t = (ny, -nx) at point 0 and 1, and for the position terms the
-    tangent at the two friction anchors. An invalid point has zero rows: it gets no impulse.
-
-    Separation and anchor drift during the step are linear in the displacements (rotation to first order: the
-    error is |r| da^2 / 2, a thousandth of a pixel for a crate turning 0.01 rad in a step, 0.3 px for one
-    tumbling at 10 rad/s, none for a rolling circle; the manifold is rebuilt every step). A colour touches
-    each dynamic body at most once, so one colour is one vectorised pass; colours follow each other
-    (Gauss-Seidel). Light colours (contacts separated and not closing, see
-    :func:`step_bodies`) solve the two normals one after the other and no friction: a friction impulse is
-    bounded by the normal one, which such a contact only gets if something pushes it shut within the step.
-
-    Per-point arrays are stored point-major, (2, m), so that one point's values over a colour are contiguous:
-    at this size numpy's cost is per call, and contiguous operands keep each call cheap.
-    """
-
-    def __init__(self, v: np.ndarray, inv_mass: np.ndarray, inv_inertia: np.ndarray, colour_sizes: list[int],
-                 colour_kinds: list[bool], c: ContactArrays, soft, stiff, anchor, inv_h: float, push_max: float,
-                 block_condition_limit: float) -> None:
-        """``c``: the contacts' arrays, sorted by colour (``colour_sizes`` contacts in each; ``colour_kinds``
-        says which colours are light: normals only). ``soft``, ``stiff``, ``anchor``: the (bias rate, mass
-        scale, impulse scale) of body contacts, of contacts with what does not give way, and of the friction
-        anchors."""
-        self.v = v
-        self.d = np.zeros_like(v)
-        self.inv_h, self.push_max = inv_h, push_max
-        self.pair_rows = np.stack([c.ia, c.ib], axis=1).ravel()
-        jv = self._jacobians(c)
-        minv = np.stack([inv_mass[c.ia], inv_mass[c.ia], inv_inertia[c.ia], inv_mass[c.ib], inv_mass[c.ib],
-                         inv_inertia[c.ib]], axis=1)
-        w = self.w = minv * jv
-        """(4, m, 6): the pair's velocity change per unit impulse along each row."""
-        cross, k_t1t0 = self._masses(c, inv_mass, inv_inertia, block_condition_limit)
-        self._constants(c, soft, stiff, anchor)
-        self.relative = np.einsum("imj,mj->im", jv[:2], self._pair_state(self.v))
-        """(2, m): normal approach speeds before the step, for restitution."""
-        # Per colour, the step's constants as contiguous arrays: contacts, flat index of the pair's six state
-        # values, Jacobian, impulse-to-velocity, tangent velocity per normal impulse, friction, couplings.
-        index = self.state_index = (3 * self.pair_rows[:, None] + np.arange(3)).reshape(-1, 6)
-        """(m, 6): where each contact's pair (A's vx, vy, w, then B's) sits in the flat state."""
-        self.colours = []
-        start = 0
-        for size, light in zip(colour_sizes, colour_kinds):
-            s = slice(start, start + size)
-            start += size
-            used = slice(0, 2) if light else slice(0, 4)  # (the light kernel needs the normal rows only)
-            self.colours.append((s, index[s], np.ascontiguousarray(jv[used, s]),
-                                 np.ascontiguousarray(w[used, s]), self.k12[s], np.ascontiguousarray(cross[:, 0, s]),
-                                 np.ascontiguousarray(cross[:, 1, s]), c.friction[s], k_t1t0[s], light))
-
-    def _jacobians(self, c: ContactArrays) -> np.ndarray:
-        """Lever arms and Jacobian rows; returns the velocity rows (4, m, 6): normal 0, normal 1, tangent 0,
-        tangent 1; keeps the position rows (normals and anchor tangents) as ``jp``."""
-        count = len(c.ia)
-        nx2, ny2 = c.nx[:, None], c.ny[:, None]
-        missing = ~c.valid.T  # (2, m)
-        # Lever arms (2, m): the angular parts of the rows, normal n and tangent t = (ny, -nx), for A (sign
-        # included: A's rows are the negated ones) and B; an invalid point's are zero.
-        self.arm_an = np.where(missing, 0.0, (c.ray * nx2 - c.rax * ny2).T)
-        self.arm_bn = np.where(missing, 0.0, (c.rbx * ny2 - c.rby * nx2).T)
-        self.arm_at = np.where(missing, 0.0, (c.ray * ny2 + c.rax * nx2).T)
-        self.arm_bt = np.where(missing, 0.0, (-c.rbx * nx2 - c.rby * ny2).T)
-        arm_qa = np.where(missing, 0.0, (c.qay * ny2 + c.qax * nx2).T)
-        arm_qb = np.where(missing, 0.0, (-c.qbx * nx2 - c.qby * ny2).T)
-        self.present = ~missing
-        lin_n = np.where(self.present, 1.0, 0.0)
-
-        def rows(ux: np.ndarray, uy: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
-            """(2, m, 6) Jacobian rows along (ux, uy) ((m,) each) at the two points, with their lever arms."""
-            j = np.empty((2, count, 6))
-            j[..., 0], j[..., 1] = -ux * lin_n, -uy * lin_n
-            j[..., 2] = arm_a
-            j[..., 3], j[..., 4] = ux * lin_n, uy * lin_n
-            j[..., 5] = arm_b
-            return j
-
-        normal = rows(c.nx, c.ny, self.arm_an, self.arm_bn)
-        self.jp = np.concatenate([normal, rows(c.ny, -c.nx, arm_qa, arm_qb)])
-        """(4, m, 6): position Jacobian rows normal 0, normal 1, anchor tangent 0, anchor tangent 1."""
-        return np.concatenate([normal, rows(c.ny, -c.nx, self.arm_at, self.arm_bt)])
-
-    def _masses(self, c: ContactArrays, inv_mass: np.ndarray, inv_inertia: np.ndarray,
-                block_condition_limit: float) -> tuple[np.ndarray, np.ndarray]:
-        """Effective inverse masses J M^-1 J^T and their couplings, from the rows' structure: every row's linear
-        part is a unit vector (the normal or the tangent, which are perpendicular), so two rows meet in the sum
-        of inverse masses (or not at all) plus the rotational terms. Returns the tangent-per-normal couplings
-        (2, 2, m) and the tangent 1 - tangent 0 coupling (m,)."""
-        both = inv_mass[c.ia] + inv_mass[c.ib]
-        ia_i, ib_i = inv_inertia[c.ia], inv_inertia[c.ib]
-        arm_an, arm_bn, arm_at, arm_bt, present = self.arm_an, self.arm_bn, self.arm_at, self.arm_bt, self.present
-
-        def coupling(a1, b1, a2, b2, linear):
-            return linear + ia_i * a1 * a2 + ib_i * b1 * b2
-
-        kn = coupling(arm_an, arm_bn, arm_an, arm_bn, both)
-        kt = coupling(arm_at, arm_bt, arm_at, arm_bt, both)
-        self.nmass = np.where(present & (kn > 0), 1.0 / np.where(kn > 0, kn, 1.0), 0.0)
-        self.tmass = np.where(present & (kt > 0), 1.0 / np.where(kt > 0, kt, 1.0), 0.0)
-        k11, k22 = kn[0], kn[1]
-        self.k12 = coupling(arm_an[0], arm_bn[0], arm_an[1], arm_bn[1], both)
-        cross = coupling(arm_at[:, None], arm_bt[:, None], arm_an[None], arm_bn[None], 0.0)
-        """(2, 2, m): tangent velocity at point i per unit normal impulse at point j."""
-        k_t1t0 = coupling(arm_at[1], arm_bt[1], arm_at[0], arm_bt[0], both)
-        det = k11 * k22 - self.k12 * self.k12
-        self.block = c.valid[:, 0] & c.valid[:, 1] & (k11 * k11 < block_condition_limit * det)
-        """Two-point contacts well enough conditioned to solve their normals as one 2x2 block."""
-        self.inv_det = np.where(self.block, 1.0 / np.where(self.block, det, 1.0), 0.0)
-        self.k_swapped = np.stack([k22, k11])
-        self.hard_diag, self.hard_off = -self.inv_det * self.k_swapped, self.inv_det * self.k12
-        return cross, k_t1t0
-
-    def _constants(self, c: ContactArrays, soft, stiff, anchor) -> None:
-        """The block and point-by-point constants of soft (touching) and hard (speculative) points, and the
-        state the passes carry (accumulated impulses, separations, anchor drift)."""
-        self.rate = np.where(c.stiff, stiff[0], soft[0])
-        self.mscale = np.where(c.stiff, stiff[1], soft[1])
-        self.iscale = np.where(c.stiff, stiff[2], soft[2])
-        self.anchor_rate, anchor_mscale, self.anchor_iscale = anchor
-        soft_a = -self.mscale * self.inv_det
-        self.soft_diag, self.soft_off = soft_a * self.k_swapped, -soft_a * self.k12
-        self.soft_gain, self.soft_keep = self.nmass * self.mscale, 1.0 - self.iscale
-        self.anchor_gain = self.tmass * anchor_mscale
-        self.restitution_coefficient = c.restitution
-        self.valid, self.nx, self.ny, self.rows_a, self.rows_b = c.valid.T, c.nx, c.ny, c.ia, c.ib
-        nx2, ny2 = c.nx[:, None], c.ny[:, None]
-        self.sep0 = c.sep.T
-        self.drift0 = (c.gap[:, None] + (c.qbx - c.qax) * ny2 - (c.qby - c.qay) * nx2).T
-        self.nimp, self.timp = c.nimp.T.copy(), c.timp.T.copy()
-        self.friction = c.friction
-        self.bounces = bool((c.restitution > 0).any())
-        count = len(c.ia)
-        self.max_normal = np.zeros((2, count))
-        self.lam = np.empty((4, count))
-
-    def _pair_state(self, state: np.ndarray) -> np.ndarray:
-        """(m, 6): each contact's A row then B row of ``state`` ((rows, 3))."""
-        return state.take(self.pair_rows, axis=0).reshape(-1, 6)
-
-    def warm_start(self) -> None:
-        """Apply last step's accumulated impulses (summed per body: a body is in many contacts)."""
-        self.lam[:2], self.lam[2:] = self.nimp, self.timp
-        dv = np.einsum("imj,im->mj", self.w, self.lam)
-        flat = self.v.reshape(-1)
-        flat += np.bincount(self.state_index.ravel(), dv.ravel(), len(flat))
-
-    def solve(self, use_bias: bool) -> None:
-        """One pass over all colours. ``use_bias``: soft position correction and friction anchors (the solve);
-        without it, only speculative contacts keep their bias (the relax)."""
-        d_pairs = self._pair_state(self.d)
-        acc, tacc = self.nimp, self.timp
-        if use_bias:
-            p = np.einsum("imj,mj->im", self.jp, d_pairs)
-            sep = self.sep0 + p[:2]
-            spec = sep > 0.0  # speculative points: hard (they only stop an approach), the rest soft
-            bias = np.where(spec, sep * self.inv_h, np.maximum(self.rate * sep, -self.push_max))
-            hard0 = spec[0]
-            same = self.block & (hard0 == spec[1])
-            tbias = np.minimum(np.maximum(self.anchor_rate * (self.drift0 + p[2:]), -self.push_max), self.push_max)
-            tgain = self.anchor_gain
-            tbase = (1.0 - self.anchor_iscale) * tacc - tgain * tbias
-            # Constant over the pass (a contact's impulses change only when its own colour is solved), with the
-            # bias folded in (vn = relative normal velocity):
-            # block: impulse = -mscale K^-1 (vn + bias) - iscale acc = diag * vn + off * swapped(vn) + block_base;
-            # one point at a time: new acc = max(point_base - gain * vn, 0), impulse = new acc - acc;
-            # friction: new = tbase - tgain * vt, clamped to the friction cone.
-            diag = np.where(hard0, self.hard_diag, self.soft_diag)
-            off = np.where(hard0, self.hard_off, self.soft_off)
-            block_base = diag * bias + off * bias[::-1] - np.where(hard0, 0.0, self.iscale) * acc
-            gain = np.where(spec, self.nmass, self.soft_gain)
-            point_base = np.where(spec, 1.0, self.soft_keep) * acc - gain * bias
-        else:  # the relax: hard contacts (mscale 1, iscale 0), bias only where speculative
-            sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], d_pairs)
-            bias = np.where(sep > 0.0, sep * self.inv_h, 0.0)
-            same, diag, off, gain = self.block, self.hard_diag, self.hard_off, self.nmass
-            block_base = diag * bias + off * bias[::-1]
-            point_base = acc - gain * bias
-            tgain, tbase = self.tmass, tacc.copy()
-        floor = -acc
-        track = use_bias and self.bounces
-        flat, lam, chosen = self.v.reshape(-1), self.lam, np.empty_like(acc)
-        einsum, maximum, minimum, subtract = np.einsum, np.maximum, np.minimum, np.subtract  # (hot loop)
-
-        def one_at_a_time(s: slice, vn: np.ndarray, k12: np.ndarray, out: np.ndarray) -> None:
-            """The two normal impulses, point 0 then point 1 (which sees point 0's), into ``out`` (2, m)."""
-            subtract(maximum(point_base[0, s] - gain[0, s] * vn[0], 0.0), acc[0, s], out=out[0])
-            subtract(maximum(point_base[1, s] - gain[1, s] * (vn[1] + k12 * out[0]), 0.0), acc[1, s], out=out[1])
-
-        for s, index, jv, w, k12, cross0, cross1, mu, k_t1t0, light in self.colours:
-            rel = einsum("imj,mj->im", jv, flat.take(index))
-            vn = rel[:2]
-            ls = lam[:, s]  # this colour's impulses: normal 0, normal 1, tangent 0, tangent 1
-            if light:  # separated contacts: the normals only
-                one_at_a_time(s, vn, k12, ls)
-                acc[:, s] += ls[:2]
-                if track:
-                    maximum(self.max_normal[:, s], ls[:2], out=self.max_normal[:, s])
-                flat[index] += einsum("imj,im->mj", w, ls[:2])
-                continue
-            d = diag[:, s] * vn + off[s] * vn[::-1] + block_base[:, s]
-            use_block = same[s] & (d >= floor[:, s]).all(axis=0)
-            if use_block.all():
-                ls[:2] = d
-            else:
-                one_at_a_time(s, vn, k12, chosen[:, s])
-                np.copyto(ls[:2], np.where(use_block, d, chosen[:, s]))
-            d = ls[:2]
-            acc[:, s] += d
-            if track:
-                maximum(self.max_normal[:, s], d, out=self.max_normal[:, s])
-            # Friction at each point after the normals, held at the anchors while static (the solve).
-            vt = rel[2:] + cross0 * d[0] + cross1 * d[1]
-            limit = mu * acc[:, s]
-            t = tacc[:, s]
-            before = t.copy()
-            minimum(maximum(tbase[0, s] - tgain[0, s] * vt[0], -limit[0]), limit[0], out=t[0])
-            subtract(t[0], before[0], out=ls[2])
-            minimum(maximum(tbase[1, s] - tgain[1, s] * (vt[1] + k_t1t0 * ls[2]), -limit[1]), limit[1], out=t[1])
-            subtract(t[1], before[1], out=ls[3])
-            flat[index] += einsum("imj,im->mj", w, ls)
-
-    def project_out(self, fixed: np.ndarray, max_overlap: float, dyn: int, rounds: int) -> None:
-        """After the substeps, a position pass: a body sunk more than ``max_overlap`` px into static geometry
-        (the contacts ``fixed``) is moved back out to that depth along the normal and loses its velocity into
-        the surface (``rounds`` passes, for bodies in a corner). The soft solve converges slowly when a light
-        body carries a much heavier one; this keeps it from being pressed through the level whatever the mass
-        ratio. Separations are this step's linear estimate (the manifold is rebuilt next step)."""
-        if not fixed.any():
-            return
-        for _ in range(rounds):
-            if not self._separate(fixed, max_overlap, dyn):
-                return
-
-    def _separate(self, fixed: np.ndarray, max_overlap: float, dyn: int) -> bool:
-        """One position pass over the static contacts ``fixed`` (their B is the dynamic body); whether
-        anything moved."""
-        sep = self.sep0 + np.einsum("imj,mj->im", self.jp[:2], self._pair_state(self.d))
-        deficit = np.where(fixed, -max_overlap - np.where(self.valid, sep, np.inf).min(axis=0), 0.0)
-        chosen = np.flatnonzero((deficit > 1e-9) & (self.rows_b < dyn))
-        if not len(chosen):
-            return False
-        normal = np.stack([self.nx[chosen], self.ny[chosen]], axis=1)
-        rows = self.rows_b[chosen]
-        push = normal * deficit[chosen, None]
-        # Per body, the largest push each way along x and along y (two points of one floor must not add up).
-        up, down = np.zeros((dyn, 2)), np.zeros((dyn, 2))
-        np.maximum.at(up, rows, np.maximum(push, 0.0))
-        np.minimum.at(down, rows, np.minimum(push, 0.0))
-        self.d[:dyn, :2] += up + down
-        into = np.minimum((self.v[rows, :2] * normal).sum(axis=1), 0.0)
-        change = np.zeros((dyn, 2))
-        np.add.at(change, rows, normal * into[:, None])
-        self.v[:dyn, :2] -= change
-        return True
-
-    def sliding(self) -> np.ndarray:
-        """(2, m): points whose friction ended the step at the cone's edge (their anchors are let go)."""
-        return np.abs(self.timp) >= self.friction * self.nimp * (1.0 - 1e-9)
-
-    def restitution(self, threshold: float) -> None:
-        """Once after the substeps: points that approached faster than ``threshold`` (px/s) bounce back at
-        their restitution times the approach speed."""
-        e_coef = self.restitution_coefficient
-        if not self.bounces:
-            return
-        fast = (self.relative < -threshold) & (self.max_normal > 0) & (e_coef > 0)
-        flat = self.v.reshape(-1)
-        for s, index, jv, w, k12, *_ in self.colours:
-            if not fast[:, s].any():
-                continue
-            vn = np.einsum("imj,mj->im", jv[:2], flat.take(index))
-            acc, target = self.nimp[:, s], e_coef[s] * self.relative[:, s]
-            new0 = np.maximum(acc[0] - self.nmass[0, s] * (vn[0] + target[0]), 0.0)
-            imp0 = np.where(fast[0, s], new0 - acc[0], 0.0)
-            new1 = np.maximum(acc[1] - self.nmass[1, s] * (vn[1] + k12 * imp0 + target[1]), 0.0)
-            imp1 = np.where(fast[1, s], new1 - acc[1], 0.0)
-            acc[0] += imp0
-            acc[1] += imp1
-            flat[index] += np.einsum("imj,im->mj", w[:2], np.stack([imp0, imp1]))
 
 
 # ------------------------------------------------------------------------------------------------ step
@@ -761,18 +484,12 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
     carried = _carry_over(old, keys, valid, ids, light[by_colour])
     _fresh_anchors(carried, found.point[by_colour], p.ia, p.ib, p.center, p.angle)
     arrays = _contact_arrays(p, by_colour, found, carried)
-    h = dt / cfg.substeps
-    hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
-    zeta = cfg.contact_damping_ratio
-    solver = _Solver(p.velocity, p.inv_mass, p.inv_inertia, colouring.sizes, colouring.light_colours, arrays,
-                     _soft(hertz, zeta, h), _soft(cfg.static_stiffness_scale * hertz, zeta, h),
-                     _soft(min(cfg.friction_anchor_hertz, hertz), zeta, h), 1.0 / h, cfg.contact_push_max_velocity,
-                     cfg.block_condition_limit)
-    moving = _integrate(solver, cfg, scene.gravity, props[awake_rows, 7], p.dynamic_rows, h, len(keys) > 0)
     dyn = p.dynamic_rows
-    solver.project_out(found.a_kind[by_colour] == STATIC, cfg.max_static_overlap, dyn, 2)
-    end_position = (position[awake_rows] + solver.d[:dyn, :2]).tolist()
-    end_angle = (angle[awake_rows] + solver.d[:dyn, 2]).tolist()
+    result, velocity = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, arrays,
+                              found.a_kind[by_colour] == STATIC)
+    end_position = (position[awake_rows] + result.displacement[:dyn, :2]).tolist()
+    end_angle = (angle[awake_rows] + result.displacement[:dyn, 2]).tolist()
+    moving = velocity[:dyn]
     for b, (x, y), turned, (vx, vy, w) in zip(pick(bodies, awake_rows), end_position, end_angle, moving.tolist()):
         b.position = (x, y)
         b.angle = turned
@@ -780,40 +497,39 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
         b.angular_velocity = w
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
-        normal_impulse=solver.nimp.T.copy(), tangent_impulse=solver.timp.T.copy(), sliding=solver.sliding().T.copy(),
+        normal_impulse=arrays.nimp, tangent_impulse=arrays.timp, sliding=result.sliding,
         la=carried.la, lb=carried.lb, touching=touching[by_colour], a_index=found.a_index[by_colour],
         b_index=found.b_index[by_colour], a=pick(found.a, by_colour), b=pick(found.b, by_colour), colouring=colouring,
     )
-    return contacts, solver.d[:dyn, :2], moving
+    return contacts, result.displacement[:dyn, :2], moving
 
 
-def _integrate(solver: "_Solver", cfg: PhysicsConfig, gravity: Vec2, gravity_scale: np.ndarray, dyn: int, h: float,
-               any_contacts: bool) -> np.ndarray:
-    """The substeps: integrate velocities (gravity, damping, speed cap), warm start, solve, integrate positions,
-    relax; then restitution once. Returns the awake bodies' velocities (a view of the solver's rows)."""
-    lin = 1.0 / (1.0 + h * cfg.linear_damping)
-    ang_d = 1.0 / (1.0 + h * cfg.angular_damping)
-    moving = solver.v[:dyn]
-    gravity_step = h * (np.array(gravity) * gravity_scale[:, None])
-    for _ in range(cfg.substeps):
-        moving[:, :2] += gravity_step
-        if lin != 1.0:
-            moving[:, :2] *= lin
-        if ang_d != 1.0:
-            moving[:, 2] *= ang_d
-        if np.abs(moving[:, :2]).max(initial=0.0) > 0.7 * cfg.max_linear_speed:  # (a cheap test first)
-            speed = np.hypot(moving[:, 0], moving[:, 1])
-            over = speed > cfg.max_linear_speed
-            moving[:, :2] *= np.where(over, cfg.max_linear_speed / np.where(over, speed, 1.0), 1.0)[:, None]
-        if any_contacts:
-            solver.warm_start()
-            solver.solve(True)
-        solver.d += h * solver.v
-        if any_contacts:
-            solver.solve(False)
-    if any_contacts:
-        solver.restitution(cfg.restitution_threshold)
-    return moving
+def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravity_scale: np.ndarray,
+           colouring: Colouring, c: ContactArrays, static: np.ndarray) -> tuple[kernel.SolveResult, np.ndarray]:
+    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) on this step's contacts (``c``, in colour
+    order; ``static``: which are against static geometry). The accumulated impulses in ``c`` are updated in
+    place. Returns the solve's result and every row's velocity at the end of the step."""
+    h = dt / cfg.substeps
+    hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
+    zeta = cfg.contact_damping_ratio
+    starts = np.concatenate([[0], np.cumsum(colouring.sizes, dtype=np.int64)]).astype(np.int64)
+    inputs = kernel.solve_inputs(
+        velocity=p.velocity, inv_mass=p.inv_mass, inv_inertia=p.inv_inertia,
+        gravity_scale=gravity_scale, ia=c.ia, ib=c.ib, normal=np.stack([c.nx, c.ny], axis=1),
+        friction=c.friction, restitution=c.restitution, stiff=c.stiff, fixed_static=static, valid=c.valid,
+        arm_a=np.stack([c.rax, c.ray], axis=2), arm_b=np.stack([c.rbx, c.rby], axis=2),
+        anchor_a=np.stack([c.qax, c.qay], axis=2), anchor_b=np.stack([c.qbx, c.qby], axis=2), separation=c.sep,
+        gap=c.gap, normal_impulse=c.nimp, tangent_impulse=c.timp, colour_starts=starts,
+        colour_light=np.array(colouring.light_colours, dtype=np.bool_))
+    c.nimp, c.timp = inputs.normal_impulse, inputs.tangent_impulse  # (updated in place by the solve)
+    params = kernel.solve_params(
+        dt=dt, substeps=cfg.substeps, dynamic_rows=p.dynamic_rows, gravity_x=gravity[0],
+        gravity_y=gravity[1], soft=_soft(hertz, zeta, h), stiff=_soft(cfg.static_stiffness_scale * hertz, zeta, h),
+        anchor=_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h), push_max=cfg.contact_push_max_velocity,
+        block_condition_limit=cfg.block_condition_limit, linear_damping=cfg.linear_damping,
+        angular_damping=cfg.angular_damping, max_linear_speed=cfg.max_linear_speed,
+        restitution_threshold=cfg.restitution_threshold, max_static_overlap=cfg.max_static_overlap)
+    return kernel.solve_step(inputs, params), inputs.velocity
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
