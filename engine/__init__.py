@@ -5,7 +5,8 @@ The everyday names are here: ``from engine import World, RigidBody, load_level, 
 ``engine.world`` (the world and its parts), ``engine.level`` (Tiled maps), ``engine.play`` (building
 blocks a game composes: rules, ladders, springs, enemies, doors, falling platforms, sprite animation) and
 ``engine.render`` (the arcade adapter, the only module that imports arcade). Everything but the renderer
-runs without a window.
+runs without a window. The physics kernels are compiled with numba on first use and cached on disk;
+:func:`warm_up` compiles them ahead (``ledgekit warmup`` from the command line).
 """
 
 from .bodies import PhysicsConfig, RigidBody, Sensor
@@ -15,6 +16,7 @@ from .level.level import Level, LevelError, load_level
 from .level.objects import LevelObject
 from .platformer import PlatformerConfig, PlatformerController, PlatformerInput
 from .types import CollisionFilter, ContactEvent, WorldError
+from .warmup import warm_up
 from .world import KinematicBody, PlatformPath, World
 
 __version__ = "0.1.0"
@@ -22,5 +24,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Character", "CollisionFilter", "ContactEvent", "KinematicBody", "Level", "LevelError", "LevelObject",
     "MoverConfig", "PhysicsConfig", "PlatformPath", "PlatformerConfig", "PlatformerController", "PlatformerInput",
-    "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "load_level",
+    "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "load_level", "warm_up",
 ]

@@ -1,5 +1,7 @@
-"""``ledgekit check PATH...``: validate Tiled levels against Ledgekit's authoring conventions.
+"""The ``ledgekit`` command: ``ledgekit check PATH...`` validates Tiled levels against Ledgekit's authoring
+conventions; ``ledgekit warmup`` compiles the physics kernels ahead (see :func:`engine.warm_up`).
 
+``check``:
 Prints every problem (errors and warnings) with the file, layer, object id, name and position, then a
 summary line. Exit status: 0 when no file has errors, 1 when any has, 2 for a usage mistake.
 Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists. Each
@@ -42,9 +44,29 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate Tiled maps (.tmx, .tmj, .world files or folders of them)")
     check.add_argument("paths", nargs="+", metavar="PATH")
+    commands.add_parser("warmup", help="compile the physics kernels now (once per machine; later starts load them)")
     args = parser.parse_args(argv)
+    if args.command == "warmup":
+        return _warm_up()
+    return _check(args.paths)
 
-    maps, world_problems = _maps(args.paths)
+
+def _warm_up() -> int:
+    """Compile (or load) every physics kernel, printing each stage as it is ready."""
+    from ..warmup import warm_up
+
+    def report(fraction: float, stage: str) -> None:
+        print(f"  {fraction:4.0%}  {stage}", flush=True)
+
+    print("ledgekit warmup: compiling the physics kernels (the first time takes a while)", flush=True)
+    seconds = warm_up(report)
+    print(f"ready in {seconds:.1f} s")
+    return 0
+
+
+def _check(paths: list[str]) -> int:
+    """``ledgekit check``: print every problem of the maps named; 1 when any map has errors."""
+    maps, world_problems = _maps(paths)
     if not maps and not world_problems:
         print("ledgekit check: no .tmx or .tmj maps found", file=sys.stderr)
         return 2

@@ -1,11 +1,11 @@
 """The rigid-body solve, compiled: Box2D v3's soft step over contacts in graph-colour order (numba).
 
-:func:`solve_step` runs everything a step does once its contacts are known: per-contact constants (Jacobian
-rows, effective masses, soft-constraint coefficients), then ``substeps`` times integrate velocities (gravity,
-damping, speed cap), warm start, solve, integrate positions and relax; then restitution, and the position
-pass that keeps a light body from being pressed into static geometry under a heavy one. See
-:mod:`engine.world.solver` for what each part does and why; this module is the arithmetic, one contact at a
-time, in a fixed order (bit-identical results for the same inputs; no fastmath).
+:func:`solve_step` runs everything a step does once its contacts are known: per-contact constants (lever
+arms, Jacobian rows, effective masses, soft-constraint coefficients), then ``substeps`` times integrate
+velocities (gravity, damping, speed cap), warm start, solve, integrate positions and relax; then restitution,
+and the position pass that keeps a light body from being pressed into static geometry under a heavy one.
+See :mod:`engine.world.solver` for what each part does and why; this module is the arithmetic, one contact at
+a time, in a fixed order (bit-identical results for the same inputs; no fastmath).
 
 State rows: the awake dynamic bodies first (``dynamic_rows`` of them), then fixed rows (static geometry,
 kinematic bodies, characters, sleepers) whose inverse mass is zero. A row's velocity is (vx, vy, w) in
@@ -15,6 +15,10 @@ to B: a positive relative normal velocity separates. The tangent is t = (ny, -nx
 Colours: no two contacts of one colour share a dynamic body, so solving a colour's contacts one after the
 other gives the same result as solving them at once; colours follow each other (Gauss-Seidel).
 
+Data layout: a few 2D float arrays with named columns (``NX``, ``SEP0``, ...) rather than tuples of many
+arrays: it keeps numba's type inference (the cold compile) short and the per-contact loops free of
+reference counting. The loops read a contact's numbers first, compute on scalars, then write back.
+
 Compiled functions are cached on disk (``cache=True``): in the package's ``__pycache__`` when it is writable,
 otherwise in numba's per-user cache directory (``NUMBA_CACHE_DIR`` overrides). :func:`engine.warm_up`
 compiles everything ahead on a tiny scene.
@@ -23,276 +27,176 @@ compiles everything ahead on a tiny scene.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numba
 import numpy as np
 
-__all__ = ["SolveInput", "SolveParams", "SolveResult", "solve_inputs", "solve_params", "solve_step"]
+__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "compile_steps", "solve_step"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """How every kernel entry point is compiled: cached, no fastmath (fastmath reorders sums: results would
 depend on the compiler, and replays on one machine must stay bit-identical)."""
 _inline = numba.njit(inline="always", fastmath=False)
-"""Helpers of the per-contact loops: inlined where called, so that the tuples of arrays they read are not
-passed (and reference-counted) per contact."""
+"""Helpers of the per-contact loops, inlined where called (numba's typing of a function grows fast with its
+size, so only the small helpers are inlined, and each loop is its own compiled function)."""
 
+# Columns of the ``body`` array (rows, 5): inverse mass, inverse inertia, centre x, y (px) and angle (rad) at
+# step start.
+INV_MASS, INV_INERTIA, CENTER_X, CENTER_Y, ANGLE = range(5)
+BODY_COLUMNS = 5
 
-class SolveInput(NamedTuple):
-    """One solve's contacts, in colour order (``m`` contacts of two points each; an invalid point has
-    zeros), and the state rows they act on. Pixels, seconds, radians; world frame."""
+# Columns of the ``contact`` array (m, 22): unit normal (A to B), mixed friction and restitution, flags (1.0 =
+# yes) "stiff" (A does not give way: static, kinematic, character) and "static" (A is static geometry: the
+# position pass pushes B out of it), which points exist, the two contact points (px, world), their
+# separations at step start (px, negative = overlap), and the friction anchors in A's and in B's frame.
+(NX, NY, FRICTION, RESTITUTION, STIFF, STATIC, VALID0, VALID1, POINT0_X, POINT0_Y, POINT1_X, POINT1_Y, SEP0, SEP1,
+ ANCHOR_A0_X, ANCHOR_A0_Y, ANCHOR_A1_X, ANCHOR_A1_Y, ANCHOR_B0_X, ANCHOR_B0_Y, ANCHOR_B1_X, ANCHOR_B1_Y) = range(22)
+CONTACT_COLUMNS = 22
 
-    velocity: np.ndarray
-    """(rows, 3) at step start; updated in place to the end velocities."""
-    inv_mass: np.ndarray
-    """(rows,) 1/kg-equivalent (zero for fixed rows)."""
-    inv_inertia: np.ndarray
-    """(rows,)."""
-    gravity_scale: np.ndarray
-    """(dynamic_rows,)."""
-    ia: np.ndarray
-    """(m,) state row of participant A."""
-    ib: np.ndarray
-    """(m,) state row of rigid body B."""
-    normal: np.ndarray
-    """(m, 2) unit, from A to B."""
-    friction: np.ndarray
-    """(m,) mixed Coulomb coefficient."""
-    restitution: np.ndarray
-    """(m,) mixed restitution."""
-    stiff: np.ndarray
-    """(m,) against something that does not give way (static, kinematic, character)."""
-    fixed_static: np.ndarray
-    """(m,) A is static geometry (the position pass pushes B out of it)."""
-    valid: np.ndarray
-    """(m, 2) which points exist."""
-    arm_a: np.ndarray
-    """(m, 2, 2) contact point minus A's centre at step start (and ``arm_b`` for B)."""
-    arm_b: np.ndarray
-    anchor_a: np.ndarray
-    """(m, 2, 2) friction anchor on A minus A's centre, world orientation at step start (and ``anchor_b``)."""
-    anchor_b: np.ndarray
-    separation: np.ndarray
-    """(m, 2) at step start (negative = overlap)."""
-    gap: np.ndarray
-    """(m,) B's centre minus A's along the tangent: the anchors' drift is measured from it."""
-    normal_impulse: np.ndarray
-    """(m, 2) accumulated impulses carried from the last step; updated in place (and ``tangent_impulse``)."""
-    tangent_impulse: np.ndarray
-    colour_starts: np.ndarray
-    """(colours + 1,) where each colour's contacts begin, and the end."""
-    colour_light: np.ndarray
-    """(colours,) which colours are light: separated, not closing; normals only, no friction."""
+# The ``params`` vector: step (s), substeps, dynamic rows, gravity (px/s^2), the (bias rate 1/s, mass scale,
+# impulse scale) of soft contacts between bodies, of stiff contacts and of the friction anchors, then
+# :class:`~engine.bodies.PhysicsConfig` values.
+(DT, SUBSTEPS, DYNAMIC_ROWS, GRAVITY_X, GRAVITY_Y, SOFT_RATE, SOFT_MASS, SOFT_IMPULSE, STIFF_RATE, STIFF_MASS,
+ STIFF_IMPULSE, ANCHOR_RATE, ANCHOR_MASS, ANCHOR_IMPULSE, PUSH_MAX, BLOCK_LIMIT, LINEAR_DAMPING, ANGULAR_DAMPING,
+ MAX_SPEED, RESTITUTION_THRESHOLD, MAX_STATIC_OVERLAP) = range(21)
+PARAMETERS = 21
 
+# Per-contact constants made by :func:`_contact_constants` (m, 24): normal and tangent effective masses per
+# point (0 where the point is missing), the two normals' coupling, tangent 1 per tangent 0 impulse, tangent i
+# per normal j impulse, whether the 2x2 block is used, the block inverse (negated) of hard and of soft points,
+# the contact's (bias rate, mass scale, impulse scale), anchor drift along the tangent at step start (px), and
+# the normal approach speed before the step (px/s, for restitution).
+(NMASS0, NMASS1, TMASS0, TMASS1, K12, KT1T0, CROSS00, CROSS01, CROSS10, CROSS11, BLOCK, HARD_DIAG0, HARD_DIAG1,
+ HARD_OFF, SOFT_DIAG0, SOFT_DIAG1, SOFT_OFF, RATE, MSCALE, ISCALE, DRIFT0, DRIFT1, RELATIVE0, RELATIVE1) = range(24)
+_CONSTANTS = 24
 
-_INPUT_TYPES = {"ia": np.int64, "ib": np.int64, "colour_starts": np.int64, "stiff": np.bool_, "fixed_static": np.bool_,
-                "valid": np.bool_, "colour_light": np.bool_}
+# The Jacobian array (m, 3, 4, 6): velocity rows, position rows, and velocity change per unit impulse; each
+# with rows normal 0, normal 1, tangent 0, tangent 1 (position: anchor tangents) over (A's vx, vy, w, B's).
+_VELOCITY_ROWS, _POSITION_ROWS, _RESPONSE = range(3)
 
-
-def solve_inputs(**arrays: np.ndarray) -> SolveInput:
-    """A :class:`SolveInput` whose arrays all have the one dtype and layout the kernel is compiled for
-    (C-contiguous float64, int64 rows, bool flags): any other would compile a new version mid-game."""
-    return SolveInput(**{name: np.ascontiguousarray(value, dtype=_INPUT_TYPES.get(name, np.float64))
-                         for name, value in arrays.items()})
-
-
-class SolveParams(NamedTuple):
-    """The step's scalars (see :class:`engine.bodies.PhysicsConfig`)."""
-
-    dt: float
-    substeps: int
-    dynamic_rows: int
-    gravity_x: float
-    gravity_y: float
-    soft: tuple[float, float, float]
-    """(bias rate 1/s, mass scale, impulse scale) of contacts between bodies."""
-    stiff: tuple[float, float, float]
-    """The same for contacts with what does not give way."""
-    anchor: tuple[float, float, float]
-    """The same for the friction anchors."""
-    push_max: float
-    block_condition_limit: float
-    linear_damping: float
-    angular_damping: float
-    max_linear_speed: float
-    restitution_threshold: float
-    max_static_overlap: float
-
-
-def solve_params(**values: float | int | tuple[float, float, float]) -> SolveParams:
-    """A :class:`SolveParams` with every number the type the kernel is compiled for (``substeps`` and
-    ``dynamic_rows`` int, the rest float), whatever game code put into the config."""
-    def typed(name: str, value):
-        if name in ("substeps", "dynamic_rows"):
-            return int(value)
-        return tuple(float(x) for x in value) if isinstance(value, tuple) else float(value)
-
-    return SolveParams(**{name: typed(name, value) for name, value in values.items()})
-
-
-class SolveResult(NamedTuple):
-    """What the solve leaves: displacement of every row (rows, 3) and which points slid (m, 2)."""
-
-    displacement: np.ndarray
-    sliding: np.ndarray
-
-
-class _Rows(NamedTuple):
-    """Per-contact constants of the solve (made once per step by :func:`_contact_constants`)."""
-
-    jv: np.ndarray
-    """(m, 4, 6) velocity Jacobian rows: normal 0, normal 1, tangent 0, tangent 1 over (A's vx, vy, w, B's)."""
-    jp: np.ndarray
-    """(m, 4, 6) position rows: normal 0, normal 1, anchor tangent 0, anchor tangent 1."""
-    w: np.ndarray
-    """(m, 4, 6) velocity change of the pair per unit impulse along each row."""
-    nmass: np.ndarray
-    """(m, 2) normal effective mass per point (0 where the point is missing)."""
-    tmass: np.ndarray
-    k12: np.ndarray
-    """(m,) coupling of the two normals."""
-    cross: np.ndarray
-    """(m, 2, 2) tangent velocity at point i per unit normal impulse at point j."""
-    k_t1t0: np.ndarray
-    """(m,) tangent 1 velocity per unit tangent 0 impulse."""
-    block: np.ndarray
-    """(m,) two-point contacts solved as one 2x2 block."""
-    hard_diag: np.ndarray
-    """(m, 2) and ``hard_off`` (m,): the block's inverse, negated (hard contacts)."""
-    hard_off: np.ndarray
-    soft_diag: np.ndarray
-    soft_off: np.ndarray
-    rate: np.ndarray
-    """(m,) bias rate, mass scale and impulse scale (soft or stiff) per contact."""
-    mscale: np.ndarray
-    iscale: np.ndarray
-    drift0: np.ndarray
-    """(m, 2) anchor drift along the tangent at step start."""
-    relative: np.ndarray
-    """(m, 2) normal approach speed before the step (for restitution)."""
+# Accumulated impulses (m, 4), carried from step to step: normal 0, normal 1, tangent 0, tangent 1.
+_N0, _N1, _T0, _T1 = range(4)
 
 
 @_inline
-def _dot6(rows, k, r, state, a, b):
-    """Contact ``k``'s Jacobian row ``r`` of ``rows`` (m, 4, 6) times the pair's state: A's row ``a`` then B's
-    row ``b`` of ``state`` (rows, 3). (Indexes whole arrays rather than taking views: a view per contact
-    costs a reference count each.)"""
-    return (rows[k, r, 0] * state[a, 0] + rows[k, r, 1] * state[a, 1] + rows[k, r, 2] * state[a, 2]
-            + rows[k, r, 3] * state[b, 0] + rows[k, r, 4] * state[b, 1] + rows[k, r, 5] * state[b, 2])
+def _dot6(jac, k, kind, r, state, a, b):
+    """Row ``r`` of contact ``k``'s Jacobian ``kind`` times the pair's state: A's row ``a`` then B's row ``b``
+    of ``state`` (rows, 3)."""
+    return (jac[k, kind, r, 0] * state[a, 0] + jac[k, kind, r, 1] * state[a, 1] + jac[k, kind, r, 2] * state[a, 2]
+            + jac[k, kind, r, 3] * state[b, 0] + jac[k, kind, r, 4] * state[b, 1] + jac[k, kind, r, 5] * state[b, 2])
 
 
 @_inline
-def _set_row(rows, k, r, ux, uy, arm_a, arm_b):
-    """Jacobian row ``r`` of contact ``k`` along (``ux``, ``uy``) with its lever arms (A's part negated)."""
-    rows[k, r, 0], rows[k, r, 1], rows[k, r, 2] = -ux, -uy, arm_a
-    rows[k, r, 3], rows[k, r, 4], rows[k, r, 5] = ux, uy, arm_b
+def _set_row(jac, k, kind, r, ux, uy, arm_a, arm_b):
+    """Row ``r`` of contact ``k``'s Jacobian ``kind`` along (``ux``, ``uy``) with its lever arms (A's negated)."""
+    jac[k, kind, r, 0], jac[k, kind, r, 1], jac[k, kind, r, 2] = -ux, -uy, arm_a
+    jac[k, kind, r, 3], jac[k, kind, r, 4], jac[k, kind, r, 5] = ux, uy, arm_b
 
 
 @_inline
-def _jacobian_rows(k, i, normal, arm_a, arm_b, anchor_a, anchor_b, valid, jv, jp):
-    """Point ``i`` of contact ``k``: its Jacobian rows into ``jv`` and ``jp`` (all zero for a missing point)."""
-    nx, ny = normal[k, 0], normal[k, 1]
-    rax, ray, rbx, rby = arm_a[k, i, 0], arm_a[k, i, 1], arm_b[k, i, 0], arm_b[k, i, 1]
-    qax, qay, qbx, qby = anchor_a[k, i, 0], anchor_a[k, i, 1], anchor_b[k, i, 0], anchor_b[k, i, 1]
-    on = 1.0 if valid[k, i] else 0.0  # (an invalid point's arms are garbage: multiply them away)
-    _set_row(jv, k, i, on * nx, on * ny, on * (ray * nx - rax * ny), on * (rbx * ny - rby * nx))
-    _set_row(jp, k, i, on * nx, on * ny, on * (ray * nx - rax * ny), on * (rbx * ny - rby * nx))
-    _set_row(jv, k, i + 2, on * ny, -on * nx, on * (ray * ny + rax * nx), on * (-rbx * nx - rby * ny))
-    _set_row(jp, k, i + 2, on * ny, -on * nx, on * (qay * ny + qax * nx), on * (-qbx * nx - qby * ny))
+def _rotated(x, y, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return c * x - s * y, s * x + c * y
 
 
 @_inline
-def _dot_arms(jv, k, r, s, ia_i, ib_i):
-    """The rotational part of rows ``r`` and ``s`` of contact ``k`` meeting: A's inverse inertia times their
-    A arms plus B's times their B arms."""
-    return ia_i * jv[k, r, 2] * jv[k, s, 2] + ib_i * jv[k, r, 5] * jv[k, s, 5]
+def _point_rows(k, i, contact, body, a, b, jac):
+    """Point ``i`` of contact ``k``: its velocity and position rows (all zero for a missing point). Lever arms
+    run from each body's centre at step start to the point; the anchor rows use the friction anchors turned
+    into the world's orientation."""
+    nx, ny = contact[k, NX], contact[k, NY]
+    on = contact[k, VALID0 + i]  # (an invalid point's numbers are garbage: multiply them away)
+    rax, ray = contact[k, POINT0_X + 2 * i] - body[a, CENTER_X], contact[k, POINT0_Y + 2 * i] - body[a, CENTER_Y]
+    rbx, rby = contact[k, POINT0_X + 2 * i] - body[b, CENTER_X], contact[k, POINT0_Y + 2 * i] - body[b, CENTER_Y]
+    qax, qay = _rotated(contact[k, ANCHOR_A0_X + 2 * i], contact[k, ANCHOR_A0_Y + 2 * i], body[a, ANGLE])
+    qbx, qby = _rotated(contact[k, ANCHOR_B0_X + 2 * i], contact[k, ANCHOR_B0_Y + 2 * i], body[b, ANGLE])
+    normal_a, normal_b = on * (ray * nx - rax * ny), on * (rbx * ny - rby * nx)
+    _set_row(jac, k, _VELOCITY_ROWS, i, on * nx, on * ny, normal_a, normal_b)
+    _set_row(jac, k, _POSITION_ROWS, i, on * nx, on * ny, normal_a, normal_b)
+    _set_row(jac, k, _VELOCITY_ROWS, i + 2, on * ny, -on * nx, on * (ray * ny + rax * nx), on * (-rbx * nx - rby * ny))
+    _set_row(jac, k, _POSITION_ROWS, i + 2, on * ny, -on * nx, on * (qay * ny + qax * nx), on * (-qbx * nx - qby * ny))
+    gap = (body[b, CENTER_X] - body[a, CENTER_X]) * ny - (body[b, CENTER_Y] - body[a, CENTER_Y]) * nx
+    return gap + (qbx - qax) * ny - (qby - qay) * nx  # the anchors' drift along the tangent
 
 
 @_inline
-def _masses(jv, k, both, ia_i, ib_i):
-    """Contact ``k``'s effective inverse masses J M^-1 J^T from its rows' structure: every row's linear part is a
-    unit vector (normal or tangent, perpendicular), so two rows meet in the sum of inverse masses (``both``)
-    or not at all, plus the rotational terms. Returns (normal 0, normal 1, tangent 0, tangent 1, normal 0-1,
-    tangent 1-0, and the tangent at point i per normal impulse at point j: 00, 01, 10, 11)."""
-    return (both + _dot_arms(jv, k, 0, 0, ia_i, ib_i), both + _dot_arms(jv, k, 1, 1, ia_i, ib_i),
-            both + _dot_arms(jv, k, 2, 2, ia_i, ib_i), both + _dot_arms(jv, k, 3, 3, ia_i, ib_i),
-            both + _dot_arms(jv, k, 0, 1, ia_i, ib_i), both + _dot_arms(jv, k, 3, 2, ia_i, ib_i),
-            _dot_arms(jv, k, 2, 0, ia_i, ib_i), _dot_arms(jv, k, 2, 1, ia_i, ib_i),
-            _dot_arms(jv, k, 3, 0, ia_i, ib_i), _dot_arms(jv, k, 3, 1, ia_i, ib_i))
+def _arms(jac, k, r, s, ia_i, ib_i):
+    """The rotational part of velocity rows ``r`` and ``s`` of contact ``k`` meeting."""
+    v = _VELOCITY_ROWS
+    return ia_i * jac[k, v, r, 2] * jac[k, v, s, 2] + ib_i * jac[k, v, r, 5] * jac[k, v, s, 5]
 
 
 @_inline
 def _inverse(x, present):
-    return 1.0 / x if present and x > 0.0 else 0.0
+    return 1.0 / x if present > 0.0 and x > 0.0 else 0.0
+
+
+@_inline
+def _masses(k, contact, body, a, b, jac, out):
+    """Contact ``k``'s effective masses J M^-1 J^T, couplings and 2x2 block, from its rows' structure: every
+    row's linear part is a unit vector (normal or tangent, perpendicular), so two rows meet in the sum of
+    inverse masses or not at all, plus the rotational terms. ``out``: the contact's constants row."""
+    ma, mb, ia_i, ib_i = body[a, INV_MASS], body[b, INV_MASS], body[a, INV_INERTIA], body[b, INV_INERTIA]
+    both = ma + mb
+    for r in range(4):
+        for j, scale in ((0, ma), (1, ma), (2, ia_i), (3, mb), (4, mb), (5, ib_i)):
+            jac[k, _RESPONSE, r, j] = scale * jac[k, _VELOCITY_ROWS, r, j]
+    kn0, kn1 = both + _arms(jac, k, 0, 0, ia_i, ib_i), both + _arms(jac, k, 1, 1, ia_i, ib_i)
+    kt0, kt1 = both + _arms(jac, k, 2, 2, ia_i, ib_i), both + _arms(jac, k, 3, 3, ia_i, ib_i)
+    valid0, valid1 = contact[k, VALID0], contact[k, VALID1]
+    out[NMASS0], out[NMASS1] = _inverse(kn0, valid0), _inverse(kn1, valid1)
+    out[TMASS0], out[TMASS1] = _inverse(kt0, valid0), _inverse(kt1, valid1)
+    out[CROSS00], out[CROSS01] = _arms(jac, k, 2, 0, ia_i, ib_i), _arms(jac, k, 2, 1, ia_i, ib_i)
+    out[CROSS10], out[CROSS11] = _arms(jac, k, 3, 0, ia_i, ib_i), _arms(jac, k, 3, 1, ia_i, ib_i)
+    k12 = out[K12] = both + _arms(jac, k, 0, 1, ia_i, ib_i)
+    out[KT1T0] = both + _arms(jac, k, 3, 2, ia_i, ib_i)
+    det = kn0 * kn1 - k12 * k12
+    return kn0, kn1, k12, det
 
 
 @_jit
-def _contact_constants(inp, p):
-    """Every contact's constants for this step (a :class:`_Rows`). Arrays are filled as locals and bundled at
-    the end (stores through a tuple of arrays inside the loop would be reference-counted per contact)."""
-    m = len(inp.ia)
-    jv, jp, w = np.zeros((m, 4, 6)), np.zeros((m, 4, 6)), np.zeros((m, 4, 6))
-    nmass, tmass, cross, drift0, relative = (np.zeros((m, 2)), np.zeros((m, 2)), np.zeros((m, 2, 2)),
-                                             np.zeros((m, 2)), np.zeros((m, 2)))
-    k12, k_t1t0, hard_off, soft_off = np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m)
-    hard_diag, soft_diag, block = np.zeros((m, 2)), np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
-    rate, mscale, iscale = np.zeros(m), np.zeros(m), np.zeros(m)
-    ia, ib, inv_mass, inv_inertia, valid, normal = inp.ia, inp.ib, inp.inv_mass, inp.inv_inertia, inp.valid, inp.normal
-    arm_a, arm_b, anchor_a, anchor_b, gap, velocity = inp.arm_a, inp.arm_b, inp.anchor_a, inp.anchor_b, inp.gap, inp.velocity
+def _contact_constants(contact, body, velocity, pair, params):
+    """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
+    m = len(pair)
+    jac, constants = np.zeros((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))
     for k in range(m):
-        a, b = ia[k], ib[k]
-        rate[k], mscale[k], iscale[k] = p.stiff if inp.stiff[k] else p.soft
-        for i in range(2):
-            _jacobian_rows(k, i, normal, arm_a, arm_b, anchor_a, anchor_b, valid, jv, jp)
-        ma, mb, ia_i, ib_i = inv_mass[a], inv_mass[b], inv_inertia[a], inv_inertia[b]
-        for r in range(4):
-            w[k, r, 0], w[k, r, 1], w[k, r, 2] = ma * jv[k, r, 0], ma * jv[k, r, 1], ia_i * jv[k, r, 2]
-            w[k, r, 3], w[k, r, 4], w[k, r, 5] = mb * jv[k, r, 3], mb * jv[k, r, 4], ib_i * jv[k, r, 5]
-        kn0, kn1, kt0, kt1, k12[k], k_t1t0[k], cross[k, 0, 0], cross[k, 0, 1], cross[k, 1, 0], cross[k, 1, 1] = \
-            _masses(jv, k, ma + mb, ia_i, ib_i)
-        valid0, valid1 = valid[k, 0], valid[k, 1]
-        nmass[k, 0], nmass[k, 1] = _inverse(kn0, valid0), _inverse(kn1, valid1)
-        tmass[k, 0], tmass[k, 1] = _inverse(kt0, valid0), _inverse(kt1, valid1)
-        det = kn0 * kn1 - k12[k] * k12[k]
-        solid = valid0 and valid1 and kn0 * kn0 < p.block_condition_limit * det  # well enough conditioned
-        inv_det = 1.0 / det if solid else 0.0
-        block[k] = solid
-        hard_diag[k, 0], hard_diag[k, 1], hard_off[k] = -inv_det * kn1, -inv_det * kn0, inv_det * k12[k]
-        soft_a = -mscale[k] * inv_det
-        soft_diag[k, 0], soft_diag[k, 1], soft_off[k] = soft_a * kn1, soft_a * kn0, -soft_a * k12[k]
-        nx, ny = normal[k, 0], normal[k, 1]
-        for i in range(2):
-            along_x, along_y = anchor_b[k, i, 0] - anchor_a[k, i, 0], anchor_b[k, i, 1] - anchor_a[k, i, 1]
-            drift0[k, i] = gap[k] + along_x * ny - along_y * nx
-            relative[k, i] = _dot6(jv, k, i, velocity, a, b)
-    return _Rows(jv, jp, w, nmass, tmass, k12, cross, k_t1t0, block, hard_diag, hard_off, soft_diag, soft_off, rate,
-                 mscale, iscale, drift0, relative)
+        a, b = pair[k, 0], pair[k, 1]
+        out = constants[k]
+        first = STIFF_RATE if contact[k, STIFF] > 0.0 else SOFT_RATE
+        out[RATE], out[MSCALE], out[ISCALE] = params[first], params[first + 1], params[first + 2]
+        out[DRIFT0] = _point_rows(k, 0, contact, body, a, b, jac)
+        out[DRIFT1] = _point_rows(k, 1, contact, body, a, b, jac)
+        kn0, kn1, k12, det = _masses(k, contact, body, a, b, jac, out)
+        # Two-point contacts well enough conditioned (k11^2 / det below the limit) are solved as one block.
+        block = contact[k, VALID0] > 0.0 and contact[k, VALID1] > 0.0 and kn0 * kn0 < params[BLOCK_LIMIT] * det
+        inv_det = 1.0 / det if block else 0.0
+        out[BLOCK] = 1.0 if block else 0.0
+        out[HARD_DIAG0], out[HARD_DIAG1], out[HARD_OFF] = -inv_det * kn1, -inv_det * kn0, inv_det * k12
+        soft_a = -out[MSCALE] * inv_det
+        out[SOFT_DIAG0], out[SOFT_DIAG1], out[SOFT_OFF] = soft_a * kn1, soft_a * kn0, -soft_a * k12
+        out[RELATIVE0] = _dot6(jac, k, _VELOCITY_ROWS, 0, velocity, a, b)
+        out[RELATIVE1] = _dot6(jac, k, _VELOCITY_ROWS, 1, velocity, a, b)
+    return jac, constants
 
 
 @_inline
-def _apply(v, w, k, a, b, impulses, rows):
-    """Add contact ``k``'s pair velocity change for ``impulses`` along its first ``rows`` Jacobian rows."""
+def _apply(v, jac, k, a, b, n0, n1, t0, t1):
+    """Add contact ``k``'s pair velocity change for impulses ``n0``, ``n1`` (normals), ``t0``, ``t1``."""
+    r = _RESPONSE
     for j in range(3):
-        da, db = 0.0, 0.0
-        for r in range(rows):
-            da += w[k, r, j] * impulses[r]
-            db += w[k, r, j + 3] * impulses[r]
-        v[a, j] += da
-        v[b, j] += db
+        v[a, j] += jac[k, r, 0, j] * n0 + jac[k, r, 1, j] * n1 + jac[k, r, 2, j] * t0 + jac[k, r, 3, j] * t1
+        v[b, j] += (jac[k, r, 0, j + 3] * n0 + jac[k, r, 1, j + 3] * n1 + jac[k, r, 2, j + 3] * t0
+                    + jac[k, r, 3, j + 3] * t1)
 
 
-@_inline
-def _warm_start(inp, c, v):
+@_jit
+def _warm_start(pair, jac, impulse, v):
     """Apply last step's accumulated impulses (summed per row first: a body is in many contacts)."""
     change = np.zeros_like(v)
-    lam = np.empty(4)
-    for k in range(len(inp.ia)):
-        lam[0], lam[1] = inp.normal_impulse[k, 0], inp.normal_impulse[k, 1]
-        lam[2], lam[3] = inp.tangent_impulse[k, 0], inp.tangent_impulse[k, 1]
-        _apply(change, c.w, k, inp.ia[k], inp.ib[k], lam, 4)
+    for k in range(len(pair)):
+        _apply(change, jac, k, pair[k, 0], pair[k, 1], impulse[k, _N0], impulse[k, _N1], impulse[k, _T0],
+               impulse[k, _T1])
     v += change
-
-
 @_inline
 def _clamp(x, low, high):
     return min(max(x, low), high)
@@ -344,72 +248,71 @@ def _friction_terms(use_bias, t0, t1, tmass0, tmass1, drift0, drift1, anchor, pu
 
 
 @_inline
-def _solve_contact(inp, c, p, v, d, k, use_bias, light, max_normal, inv_h, lam):
+def _solve_contact(k, pair, contact, jac, constants, impulse, v, d, use_bias, light, max_normal, params):
     """One contact's impulses: the two normals (as a 2x2 block when it is usable and pushes at both points,
     else point 0 then point 1), then friction at each point (none for a light contact). Reads the arrays,
     computes on scalars, writes back."""
-    a, b = inp.ia[k], inp.ib[k]
-    jv, jp, acc, t = c.jv, c.jp, inp.normal_impulse, inp.tangent_impulse
-    vn0, vn1 = _dot6(jv, k, 0, v, a, b), _dot6(jv, k, 1, v, a, b)
-    vt0, vt1 = _dot6(jv, k, 2, v, a, b), _dot6(jv, k, 3, v, a, b)
-    sep0 = inp.separation[k, 0] + _dot6(jp, k, 0, d, a, b)
-    sep1 = inp.separation[k, 1] + _dot6(jp, k, 1, d, a, b)
-    drift0 = c.drift0[k, 0] + _dot6(jp, k, 2, d, a, b)
-    drift1 = c.drift0[k, 1] + _dot6(jp, k, 3, d, a, b)
-    acc0, acc1, t0, t1, k12, k_t1t0 = acc[k, 0], acc[k, 1], t[k, 0], t[k, 1], c.k12[k], c.k_t1t0[k]
-    cross00, cross01, cross10, cross11 = c.cross[k, 0, 0], c.cross[k, 0, 1], c.cross[k, 1, 0], c.cross[k, 1, 1]
-    hard = (c.hard_diag[k, 0], c.hard_diag[k, 1], c.hard_off[k])
-    soft = (c.soft_diag[k, 0], c.soft_diag[k, 1], c.soft_off[k])
+    a, b, c = pair[k, 0], pair[k, 1], constants
+    vel, pos = _VELOCITY_ROWS, _POSITION_ROWS
+    vn0, vn1 = _dot6(jac, k, vel, 0, v, a, b), _dot6(jac, k, vel, 1, v, a, b)
+    vt0, vt1 = _dot6(jac, k, vel, 2, v, a, b), _dot6(jac, k, vel, 3, v, a, b)
+    sep0 = contact[k, SEP0] + _dot6(jac, k, pos, 0, d, a, b)
+    sep1 = contact[k, SEP1] + _dot6(jac, k, pos, 1, d, a, b)
+    drift0 = c[k, DRIFT0] + _dot6(jac, k, pos, 2, d, a, b)
+    drift1 = c[k, DRIFT1] + _dot6(jac, k, pos, 3, d, a, b)
+    acc0, acc1, t0, t1 = impulse[k, _N0], impulse[k, _N1], impulse[k, _T0], impulse[k, _T1]
+    push_max, inv_h = params[PUSH_MAX], params[SUBSTEPS] / params[DT]
+    hard, soft = (c[k, HARD_DIAG0], c[k, HARD_DIAG1], c[k, HARD_OFF]), (c[k, SOFT_DIAG0], c[k, SOFT_DIAG1], c[k, SOFT_OFF])
     same, diag0, diag1, off, base0, base1, g0, g1, point0, point1 = _normal_terms(
-        use_bias, sep0, sep1, acc0, acc1, c.rate[k], p.push_max, inv_h, hard, soft, c.nmass[k, 0], c.nmass[k, 1],
-        c.mscale[k], c.iscale[k], c.block[k])
-    tg0, tg1, tbase0, tbase1 = _friction_terms(use_bias, t0, t1, c.tmass[k, 0], c.tmass[k, 1], drift0, drift1,
-                                               p.anchor, p.push_max)
-    mu, seen0, seen1 = inp.friction[k], max_normal[k, 0], max_normal[k, 1]
+        use_bias, sep0, sep1, acc0, acc1, c[k, RATE], push_max, inv_h, hard, soft, c[k, NMASS0], c[k, NMASS1],
+        c[k, MSCALE], c[k, ISCALE], c[k, BLOCK] > 0.0)
+    tg0, tg1, tbase0, tbase1 = _friction_terms(use_bias, t0, t1, c[k, TMASS0], c[k, TMASS1], drift0, drift1,
+                                               (params[ANCHOR_RATE], params[ANCHOR_MASS], params[ANCHOR_IMPULSE]),
+                                               push_max)
     n0 = diag0 * vn0 + off * vn1 + base0
     n1 = diag1 * vn1 + off * vn0 + base1
     if light or not (same and n0 >= -acc0 and n1 >= -acc1):
         n0 = max(point0 - g0 * vn0, 0.0) - acc0
-        n1 = max(point1 - g1 * (vn1 + k12 * n0), 0.0) - acc1
+        n1 = max(point1 - g1 * (vn1 + c[k, K12] * n0), 0.0) - acc1
     acc0, acc1 = acc0 + n0, acc1 + n1
-    if use_bias:  # (restitution asks whether the solve pushed a point)
-        seen0, seen1 = max(seen0, n0), max(seen1, n1)
+    seen0, seen1 = max_normal[k, 0], max_normal[k, 1]  # (restitution asks whether the solve pushed a point)
+    max_normal[k, 0], max_normal[k, 1] = (max(seen0, n0), max(seen1, n1)) if use_bias else (seen0, seen1)
     f0 = f1 = 0.0
     if not light:  # friction after the normals, held at the anchors while static (the solve)
-        vt0 += cross00 * n0 + cross01 * n1
-        vt1 += cross10 * n0 + cross11 * n1
+        mu = contact[k, FRICTION]
+        vt0 += c[k, CROSS00] * n0 + c[k, CROSS01] * n1
+        vt1 += c[k, CROSS10] * n0 + c[k, CROSS11] * n1
         new0 = _clamp(tbase0 - tg0 * vt0, -mu * acc0, mu * acc0)
         f0 = new0 - t0
-        new1 = _clamp(tbase1 - tg1 * (vt1 + k_t1t0 * f0), -mu * acc1, mu * acc1)
+        new1 = _clamp(tbase1 - tg1 * (vt1 + c[k, KT1T0] * f0), -mu * acc1, mu * acc1)
         f1 = new1 - t1
         t0, t1 = new0, new1
-    acc[k, 0], acc[k, 1], t[k, 0], t[k, 1] = acc0, acc1, t0, t1
-    max_normal[k, 0], max_normal[k, 1] = seen0, seen1
-    lam[0], lam[1], lam[2], lam[3] = n0, n1, f0, f1
-    _apply(v, c.w, k, a, b, lam, 4)
+    impulse[k, _N0], impulse[k, _N1], impulse[k, _T0], impulse[k, _T1] = acc0, acc1, t0, t1
+    _apply(v, jac, k, a, b, n0, n1, f0, f1)
 
 
-@_inline
-def _solve_pass(inp, c, p, v, d, use_bias, max_normal):
-    """One pass over all colours, in order."""
-    inv_h = p.substeps / p.dt
-    lam = np.empty(4)
-    for colour in range(len(inp.colour_light)):
-        light = inp.colour_light[colour]
-        for k in range(inp.colour_starts[colour], inp.colour_starts[colour + 1]):
-            _solve_contact(inp, c, p, v, d, k, use_bias, light, max_normal, inv_h, lam)
+@_jit
+def _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, use_bias, max_normal,
+                params):
+    """One pass over all colours, in order. ``use_bias``: 1.0 for the solve, 0.0 for the relax (a number, not
+    a bool, so that numba compiles one version, not one per constant)."""
+    use_bias = use_bias > 0.0
+    for colour in range(len(colour_light)):
+        light = colour_light[colour]
+        for k in range(colour_starts[colour], colour_starts[colour + 1]):
+            _solve_contact(k, pair, contact, jac, constants, impulse, v, d, use_bias, light, max_normal, params)
 
 
-@_inline
-def _integrate_velocities(inp, p, v, h):
+@_jit
+def _integrate_velocities(gravity_scale, params, v, h):
     """Gravity, damping and the speed cap for the dynamic rows over one substep of ``h`` seconds."""
-    linear = 1.0 / (1.0 + h * p.linear_damping)
-    angular = 1.0 / (1.0 + h * p.angular_damping)
-    top = p.max_linear_speed
-    for r in range(p.dynamic_rows):
-        scale = inp.gravity_scale[r]
-        v[r, 0] += h * (p.gravity_x * scale)
-        v[r, 1] += h * (p.gravity_y * scale)
+    linear = 1.0 / (1.0 + h * params[LINEAR_DAMPING])
+    angular = 1.0 / (1.0 + h * params[ANGULAR_DAMPING])
+    top = params[MAX_SPEED]
+    for r in range(len(gravity_scale)):
+        scale = gravity_scale[r]
+        v[r, 0] += h * (params[GRAVITY_X] * scale)
+        v[r, 1] += h * (params[GRAVITY_Y] * scale)
         if linear != 1.0:
             v[r, 0] *= linear
             v[r, 1] *= linear
@@ -421,83 +324,114 @@ def _integrate_velocities(inp, p, v, h):
             v[r, 1] *= top / speed
 
 
-@_inline
-def _restitution(inp, c, p, v, max_normal):
+@_jit
+def _restitution(pair, contact, jac, constants, impulse, v, max_normal, params):
     """Once after the substeps: points that approached faster than the threshold and were pushed bounce back
     at their restitution times the approach speed."""
-    lam = np.zeros(4)
-    acc, jv, relative, nmass = inp.normal_impulse, c.jv, c.relative, c.nmass
-    for k in range(len(inp.ia)):
-        a, b, e = inp.ia[k], inp.ib[k], inp.restitution[k]
-        relative0, relative1, acc0, acc1 = relative[k, 0], relative[k, 1], acc[k, 0], acc[k, 1]
-        fast0 = relative0 < -p.restitution_threshold and max_normal[k, 0] > 0.0 and e > 0.0
-        fast1 = relative1 < -p.restitution_threshold and max_normal[k, 1] > 0.0 and e > 0.0
-        vn0, vn1 = _dot6(jv, k, 0, v, a, b), _dot6(jv, k, 1, v, a, b)
-        new0 = max(acc0 - nmass[k, 0] * (vn0 + e * relative0), 0.0)
-        lam[0] = new0 - acc0 if fast0 else 0.0
-        new1 = max(acc1 - nmass[k, 1] * (vn1 + c.k12[k] * lam[0] + e * relative1), 0.0)
-        lam[1] = new1 - acc1 if fast1 else 0.0
-        acc[k, 0], acc[k, 1] = acc0 + lam[0], acc1 + lam[1]
-        _apply(v, c.w, k, a, b, lam, 2)
-
-
-@_inline
-def _project_out(inp, c, p, v, d):
-    """A position pass (two rounds, for bodies in a corner): a body sunk more than ``max_static_overlap`` px
-    into static geometry is moved back out to that depth along the normal and loses its velocity into the
-    surface. Per body the largest push each way along x and along y is taken (two points of one floor must
-    not add up). Separations are this step's linear estimate (the manifold is rebuilt next step)."""
-    dyn = p.dynamic_rows
-    for _ in range(2):
-        up, down, change = np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2))
-        moved = False
-        for k in range(len(inp.ia)):
-            a, b = inp.ia[k], inp.ib[k]
-            if not inp.fixed_static[k] or b >= dyn:
-                continue
-            nearest = np.inf
-            for i in range(2):
-                if inp.valid[k, i]:
-                    nearest = min(nearest, inp.separation[k, i] + _dot6(c.jp, k, i, d, a, b))
-            deficit = -p.max_static_overlap - nearest
-            if not deficit > 1e-9:
-                continue
-            moved = True
-            n = inp.normal
-            into = min(v[b, 0] * n[k, 0] + v[b, 1] * n[k, 1], 0.0)
-            for j in range(2):
-                up[b, j] = max(up[b, j], max(n[k, j] * deficit, 0.0))
-                down[b, j] = min(down[b, j], min(n[k, j] * deficit, 0.0))
-                change[b, j] += n[k, j] * into
-        if not moved:
-            return
-        d[:dyn, :2] += up + down
-        v[:dyn, :2] -= change
+    threshold = params[RESTITUTION_THRESHOLD]
+    for k in range(len(pair)):
+        a, b, e, c = pair[k, 0], pair[k, 1], contact[k, RESTITUTION], constants[k]
+        relative0, relative1, acc0, acc1 = c[RELATIVE0], c[RELATIVE1], impulse[k, _N0], impulse[k, _N1]
+        fast0 = relative0 < -threshold and max_normal[k, 0] > 0.0 and e > 0.0
+        fast1 = relative1 < -threshold and max_normal[k, 1] > 0.0 and e > 0.0
+        vn0, vn1 = _dot6(jac, k, _VELOCITY_ROWS, 0, v, a, b), _dot6(jac, k, _VELOCITY_ROWS, 1, v, a, b)
+        new0 = max(acc0 - c[NMASS0] * (vn0 + e * relative0), 0.0)
+        n0 = new0 - acc0 if fast0 else 0.0
+        new1 = max(acc1 - c[NMASS1] * (vn1 + c[K12] * n0 + e * relative1), 0.0)
+        n1 = new1 - acc1 if fast1 else 0.0
+        impulse[k, _N0], impulse[k, _N1] = acc0 + n0, acc1 + n1
+        _apply(v, jac, k, a, b, n0, n1, 0.0, 0.0)
 
 
 @_jit
-def solve_step(inp, p):
-    """Solve one step's contacts and move the rows: ``inp.velocity`` and the accumulated impulses are updated
-    in place. Returns the displacement of every row and which points slid (a :class:`SolveResult`)."""
-    c = _contact_constants(inp, p)
-    v = inp.velocity
-    d = np.zeros_like(v)
-    m = len(inp.ia)
+def _project_out(pair, contact, jac, v, d, params):
+    """A position pass (two rounds, for bodies in a corner): a body sunk more than ``MAX_STATIC_OVERLAP`` px
+    into static geometry is moved back out to that depth along the normal and loses its velocity into the
+    surface. Per body the largest push each way along x and along y is taken (two points of one floor must
+    not add up). Separations are this step's linear estimate (the manifold is rebuilt next step)."""
+    dyn = int(params[DYNAMIC_ROWS])
+    for _ in range(2):
+        up, down, change = np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2))
+        moved = False
+        for k in range(len(pair)):
+            a, b = pair[k, 0], pair[k, 1]
+            nearest = np.inf
+            for i in range(2):
+                sep = contact[k, SEP0 + i] + _dot6(jac, k, _POSITION_ROWS, i, d, a, b)
+                nearest = min(nearest, sep) if contact[k, VALID0 + i] > 0.0 else nearest
+            deficit = -params[MAX_STATIC_OVERLAP] - nearest
+            if not (contact[k, STATIC] > 0.0 and b < dyn and deficit > 1e-9):
+                continue
+            moved = True
+            into = min(v[b, 0] * contact[k, NX] + v[b, 1] * contact[k, NY], 0.0)
+            for j in range(2):
+                n = contact[k, NX + j]
+                up[b, j] = max(up[b, j], max(n * deficit, 0.0))
+                down[b, j] = min(down[b, j], min(n * deficit, 0.0))
+                change[b, j] += n * into
+        if not moved:
+            return
+        for r in range(dyn):
+            for j in range(2):
+                d[r, j] += up[r, j] + down[r, j]
+                v[r, j] -= change[r, j]
+
+
+@_jit
+def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_starts, colour_light, params):
+    """Solve one step's contacts (``pair``: rows of A and B, ``contact``: their numbers, in colour order) and
+    move the rows. ``velocity`` (rows, 3) and the accumulated ``impulse`` (m, 4) are updated in place.
+    Returns every row's displacement (rows, 3) and which points slid (m, 2): their friction ended the step at
+    the cone's edge."""
+    m = len(pair)
+    jac, constants = _contact_constants(contact, body, velocity, pair, params)
+    v, d = velocity, np.zeros_like(velocity)
     max_normal = np.zeros((m, 2))
-    h = p.dt / p.substeps
-    for _ in range(p.substeps):
-        _integrate_velocities(inp, p, v, h)
+    substeps = int(params[SUBSTEPS])
+    h = params[DT] / substeps
+    for _ in range(substeps):
+        _integrate_velocities(gravity_scale, params, v, h)
         if m:
-            _warm_start(inp, c, v)
-            _solve_pass(inp, c, p, v, d, True, max_normal)
+            _warm_start(pair, jac, impulse, v)
+            _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 1.0, max_normal,
+                        params)
         d += h * v
         if m:
-            _solve_pass(inp, c, p, v, d, False, max_normal)
+            _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 0.0, max_normal,
+                        params)
     if m:
-        _restitution(inp, c, p, v, max_normal)
-        _project_out(inp, c, p, v, d)
-    sliding = np.zeros((m, 2), dtype=np.bool_)  # points whose friction ended at the cone's edge
+        _restitution(pair, contact, jac, constants, impulse, v, max_normal, params)
+        _project_out(pair, contact, jac, v, d, params)
+    sliding = np.zeros((m, 2), dtype=np.bool_)
     for k in range(m):
         for i in range(2):
-            sliding[k, i] = abs(inp.tangent_impulse[k, i]) >= inp.friction[k] * inp.normal_impulse[k, i] * (1.0 - 1e-9)
-    return SolveResult(d, sliding)
+            sliding[k, i] = abs(impulse[k, _T0 + i]) >= contact[k, FRICTION] * impulse[k, _N0 + i] * (1.0 - 1e-9)
+    return d, sliding
+
+
+def compile_steps():
+    """Compile (or load from the disk cache) each kernel function in turn, on a one-contact scene: a crate
+    resting on the floor. Yields each function's name once it is ready (for progress displays)."""
+    velocity = np.zeros((2, 3))
+    body = np.zeros((2, BODY_COLUMNS))
+    body[0, INV_MASS], body[0, INV_INERTIA], body[0, CENTER_Y] = 1.0, 0.01, 16.0
+    pair = np.array([[1, 0]], dtype=np.int64)
+    contact = np.zeros((1, CONTACT_COLUMNS))
+    contact[0, NY], contact[0, FRICTION], contact[0, STIFF], contact[0, STATIC] = 1.0, 0.6, 1.0, 1.0
+    contact[0, VALID0], contact[0, VALID1], contact[0, POINT0_X], contact[0, POINT1_X] = 1.0, 1.0, -8.0, 8.0
+    params = np.zeros(PARAMETERS)
+    params[DT], params[SUBSTEPS], params[DYNAMIC_ROWS], params[GRAVITY_Y], params[MAX_SPEED] = 1 / 60, 4, 1, -1800, 4e3
+    impulse, starts, light = np.zeros((1, 4)), np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.bool_)
+    jac, constants = _contact_constants(contact, body, velocity, pair, params)
+    yield "contact constants"
+    _warm_start(pair, jac, impulse, velocity)
+    _integrate_velocities(np.ones(1), params, velocity, 1 / 240)
+    yield "integration"
+    _solve_pass(pair, contact, jac, constants, impulse, starts, light, velocity, np.zeros((2, 3)), 1.0,
+                np.zeros((1, 2)), params)
+    yield "contact solve"
+    _restitution(pair, contact, jac, constants, impulse, velocity, np.zeros((1, 2)), params)
+    _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
+    yield "restitution and position pass"
+    solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params)
+    yield "rigid-body step"

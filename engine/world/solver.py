@@ -35,7 +35,6 @@ Everything runs in a fixed order, so the same inputs give bit-identical results 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any, NamedTuple, Protocol
 
@@ -50,7 +49,7 @@ from .contacts import (
     world_polys,
 )
 
-__all__ = ["ContactArrays", "SolverState", "StepOutcome", "step_bodies"]
+__all__ = ["SolverState", "StepOutcome", "step_bodies"]
 
 # ------------------------------------------------------------------------------------------------ solve
 def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
@@ -234,48 +233,6 @@ def _finite_pair(value: Any) -> bool:
 
 
 
-@dataclass
-class ContactArrays:
-    """One solve's per-contact data, in colour order: ``m`` contacts of two points each (an invalid point has
-    zeros). Pixels, seconds, radians; world frame; the normal points from A to B."""
-
-    ia: np.ndarray
-    """(m,) solver row of participant A (awake bodies first, then fixed rows)."""
-    ib: np.ndarray
-    """(m,) solver row of rigid body B."""
-    nx: np.ndarray
-    """(m,) normal x."""
-    ny: np.ndarray
-    """(m,) normal y."""
-    friction: np.ndarray
-    """(m,) mixed Coulomb coefficient."""
-    restitution: np.ndarray
-    """(m,) mixed restitution."""
-    stiff: np.ndarray
-    """(m,) against something that does not give way (static, kinematic, character): stiffer springs."""
-    valid: np.ndarray
-    """(m, 2) which points exist."""
-    rax: np.ndarray
-    """(m, 2) contact point minus A's centre at step start, x (and ``ray``, ``rbx``, ``rby`` alike)."""
-    ray: np.ndarray
-    rbx: np.ndarray
-    rby: np.ndarray
-    qax: np.ndarray
-    """(m, 2) friction anchor on A minus A's centre, world orientation at step start, x (``qay``, ``qbx``,
-    ``qby`` alike)."""
-    qay: np.ndarray
-    qbx: np.ndarray
-    qby: np.ndarray
-    sep: np.ndarray
-    """(m, 2) separation at step start (negative = overlap)."""
-    gap: np.ndarray
-    """(m,) B's centre minus A's, along the tangent (ny, -nx): the anchors' drift is measured from it."""
-    nimp: np.ndarray
-    """(m, 2) accumulated normal impulses carried from the last step (warm starting)."""
-    timp: np.ndarray
-    """(m, 2) accumulated tangent impulses carried from the last step."""
-
-
 class _Participants(NamedTuple):
     """Solver rows of each contact's participants, and the rows' state at step start."""
 
@@ -442,24 +399,21 @@ def _fresh_anchors(carried: _Carried, point: np.ndarray, ia: np.ndarray, ib: np.
         anchors[fresh_row, fresh_slot] = np.stack([c * rx + s_ * ry, c * ry - s_ * rx], axis=1)
 
 
-def _contact_arrays(p: _Participants, by_colour: np.ndarray, found: Found, carried: _Carried) -> ContactArrays:
-    """The solve's per-contact arrays (``p`` and ``carried`` already in colour order; ``found`` is not)."""
-    ia, ib, center, angle = p.ia, p.ib, p.center, p.angle
-    normal, point, valid = found.normal[by_colour], found.point[by_colour], found.valid[by_colour]
-    la, lb = carried.la, carried.lb
-    ca_, sa_ = np.cos(angle[ia])[:, None], np.sin(angle[ia])[:, None]
-    cb_, sb_ = np.cos(angle[ib])[:, None], np.sin(angle[ib])[:, None]
-    return ContactArrays(
-        ia=ia, ib=ib, nx=normal[:, 0], ny=normal[:, 1], friction=p.friction, restitution=p.restitution,
-        stiff=found.a_kind[by_colour] != DYNAMIC, valid=valid,
-        rax=point[..., 0] - center[ia, 0][:, None], ray=point[..., 1] - center[ia, 1][:, None],
-        rbx=point[..., 0] - center[ib, 0][:, None], rby=point[..., 1] - center[ib, 1][:, None],
-        qax=ca_ * la[..., 0] - sa_ * la[..., 1], qay=sa_ * la[..., 0] + ca_ * la[..., 1],
-        qbx=cb_ * lb[..., 0] - sb_ * lb[..., 1], qby=sb_ * lb[..., 0] + cb_ * lb[..., 1],
-        sep=np.where(valid, found.separation[by_colour], 0.0),
-        gap=(center[ib, 0] - center[ia, 0]) * normal[:, 1] - (center[ib, 1] - center[ia, 1]) * normal[:, 0],
-        nimp=carried.nimp, timp=carried.timp,
-    )
+def _contact_table(p: _Participants, by_colour: np.ndarray, found: Found, carried: _Carried) -> np.ndarray:
+    """The kernel's per-contact numbers ((m, :data:`~engine.world.kernel.CONTACT_COLUMNS`), in colour order;
+    ``p`` and ``carried`` already are, ``found`` is not)."""
+    valid = found.valid[by_colour]
+    table = np.empty((len(by_colour), kernel.CONTACT_COLUMNS))
+    table[:, kernel.NX:kernel.NY + 1] = found.normal[by_colour]
+    table[:, kernel.FRICTION], table[:, kernel.RESTITUTION] = p.friction, p.restitution
+    table[:, kernel.STIFF] = found.a_kind[by_colour] != DYNAMIC
+    table[:, kernel.STATIC] = found.a_kind[by_colour] == STATIC
+    table[:, kernel.VALID0:kernel.VALID1 + 1] = valid
+    table[:, kernel.POINT0_X:kernel.POINT1_Y + 1] = found.point[by_colour].reshape(-1, 4)
+    table[:, kernel.SEP0:kernel.SEP1 + 1] = np.where(valid, found.separation[by_colour], 0.0)
+    table[:, kernel.ANCHOR_A0_X:kernel.ANCHOR_A1_Y + 1] = carried.la.reshape(-1, 4)
+    table[:, kernel.ANCHOR_B0_X:kernel.ANCHOR_B1_Y + 1] = carried.lb.reshape(-1, 4)
+    return table
 
 
 def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
@@ -483,12 +437,11 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
     keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
     carried = _carry_over(old, keys, valid, ids, light[by_colour])
     _fresh_anchors(carried, found.point[by_colour], p.ia, p.ib, p.center, p.angle)
-    arrays = _contact_arrays(p, by_colour, found, carried)
     dyn = p.dynamic_rows
-    result, velocity = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, arrays,
-                              found.a_kind[by_colour] == STATIC)
-    end_position = (position[awake_rows] + result.displacement[:dyn, :2]).tolist()
-    end_angle = (angle[awake_rows] + result.displacement[:dyn, 2]).tolist()
+    displacement, velocity, impulse, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring,
+                                                      _contact_table(p, by_colour, found, carried), carried)
+    end_position = (position[awake_rows] + displacement[:dyn, :2]).tolist()
+    end_angle = (angle[awake_rows] + displacement[:dyn, 2]).tolist()
     moving = velocity[:dyn]
     for b, (x, y), turned, (vx, vy, w) in zip(pick(bodies, awake_rows), end_position, end_angle, moving.tolist()):
         b.position = (x, y)
@@ -497,39 +450,39 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
         b.angular_velocity = w
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
-        normal_impulse=arrays.nimp, tangent_impulse=arrays.timp, sliding=result.sliding,
+        normal_impulse=impulse[:, :2].copy(), tangent_impulse=impulse[:, 2:].copy(), sliding=sliding,
         la=carried.la, lb=carried.lb, touching=touching[by_colour], a_index=found.a_index[by_colour],
         b_index=found.b_index[by_colour], a=pick(found.a, by_colour), b=pick(found.b, by_colour), colouring=colouring,
     )
-    return contacts, result.displacement[:dyn, :2], moving
+    return contacts, displacement[:dyn, :2], moving
 
 
 def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravity_scale: np.ndarray,
-           colouring: Colouring, c: ContactArrays, static: np.ndarray) -> tuple[kernel.SolveResult, np.ndarray]:
-    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) on this step's contacts (``c``, in colour
-    order; ``static``: which are against static geometry). The accumulated impulses in ``c`` are updated in
-    place. Returns the solve's result and every row's velocity at the end of the step."""
+           colouring: Colouring, contacts: np.ndarray, carried: _Carried) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                   np.ndarray]:
+    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) on this step's ``contacts`` (the kernel's
+    table, in colour order) from the ``carried`` impulses. Returns every row's displacement and end velocity,
+    the accumulated impulses ((m, 4): normal 0, normal 1, tangent 0, tangent 1) and which points slid."""
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
     zeta = cfg.contact_damping_ratio
-    starts = np.concatenate([[0], np.cumsum(colouring.sizes, dtype=np.int64)]).astype(np.int64)
-    inputs = kernel.solve_inputs(
-        velocity=p.velocity, inv_mass=p.inv_mass, inv_inertia=p.inv_inertia,
-        gravity_scale=gravity_scale, ia=c.ia, ib=c.ib, normal=np.stack([c.nx, c.ny], axis=1),
-        friction=c.friction, restitution=c.restitution, stiff=c.stiff, fixed_static=static, valid=c.valid,
-        arm_a=np.stack([c.rax, c.ray], axis=2), arm_b=np.stack([c.rbx, c.rby], axis=2),
-        anchor_a=np.stack([c.qax, c.qay], axis=2), anchor_b=np.stack([c.qbx, c.qby], axis=2), separation=c.sep,
-        gap=c.gap, normal_impulse=c.nimp, tangent_impulse=c.timp, colour_starts=starts,
-        colour_light=np.array(colouring.light_colours, dtype=np.bool_))
-    c.nimp, c.timp = inputs.normal_impulse, inputs.tangent_impulse  # (updated in place by the solve)
-    params = kernel.solve_params(
-        dt=dt, substeps=cfg.substeps, dynamic_rows=p.dynamic_rows, gravity_x=gravity[0],
-        gravity_y=gravity[1], soft=_soft(hertz, zeta, h), stiff=_soft(cfg.static_stiffness_scale * hertz, zeta, h),
-        anchor=_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h), push_max=cfg.contact_push_max_velocity,
-        block_condition_limit=cfg.block_condition_limit, linear_damping=cfg.linear_damping,
-        angular_damping=cfg.angular_damping, max_linear_speed=cfg.max_linear_speed,
-        restitution_threshold=cfg.restitution_threshold, max_static_overlap=cfg.max_static_overlap)
-    return kernel.solve_step(inputs, params), inputs.velocity
+    params = np.array([
+        dt, cfg.substeps, p.dynamic_rows, gravity[0], gravity[1], *_soft(hertz, zeta, h),
+        *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
+        cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
+        cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap], dtype=np.float64)
+    body = np.empty((len(p.velocity), kernel.BODY_COLUMNS))
+    body[:, kernel.INV_MASS], body[:, kernel.INV_INERTIA] = p.inv_mass, p.inv_inertia
+    body[:, kernel.CENTER_X:kernel.CENTER_Y + 1], body[:, kernel.ANGLE] = p.center, p.angle
+    velocity = np.ascontiguousarray(p.velocity, dtype=np.float64)
+    impulse = np.concatenate([carried.nimp, carried.timp], axis=1)
+    starts = np.zeros(len(colouring.sizes) + 1, dtype=np.int64)
+    np.cumsum(colouring.sizes, out=starts[1:])
+    displacement, sliding = kernel.solve_step(
+        velocity, body, np.ascontiguousarray(gravity_scale, dtype=np.float64),
+        np.stack([p.ia, p.ib], axis=1).astype(np.int64), contacts, impulse, starts,
+        np.array(colouring.light_colours, dtype=np.bool_), params)
+    return displacement, velocity, impulse, sliding
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
