@@ -5,7 +5,8 @@ Each step a character
 1. **rides** the platform it stood on: it is carried by the platform's motion of this step (a cast, so a
    wall still stops it);
 2. **recovers** from overlap (spawned inside geometry, or a platform moved into it), pushed out along the
-   contact normals until it is ``skin`` away;
+   contact normals until it is ``skin`` away, never with its centre through a thin wall, platform or vertex
+   (it stays on the side its centre is on, or came from when the centre is inside a wall's thickness);
 3. **slides**: casts its shape grown by ``skin`` along the desired displacement, moves to the first hit
    (which leaves exactly ``skin`` of gap), removes the part of the displacement that goes into the hit
    plane, and repeats up to ``max_slides`` times. Casting the grown shape is a ray cast against the level
@@ -75,8 +76,9 @@ class MoverConfig:
     recovery_iterations: int = 4
     """Push-out passes per step when the character starts a step overlapping something."""
     recovery_search_reach: float = 2.0
-    """When push-out cannot free a wedged character, it searches rings out to this many times its larger
-    extent for the nearest free spot (up first, then around)."""
+    """When push-out cannot free a wedged character (or would carry its centre through a thin wall), it
+    searches rings out to this many times its larger extent for the nearest free spot (up first, then
+    around) on its side of every wall; through one only when its side has no free spot within reach."""
     recovery_search_directions: int = 32
     """Directions tried on each ring of that search (even; the ring step is a sixteenth of the smaller extent,
     at least 0.5 px)."""

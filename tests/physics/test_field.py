@@ -343,3 +343,16 @@ def test_a_hero_teleported_onto_a_thin_walls_core_comes_out_on_the_side_he_came_
         assert hero.position[0] * side >= radius + 10.0 + 1e-6, (offset, hero.position)
         # The nearest free spot (to the ring search's 1.25 px step): out sideways, not round the wall's top.
         assert abs(hero.position[1] - 100.0) < 3.0
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5, 2.0])
+def test_a_hero_spawned_speared_by_a_thin_wall_comes_out_free_on_either_side(radius):
+    """The wall's core through his centre, and no move before: neither side is his, so recovery may take
+    either (a rule that kept him off both left him wedged), and he is free after one step."""
+    world = World(gravity=(0.0, 0.0))
+    world.add_segments([(-100, 0), (0, 0)], [(100, 0), (0, 200)], radius=radius)  # a wall on a floor
+    hero = world.add_character(HERO, (0.0, 100.0))
+    world.step(DT)
+    contacts = world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,))
+    assert min((c.separation for c in contacts), default=1.0) >= -1e-6
+    assert abs(hero.position[0]) >= radius + 10.0 and abs(hero.position[1] - 100.0) < 3.0
