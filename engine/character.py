@@ -576,9 +576,9 @@ def _nearest_free_spot(ch: Character, position: Vec2, cores: list[_Core]) -> Vec
     across: Vec2 | None = None
     distance = step
     while distance <= reach:
-        # Up first, then alternately either way round: out of a floor rather than through it.
+        # Up first, then alternately either way round (down last): out of a floor rather than through it.
         for k in range(directions):
-            angle = 2.0 * math.pi * (k // 2) / directions * (1 if k % 2 == 0 else -1)
+            angle = 2.0 * math.pi * ((k + 1) // 2) / directions * (1 if k % 2 == 1 else -1)
             c, s = math.cos(angle), math.sin(angle)
             dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
             spot = (position[0] + dx, position[1] + dy)

@@ -328,21 +328,34 @@ def test_a_hero_overlapping_thin_walls_and_platforms_comes_out_on_his_centres_si
 
 @pytest.mark.parametrize("radius", [0.5, 2.0])
 @pytest.mark.parametrize("side", [-1.0, 1.0])
-def test_a_hero_teleported_onto_a_thin_walls_core_comes_out_on_the_side_he_came_from(side, radius):
-    """A centre inside a wall's thickness is on neither side of it, so the side he came from decides: never
-    the far side of the wall."""
+@pytest.mark.parametrize("what", ["wall", "platform"])
+def test_a_hero_teleported_onto_a_thin_walls_core_comes_out_on_the_side_he_came_from(what, side, radius):
+    """A centre inside a wall's (or a thin platform's) thickness is on neither side of it, so the side he came
+    from decides: never the far side."""
+    import math
+
     world = World(gravity=(0.0, 0.0))
-    world.add_segments([(-100, 0), (0, 0)], [(100, 0), (0, 200)], radius=radius)  # a wall on a floor
-    hero = world.add_character(HERO, (side * 40.0, 100.0))
+    if what == "wall":  # a wall on a floor; he comes from the left or the right
+        world.add_segments([(-100, 0), (0, 0)], [(100, 0), (0, 200)], radius=radius)
+        axis, centre, half = 0, (0.0, 100.0), 10.0
+    else:  # a platform out of a wall; he comes from above or below
+        world.add_segments([(-200, -200), (-200, 0)], [(-200, 200), (100, 0)], radius=radius)
+        axis, centre, half = 1, (0.0, 0.0), 16.0
+    away = [0.0, 0.0]
+    away[axis] = side * 40.0
+    before = (centre[0] + away[0], centre[1] + away[1])
+    hero = world.add_character(HERO, before)
     world.step(DT)
     for offset in (0.0, 0.2 * radius, -0.2 * radius):
-        hero.teleport((side * 40.0, 100.0))
+        hero.teleport(before)
         world.step(DT)
-        hero.teleport((offset, 100.0))
+        onto = list(centre)
+        onto[axis] += offset
+        hero.teleport(tuple(onto))
         world.step(DT)
-        assert hero.position[0] * side >= radius + 10.0 + 1e-6, (offset, hero.position)
-        # The nearest free spot (to the ring search's 1.25 px step): out sideways, not round the wall's top.
-        assert abs(hero.position[1] - 100.0) < 3.0
+        assert (hero.position[axis] - centre[axis]) * side >= radius + half + 1e-6, (offset, hero.position)
+        # The nearest free spot, to within the ring search's 1.25 px step: straight out, not round an end.
+        assert math.dist(hero.position, onto) <= radius + half + 0.5 + 1.25 + 1e-6, (offset, hero.position)
 
 
 @pytest.mark.parametrize("radius", [0.0, 0.5, 2.0])
