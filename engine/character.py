@@ -604,12 +604,13 @@ class _Core(NamedTuple):
 def _thin_cores(ch: Character, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
     """The cores of the solid static segments within the recovery's reach of ``position``, each with the side
     to keep: the centre's; where the character came from when the centre lies inside the segment's thickness
-    (on neither side of it); no side at all (left out) when that lies inside it too, or is unknown.
+    (on neither side of it); the centre's after all when that is unknown (a spawn) or inside too; no side
+    (left out) when the centre is on the core itself.
 
     A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
     corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
-    Leaving out a core through the centre keeps a character speared by a wall free to leave by either side
-    (requiring one side there wedges it when that side has no room)."""
+    A character speared through its centre may leave by either side, and one whose side has no room within
+    reach leaves by the other (:func:`_nearest_free_spot`): keeping a side never wedges it."""
     cfg = ch.config
     area = ch.shape.aabb(Transform(position)).grown(_search_reach(ch))
     cores = []
@@ -619,8 +620,8 @@ def _thin_cores(ch: Character, position: Vec2, came_from: Vec2 | None) -> list[_
             continue  # one-ways are passed through, not recovered from; bodies move (the sweep handles them)
         a, b = shape.vertices  # a static segment's shape is placed by the identity: world frame
         thickness = shape.radius + cfg.penetration_slop
-        for kept in (position, came_from):
-            if kept is not None and _distance_to_core(kept, a, b) > thickness:
+        for kept, clear in ((position, thickness), (came_from, thickness), (position, _EPS)):
+            if kept is not None and _distance_to_core(kept, a, b) > clear:
                 cores.append(_Core(a, b, kept))
                 break
     return cores
