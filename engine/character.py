@@ -5,7 +5,8 @@ Each step a character
 1. **rides** the platform it stood on: it is carried by the platform's motion of this step (a cast, so a
    wall still stops it);
 2. **recovers** from overlap (spawned inside geometry, or a platform moved into it), pushed out along the
-   contact normals until it is ``skin`` away;
+   contact normals until it is ``skin`` away, never with its centre through a thin wall, platform or vertex
+   (it stays on the side its centre is on, or came from when the centre is inside a wall's thickness);
 3. **slides**: casts its shape grown by ``skin`` along the desired displacement, moves to the first hit
    (which leaves exactly ``skin`` of gap), removes the part of the displacement that goes into the hit
    plane, and repeats up to ``max_slides`` times. Casting the grown shape is a ray cast against the level
@@ -75,8 +76,9 @@ class MoverConfig:
     recovery_iterations: int = 4
     """Push-out passes per step when the character starts a step overlapping something."""
     recovery_search_reach: float = 2.0
-    """When push-out cannot free a wedged character, it searches rings out to this many times its larger
-    extent for the nearest free spot (up first, then around)."""
+    """When push-out cannot free a wedged character (or would carry its centre through a thin wall), it
+    searches rings out to this many times its larger extent for the nearest free spot (up first, then
+    around) on its side of every wall; through one only when its side has no free spot within reach."""
     recovery_search_directions: int = 32
     """Directions tried on each ring of that search (even; the ring step is a sixteenth of the smaller extent,
     at least 0.5 px)."""
@@ -168,6 +170,9 @@ class Character:
     _needs_recovery: bool = field(default=True, init=False)
     _floor_gap: float = field(default=math.inf, init=False)
     _candidates: list[Neighbour] | None = field(default=None, init=False)
+    _came_from: Vec2 | None = field(default=None, init=False)
+    """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
+    it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
 
     angle = 0.0
     """Characters do not turn (radians)."""
@@ -195,6 +200,7 @@ class Character:
             raise WorldError("this character is already in another world")
         self.world = scene
         self._needs_recovery = True
+        self._came_from = None  # spawned: it came from nowhere in this scene
 
     def detach(self) -> None:
         """Called by ``World.remove``: the character is in no world any more."""
@@ -257,7 +263,11 @@ class Character:
 
     def teleport(self, position: Sequence[float]) -> None:
         """Put the character somewhere without sweeping (spawn, respawn); it recovers from any overlap on
-        the next step."""
+        the next step, on the side of any thin wall it came from when its centre lands inside that wall."""
+        if not self._needs_recovery:
+            # Where it stood for sure: a second teleport before a step, or one straight after a spawn or an
+            # overlapping step, keeps the older (or no) reference rather than a place it never stood.
+            self._came_from = self.position
         self.position = (float(position[0]), float(position[1]))
         self.on_floor = self.on_wall = self.on_ceiling = False
         self.platform = self.floor_collider = None
@@ -408,11 +418,13 @@ def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
     return (vx + nx * share, vy + ny * share)
 
 
-def _recover(ch: Character, position: Vec2) -> Vec2:
+def _recover(ch: Character, position: Vec2, came_from: Vec2 | None) -> Vec2:
     """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
     sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
     swallows), and what it would push the character into (the floor under a descending lift) stops it there:
-    the character is reported ``crushed`` instead of being pushed through."""
+    the character is reported ``crushed`` instead of being pushed through. Static geometry pushes it out on
+    the side of each thin wall its centre is on (or, inside a wall's thickness, came from): never through a
+    wall, a platform or a vertex (see :func:`_thin_cores`)."""
     cfg = ch.config
     px, py = position
     swept = _swept_by_movers(ch, position)
@@ -422,12 +434,16 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
         if moved is None:
             return _crushed_at(ch, (px, py), collider, (nx, ny), push)
         px, py = moved
+    cores: list[_Core] | None = None  # found only once an overlap is: a free character pays nothing
     for _ in range(cfg.recovery_iterations):
         found = _deepest_overlap(ch, (px, py))
         if found is None:
             return (px, py)
         worst, (nx, ny), push = found
         if worst.collider.body is None:
+            cores = _thin_cores(ch, position, came_from) if cores is None else cores
+            if _crosses_a_core(cores, (px + nx * push, py + ny * push)):
+                break  # that way out is through a thin wall: search for one on this side instead
             px, py = px + nx * push, py + ny * push
             continue
         moved = _push_by(ch, (px, py), worst.collider, (nx, ny), push)
@@ -438,7 +454,8 @@ def _recover(ch: Character, position: Vec2) -> Vec2:
         return (px, py)
     # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
     # for the nearest free spot instead. Rare, so a plain ring search is fine.
-    return _nearest_free_spot(ch, position) or (px, py)
+    cores = _thin_cores(ch, position, came_from) if cores is None else cores
+    return _nearest_free_spot(ch, position, cores) or (px, py)
 
 
 def _push_by(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
@@ -540,25 +557,97 @@ def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> floa
     return depth
 
 
-def _nearest_free_spot(ch: Character, position: Vec2) -> Vec2 | None:
+def _search_reach(ch: Character) -> float:
+    """Pixels: how far from where it started the ring search for a free spot looks."""
+    box = ch.shape.local_aabb
+    return ch.config.recovery_search_reach * max(box.width, box.height) + 4.0 * ch.config.skin
+
+
+def _nearest_free_spot(ch: Character, position: Vec2, cores: list[_Core]) -> Vec2 | None:
+    """The nearest spot around ``position`` where the character overlaps nothing solid, on the kept side of
+    every core in ``cores``; when every free spot within reach is across one, the nearest of those (out
+    through a wall beats staying wedged in it forever); ``None`` when nothing within reach is free."""
     box = ch.shape.local_aabb
     cfg = ch.config
-    reach = cfg.recovery_search_reach * max(box.width, box.height) + 4.0 * cfg.skin
+    reach = _search_reach(ch)
     step = max(0.5, min(box.width, box.height) / 16.0)
     ux, uy = cfg.up
     directions = cfg.recovery_search_directions
+    across: Vec2 | None = None
     distance = step
     while distance <= reach:
-        # Up first, then alternately either way round: out of a floor rather than through it.
+        # Up first, then alternately either way round (down last): out of a floor rather than through it.
         for k in range(directions):
-            angle = 2.0 * math.pi * (k // 2) / directions * (1 if k % 2 == 0 else -1)
+            angle = 2.0 * math.pi * ((k + 1) // 2) / directions * (1 if k % 2 == 1 else -1)
             c, s = math.cos(angle), math.sin(angle)
             dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
             spot = (position[0] + dx, position[1] + dy)
+            crossing = _crosses_a_core(cores, spot)
+            if crossing and across is not None:
+                continue  # the crossing fallback is known: only a spot on the kept side is still worth a query
             if _overlap_depth(ch, spot, gathered=False) == 0.0:
-                return spot
+                if not crossing:
+                    return spot
+                across = spot
         distance += step
-    return None
+    return across
+
+
+class _Core(NamedTuple):
+    """A solid static segment's core line ``a``-``b`` and a point on the side of it recovery keeps."""
+
+    a: Vec2
+    b: Vec2
+    kept: Vec2
+
+
+def _thin_cores(ch: Character, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
+    """The cores of the solid static segments within the recovery's reach of ``position``, each with the side
+    to keep: the centre's; where the character came from when the centre lies inside the segment's thickness
+    (on neither side of it); the centre's after all when that is unknown (a spawn) or inside too; no side
+    (left out) when the centre is on the core itself.
+
+    A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
+    corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
+    A character speared through its centre may leave by either side, and one whose side has no room within
+    reach leaves by the other (:func:`_nearest_free_spot`): keeping a side never wedges it."""
+    cfg = ch.config
+    area = ch.shape.aabb(Transform(position)).grown(_search_reach(ch))
+    cores = []
+    for neighbour in ch.scene.gather(area, ignore=(ch,), filter=ch.filter):
+        collider, shape = neighbour.collider, neighbour.shape
+        if collider.kind is not BodyKind.STATIC or collider.one_way is not None or shape.count != 2:
+            continue  # one-ways are passed through, not recovered from; bodies move (the sweep handles them)
+        a, b = shape.vertices  # a static segment's shape is placed by the identity: world frame
+        thickness = shape.radius + cfg.penetration_slop
+        for kept, clear in ((position, thickness), (came_from, thickness), (position, _EPS)):
+            if kept is not None and _distance_to_core(kept, a, b) > clear:
+                cores.append(_Core(a, b, kept))
+                break
+    return cores
+
+
+def _distance_to_core(p: Vec2, a: Vec2, b: Vec2) -> float:
+    """Pixels from ``p`` to the segment ``a``-``b``."""
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    length2 = abx * abx + aby * aby
+    t = 0.0 if length2 < _EPS else max(0.0, min(1.0, ((p[0] - a[0]) * abx + (p[1] - a[1]) * aby) / length2))
+    return math.hypot(p[0] - a[0] - t * abx, p[1] - a[1] - t * aby)
+
+
+def _crosses_a_core(cores: list[_Core], spot: Vec2) -> bool:
+    """Whether the straight way from a core's kept point to ``spot`` crosses that core (going round its end
+    does not count: that is not through it)."""
+    for a, b, kept in cores:
+        d1, d2 = _side(a, b, kept), _side(a, b, spot)
+        if (d1 > 0.0) != (d2 > 0.0) and d2 != 0.0 and (_side(kept, spot, a) > 0.0) != (_side(kept, spot, b) > 0.0):
+            return True
+    return False
+
+
+def _side(o: Vec2, s: Vec2, t: Vec2) -> float:
+    """Twice the signed area of o, s, t: positive when t is left of the line from o through s."""
+    return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
 
 
 _STEP_PROBES = (2.0, 4.0, 8.0, 16.0)
@@ -641,6 +730,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     hits: list[SceneHit] = []
     position = ch.position
     ch.previous_position = position
+    came_from, ch._came_from = ch._came_from, position
     ch.step_events = []
     riding = ch.platform if ch.on_floor else None
     carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
@@ -657,7 +747,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     _gather_around(ch, position, reach)
     was_on_floor = ch.on_floor
     try:
-        result = _move(ch, dt, position, carry, riding, hits)
+        result = _move(ch, dt, position, carry, riding, hits, came_from)
     finally:
         ch._candidates = None
     if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
@@ -669,7 +759,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
 
 def _move(
     ch: Character, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
-    hits: list[SceneHit],
+    hits: list[SceneHit], came_from: Vec2 | None,
 ) -> MoveResult:
     cfg = ch.config
     ux, uy = cfg.up
@@ -682,7 +772,7 @@ def _move(
     # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
     #    moving body nearby may have moved into us. Static geometry alone cannot.
     if ch._needs_recovery or any(n.collider.body is not None for n in ch._candidates or ()):
-        position = _recover(ch, position)
+        position = _recover(ch, position, came_from)
         ch._needs_recovery = False
 
     # 3. The displacement wanted this step.

@@ -240,3 +240,132 @@ def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor
         world.step(DT)
         assert light.position[1] > 18.0 - 1.0 - 1e-6
     assert heavy.position[1] > light.position[1]
+
+
+# ------------------------------------------------------------------------------------------------ recovery
+def _crosses(p, q, a, b) -> bool:
+    """Whether the move p -> q properly crosses the core line a-b of a segment."""
+    def side(o, s, t):
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    d1, d2, d3, d4 = side(a, b, p), side(a, b, q), side(p, q, a), side(p, q, b)
+    return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0) and d1 != 0 and d2 != 0
+
+
+def _distance_to_core(p, a, b) -> float:
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * abx + (p[1] - a[1]) * aby) / (abx * abx + aby * aby)))
+    return ((p[0] - a[0] - t * abx) ** 2 + (p[1] - a[1] - t * aby) ** 2) ** 0.5
+
+
+def _v_arms(degrees: float) -> list:
+    """A V opening upward, vertex at the origin, ``degrees`` between its 120 px arms (as a chain's points)."""
+    import math
+
+    half = math.radians(degrees) / 2.0
+    return [(-120 * math.sin(half), 120 * math.cos(half)), (0.0, 0.0), (120 * math.sin(half), 120 * math.cos(half))]
+
+
+@pytest.mark.parametrize("degrees", [70.0, 85.0, 100.0])
+def test_a_hero_spawned_overlapping_a_v_is_pushed_out_inside_it_never_through_the_vertex(degrees):
+    """Issue 12 item 5: a hero spawned with his feet through the bottom of an 85-degree V was pushed sideways
+    out of one arm, through the other arm at the vertex, and fell out of the level. Every spawn whose centre is
+    inside the V (even within an arm's 2 px radius of its core) must come out inside it and rest there."""
+    points = _v_arms(degrees)
+    arms = [(points[0], points[1]), (points[1], points[2])]
+    def inside(p):
+        return all((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0 for a, b in arms)
+
+    tried = 0
+    for x in range(-8, 9, 4):
+        for y in range(2, 31, 4):
+            spawn = (float(x), float(y))
+            if not inside(spawn):
+                continue
+            tried += 1
+            world = World()
+            world.add_chain(points, radius=2.0)
+            hero = world.add_character(HERO, spawn)
+            controller = PlatformerController(hero)
+            controller.update(PlatformerInput(), DT)
+            world.step(DT)
+            assert not any(_crosses(spawn, hero.position, a, b) for a, b in arms), (spawn, hero.position)
+            for _ in range(30):
+                controller.update(PlatformerInput(), DT)
+                world.step(DT)
+            assert hero.on_floor and inside(hero.position) and hero.position[1] > 16.0, (spawn, hero.position)
+    assert tried >= 10
+
+
+THIN_SHAPES = {
+    "wall on a floor": [((-100, 0), (100, 0)), ((0, 0), (0, 100))],
+    "corner": [((-100, 0), (0, 0)), ((0, 0), (0, 100))],
+    "shelf on a wall": [((0, -100), (0, 100)), ((0, 0), (100, 0))],
+    "peak": [((-80, -80), (0, 0)), ((0, 0), (80, -80))],
+}
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5, 2.0])
+@pytest.mark.parametrize("shape", sorted(THIN_SHAPES))
+def test_a_hero_overlapping_thin_walls_and_platforms_comes_out_on_his_centres_side(shape, radius):
+    """Overlap recovery moves the hero to the nearest free spot on the side of every thin wall or platform
+    that his centre is on: it never carries his centre through a wall, a platform or the vertex where they
+    meet. (Inside a segment's thickness the side he came from comes first: see the next test.)"""
+    segments = THIN_SHAPES[shape]
+    for x in range(-14, 15, 2):
+        for y in range(-18, 19, 2):
+            spawn = (float(x), float(y))
+            if min(_distance_to_core(spawn, a, b) for a, b in segments) < 1e-9:
+                continue  # on a core: on neither side
+            world = World(gravity=(0.0, 0.0))
+            world.add_segments([a for a, _ in segments], [b for _, b in segments], radius=radius)
+            hero = world.add_character(HERO, spawn)
+            world.step(DT)
+            assert not any(_crosses(spawn, hero.position, a, b) for a, b in segments), (spawn, hero.position)
+            contacts = world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,))
+            assert min((c.separation for c in contacts), default=1.0) >= -1e-6, (spawn, hero.position)
+
+
+@pytest.mark.parametrize("radius", [0.5, 2.0])
+@pytest.mark.parametrize("side", [-1.0, 1.0])
+@pytest.mark.parametrize("what", ["wall", "platform"])
+def test_a_hero_teleported_onto_a_thin_walls_core_comes_out_on_the_side_he_came_from(what, side, radius):
+    """A centre inside a wall's (or a thin platform's) thickness is on neither side of it, so the side he came
+    from decides: never the far side."""
+    import math
+
+    world = World(gravity=(0.0, 0.0))
+    if what == "wall":  # a wall on a floor; he comes from the left or the right
+        world.add_segments([(-100, 0), (0, 0)], [(100, 0), (0, 200)], radius=radius)
+        axis, centre, half = 0, (0.0, 100.0), 10.0
+    else:  # a platform out of a wall; he comes from above or below
+        world.add_segments([(-200, -200), (-200, 0)], [(-200, 200), (100, 0)], radius=radius)
+        axis, centre, half = 1, (0.0, 0.0), 16.0
+    away = [0.0, 0.0]
+    away[axis] = side * 40.0
+    before = (centre[0] + away[0], centre[1] + away[1])
+    hero = world.add_character(HERO, before)
+    world.step(DT)
+    for offset in (0.0, 0.2 * radius, -0.2 * radius):
+        hero.teleport(before)
+        world.step(DT)
+        onto = list(centre)
+        onto[axis] += offset
+        hero.teleport(tuple(onto))
+        world.step(DT)
+        assert (hero.position[axis] - centre[axis]) * side >= radius + half + 1e-6, (offset, hero.position)
+        # The nearest free spot, to within the ring search's 1.25 px step: straight out, not round an end.
+        assert math.dist(hero.position, onto) <= radius + half + 0.5 + 1.25 + 1e-6, (offset, hero.position)
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5, 2.0])
+def test_a_hero_spawned_speared_by_a_thin_wall_comes_out_free_on_either_side(radius):
+    """The wall's core through his centre, and no move before: neither side is his, so recovery may take
+    either (a rule that kept him off both left him wedged), and he is free after one step."""
+    world = World(gravity=(0.0, 0.0))
+    world.add_segments([(-100, 0), (0, 0)], [(100, 0), (0, 200)], radius=radius)  # a wall on a floor
+    hero = world.add_character(HERO, (0.0, 100.0))
+    world.step(DT)
+    contacts = world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,))
+    assert min((c.separation for c in contacts), default=1.0) >= -1e-6
+    assert abs(hero.position[0]) >= radius + 10.0 and abs(hero.position[1] - 100.0) < 3.0
