@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 __all__ = ["WARM_UP_STAGES", "warm_up"]
 
-WARM_UP_STAGES = 5
+WARM_UP_STAGES = 6
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
 
 
@@ -22,10 +22,13 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
 
     ``progress(fraction, stage)`` is called after each stage, with the fraction done (0 to 1] and the stage's
     name. Safe to call from a background thread and more than once (later calls return at once)."""
-    from .world import kernel  # (numba loads here, not when the engine is imported)
+    from itertools import chain
+
+    from .world.kernel import compile_steps as solve_steps
+    from .world.warmstart import compile_steps as preparation_steps
 
     start = time.perf_counter()
-    for done, stage in enumerate(kernel.compile_steps(), start=1):
+    for done, stage in enumerate(chain(preparation_steps(), solve_steps()), start=1):
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     return time.perf_counter() - start

@@ -92,11 +92,11 @@ class ContactSet:
     valid: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
     normal: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     point: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
-    normal_impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
-    tangent_impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    """Accumulated impulses: normal at point 0 and 1, tangent at point 0 and 1."""
     sliding: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
-    la: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
-    lb: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    anchors: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 4)))
+    """Friction anchors per point: x, y in A's frame, then in B's."""
     touching: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     a_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """Position of A in the world's body list, -1 where A is not a rigid body."""
@@ -115,7 +115,7 @@ class ContactSet:
     def extended(self, other: "ContactSet", rows: np.ndarray) -> "ContactSet":
         """This set followed by ``other``'s contacts ``rows`` (a sleeping pile's contacts carried over)."""
         arrays = {name: np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in (
-            "keys", "ids", "valid", "normal", "point", "normal_impulse", "tangent_impulse", "sliding", "la", "lb",
+            "keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors",
             "touching", "a_index", "b_index")}
         return ContactSet(**arrays, a=self.a + pick(other.a, rows), b=self.b + pick(other.b, rows),
                           colouring=self.colouring)

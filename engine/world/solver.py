@@ -43,7 +43,8 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody, placed_by_hand
 from ..geometry import CastHit, Transform, Vec2
 from ..types import ContactEvent, WorldError
-from . import kernel
+from .kernel import ANGLE, BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, solve_step
+from .warmstart import colour_contacts, contact_table
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -61,36 +62,6 @@ def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
     return omega / a1, a2 * a3, a3
-
-
-def _colours(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int,
-             light: np.ndarray) -> tuple[list[np.ndarray], list[bool]]:
-    """Greedy graph colouring: each contact takes the lowest colour that neither of its dynamic rows has yet
-    (fixed rows never conflict; colours are bit masks per row). The other contacts are coloured first; then
-    the ``light`` ones, which fill the gaps those colours left (solved there with the full kernel) and open
-    light colours (the light kernel) only for the rest. Returns the colours (contact indices) and which of
-    them are light."""
-    used = [0] * (dynamic_rows + 1)
-    fixed = dynamic_rows  # every fixed row shares this slot, cleared after each contact: it never conflicts
-    colour = np.empty(len(ia), dtype=np.int64)
-    full_colours = 0
-    for want in (False, True):
-        members = np.flatnonzero(light == want)
-        for k, a, b in zip(members.tolist(), np.minimum(ia[members], fixed).tolist(),
-                           np.minimum(ib[members], fixed).tolist()):
-            taken = used[a] | used[b]
-            bit = ~taken & (taken + 1)  # lowest free colour
-            used[a] |= bit
-            used[b] |= bit
-            used[fixed] = 0
-            colour[k] = bit.bit_length() - 1
-        if not want:
-            full_colours = int(colour[members].max()) + 1 if len(members) else 0
-    order = np.argsort(colour, kind="stable")
-    bounds = np.searchsorted(colour[order], np.arange(colour.max() + 2 if len(colour) else 1))
-    colours = [order[bounds[c]:bounds[c + 1]] for c in range(len(bounds) - 1)]
-    kept = [c for c in range(len(colours)) if len(colours[c])]
-    return [colours[c] for c in kept], [c >= full_colours for c in kept]
 
 
 # ------------------------------------------------------------------------------------------------ step
@@ -340,80 +311,8 @@ def _colouring(old: ContactSet, p: _Participants, light: np.ndarray) -> Colourin
     if kept is not None and np.array_equal(kept.rows_a, p.ia) and np.array_equal(kept.rows_b, p.ib) \
             and np.array_equal(kept.light, light):
         return kept
-    colours, kinds = _colours(p.ia, p.ib, p.dynamic_rows, light)
-    return Colouring(p.ia, p.ib, light, np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64),
-                     [len(c) for c in colours], kinds)
-
-
-class _Carried(NamedTuple):
-    """Impulses and friction anchors carried over from the last step, per point ((m, 2) and (m, 2, 2))."""
-
-    nimp: np.ndarray
-    timp: np.ndarray
-    la: np.ndarray
-    lb: np.ndarray
-    kept_anchor: np.ndarray
-
-
-def _carry_over(old: ContactSet, keys: np.ndarray, valid: np.ndarray, ids: np.ndarray, light: np.ndarray) -> _Carried:
-    """Warm starting: the same pair and the same feature id carry their impulses and friction anchors (a point
-    may have moved to the other slot); light contacts carry no friction; sliding points let go their anchors."""
-    count = len(keys)
-    if not len(old):
-        zero2, zero22 = np.zeros((count, 2)), np.zeros((count, 2, 2))
-        return _Carried(zero2, zero2.copy(), zero22, zero22.copy(), np.zeros((count, 2), dtype=bool))
-    if len(old) == count and np.array_equal(old.keys, keys):
-        src, match = np.arange(count), np.ones(count, dtype=bool)  # the same pairs in the same order
-    else:
-        order = np.argsort(old.keys, kind="stable")
-        pos = np.minimum(np.searchsorted(old.keys[order], keys), len(order) - 1)
-        match = old.keys[order][pos] == keys
-        src = order[pos]
-    old_valid, old_ids = old.valid[src], old.ids[src]
-    candidate = match[:, None] & valid
-    direct = candidate & old_valid & (old_ids == ids)
-    crossed = candidate & old_valid[:, ::-1] & (old_ids[:, ::-1] == ids) & ~direct
-    if crossed.any():
-        carried, row, slot = direct | crossed, src[:, None], np.where(crossed, (1, 0), (0, 1))
-        old_n, old_t, old_s = old.normal_impulse[row, slot], old.tangent_impulse[row, slot], old.sliding[row, slot]
-        old_la, old_lb = old.la[row, slot], old.lb[row, slot]
-    else:  # every point kept its slot (the usual case)
-        carried = direct
-        old_n, old_t, old_s = old.normal_impulse[src], old.tangent_impulse[src], old.sliding[src]
-        old_la, old_lb = old.la[src], old.lb[src]
-    keep = carried & ~old_s
-    return _Carried(np.where(carried, old_n, 0.0), np.where(carried & ~light[:, None], old_t, 0.0),
-                    np.where(keep[..., None], old_la, 0.0), np.where(keep[..., None], old_lb, 0.0), keep)
-
-
-def _fresh_anchors(carried: _Carried, point: np.ndarray, ia: np.ndarray, ib: np.ndarray, center: np.ndarray,
-                   angle: np.ndarray) -> None:
-    """New anchors where none carried over: the contact point in each body's frame at step start."""
-    fresh_row, fresh_slot = np.divmod(np.flatnonzero(~carried.kept_anchor.ravel()), 2)
-    if not len(fresh_row):
-        return
-    p = point[fresh_row, fresh_slot]
-    for anchors, rows in ((carried.la, ia[fresh_row]), (carried.lb, ib[fresh_row])):
-        c, s_ = np.cos(angle[rows]), np.sin(angle[rows])
-        rx, ry = p[:, 0] - center[rows, 0], p[:, 1] - center[rows, 1]
-        anchors[fresh_row, fresh_slot] = np.stack([c * rx + s_ * ry, c * ry - s_ * rx], axis=1)
-
-
-def _contact_table(p: _Participants, by_colour: np.ndarray, found: Found, carried: _Carried) -> np.ndarray:
-    """The kernel's per-contact numbers ((m, :data:`~engine.world.kernel.CONTACT_COLUMNS`), in colour order;
-    ``p`` and ``carried`` already are, ``found`` is not)."""
-    valid = found.valid[by_colour]
-    table = np.empty((len(by_colour), kernel.CONTACT_COLUMNS))
-    table[:, kernel.NX:kernel.NY + 1] = found.normal[by_colour]
-    table[:, kernel.FRICTION], table[:, kernel.RESTITUTION] = p.friction, p.restitution
-    table[:, kernel.STIFF] = found.a_kind[by_colour] != DYNAMIC
-    table[:, kernel.STATIC] = found.a_kind[by_colour] == STATIC
-    table[:, kernel.VALID0:kernel.VALID1 + 1] = valid
-    table[:, kernel.POINT0_X:kernel.POINT1_Y + 1] = found.point[by_colour].reshape(-1, 4)
-    table[:, kernel.SEP0:kernel.SEP1 + 1] = np.where(valid, found.separation[by_colour], 0.0)
-    table[:, kernel.ANCHOR_A0_X:kernel.ANCHOR_A1_Y + 1] = carried.la.reshape(-1, 4)
-    table[:, kernel.ANCHOR_B0_X:kernel.ANCHOR_B1_Y + 1] = carried.lb.reshape(-1, 4)
-    return table
+    order, sizes, kinds = colour_contacts(p.ia, p.ib, p.dynamic_rows, light)
+    return Colouring(p.ia, p.ib, light, order, sizes, kinds)
 
 
 def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
@@ -435,11 +334,15 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
     by_colour = colouring.order
     p = _in_colour_order(p, by_colour)
     keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
-    carried = _carry_over(old, keys, valid, ids, light[by_colour])
-    _fresh_anchors(carried, found.point[by_colour], p.ia, p.ib, p.center, p.angle)
+    point, a_kind = found.point[by_colour], found.a_kind[by_colour]
+    pair = np.stack([p.ia, p.ib], axis=1).astype(np.int64)
+    numbers, impulse, anchors = contact_table(
+        old.keys, old.ids, old.valid, old.impulse, old.sliding, old.anchors, keys, ids, valid, found.normal[by_colour],
+        point, found.separation[by_colour], a_kind != DYNAMIC, a_kind == STATIC, light[by_colour], p.friction,
+        p.restitution, pair, np.ascontiguousarray(p.center, dtype=np.float64), p.angle.astype(np.float64))
     dyn = p.dynamic_rows
-    displacement, velocity, impulse, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring,
-                                                      _contact_table(p, by_colour, found, carried), carried)
+    displacement, velocity, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, pair, numbers,
+                                             impulse)
     end_position = (position[awake_rows] + displacement[:dyn, :2]).tolist()
     end_angle = (angle[awake_rows] + displacement[:dyn, 2]).tolist()
     moving = velocity[:dyn]
@@ -450,19 +353,18 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
         b.angular_velocity = w
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
-        normal_impulse=impulse[:, :2].copy(), tangent_impulse=impulse[:, 2:].copy(), sliding=sliding,
-        la=carried.la, lb=carried.lb, touching=touching[by_colour], a_index=found.a_index[by_colour],
+        impulse=impulse, sliding=sliding, anchors=anchors, touching=touching[by_colour], a_index=found.a_index[by_colour],
         b_index=found.b_index[by_colour], a=pick(found.a, by_colour), b=pick(found.b, by_colour), colouring=colouring,
     )
     return contacts, displacement[:dyn, :2], moving
 
 
 def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravity_scale: np.ndarray,
-           colouring: Colouring, contacts: np.ndarray, carried: _Carried) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                                   np.ndarray]:
+           colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
+           impulse: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the compiled solve (:func:`engine.world.kernel.solve_step`) on this step's ``contacts`` (the kernel's
-    table, in colour order) from the ``carried`` impulses. Returns every row's displacement and end velocity,
-    the accumulated impulses ((m, 4): normal 0, normal 1, tangent 0, tangent 1) and which points slid."""
+    table, in colour order; ``pair``: their rows) from the carried ``impulse`` ((m, 4), updated in place).
+    Returns every row's displacement and end velocity, and which points slid."""
     h = dt / cfg.substeps
     hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
     zeta = cfg.contact_damping_ratio
@@ -471,18 +373,17 @@ def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravi
         *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
         cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap], dtype=np.float64)
-    body = np.empty((len(p.velocity), kernel.BODY_COLUMNS))
-    body[:, kernel.INV_MASS], body[:, kernel.INV_INERTIA] = p.inv_mass, p.inv_inertia
-    body[:, kernel.CENTER_X:kernel.CENTER_Y + 1], body[:, kernel.ANGLE] = p.center, p.angle
+    body = np.empty((len(p.velocity), BODY_COLUMNS))
+    body[:, INV_MASS], body[:, INV_INERTIA] = p.inv_mass, p.inv_inertia
+    body[:, CENTER_X:CENTER_Y + 1], body[:, ANGLE] = p.center, p.angle
     velocity = np.ascontiguousarray(p.velocity, dtype=np.float64)
-    impulse = np.concatenate([carried.nimp, carried.timp], axis=1)
     starts = np.zeros(len(colouring.sizes) + 1, dtype=np.int64)
     np.cumsum(colouring.sizes, out=starts[1:])
-    displacement, sliding = kernel.solve_step(
+    displacement, sliding = solve_step(
         velocity, body, np.ascontiguousarray(gravity_scale, dtype=np.float64),
-        np.stack([p.ia, p.ib], axis=1).astype(np.int64), contacts, impulse, starts,
+        pair, contacts, impulse, starts,
         np.array(colouring.light_colours, dtype=np.bool_), params)
-    return displacement, velocity, impulse, sliding
+    return displacement, velocity, sliding
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
