@@ -8,10 +8,11 @@ step never freezes the window; a player or an installer can run ``ledgekit warmu
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["WARM_UP_STAGES", "warm_up"]
+__all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "warm_up"]
 
 WARM_UP_STAGES = 6
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
@@ -32,3 +33,37 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     return time.perf_counter() - start
+
+
+class BackgroundWarmUp:
+    """:func:`warm_up` on a daemon thread, for a game to poll from its frame loop: show :attr:`fraction` and
+    :attr:`stage` on a "preparing physics" bar while :attr:`done` is false, and run no physics step until it
+    is true (a step would wait for the compiler anyway, freezing the window).
+
+    The compiler holds Python's interpreter lock in bursts, so the window stays responsive but may drop a few
+    frames during the first start; from the disk cache it takes well under a second."""
+
+    def __init__(self) -> None:
+        self.fraction = 0.0
+        """Fraction of the stages done, 0 to 1."""
+        self.stage = "starting"
+        """The last stage finished (for the progress text)."""
+        self.seconds: float | None = None
+        """How long it took, once done."""
+        self.error: BaseException | None = None
+        """What went wrong, if compiling failed (the game should say so and stop)."""
+        self._thread = threading.Thread(target=self._run, name="ledgekit-warm-up", daemon=True)
+        self._thread.start()
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        def report(fraction: float, stage: str) -> None:
+            self.fraction, self.stage = fraction, stage
+
+        try:
+            self.seconds = warm_up(report)
+        except BaseException as error:  # (reported to the game's thread through ``error``)
+            self.error = error

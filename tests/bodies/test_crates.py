@@ -3,6 +3,9 @@
 import hashlib
 import math
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -157,15 +160,26 @@ def scene():
     return world, PlatformerController(character)
 
 
+def run_scene() -> str:
+    world, controller = scene()
+    for frame in range(240):
+        controller.update(PlatformerInput(right=frame % 50 < 30, jump=frame % 70 < 10), DT)
+        world.step(DT)
+    return state_hash(world)
+
+
 def test_the_same_scene_and_inputs_give_a_bit_identical_state():
-    hashes = []
-    for _ in range(2):
-        world, controller = scene()
-        for frame in range(240):
-            controller.update(PlatformerInput(right=frame % 50 < 30, jump=frame % 70 < 10), DT)
-            world.step(DT)
-        hashes.append(state_hash(world))
-    assert hashes[0] == hashes[1]
+    assert run_scene() == run_scene()
+
+
+def test_two_processes_give_the_bit_identical_state_of_this_one():
+    """The compiled kernels (loaded from numba's cache or compiled anew) give the same bits in every process:
+    replays and recorded runs stay valid from one start of the game to the next."""
+    code = "from tests.bodies.test_crates import run_scene; print(run_scene())"
+    root = Path(__file__).resolve().parents[2]
+    children = [subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                               timeout=600).stdout.strip() for _ in range(2)]
+    assert children == [run_scene()] * 2
 
 
 def test_a_crate_landing_with_sideways_speed_loses_it_to_friction_on_impact():
