@@ -18,13 +18,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import numpy as np
+
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, WorldError,
     require_nonnegative,
 )
 
-__all__ = ["ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter", "placed_by_hand"]
+__all__ = ["STATE_COLUMNS", "ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter"]
 
 
 def check_filter(value: object, owner: str) -> None:
@@ -122,109 +124,229 @@ def _new_id() -> int:
     return _next_id
 
 
-@dataclass(eq=False)
+# A rigid body's numbers, one row of a float array: placement (px, px, rad), velocity (px/s, px/s, rad/s), the
+# solver's per-body properties, the placement at the start of the last step, how long it has rested (s), and
+# flags (1.0 = yes): asleep, and placed by game code since the step began. The world keeps its bodies' rows in
+# one array (the step reads and writes them at once); a body outside a world keeps its own row.
+(X, Y, ANGLE, VX, VY, W, INV_MASS, INV_INERTIA, FRICTION, RESTITUTION, GRAVITY_SCALE, PREVIOUS_X, PREVIOUS_Y,
+ PREVIOUS_ANGLE, SLEEP_TIME, SLEEPING, PLACED) = range(17)
+STATE_COLUMNS = 17
+
+
 class RigidBody(MovingBody):
     """A dynamic body. ``shape`` is given in the body's frame around ``position``; the body re-centres it on
     its centre of mass, so ``position`` is then the centre of mass in the world.
 
     ``friction`` (Coulomb coefficient, >= 0; pairs mix as the geometric mean) and ``restitution`` (0 = no
     bounce, 1 = full; pairs take the larger) are per shape. ``name`` is free text (the Tiled loader puts the
-    object id there)."""
+    object id there); ``user_data`` is anything the game attaches (the engine never reads it); ``filter``
+    says which colliders this body touches (see :class:`~engine.types.CollisionFilter`).
 
-    shape: RoundedPolygon
-    position: Vec2
-    angle: float = 0.0
-    velocity: Vec2 = (0.0, 0.0)
-    angular_velocity: float = 0.0
-    density: float = 1.0
-    friction: float = DEFAULT_FRICTION
-    restitution: float = 0.0
-    gravity_scale: float = 1.0
-    fixed_rotation: bool = False
-    name: str = ""
-    user_data: Any = None
-    """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
-    filter: CollisionFilter = DEFAULT_FILTER
-    """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
-    mass: float = field(init=False)
-    inertia: float = field(init=False)
-    inv_mass: float = field(init=False)
-    inv_inertia: float = field(init=False)
-    sleeping: bool = field(default=False, init=False)
-    sleep_time: float = field(default=0.0, init=False)
-    collider: Collider = field(init=False)
-    _previous: tuple[Vec2, float] = field(init=False, repr=False)
-    """(position, angle) before the last step; read as :attr:`previous_transform`."""
-    id: int = field(default_factory=_new_id, init=False)
+    The numbers (``position``, ``angle``, ``velocity``, ``angular_velocity``, ``friction``, ``restitution``,
+    ``gravity_scale``, ``sleeping``) read and write the body's row of the world's state array, so the step
+    moves every body at once with no per-body Python work. Setting one checks the value at once and names the
+    body and the value when it is bad."""
 
-    def __post_init__(self) -> None:
-        x = _finite(self.position[0], "RigidBody position x")
-        y = _finite(self.position[1], "RigidBody position y")
-        self.angle = _finite(self.angle, "RigidBody angle")
-        self.velocity = (
-            _finite(self.velocity[0], "RigidBody velocity x"), _finite(self.velocity[1], "RigidBody velocity y")
-        )
-        self.angular_velocity = _finite(self.angular_velocity, "RigidBody angular_velocity")
-        if not _finite(self.density, "RigidBody density", 0.0) > 0:
-            raise WorldError(f"RigidBody density must be > 0, got {self.density!r}")
-        self.friction = _finite(self.friction, "RigidBody friction", 0.0)
-        self.restitution = _finite(self.restitution, "RigidBody restitution", 0.0)
+    def __init__(self, shape: RoundedPolygon, position: Vec2, angle: float = 0.0, velocity: Vec2 = (0.0, 0.0),
+                 angular_velocity: float = 0.0, density: float = 1.0, friction: float = DEFAULT_FRICTION,
+                 restitution: float = 0.0, gravity_scale: float = 1.0, fixed_rotation: bool = False, name: str = "",
+                 user_data: Any = None, filter: CollisionFilter = DEFAULT_FILTER) -> None:
+        self._state, self._row = np.zeros((1, STATE_COLUMNS)), 0
+        self.shape, self.name, self.user_data, self.filter = shape, name, user_data, filter
+        self.density, self.fixed_rotation = density, fixed_rotation
+        self.id = _new_id()
+        x = _finite(position[0], "RigidBody position x")
+        y = _finite(position[1], "RigidBody position y")
+        angle = _finite(angle, "RigidBody angle")
+        self.velocity = (_finite(velocity[0], "RigidBody velocity x"), _finite(velocity[1], "RigidBody velocity y"))
+        self.angular_velocity = _finite(angular_velocity, "RigidBody angular_velocity")
+        if not _finite(density, "RigidBody density", 0.0) > 0:
+            raise WorldError(f"RigidBody density must be > 0, got {density!r}")
+        self.friction = _finite(friction, "RigidBody friction", 0.0)
+        self.restitution = _finite(restitution, "RigidBody restitution", 0.0)
         if self.restitution > 1.0:
-            raise WorldError(f"RigidBody restitution must be within [0, 1], got {self.restitution!r}")
-        props = mass_properties(self.shape, self.density)
+            raise WorldError(f"RigidBody restitution must be within [0, 1], got {restitution!r}")
+        self.gravity_scale = gravity_scale
+        props = mass_properties(shape, density)
         cx, cy = props.centroid
         if cx or cy:
             # Re-centre: the body's origin is its centre of mass; move the world position to match.
-            self.shape = self.shape.transformed(Transform((-cx, -cy)))
-            c, s = math.cos(self.angle), math.sin(self.angle)
+            self.shape = shape.transformed(Transform((-cx, -cy)))
+            c, s = math.cos(angle), math.sin(angle)
             x, y = x + c * cx - s * cy, y + s * cx + c * cy
-        self.position = (x, y)
-        self.mass = props.mass
-        self.inv_mass = 1.0 / props.mass
-        self.inertia = props.inertia
-        self.inv_inertia = 0.0 if self.fixed_rotation else 1.0 / props.inertia
-        check_filter(self.filter, "RigidBody")
+        self.position, self.angle = (x, y), angle
+        self.mass, self.inertia = props.mass, props.inertia
+        self._state[0, INV_MASS] = 1.0 / props.mass
+        self._state[0, INV_INERTIA] = 0.0 if fixed_rotation else 1.0 / props.inertia
+        check_filter(filter, "RigidBody")
         self.collider = Collider(BodyKind.DYNAMIC, None, self)
-        self._previous = (self.position, self.angle)
+        self.begin_step()
+
+    def __repr__(self) -> str:
+        return (f"RigidBody(name={self.name!r}, id={self.id}, position={self.position!r}, angle={self.angle!r}, "
+                f"velocity={self.velocity!r}, sleeping={self.sleeping})")
+
+    # -- the state row
+    def bind(self, state: np.ndarray, row: int) -> None:
+        """Keep this body's numbers in row ``row`` of ``state`` from now on (the world's rigid-body set calls
+        this when it adds, removes or re-packs bodies; the values move along)."""
+        state[row] = self._state[self._row]
+        self._state, self._row = state, row
+
+    def _get(self, column: int) -> float:
+        return float(self._state[self._row, column])
+
+    def _bad(self, what: str, value: Any) -> WorldError:
+        return WorldError(f"rigid body {self.name or self.id!r} has a bad {what}: {value!r}")
+
+    def _number(self, value: Any, what: str, minimum: float | None = None) -> float:
+        """``value`` as a finite float (at least ``minimum``), or an error naming this body and the value."""
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise self._bad(what, value) from None
+        if not math.isfinite(number) or (minimum is not None and number < minimum):
+            raise self._bad(what, value)
+        return number
+
+    def _pair(self, value: Any, what: str) -> tuple[float, float]:
+        """``value`` as two finite floats, or an error naming this body and the whole value."""
+        try:
+            x, y = value
+            return self._number(x, what), self._number(y, what)
+        except (TypeError, ValueError, WorldError):
+            raise self._bad(what, value) from None
+
+    @property
+    def position(self) -> Vec2:
+        """Centre of mass in the world (px)."""
+        return (self._get(X), self._get(Y))
+
+    @position.setter
+    def position(self, value: Vec2) -> None:
+        try:
+            x, y = self._pair(value, "position")
+        except WorldError:
+            raise WorldError(f"rigid body {self.name or self.id!r} has a bad placement (not a finite x, y and "
+                             f"angle): position {value!r}, angle {self.angle!r}") from None
+        self._state[self._row, X], self._state[self._row, Y], self._state[self._row, PLACED] = x, y, 1.0
+
+    @property
+    def angle(self) -> float:
+        """Rotation (radians, counter-clockwise)."""
+        return self._get(ANGLE)
+
+    @angle.setter
+    def angle(self, value: float) -> None:
+        number = self._number(value, "angle")
+        self._state[self._row, ANGLE], self._state[self._row, PLACED] = number, 1.0
+
+    @property
+    def velocity(self) -> Vec2:
+        """px/s."""
+        return (self._get(VX), self._get(VY))
+
+    @velocity.setter
+    def velocity(self, value: Vec2) -> None:
+        self._state[self._row, VX], self._state[self._row, VY] = self._pair(value, "velocity")
+
+    @property
+    def angular_velocity(self) -> float:
+        """rad/s, counter-clockwise."""
+        return self._get(W)
+
+    @angular_velocity.setter
+    def angular_velocity(self, value: float) -> None:
+        self._state[self._row, W] = self._number(value, "angular_velocity")
+
+    @property
+    def friction(self) -> float:
+        return self._get(FRICTION)
+
+    @friction.setter
+    def friction(self, value: float) -> None:
+        self._state[self._row, FRICTION] = self._number(value, "friction", 0.0)
+
+    @property
+    def restitution(self) -> float:
+        return self._get(RESTITUTION)
+
+    @restitution.setter
+    def restitution(self, value: float) -> None:
+        self._state[self._row, RESTITUTION] = self._number(value, "restitution", 0.0)
+
+    @property
+    def gravity_scale(self) -> float:
+        """Multiplies the world's gravity for this body (0 = floats, negative = falls up)."""
+        return self._get(GRAVITY_SCALE)
+
+    @gravity_scale.setter
+    def gravity_scale(self, value: float) -> None:
+        self._state[self._row, GRAVITY_SCALE] = self._number(value, "gravity_scale")
+
+    @property
+    def inv_mass(self) -> float:
+        return self._get(INV_MASS)
+
+    @property
+    def inv_inertia(self) -> float:
+        return self._get(INV_INERTIA)
+
+    @property
+    def sleeping(self) -> bool:
+        """Resting with its group: not simulated until something touches it (or :meth:`wake`)."""
+        return bool(self._state[self._row, SLEEPING])
+
+    @sleeping.setter
+    def sleeping(self, value: bool) -> None:
+        self._state[self._row, SLEEPING] = 1.0 if value else 0.0
+
+    @property
+    def sleep_time(self) -> float:
+        """Seconds it has rested (slower than the config's ``sleep_linear_velocity``)."""
+        return self._get(SLEEP_TIME)
+
+    @sleep_time.setter
+    def sleep_time(self, value: float) -> None:
+        self._state[self._row, SLEEP_TIME] = self._number(value, "sleep_time", 0.0)
 
     def begin_step(self) -> None:
         """Remember the placement at the start of a step (what :attr:`previous_transform` reads)."""
-        self._previous = (self.position, self.angle)
+        row = self._state[self._row]
+        row[PREVIOUS_X], row[PREVIOUS_Y], row[PREVIOUS_ANGLE], row[PLACED] = row[X], row[Y], row[ANGLE], 0.0
 
     @property
     def previous_transform(self) -> Transform:
         """Where the body was before the last step (riders and the debug overlay use the motion)."""
-        position, angle = self._previous
-        return Transform(position, angle)
+        return Transform((self._get(PREVIOUS_X), self._get(PREVIOUS_Y)), self._get(PREVIOUS_ANGLE))
 
     @previous_transform.setter
     def previous_transform(self, transform: Transform) -> None:
-        self._previous = (transform.position, transform.angle)
+        row = self._state[self._row]
+        row[PREVIOUS_X], row[PREVIOUS_Y] = transform.position
+        row[PREVIOUS_ANGLE] = transform.angle
 
     def velocity_at(self, point: Sequence[float]) -> Vec2:
         """Velocity (px/s) of the body's material at a world point."""
-        rx, ry = point[0] - self.position[0], point[1] - self.position[1]
-        w = self.angular_velocity
-        return (self.velocity[0] - w * ry, self.velocity[1] + w * rx)
+        (x, y), (vx, vy), w = self.position, self.velocity, self.angular_velocity
+        rx, ry = point[0] - x, point[1] - y
+        return (vx - w * ry, vy + w * rx)
 
     def apply_impulse(self, impulse: Sequence[float], point: Sequence[float] | None = None) -> None:
         """Change momentum by ``impulse`` (mass x px/s) at a world ``point`` (default: centre); wakes it."""
         jx, jy = float(impulse[0]), float(impulse[1])
-        self.velocity = (self.velocity[0] + jx * self.inv_mass, self.velocity[1] + jy * self.inv_mass)
+        vx, vy = self.velocity
+        self.velocity = (vx + jx * self.inv_mass, vy + jy * self.inv_mass)
         if point is not None:
-            rx, ry = point[0] - self.position[0], point[1] - self.position[1]
+            x, y = self.position
+            rx, ry = point[0] - x, point[1] - y
             self.angular_velocity += self.inv_inertia * (rx * jy - ry * jx)
         self.wake()
 
     def wake(self) -> None:
-        self.sleeping = False
-        self.sleep_time = 0.0
-
-
-def placed_by_hand(bodies: list[RigidBody]) -> list[RigidBody]:
-    """The bodies whose ``position`` or ``angle`` game code set since their last step began (one pass, no
-    per-body call: a sleeping pile of hundreds is checked every step)."""
-    return [b for b in bodies if b._previous[0] is not b.position or b._previous[1] is not b.angle]
+        """Simulate it again from the next step (its resting time starts over)."""
+        row = self._state[self._row]
+        row[SLEEPING], row[SLEEP_TIME] = 0.0, 0.0
 
 
 @dataclass(eq=False)

@@ -8,7 +8,9 @@ module stores what it returns.
 
 from __future__ import annotations
 
-from ..bodies import PhysicsConfig, RigidBody
+import numpy as np
+
+from ..bodies import STATE_COLUMNS, PhysicsConfig, RigidBody
 from ..types import ContactEvent, WorldError
 from .contacts import ContactSet, RigidScene, ShapeTable
 from .solver import step_bodies
@@ -22,6 +24,9 @@ class RigidBodySet:
     def __init__(self, config: PhysicsConfig) -> None:
         self.config = config
         self.bodies: list[RigidBody] = []
+        self._state = np.zeros((8, STATE_COLUMNS))
+        """Every body's row (see :data:`engine.bodies.STATE_COLUMNS`), in the order of :attr:`bodies`; the rows
+        past the last body are spare room."""
         self._contacts = ContactSet()
         self._touching: dict[int, tuple[object, object]] = {}
         self._table: ShapeTable | None = None
@@ -36,14 +41,31 @@ class RigidBodySet:
         """The pairs touching after the last step, by contact key (read-only)."""
         return self._touching
 
+    @property
+    def body_state(self) -> np.ndarray:
+        """The bodies' rows ((len(bodies), STATE_COLUMNS), a view: the step reads and writes it in place)."""
+        return self._state[:len(self.bodies)]
+
     def add(self, body: RigidBody) -> RigidBody:
         if not isinstance(body, RigidBody):
             raise WorldError(f"add_body takes a RigidBody, got {body!r}")
+        if any(b is body for b in self.bodies):
+            raise WorldError(f"{body!r} is already in this world")
+        if len(self.bodies) == len(self._state):  # full: twice the room, every body moves into it
+            grown = np.zeros((2 * len(self._state), STATE_COLUMNS))
+            for row, b in enumerate(self.bodies):
+                b.bind(grown, row)
+            self._state = grown
+        body.bind(self._state, len(self.bodies))
         self.bodies.append(body)
         return body
 
     def remove(self, body: RigidBody) -> None:
-        self.bodies.remove(body)
+        index = next(i for i, b in enumerate(self.bodies) if b is body)
+        body.bind(self._state[index].copy()[None, :], 0)  # it keeps its numbers, in a row of its own
+        del self.bodies[index]
+        for row in range(index, len(self.bodies)):
+            self.bodies[row].bind(self._state, row)
         self._contacts = ContactSet()  # contacts are rebuilt next step (warm starting restarts once)
         self._touching = {k: ab for k, ab in self._touching.items() if body not in ab}
 

@@ -35,15 +35,17 @@ Everything runs in a fixed order, so the same inputs give bit-identical results 
 from __future__ import annotations
 
 import math
-from itertools import chain
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from ..bodies import PhysicsConfig, RigidBody, placed_by_hand
+from ..bodies import (
+    ANGLE, GRAVITY_SCALE, PLACED, PREVIOUS_ANGLE, PREVIOUS_X, SLEEP_TIME, SLEEPING, VX, W, X, Y, PhysicsConfig, RigidBody,
+)
 from ..geometry import CastHit, Transform, Vec2
-from ..types import ContactEvent, WorldError
-from .kernel import ANGLE, BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, solve_step
+from ..types import ContactEvent
+from .kernel import ANGLE as ROW_ANGLE
+from .kernel import BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, solve_step
 from .warmstart import colour_contacts, contact_table
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
@@ -76,6 +78,11 @@ class SolverState(Protocol):
 
     def table(self) -> ShapeTable: ...
 
+    @property
+    def body_state(self) -> np.ndarray:
+        """Every body's row (:data:`engine.bodies.STATE_COLUMNS`): the step reads and writes it in place."""
+        ...
+
 
 class StepOutcome(NamedTuple):
     """What a step leaves for the next: its contacts, the pairs touching after it, and its events."""
@@ -90,22 +97,17 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     step; returns the new state and the contact begin/end events."""
     cfg = scene.config
     unchanged = StepOutcome(state.contacts, state.touching, [])
+    numbers = state.body_state
     movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
     movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
-    if not movers and all(b.sleeping for b in bodies):
-        # Everything rests and nothing moves that could wake it: only a sleeper that game code moved needs
-        # looking at (its placement checked; it did not move in this step).
-        by_hand = placed_by_hand(bodies)
-        if by_hand:
-            _placements(by_hand)
-            for b in by_hand:
-                b.begin_step()
+    if not movers and numbers[:, SLEEPING].all():
+        # Everything rests and nothing moves that could wake it: a sleeper that game code moved stays there.
+        _begin_step(numbers)
         return unchanged
-    position, angle = _placements(bodies)
-    for b in bodies:
-        b.begin_step()  # (for a sleeper the same placement, unless game code moved it)
+    position, angle = numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
+    _begin_step(numbers)  # (for a sleeper the same placement, unless game code moved it)
     table = state.table()
-    asleep = np.array([b.sleeping for b in bodies])
+    asleep = numbers[:, SLEEPING] != 0.0
     polys = _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
     if asleep.all():
         return unchanged  # everything rests: contacts and touching pairs stand as they were
@@ -126,13 +128,13 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
     awake = np.flatnonzero(~asleep)
-    new, moved, motion = _solve_step(scene, dt, bodies, old, found, closest, touching_now, position, angle, awake,
-                                     table)
+    new, moved, motion = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position, angle,
+                                     awake, table)
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous:
-        _continuous(scene, bodies, moved, table, awake)
-    _sleep(cfg, bodies, found, touching_now, dt, table, awake, motion)
+        _continuous(scene, bodies, numbers, moved, table, awake)
+    _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion)
     events, touching = _events(state.touching, old, new)
     return StepOutcome(new, touching, events)
 
@@ -151,56 +153,11 @@ def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tup
     return closest, touching_now
 
 
-def _placements(bodies: list[RigidBody]) -> tuple[np.ndarray, np.ndarray]:
-    """Every body's position (K, 2) and angle (K,), checked finite at once (a body placed at NaN by game code
-    would otherwise poison every body it touches)."""
-    try:
-        position = np.array([b.position for b in bodies], dtype=np.float64).reshape(-1, 2)
-        angle = np.array([b.angle for b in bodies], dtype=np.float64)
-        bad = ~(np.isfinite(position[:, 0]) & np.isfinite(position[:, 1]) & np.isfinite(angle))
-    except (TypeError, ValueError):  # not pairs of numbers: find the body
-        bad = np.array([not (_finite_pair(b.position) and _finite_numbers(b.angle)) for b in bodies])
-    if bad.any():
-        b = bodies[int(np.flatnonzero(bad)[0])]
-        raise WorldError(f"rigid body {b.name or b.id!r} has a bad placement (not a finite x, y and angle): "
-                         f"position {b.position!r}, angle {b.angle!r}")
-    for b, xy in zip(bodies, position.tolist()):
-        b.position = (xy[0], xy[1])  # plain floats from here on (game code may have set ints or numpy scalars)
-    return position, angle
-
-
-def _finite_numbers(*values: Any) -> bool:
-    try:
-        return all(math.isfinite(float(v)) for v in values)
-    except (TypeError, ValueError):
-        return False
-
-
-def _motion(bodies: list[RigidBody]) -> np.ndarray:
-    """(K, 8): every body's velocity x, y, angular velocity, inverse mass and inertia, friction, restitution
-    and gravity scale, read each step (game code may change them), checked finite at once."""
-    fields = ("velocity", "angular_velocity", "inv_mass", "inv_inertia", "friction", "restitution", "gravity_scale")
-    try:
-        props = np.fromiter(chain.from_iterable(
-            (b.velocity[0], b.velocity[1], b.angular_velocity, b.inv_mass, b.inv_inertia, b.friction, b.restitution,
-             b.gravity_scale) for b in bodies), dtype=np.float64, count=8 * len(bodies)).reshape(-1, 8)
-        if np.isfinite(props).all():
-            return props
-    except (TypeError, ValueError, IndexError):
-        pass
-    for b in bodies:  # find the body and the field to name
-        for name in fields:
-            value = getattr(b, name)
-            if not (_finite_pair(value) if name == "velocity" else _finite_numbers(value)):
-                raise WorldError(f"rigid body {b.name or b.id!r} has a bad {name}: {value!r}")
-    raise AssertionError("a non-finite motion value that no field holds")
-
-
-def _finite_pair(value: Any) -> bool:
-    try:
-        return len(value) == 2 and _finite_numbers(*value)
-    except TypeError:
-        return False
+def _begin_step(numbers: np.ndarray) -> None:
+    """Every body remembers its placement at the start of the step (what ``previous_transform`` reads) and is
+    no longer marked as placed by game code."""
+    numbers[:, PREVIOUS_X:PREVIOUS_ANGLE + 1] = numbers[:, X:ANGLE + 1]
+    numbers[:, PLACED] = 0.0
 
 
 
@@ -319,14 +276,15 @@ def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
     return p._replace(ia=p.ia[order], ib=p.ib[order], friction=p.friction[order], restitution=p.restitution[order])
 
 
-def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: ContactSet, found: Found,
+def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
+                found: Found,
                 closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
                 awake_rows: np.ndarray, table: ShapeTable) -> tuple[ContactSet, np.ndarray, np.ndarray]:
     """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
     slop) and move the awake bodies (``awake_rows``). Returns the contact set, how far each awake body moved
     ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     cfg = scene.config
-    props = _motion(bodies)
+    props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution, gravity
     p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
     extent = np.concatenate([table.sleep_extent[awake_rows], np.zeros(len(p.velocity) - p.dynamic_rows)])
     light = _light_contacts(scene, dt, p, found, closest, extent)
@@ -336,21 +294,17 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], old: Cont
     keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
     point, a_kind = found.point[by_colour], found.a_kind[by_colour]
     pair = np.stack([p.ia, p.ib], axis=1).astype(np.int64)
-    numbers, impulse, anchors = contact_table(
+    contact_numbers, impulse, anchors = contact_table(
         old.keys, old.ids, old.valid, old.impulse, old.sliding, old.anchors, keys, ids, valid, found.normal[by_colour],
         point, found.separation[by_colour], a_kind != DYNAMIC, a_kind == STATIC, light[by_colour], p.friction,
         p.restitution, pair, np.ascontiguousarray(p.center, dtype=np.float64), p.angle.astype(np.float64))
     dyn = p.dynamic_rows
-    displacement, velocity, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, pair, numbers,
-                                             impulse)
-    end_position = (position[awake_rows] + displacement[:dyn, :2]).tolist()
-    end_angle = (angle[awake_rows] + displacement[:dyn, 2]).tolist()
+    displacement, velocity, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, pair,
+                                             contact_numbers, impulse)
     moving = velocity[:dyn]
-    for b, (x, y), turned, (vx, vy, w) in zip(pick(bodies, awake_rows), end_position, end_angle, moving.tolist()):
-        b.position = (x, y)
-        b.angle = turned
-        b.velocity = (vx, vy)
-        b.angular_velocity = w
+    numbers[awake_rows, X:Y + 1] = position[awake_rows] + displacement[:dyn, :2]
+    numbers[awake_rows, ANGLE] = angle[awake_rows] + displacement[:dyn, 2]
+    numbers[awake_rows, VX:W + 1] = moving
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
         impulse=impulse, sliding=sliding, anchors=anchors, touching=touching[by_colour], a_index=found.a_index[by_colour],
@@ -375,7 +329,7 @@ def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravi
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap], dtype=np.float64)
     body = np.empty((len(p.velocity), BODY_COLUMNS))
     body[:, INV_MASS], body[:, INV_INERTIA] = p.inv_mass, p.inv_inertia
-    body[:, CENTER_X:CENTER_Y + 1], body[:, ANGLE] = p.center, p.angle
+    body[:, CENTER_X:CENTER_Y + 1], body[:, ROW_ANGLE] = p.center, p.angle
     velocity = np.ascontiguousarray(p.velocity, dtype=np.float64)
     starts = np.zeros(len(colouring.sizes) + 1, dtype=np.int64)
     np.cumsum(colouring.sizes, out=starts[1:])
@@ -405,15 +359,15 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
     return polys
 
 
-def _continuous(scene: RigidScene, bodies: list[RigidBody], moved: np.ndarray, table: ShapeTable,
-                awake_rows: np.ndarray) -> None:
+def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
+                table: ShapeTable, awake_rows: np.ndarray) -> None:
     """Fast bodies are swept against static geometry from where they were to where the solver put them
     (``moved``: (n, 2) px for the awake rows), and stopped at the first touch: nothing passes through a thin
     platform in one step."""
     bp = scene.static.broadphase
     awake = awake_rows.tolist()
     for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake_rows]).tolist():
-        b = bodies[awake[i]]
+        b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()
         found = bp.shape_cast(b.shape, Transform(origin, b.angle), (dx, dy))
@@ -425,45 +379,40 @@ def _continuous(scene: RigidScene, bodies: list[RigidBody], moved: np.ndarray, t
             continue  # a glancing touch (sliding along the floor over a joint) is the solver's business
         f = hit.fraction
         back = min(f, scene.config.linear_slop / length)  # stop just short of the surface
-        b.position = (origin[0] + dx * (f - back), origin[1] + dy * (f - back))
+        numbers[row, X], numbers[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
 
-def _sleep(cfg: PhysicsConfig, bodies: list[RigidBody], found: Found, touching: np.ndarray, dt: float,
+def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, touching: np.ndarray, dt: float,
            table: ShapeTable, awake_rows: np.ndarray, motion: np.ndarray) -> None:
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
     bodies that all rested ``time_to_sleep`` fall asleep together. Touching a moving kinematic body or a
     character keeps a body awake."""
     if not cfg.enable_sleep:
         return
-    awake = awake_rows.tolist()
-    if not awake:
+    if not len(awake_rows):
         return
     spin = np.abs(motion[:, 2]) * table.sleep_extent[awake_rows]
     resting = (np.hypot(motion[:, 0], motion[:, 1]) <= cfg.sleep_linear_velocity) & (spin <= cfg.sleep_linear_velocity)
-    rested = np.where(resting, np.array([bodies[k].sleep_time for k in awake]) + dt, 0.0)
+    rested = np.where(resting, numbers[awake_rows, SLEEP_TIME] + dt, 0.0)
     if not (rested >= cfg.time_to_sleep).any():
-        for k, t in zip(awake, rested.tolist()):
-            bodies[k].sleep_time = t
+        numbers[awake_rows, SLEEP_TIME] = rested
         return  # nobody has rested long enough: no group can sleep yet
-    row = np.full(len(bodies), -1, dtype=np.int64)
-    row[awake] = np.arange(len(awake))
+    row = np.full(len(numbers), -1, dtype=np.int64)
+    row[awake_rows] = np.arange(len(awake_rows))
     pushers = touching & ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER))
     for i in np.flatnonzero(pushers).tolist():
         if _moving(found.a[i]) and row[found.b_index[i]] >= 0:
             rested[row[found.b_index[i]]] = 0.0
-    for k, t in zip(awake, rested.tolist()):
-        bodies[k].sleep_time = t
+    numbers[awake_rows, SLEEP_TIME] = rested
     pairs = touching & (found.a_kind == DYNAMIC)
     ea, eb = row[found.a_index[pairs]], row[found.b_index[pairs]]
     both = (ea >= 0) & (eb >= 0)
-    group = _components(len(awake), ea[both], eb[both])
-    least = np.full(len(awake), np.inf)
+    group = _components(len(awake_rows), ea[both], eb[both])
+    least = np.full(len(awake_rows), np.inf)
     np.minimum.at(least, group, rested)
-    for i in np.flatnonzero(least[group] >= cfg.time_to_sleep).tolist():
-        b = bodies[awake[i]]
-        b.sleeping = True
-        b.velocity = (0.0, 0.0)
-        b.angular_velocity = 0.0
+    sleepers = awake_rows[least[group] >= cfg.time_to_sleep]
+    numbers[sleepers, SLEEPING] = 1.0
+    numbers[sleepers, VX:W + 1] = 0.0
 
 
 def _components(count: int, ea: np.ndarray, eb: np.ndarray) -> np.ndarray:
