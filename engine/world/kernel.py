@@ -343,6 +343,68 @@ def _restitution(pair, contact, jac, constants, impulse, v, max_normal, params):
         _apply(v, jac, k, a, b, n0, n1, 0.0, 0.0)
 
 
+@_inline
+def _nearest(k, pair, contact, jac, d):
+    """Contact ``k``'s smaller separation now (px; this step's linear estimate), inf when it has no point."""
+    a, b = pair[k, 0], pair[k, 1]
+    nearest = np.inf
+    for i in range(2):
+        sep = contact[k, SEP0 + i] + _dot6(jac, k, _POSITION_ROWS, i, d, a, b)
+        nearest = min(nearest, sep) if contact[k, VALID0 + i] > 0.0 else nearest
+    return nearest
+
+
+@_inline
+def _held(support, row, ux, uy):
+    """Whether moving ``row`` along (``ux``, ``uy``) would push it into what holds it up (``support``: the sum of
+    the normals it rests against, from static geometry or a held body)."""
+    sx, sy = support[row, 0], support[row, 1]
+    return sx * ux + sy * uy < -0.5 * math.hypot(sx, sy)
+
+
+@_jit
+def _project_pairs(pair, contact, jac, body, v, d, params):
+    """Position-level shock propagation for body pairs: two bodies overlapping more than ``MAX_STATIC_OVERLAP``
+    px are moved apart to that depth, but a body resting on the level (or on a body that rests on it) is not
+    moved into what holds it: its partner takes the whole correction. A light crate under a heavy one is not
+    driven into the floor, and the heavy one stops sinking into it (the soft contact between them alone sags
+    in proportion to the mass ratio). Each moved pair also loses its approach speed. Three rounds reach three
+    bodies up a stack per step."""
+    dyn, limit = int(params[DYNAMIC_ROWS]), params[MAX_STATIC_OVERLAP]
+    support = np.zeros((dyn, 2))
+    for k in range(len(pair)):
+        b = pair[k, 1]
+        if contact[k, STATIC] > 0.0 and b < dyn and _nearest(k, pair, contact, jac, d) < limit:
+            support[b, 0] += contact[k, NX]
+            support[b, 1] += contact[k, NY]
+    for _ in range(3):
+        moved = False
+        for k in range(len(pair)):
+            a, b = pair[k, 0], pair[k, 1]
+            deficit = -limit - _nearest(k, pair, contact, jac, d)
+            if contact[k, STATIC] > 0.0 or not deficit > 1e-9:
+                continue
+            nx, ny = contact[k, NX], contact[k, NY]
+            wa = body[a, INV_MASS] if a < dyn and not _held(support, a, -nx, -ny) else 0.0
+            wb = body[b, INV_MASS] if b < dyn and not _held(support, b, nx, ny) else 0.0
+            if not wa + wb > 0.0:
+                continue  # both held (wedged): the solver's business
+            fa, fb = wa / (wa + wb), wb / (wa + wb)
+            approach = min((v[b, 0] - v[a, 0]) * nx + (v[b, 1] - v[a, 1]) * ny, 0.0)
+            for j, n in ((0, nx), (1, ny)):
+                d[a, j] -= n * deficit * fa
+                d[b, j] += n * deficit * fb
+                v[a, j] += n * approach * fa
+                v[b, j] -= n * approach * fb
+                if b < dyn and fa == 0.0:  # b now rests on a held body
+                    support[b, j] += n
+                if a < dyn and fb == 0.0:
+                    support[a, j] -= n
+            moved = True
+        if not moved:
+            return
+
+
 @_jit
 def _project_out(pair, contact, jac, v, d, params):
     """A position pass (two rounds, for bodies in a corner): a body sunk more than ``MAX_STATIC_OVERLAP`` px
@@ -354,12 +416,8 @@ def _project_out(pair, contact, jac, v, d, params):
         up, down, change = np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2))
         moved = False
         for k in range(len(pair)):
-            a, b = pair[k, 0], pair[k, 1]
-            nearest = np.inf
-            for i in range(2):
-                sep = contact[k, SEP0 + i] + _dot6(jac, k, _POSITION_ROWS, i, d, a, b)
-                nearest = min(nearest, sep) if contact[k, VALID0 + i] > 0.0 else nearest
-            deficit = -params[MAX_STATIC_OVERLAP] - nearest
+            b = pair[k, 1]
+            deficit = -params[MAX_STATIC_OVERLAP] - _nearest(k, pair, contact, jac, d)
             if not (contact[k, STATIC] > 0.0 and b < dyn and deficit > 1e-9):
                 continue
             moved = True
@@ -402,6 +460,8 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
     if m:
         _restitution(pair, contact, jac, constants, impulse, v, max_normal, params)
         _project_out(pair, contact, jac, v, d, params)
+        _project_pairs(pair, contact, jac, body, v, d, params)
+        _project_out(pair, contact, jac, v, d, params)
     sliding = np.zeros((m, 2), dtype=np.bool_)
     for k in range(m):
         for i in range(2):
@@ -432,6 +492,7 @@ def compile_steps():
     yield "contact solve"
     _restitution(pair, contact, jac, constants, impulse, velocity, np.zeros((1, 2)), params)
     _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
+    _project_pairs(pair, contact, jac, body, velocity, np.zeros((2, 3)), params)
     yield "restitution and position pass"
     solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params)
     yield "rigid-body step"

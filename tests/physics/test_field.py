@@ -229,6 +229,25 @@ def test_a_light_crate_under_a_heavy_one_never_leaves_through_the_floor(ratio):
     assert small.position[1] > 0.0 and big.position[1] > small.position[1]
 
 
+@pytest.mark.parametrize("ratio", [10.0, 50.0, 100.0, 1000.0])
+def test_a_heavy_crate_on_a_light_one_sinks_into_it_at_most_a_pixel(ratio):
+    """Regression: the soft contact between the two sagged in proportion to the mass ratio (2 px at 100:1) and
+    at 1000:1 the heavy crate went through the light one to the floor."""
+    from engine import RigidBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    light = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=0.5), (0.0, 18.0)))
+    heavy = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=0.5), (0.0, 52.0), density=ratio))
+    deepest = 0.0
+    for step in range(240):
+        world.step(DT)
+        if step >= 60:  # at rest (after the first second)
+            deepest = max(deepest, 32.0 - (heavy.position[1] - light.position[1]))
+    assert deepest <= PhysicsConfig().max_static_overlap + 0.05
+    assert light.position[1] > 16.0 and heavy.position[1] > light.position[1]
+
+
 def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor():
     from engine import RigidBody
 
