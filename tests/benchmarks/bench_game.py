@@ -92,6 +92,7 @@ def run(frames: int, size: tuple[int, int] | None = None, only: list[str] | None
         playable = {e.file for e in level_entries(levels) if e.coins is not None}
         results = [play_level(window, p, frames) for p in levels if p.name in playable]
         return {"window": list(window.get_size()), "scale": window.pixels.box.scale, "levels": results,
+                "renderer": str(window.ctx.info.RENDERER),
                 "skipped": [p.name for p in levels if p.name not in playable]}
     finally:
         window.close()
@@ -109,7 +110,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(out))
         return
-    print(f"window {out['window'][0]}x{out['window'][1]} (scale {out['scale']})")
+    print(f"window {out['window'][0]}x{out['window'][1]} (scale {out['scale']}), {out['renderer']}")
     for r in out["levels"]:
         print(f"{r['level']}: {r['run']} run, {r['frames']} frames (goal {'reached' if r['complete'] else 'not reached'})")
         print(f"  frame (update + draw)  median {r['frame_median_ms']:6.2f} ms   p95 {r['frame_p95_ms']:6.2f} ms")
