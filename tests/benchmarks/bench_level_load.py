@@ -12,9 +12,10 @@ layout only that is timed unless ``--with-world`` (building the world's ~300k se
 Ledgekit's time (``ours_ms``) covers what a game does before its first frame: reading the map (pytmx and
 the object pass), merging the solid tiles into outlines, building the world and its broad phase, and the
 render set-up, ``engine.render.LevelRenderer`` (a sprite for every tile; headless, ``ARCADE_HEADLESS=1``).
-arcade's covers ``arcade.load_tilemap`` (sprites and hit boxes for every tile, spatial hash on). The repeats
-alternate the engines (Ledgekit, arcade, Ledgekit, ...) on the same map in one process; medians are
-reported, and the peak resident memory of the process at the end.
+arcade's covers ``arcade.load_tilemap`` (sprites and hit boxes for every tile, spatial hash on). After an
+untimed warm-up of both on a tiny map (imports, caches), the repeats alternate the engines (Ledgekit,
+arcade, Ledgekit, ...) on the same map in one process; medians are reported, and the peak resident memory
+of the process at the end.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def arcade_load(path: Path) -> float:
 def write_map(root: Path, layout: list[str]) -> Path:
     """The map and the shipped tileset (and its image) in ``root``; returns the map's path."""
     folder = root / "levels"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (root / "assets").mkdir()
     shutil.copy(ROOT / "levels" / "tiles.tsx", folder / "tiles.tsx")
     shutil.copy(ROOT / "assets" / "tiles.png", root / "assets" / "tiles.png")
@@ -132,6 +133,10 @@ def main() -> None:
         layout = big_layout(width, height) if args.layout == "terrain" else random_layout(width, height)
         path = write_map(root, layout)
         world_too = args.layout == "terrain" or args.with_world
+        warm_up = write_map(root / "warm-up", big_layout(20, 10))  # imports and caches, untimed
+        ledgekit_load(warm_up, True)
+        if not args.ledgekit_only:
+            arcade_load(warm_up)
         loads, ours, theirs = [], [], []
         segments = 0
         for _ in range(args.repeats):  # interleaved: Ledgekit, arcade, Ledgekit, arcade, ...
@@ -147,7 +152,8 @@ def main() -> None:
         if args.json:
             print(json.dumps({"segments": segments, "ours_ms": m_ours * 1e3, "theirs_ms": m_theirs * 1e3,
                               "load_ms": m_loads * 1e3, "peak_mib": peak, "tiles": f"{width} x {height}",
-                              "repeats": args.repeats}))
+                              "rounds": {"ours_ms": [t * 1e3 for t in ours], "load_ms": [t * 1e3 for t in loads],
+                                         "theirs_ms": [t * 1e3 for t in theirs]}}))
             return
         print(f"{args.layout} map {width}x{height} tiles -> {segments} {'segments' if world_too else 'outline vertices'}")
         print(f"  ledgekit load_level                                 {m_loads * 1e3:9.1f} ms")
@@ -155,7 +161,8 @@ def main() -> None:
             print(f"  ledgekit load_level + build_world + LevelRenderer   {m_ours * 1e3:9.1f} ms (median of {args.repeats})")
         if theirs:
             print(f"  arcade load_tilemap                                 {m_theirs * 1e3:9.1f} ms")
-            print(f"  ratio                                               {(m_ours if world_too else m_loads) / m_theirs:9.2f}")
+            ratio = (m_ours if world_too else m_loads) / m_theirs
+            print(f"  ratio                                               {ratio:9.2f}")
         print(f"  peak resident memory of this process: {peak:.0f} MiB")
     finally:
         shutil.rmtree(root, ignore_errors=True)
