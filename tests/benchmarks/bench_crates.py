@@ -58,7 +58,7 @@ def pyramid(base: int) -> Scene:
     half = (base + 2) * (SIZE + 1.0)
     crates = [(SIZE, SIZE, (k - (base - row - 1) / 2) * (SIZE + 1.0), WALL + SIZE / 2 + SIZE * row, 0.0)
               for row in range(base) for k in range(base - row)]
-    return Scene(f"{len(crates)}-crate pyramid", [[(-half, 0.0), (half, 0.0)]], crates)
+    return Scene(f"{len(crates)}-crate pyramid (base {base})", [[(-half, 0.0), (half, 0.0)]], crates)
 
 
 def pile(count: int, seed: int = 7) -> Scene:
@@ -149,12 +149,12 @@ def main() -> None:
     args = parser.parse_args()
     cut = 3 if args.quick else None
     scenes = [pyramid(b) for b in PYRAMID_BASES[:cut]] + [pile(n) for n in PILE_COUNTS[:cut]]
-    print(f"{'scene':<26} {'ledgekit ms':>12} {'pymunk ms':>10} {'ratio':>6} {'moved px':>17}")
+    print(f"{'scene':<34} {'ledgekit ms':>12} {'pymunk ms':>10} {'ratio':>6} {'moved px':>17}")
     for scene in scenes:
         ours, moved_ours, _ = run_ledgekit(scene, args.steps, args.sleep)
         theirs, moved_theirs, _ = run_pymunk(scene, args.steps, args.sleep)
         m_ours, m_theirs = statistics.median(ours) * 1e3, statistics.median(theirs) * 1e3
-        print(f"{scene.name:<26} {m_ours:>12.3f} {m_theirs:>10.3f} {m_ours / m_theirs:>6.1f} "
+        print(f"{scene.name:<34} {m_ours:>12.3f} {m_theirs:>10.3f} {m_ours / m_theirs:>6.1f} "
               f"{moved_ours:>8.1f} {moved_theirs:>8.1f}")
 
 
