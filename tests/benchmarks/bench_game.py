@@ -45,8 +45,14 @@ def inputs_for(level: Path) -> tuple[str, list[tuple[int, frozenset[str]]]]:
     recording = RECORDINGS / f"{level.stem}_to_goal.json"
     if recording.exists():
         return "recorded", [(s["frames"], frozenset(s["hold"])) for s in json.loads(recording.read_text())]
-    cycle = [(15, frozenset({"right", "jump"})), (75, frozenset({"right"}))]
-    return "scripted", cycle * (SCRIPTED_FRAMES // 90 + 1)
+    segments, left = [], SCRIPTED_FRAMES
+    while left > 0:
+        for frames, held in ((15, frozenset({"right", "jump"})), (75, frozenset({"right"}))):
+            segments.append((min(frames, left), held))
+            left -= segments[-1][0]
+            if left <= 0:
+                break
+    return "scripted", segments
 
 
 def play_level(window, path: Path, frames: int) -> dict:
