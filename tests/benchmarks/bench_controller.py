@@ -9,6 +9,11 @@ plus floating platforms (runs of 1-6 tiles) scattered over a level that grows wi
 rounded outline of 4 segments, as the Tiled loader merges tiles. arcade's ``PhysicsEnginePlatformer``
 sees the same tiles as 32 x 32 sprites in a spatial hash. Both runs happen in the same process, back to
 back, and each step of each engine is timed alone; the medians are reported with their ratio.
+
+Crowds (``run_ledgekit_crowd``, ``run_arcade_crowd``): 1 to 200 characters on the 1k-segment level, spread
+along the ground, each with its own controller (Ledgekit: one world step for all of them; arcade: one
+``PhysicsEnginePlatformer`` per character, each updated), running and jumping at their own phases for
+``CROWD_STEPS``; reported per character (the frame's time over the count).
 """
 
 from __future__ import annotations
@@ -26,9 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np
 
-from engine.geometry import RoundedPolygon
-from engine.platformer import PlatformerController, PlatformerInput
-from engine.world import World
+from engine import Character, CollisionFilter, PlatformerController, PlatformerInput, RoundedPolygon, World
 
 TILE = 32
 GROUND_TILES = 300
@@ -70,13 +73,13 @@ def ledgekit_world(runs) -> World:
     return world
 
 
-def run_ledgekit(runs) -> tuple[list[float], float, int]:
+def run_ledgekit(runs, steps: int = STEPS) -> tuple[list[float], float, int]:
     world = ledgekit_world(runs)
     hero = world.add_character(RoundedPolygon.box(10, 16, radius=2), (40.0, 18.0))
     controller = PlatformerController(hero)
     world.step(DT)  # build the broad phase outside the timed loop
     times = []
-    for step in range(STEPS):
+    for step in range(steps):
         buttons = PlatformerInput(right=True, jump=(step % 90) < 15)
         start = time.perf_counter()
         controller.update(buttons, DT)
@@ -85,7 +88,8 @@ def run_ledgekit(runs) -> tuple[list[float], float, int]:
     return times, hero.position[0], len(world.static)
 
 
-def run_arcade(runs) -> tuple[list[float], float]:
+def arcade_walls(runs):
+    """The level's tiles as 32 x 32 sprites in a spatial hash (the bumps' ramps with triangle hit boxes)."""
     import arcade
 
     from PIL import Image, ImageDraw
@@ -111,12 +115,22 @@ def run_arcade(runs) -> tuple[list[float], float]:
             tile = arcade.Sprite(ramps[up])
             tile.left, tile.bottom = col * TILE, 0
             walls.append(tile)
+    return walls
+
+
+def arcade_player(walls, left: float, bottom: float = 1.0):
+    import arcade
+
     player = arcade.SpriteSolidColor(20, 32, color=arcade.color.RED)
-    player.left, player.bottom = 30, 1
+    player.left, player.bottom = left, bottom
     # arcade's engine works in pixels per frame: the same run speed, gravity and jump.
-    engine = arcade.PhysicsEnginePlatformer(player, walls=walls, gravity_constant=1800 * DT * DT)
+    return player, arcade.PhysicsEnginePlatformer(player, walls=walls, gravity_constant=1800 * DT * DT)
+
+
+def run_arcade(runs, steps: int = STEPS) -> tuple[list[float], float]:
+    player, engine = arcade_player(arcade_walls(runs), 30)
     times = []
-    for step in range(STEPS):
+    for step in range(steps):
         start = time.perf_counter()
         player.change_x = 250 * DT
         if step % 90 == 0 and engine.can_jump():
@@ -126,9 +140,69 @@ def run_arcade(runs) -> tuple[list[float], float]:
     return times, player.center_x
 
 
+CROWD_STEPS = 600
+"""Steps of the many-character runs: 10 s, 2,500 px of running, so that no one runs off the ground's end."""
+
+
+CROWD_DROP = 48.0
+"""The crowd starts this high above the ground (some over the bumps) and drops onto it."""
+
+
+def crowd_starts(count: int) -> list[float]:
+    """Left edges of ``count`` characters spread over the ground, leaving room to run ``CROWD_STEPS``."""
+    room = GROUND_TILES * TILE - 250 * CROWD_STEPS * DT - 200
+    return [30.0 + room * k / max(1, count) for k in range(count)]
+
+
+def crowd_jumps(step: int, k: int) -> bool:
+    """Whether character ``k`` presses jump at ``step``: every 1.5 s, each at its own phase."""
+    return (step + 7 * k) % 90 < 15
+
+
+def run_ledgekit_crowd(runs, count: int, steps: int = CROWD_STEPS) -> tuple[list[float], float]:
+    """Seconds per frame with ``count`` characters, each with its own controller, running and jumping
+    (controllers' updates and one world step), and the lowest character's feet at the end (>= 0: no one
+    fell off). The characters do not touch each other (a negative filter group), as arcade's players, each
+    in its own engine, do not."""
+    world = ledgekit_world(runs)
+    shape = RoundedPolygon.box(10, 16, radius=2)
+    apart = CollisionFilter(group=-1)
+    controllers = [PlatformerController(world.add_character(Character(shape, (x + 10.0, 18.0 + CROWD_DROP), filter=apart)))
+                   for x in crowd_starts(count)]
+    world.step(DT)
+    times = []
+    for step in range(steps):
+        buttons = [PlatformerInput(right=True, jump=crowd_jumps(step, k)) for k in range(count)]
+        start = time.perf_counter()
+        for controller, held in zip(controllers, buttons):
+            controller.update(held, DT)
+        world.step(DT)
+        times.append(time.perf_counter() - start)
+    return times, min(c.character.position[1] - 16.0 for c in controllers)
+
+
+def run_arcade_crowd(runs, count: int, steps: int = CROWD_STEPS) -> tuple[list[float], float]:
+    """Seconds per frame with ``count`` players, one ``PhysicsEnginePlatformer`` each, on the same walls."""
+    walls = arcade_walls(runs)
+    crowd = [arcade_player(walls, x, 1.0 + CROWD_DROP) for x in crowd_starts(count)]
+    held = [False] * count
+    times = []
+    for step in range(steps):
+        jumps = [crowd_jumps(step, k) for k in range(count)]
+        start = time.perf_counter()
+        for k, (player, engine) in enumerate(crowd):
+            player.change_x = 250 * DT
+            if jumps[k] and not held[k] and engine.can_jump():
+                engine.jump(math.sqrt(2 * 1800 * 88) * DT)
+            engine.update()
+        times.append(time.perf_counter() - start)
+        held = jumps
+    return times, min(player.bottom for player, _ in crowd)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="only the 1k level")
+    parser.add_argument("--quick", action="store_true", help="only the 1k level, up to 50 characters")
     args = parser.parse_args()
     sizes = (1_000,) if args.quick else (1_000, 10_000, 100_000)
     print(f"{'segments':>9} {'ledgekit us':>12} {'arcade us':>10} {'ratio':>6}   (median per step, {STEPS} steps)")
@@ -139,6 +213,13 @@ def main() -> None:
         m_ours, m_theirs = statistics.median(ours) * 1e6, statistics.median(theirs) * 1e6
         print(f"{segments:>9,} {m_ours:>12.1f} {m_theirs:>10.1f} {m_ours / m_theirs:>6.2f}"
               f"   (hero reached x = {x_ours:.0f} / {x_theirs:.0f})")
+    print(f"{'characters':>10} {'ledgekit us':>12} {'arcade us':>10} {'ratio':>6}   (median per frame per character, "
+          f"1k segments, {CROWD_STEPS} steps)")
+    runs = platform_runs(1_000)
+    for count in (1, 10, 50) if args.quick else (1, 10, 50, 200):
+        ours = statistics.median(run_ledgekit_crowd(runs, count)[0]) * 1e6 / count
+        theirs = statistics.median(run_arcade_crowd(runs, count)[0]) * 1e6 / count
+        print(f"{count:>10} {ours:>12.1f} {theirs:>10.1f} {ours / theirs:>6.2f}")
 
 
 if __name__ == "__main__":

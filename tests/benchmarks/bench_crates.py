@@ -1,43 +1,99 @@
-"""Crate benchmark (not a test): median ms per step for crate pyramids, Ledgekit against pymunk.
+"""Crate benchmark (not a test): median ms per step for crate scenes, Ledgekit against pymunk.
 
-Run: ``.venv/bin/python tests/benchmarks/bench_crates.py [--steps N]``
+Run: ``.venv/bin/python tests/benchmarks/bench_crates.py [--steps N] [--sleep]``
 
-Pyramids of 55 (10 wide) and 210 (20 wide) crates of 32 x 32 px on a static floor, gravity 1800 px/s^2,
-friction 0.6, 60 Hz, simulated for ``--steps`` steps (default 600) by both engines back to back in the same
-process. Reported: the median step time over the first second (everything awake: the cost that matters
-when the player knocks a pile over), the median over all steps (most crates asleep once settled), and
-whether the pyramid still stands (largest displacement of any crate).
+Two scenes at a range of sizes, built the same way in both engines (gravity 1800 px/s^2, friction 0.6 for
+every pair, density 1 so a crate's mass is its area, crates with 1 px rounded corners, dt 1/60, pymunk's
+default 10 solver iterations against Ledgekit's default 4 substeps):
+
+* a **pyramid** of 32 x 32 px crates with 1 px gaps on a long static floor; bases 4, 8, 14, 24 and 44
+  give 10, 36, 105, 300 and 990 crates (``pyramid``);
+* a **random pile**: ``n`` crates of a few sizes (16 x 16 to 48 x 48, and 48 x 24 planks), randomly placed
+  and turned one to a 52 px cell of a grid about twice as wide as tall, falling into a walled box as wide
+  as the grid (``pile``; fixed seed: the same crates in the same places in both engines). The first second
+  is the grid collapsing into a pile.
+
+Sleep is off in both engines unless ``sleep=True`` (``--sleep``), so every step counts every crate as
+awake; the timed steps begin at the first one. Each step of each engine is timed alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.bodies import RigidBody  # noqa: E402
-from engine.geometry import RoundedPolygon  # noqa: E402
-from engine.world import World  # noqa: E402
+from engine import PhysicsConfig, RigidBody, RoundedPolygon, World  # noqa: E402
 
 DT = 1.0 / 60.0
 SIZE = 32.0
+GRAVITY = -1800.0
+FRICTION = 0.6
+CORNER = 1.0
+WALL = 2.0
+"""Radius of the static segments (floor and walls), both engines."""
+PYRAMID_BASES = (4, 8, 14, 24, 44)
+PILE_COUNTS = (10, 30, 100, 300, 1000)
+PILE_SIZES = ((16.0, 16.0), (24.0, 24.0), (32.0, 32.0), (48.0, 48.0), (48.0, 24.0))
 
 
-def layout(base: int) -> list[tuple[float, float]]:
-    return [((k - (base - row - 1) / 2) * (SIZE + 1.0), 2.0 + SIZE / 2 + SIZE * row)
-            for row in range(base) for k in range(base - row)]
+@dataclass
+class Scene:
+    """Static polylines (open chains of thick segments) and crates ``(width, height, x, y, angle)``."""
+
+    name: str
+    static: list[list[tuple[float, float]]]
+    crates: list[tuple[float, float, float, float, float]] = field(default_factory=list)
 
 
-def run_ledgekit(base: int, steps: int):
-    world = World()
-    world.add_chain([(-2000, 0), (2000, 0)], radius=2.0)
-    crate = RoundedPolygon.box(SIZE / 2, SIZE / 2, radius=1.0)
-    bodies = [world.add_body(RigidBody(crate, p, friction=0.6)) for p in layout(base)]
+def pyramid(base: int) -> Scene:
+    """``base * (base + 1) / 2`` crates of 32 px, 1 px apart, on a floor."""
+    half = (base + 2) * (SIZE + 1.0)
+    crates = [(SIZE, SIZE, (k - (base - row - 1) / 2) * (SIZE + 1.0), WALL + SIZE / 2 + SIZE * row, 0.0)
+              for row in range(base) for k in range(base - row)]
+    return Scene(f"{len(crates)}-crate pyramid (base {base})", [[(-half, 0.0), (half, 0.0)]], crates)
+
+
+def pile(count: int, seed: int = 7) -> Scene:
+    """``count`` crates of ``PILE_SIZES`` on a grid of 52 px cells (random sizes, offsets and angles, so they
+    tumble into a pile), in a box with walls as tall as the grid plus a margin."""
+    rng = random.Random(seed)
+    cell = 52.0
+    columns = max(3, math.ceil(math.sqrt(count * 2.0)))
+    rows = math.ceil(count / columns)
+    width, height = columns * cell, rows * cell + 4 * cell
+    crates = []
+    for i in range(count):
+        w, h = rng.choice(PILE_SIZES)
+        col, row = i % columns, i // columns
+        slack = (cell - max(w, h)) / 2 - 1.0
+        x = (col + 0.5) * cell + rng.uniform(-slack, slack)
+        y = WALL + 2.0 + (row + 0.5) * cell
+        crates.append((w, h, x, y, rng.uniform(-0.3, 0.3)))
+    static = [[(0.0, height), (0.0, 0.0)], [(0.0, 0.0), (width, 0.0)], [(width, 0.0), (width, height)]]
+    return Scene(f"{count}-crate random pile", static, crates)
+
+
+def ledgekit_world(scene: Scene, sleep: bool) -> tuple[World, list[RigidBody]]:
+    world = World(gravity=(0.0, GRAVITY), physics=PhysicsConfig(enable_sleep=sleep), static_friction=FRICTION)
+    for chain in scene.static:
+        world.add_chain(chain, radius=WALL)
+    bodies = [world.add_body(RigidBody(RoundedPolygon.box(w / 2, h / 2, radius=CORNER), (x, y), angle=a,
+                                       friction=FRICTION))
+              for w, h, x, y, a in scene.crates]
+    return world, bodies
+
+
+def run_ledgekit(scene: Scene, steps: int, sleep: bool = False) -> tuple[list[float], float, int]:
+    """Seconds per step, the largest distance any crate moved, and how many crates sleep at the end."""
+    world, bodies = ledgekit_world(scene, sleep)
     start = [b.position for b in bodies]
     times = []
     for _ in range(steps):
@@ -48,25 +104,33 @@ def run_ledgekit(base: int, steps: int):
     return times, moved, sum(b.sleeping for b in bodies)
 
 
-def run_pymunk(base: int, steps: int):
+def pymunk_space(scene: Scene, sleep: bool):
     import pymunk
 
     space = pymunk.Space()
-    space.gravity = (0.0, -1800.0)
-    space.sleep_time_threshold = 0.5
-    friction = math.sqrt(0.6)  # pymunk multiplies the two frictions: 0.6 in all, as in Ledgekit's scene
-    floor = pymunk.Segment(space.static_body, (-2000, 0), (2000, 0), 2.0)
-    floor.friction = friction
-    space.add(floor)
+    space.gravity = (0.0, GRAVITY)
+    if sleep:
+        space.sleep_time_threshold = 0.5  # as Ledgekit's PhysicsConfig.time_to_sleep
+    friction = math.sqrt(FRICTION)  # pymunk multiplies the two frictions: 0.6 in all, as in Ledgekit's scene
+    for chain in scene.static:
+        for a, b in zip(chain, chain[1:]):
+            segment = pymunk.Segment(space.static_body, a, b, WALL)
+            segment.friction = friction
+            space.add(segment)
     bodies = []
-    for p in layout(base):
-        mass = SIZE * SIZE
-        body = pymunk.Body(mass, pymunk.moment_for_box(mass, (SIZE, SIZE)))
-        body.position = p
-        shape = pymunk.Poly.create_box(body, (SIZE, SIZE))
+    for w, h, x, y, a in scene.crates:
+        mass = w * h
+        body = pymunk.Body(mass, pymunk.moment_for_box(mass, (w, h)))
+        body.position, body.angle = (x, y), a
+        shape = pymunk.Poly.create_box(body, (w - 2 * CORNER, h - 2 * CORNER), radius=CORNER)
         shape.friction = friction
         space.add(body, shape)
         bodies.append(body)
+    return space, bodies
+
+
+def run_pymunk(scene: Scene, steps: int, sleep: bool = False) -> tuple[list[float], float, int]:
+    space, bodies = pymunk_space(scene, sleep)
     start = [tuple(b.position) for b in bodies]
     times = []
     for _ in range(steps):
@@ -79,21 +143,19 @@ def run_pymunk(base: int, steps: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--sleep", action="store_true", help="let crates sleep (both engines)")
+    parser.add_argument("--quick", action="store_true", help="the three smallest sizes of each scene")
     args = parser.parse_args()
-    print(f"{'scene':<12} {'engine':<9} {'awake ms':>9} {'all ms':>8} {'moved px':>9} {'asleep':>7}")
-    for base in (10, 20):
-        rows = {}
-        for name, run in (("ledgekit", run_ledgekit), ("pymunk", run_pymunk)):
-            times, moved, asleep = run(base, args.steps)
-            awake = statistics.median(times[:60]) * 1e3
-            overall = statistics.median(times) * 1e3
-            rows[name] = (awake, overall)
-            count = base * (base + 1) // 2
-            print(f"{count:>4} crates  {name:<9} {awake:>9.3f} {overall:>8.3f} {moved:>9.2f} {asleep:>4}/{count}")
-        ratio_awake = rows["ledgekit"][0] / rows["pymunk"][0]
-        ratio_all = rows["ledgekit"][1] / rows["pymunk"][1]
-        print(f"{'':<12} {'ratio':<9} {ratio_awake:>9.1f} {ratio_all:>8.1f}")
+    cut = 3 if args.quick else None
+    scenes = [pyramid(b) for b in PYRAMID_BASES[:cut]] + [pile(n) for n in PILE_COUNTS[:cut]]
+    print(f"{'scene':<34} {'ledgekit ms':>12} {'pymunk ms':>10} {'ratio':>6} {'moved px':>17}")
+    for scene in scenes:
+        ours, moved_ours, _ = run_ledgekit(scene, args.steps, args.sleep)
+        theirs, moved_theirs, _ = run_pymunk(scene, args.steps, args.sleep)
+        m_ours, m_theirs = statistics.median(ours) * 1e3, statistics.median(theirs) * 1e3
+        print(f"{scene.name:<34} {m_ours:>12.3f} {m_theirs:>10.3f} {m_ours / m_theirs:>6.1f} "
+              f"{moved_ours:>8.1f} {moved_theirs:>8.1f}")
 
 
 if __name__ == "__main__":
