@@ -105,8 +105,10 @@ class LevelRenderer:
                         if tex is None:
                             continue
                         sprite = arcade.Sprite(tex)
-                        sprite.left = col * tw + layer.offset[0]
-                        sprite.bottom = map_h - (row + 1) * th - layer.offset[1]
+                        # Placed by its centre: arcade's left / bottom are the hit box's, which skips a tile's
+                        # transparent edge columns (a slope's), and would shift it off its cell.
+                        sprite.center_x = col * tw + layer.offset[0] + tex.width / 2
+                        sprite.center_y = map_h - (row + 1) * th - layer.offset[1] + tex.height / 2
                         sprite.alpha = int(255 * layer.opacity)
                         sprites.append(sprite)
                         ts = tmx.tileset_of(raw & GID_MASK)

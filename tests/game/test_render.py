@@ -170,3 +170,45 @@ def test_an_enemy_walks_through_its_animation_frames_by_pose():
         assert abs(walker.velocity[0]) > 1.0 and len(seen) >= 2
     finally:
         window.close()
+
+
+SLOPE_TSX = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" name="slope" tilewidth="32" tileheight="32" tilecount="1" columns="1">
+ <image source="slope.png" width="32" height="32"/>
+</tileset>
+"""
+
+SLOPE_TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="1" source="slope.tsx"/>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,1</data></layer>
+ <objectgroup id="2" name="o"><object id="1" class="Spawn" x="10" y="10"><point/></object></objectgroup>
+</map>
+"""
+
+
+def test_a_tile_with_transparent_edges_fills_its_whole_cell(tmp_path):
+    """A slope tile's first column is empty: the tile must still cover its cell exactly (arcade's left /
+    bottom are the hit box's, which skips transparent columns, so placing by them shifted the tile 1 px and
+    left a 1 px seam of sky at every slope's joint)."""
+    slope = Image.new("RGBA", (32, 32))
+    for x in range(32):
+        for y in range(32):
+            if x + y >= 32:  # a 45-degree slope rising right: column 0 is empty, column 31 is full
+                slope.putpixel((x, y), (200, 0, 0, 255))
+    slope.save(tmp_path / "slope.png")
+    (tmp_path / "slope.tsx").write_text(SLOPE_TSX)
+    (tmp_path / "m.tmx").write_text(SLOPE_TMX)
+    window = arcade.Window(64, 32, "t", visible=False)
+    try:
+        level = load_level(tmp_path / "m.tmx")
+        renderer = LevelRenderer(level, level.build_world())
+        window.clear(color=(0, 0, 255, 255))
+        window.default_camera.use()
+        renderer.draw()
+        shot = arcade.get_image(0, 0, 64, 32).convert("RGB")
+    finally:
+        window.close()
+    assert shot.getpixel((31, 16)) == (200, 0, 0)  # the first tile's last column, below its slope line
+    assert shot.getpixel((32, 16)) == (0, 0, 255)  # the second tile's empty first column
+    assert shot.getpixel((63, 16)) == (200, 0, 0)
