@@ -89,11 +89,11 @@ def test_crates_are_drawn_at_their_angle_and_interpolated(scene):
 
 def test_parallax_layers_move_slower_than_the_camera(scene):
     _, _, renderer = scene
-    sprite, factor = renderer.backgrounds[0]
+    sprites, factor = renderer.backgrounds[0]
     assert factor == (0.5, 1.0)
-    x = sprite.center_x
+    x = sprites[0].center_x
     renderer.draw((100.0, 0.0))  # drawing with the camera 100 px right shifts it 50 px, then restores it
-    assert sprite.center_x == x
+    assert sprites[0].center_x == x
 
 
 CLASS_TSX = """<?xml version="1.0" encoding="UTF-8"?>

@@ -39,8 +39,12 @@ def test_the_tileset_has_the_promised_collision_shapes():
     tileset = read_map(ROOT / "levels" / "demo.tmx").tilesets[0]
     assert tileset.image is not None and tileset.image.exists()
     kinds = {tid: [s.kind for s in shapes] for tid, shapes in tileset.tile_shapes.items()}
-    # Full block, 45-degree slopes both ways, 2:1 slopes (two tiles each way), half block, one-way.
-    assert len(kinds) == 10  # ... plus a grassless inner block
+    # 45-degree slopes both ways, 2:1 slopes (two tiles each way), half block, one-way ...
+    # ... and the 47 autotiled full blocks (grass top, open sides, inner corners), each a whole-cell rectangle.
+    assert len(kinds) == 8 + 47
+    full = [tid for tid, shapes in tileset.tile_shapes.items() if len(shapes) == 1 and shapes[0].kind == "rectangle"
+            and (shapes[0].width, shapes[0].height) == (32, 32)]
+    assert len(full) == 47
     assert sum(1 for k in kinds.values() if k == ["polygon"]) == 6
     assert [tid for tid, p in tileset.tile_properties.items() if p.get("one_way")] == [8]
 
@@ -52,3 +56,24 @@ def test_the_demo_uses_every_convention():
 
     assert set(CLASSES) <= classes
     assert level.one_way and level.next_level == "playground.tmx"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_no_slope_tile_hangs_over_empty_space(path):
+    """A slope's dirt reaches its cell's bottom, so the cell below must be ground too (the playground's 2:1
+    slope at x 800-832 once showed its flat underside over a gap)."""
+    from engine.level.tmx import GID_MASK, TileLayer, read_map
+
+    tmx = read_map(path)
+    tileset = tmx.tilesets[0]
+    sloped = {tileset.firstgid + tid for tid, shapes in tileset.tile_shapes.items()
+              if any(shape.kind == "polygon" for shape in shapes)}
+    hanging = []
+    for layer in tmx.layers:
+        if not isinstance(layer, TileLayer):
+            continue
+        for row, cells in enumerate(layer.cells[:-1]):
+            for col, raw in enumerate(cells):
+                if raw & GID_MASK in sloped and not layer.cells[row + 1][col]:
+                    hanging.append((layer.name, col * 32, row * 32))
+    assert not hanging, hanging
