@@ -183,7 +183,7 @@ class Play:
     def draw_hud(self, ui: Ui) -> None:
         """Level name, coins and time over the game, at window resolution."""
         s = self.session
-        name = s.level.path.stem.replace("_", " ").title()
+        name = level_name(s.level.path)
         ui.shadowed(f"{name}    coins {s.pickups}/{s.pickup_total}    time {s.time:5.1f}", 8, LOGICAL_HEIGHT - 16,
                     INK, 8, live=True)
         if self.debug:
@@ -197,6 +197,24 @@ class Play:
         self.draw_hud(ui)
 
 
+def level_name(path: Path | str) -> str:
+    """A level's name for people: ``1_hills_and_ledges.tmx`` -> ``1. Hills and ledges``, ``demo.tmx`` -> ``Demo``."""
+    number, _, rest = Path(path).stem.partition("_")
+    if number.isdigit() and rest:
+        return f"{number}. {rest.replace('_', ' ').capitalize()}"
+    return Path(path).stem.replace("_", " ").capitalize()
+
+
+def level_order(levels: list[Path]) -> list[Path]:
+    """The title screen's order: the numbered teaching levels first, then the demo, then the rest by name."""
+    def key(path: Path) -> tuple[int, str]:
+        number = path.stem.partition("_")[0]
+        return (0 if number.isdigit() else 1 if path.name == "demo.tmx" else 2,
+                number.zfill(4) if number.isdigit() else path.name)
+
+    return sorted(levels, key=key)
+
+
 def level_entries(levels: list[Path]) -> list[LevelEntry]:
     """The title screen's rows: each level's name and coin count (``None`` when it does not load)."""
     entries = []
@@ -205,7 +223,7 @@ def level_entries(levels: list[Path]) -> list[LevelEntry]:
             coins: int | None = len(load_level(path).of_kind("pickup"))
         except LevelError:
             coins = None
-        entries.append(LevelEntry(path.name, path.stem.replace("_", " ").title(), coins))
+        entries.append(LevelEntry(path.name, level_name(path), coins))
     return entries
 
 
@@ -227,7 +245,7 @@ class GameWindow(arcade.Window):
         self.ui.box = self.pixels.box
         self.settings = Settings.load()
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
-        self.levels = sorted(LEVELS.glob("*.tmx"), key=lambda p: (p.name != "demo.tmx", p.name))
+        self.levels = level_order(list(LEVELS.glob("*.tmx")))
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
         self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
@@ -518,7 +536,7 @@ class GameWindow(arcade.Window):
         if self.new_best and self.replay is None:
             ui.text("new best!", cx, 166, GOLD, 9, anchor_x="center")
         nxt = s.level.next_level if (s.complete and self.replay is None and s.level.next_level) else ""
-        label = Path(nxt).stem.replace("_", " ").title() if nxt else "title screen"
+        label = level_name(nxt) if nxt else "title screen"
         ui.text(f"enter / A: {label}", cx, 142, INK, 8, anchor_x="center")
 
 

@@ -1,5 +1,5 @@
-"""Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx``)
-from ASCII layouts, so the first versions of the levels are reproducible. After that they are ordinary
+"""Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx`` and
+the three teaching levels of :mod:`game.tutorial`) from ASCII layouts, so the first versions of the levels are reproducible. After that they are ordinary
 Tiled files: open them in Tiled, edit, save. Run ``python -m game.mapmaker`` to rewrite them (this
 overwrites edits).
 
@@ -309,7 +309,11 @@ def main() -> None:
                                                                     "next_level": "playground.tmx"}))
     (LEVELS / "playground.tmx").write_text(map_xml(PLAYGROUND, playground_objects(), {"gravity": 1800.0,
                                                                                        "segment_radius": 2.0}))
-    print("wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx")
+    from .tutorial import LEVELS as TUTORIAL, PROPERTIES
+
+    for name, (layout, objects, next_level) in TUTORIAL.items():
+        (LEVELS / name).write_text(map_xml(layout(), objects(), {**PROPERTIES, "next_level": next_level}))
+    print(f"wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx, {', '.join(f'levels/{n}' for n in TUTORIAL)}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,210 @@
+"""The demo's three teaching levels, as layouts and objects for :mod:`game.mapmaker` (which writes them to
+``levels/``): each shows one part of the framework and leads to the next through ``next_level``.
+
+1. ``1_hills_and_ledges.tmx``: seamless slopes (45-degree and 2:1, up and down, a valley) and one-way
+   platforms (a staircase to jump up through, a bridge to drop through with down + jump).
+2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up.
+3. ``3_machines.tmx``: an enemy to stomp, a moving platform, a ladder, falling platforms, a door and its
+   switch.
+
+Layout legend as in :mod:`game.mapmaker`; objects in Tiled pixels (y down, from the map's top-left). Every
+map is 16 rows of 32 px; the ground's top row is row 13 unless said otherwise.
+"""
+
+from __future__ import annotations
+
+from .art import TILE
+
+HEIGHT = 16
+GROUND = 13
+"""The top row of the ground in every tutorial level."""
+PROPERTIES = {"gravity": 1800.0, "segment_radius": 2.0}
+
+
+class Grid:
+    """A layout being drawn: ``width`` x HEIGHT cells of the mapmaker legend, empty to start."""
+
+    def __init__(self, width: int) -> None:
+        self.cells = [["."] * width for _ in range(HEIGHT)]
+
+    def put(self, row: int, col: int, text: str) -> None:
+        """Write ``text`` from (row, col) to the right."""
+        for k, ch in enumerate(text):
+            self.cells[row][col + k] = ch
+
+    def fill(self, rows: range, cols: range, ch: str = "#") -> None:
+        for row in rows:
+            for col in cols:
+                self.cells[row][col] = ch
+
+    def ground(self, cols: range, top: int = GROUND) -> None:
+        """Solid ground from row ``top`` down to the map's bottom."""
+        self.fill(range(top, HEIGHT), cols)
+
+    def rows(self) -> list[str]:
+        return ["".join(row) for row in self.cells]
+
+
+def px(col: float) -> float:
+    """Tiled px of a column (or a row): its left (top) edge."""
+    return col * TILE
+
+
+def coin(col: float, row: float) -> dict:
+    """A coin centred in cell (col, row)."""
+    return {"cls": "Pickup", "kind": "point", "x": px(col) + 16, "y": px(row) + 16, "props": {"kind": "coin"}}
+
+
+def crate(col: float, row: float, **props: float) -> dict:
+    """A 32 px crate filling cell (col, row)."""
+    return {"cls": "Crate", "x": px(col), "y": px(row), "w": 32, "h": 32, **({"props": props} if props else {})}
+
+
+def spawn(col: float, row: float = GROUND - 1) -> dict:
+    return {"name": "start", "cls": "Spawn", "kind": "point", "x": px(col) + 16, "y": px(row) + 8}
+
+
+def flag(cls: str, col: float, top_row: int, name: str) -> dict:
+    """A goal or checkpoint flag standing on the ground whose top is ``top_row``: one tile wide, two high."""
+    return {"cls": cls, "name": name, "x": px(col), "y": px(top_row - 2), "w": 32, "h": 64}
+
+
+# ------------------------------------------------------------------------------------------------ level 1
+def hills_layout() -> list[str]:
+    """Slopes and one-way platforms, 110 x 16."""
+    g = Grid(110)
+    g.ground(range(0, 22))
+    g.put(12, 8, "ab" + "#" * 6 + "cd")  # a gentle 2:1 hill, two tiles high
+    g.put(11, 10, "ab##cd")
+    g.put(GROUND, 22, "\\")  # a 45-degree valley, one tile deep
+    g.ground(range(22, 80), GROUND + 1)
+    g.ground(range(29, 50))
+    g.put(GROUND, 29, "/")
+    g.put(12, 32, "/" + "#" * 6 + "\\")  # a 45-degree hill, three tiles high
+    g.put(11, 33, "/" + "#" * 4 + "\\")
+    g.put(10, 34, "/##\\")
+    g.put(11, 42, "---")  # a staircase of one-way platforms up to the cliff (jump up through them)
+    g.put(9, 46, "---")
+    g.ground(range(50, 60), 8)  # the cliff top, 5 tiles above the ground
+    g.put(8, 60, "-" * 8)  # a one-way bridge: the way on is under it (down + jump drops through)
+    g.fill(range(0, 11), range(68, 70))  # a rock wall hanging from the top of the map, over the low passage
+    g.ground(range(60, 80))
+    g.ground(range(85, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
+    g.put(11, 81, "--")
+    g.put(12, 89, "ab" + "#" * 4 + "cd")
+    g.put(12, 98, "ab####cd")
+    g.put(11, 100, "abcd")
+    for col in (3, 26, 27, 54, 74, 106):  # grass tufts
+        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
+            g.cells[GROUND - 1][col] = '"'
+    return g.rows()
+
+
+def hills_objects() -> list[dict]:
+    return [
+        spawn(2),
+        coin(14, 9), coin(15, 9),  # over the 2:1 hill
+        coin(25, 12), coin(26, 12),  # in the valley
+        coin(35, 8), coin(36, 8),  # over the 45-degree hill
+        coin(47, 7),  # over the top step
+        flag("Checkpoint", 54, 8, "cliff top"),
+        coin(63, 12), coin(64, 12),  # under the bridge: only reached by dropping through it
+        {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 160, "h": 64},
+        coin(81.5, 9),
+        coin(101, 8),
+        flag("Goal", 106, GROUND, "flag"),
+    ]
+
+
+# ------------------------------------------------------------------------------------------------ level 2
+def crates_layout() -> list[str]:
+    """Crates, 100 x 16."""
+    g = Grid(100)
+    g.ground(range(0, 16))
+    g.ground(range(16, 31), GROUND - 4)  # a wall four tiles high: too high to jump, a crate stack climbs it
+    g.ground(range(31, 46))
+    g.ground(range(46, 56), GROUND - 4)  # reached from the one-way ledge a crate brings within a jump
+    g.ground(range(56, 66))
+    g.ground(range(66, 85), GROUND - 2)  # where the spring throws the crate
+    g.ground(range(85, 100), GROUND - 6)  # reached from the second ledge, with the crate's help again
+    return g.rows()
+
+
+def crates_objects() -> list[dict]:
+    top3 = GROUND - 2
+    return [
+        spawn(2),
+        crate(14, GROUND - 1), crate(15, GROUND - 1), crate(15, GROUND - 2),  # steps up the wall
+        coin(15, GROUND - 4),
+        flag("Checkpoint", 28, GROUND - 4, "wall top"),
+        crate(37, GROUND - 1),  # push it under the ledge
+        {"cls": "OneWay", "name": "ledge", "x": px(41), "y": px(GROUND) - 112, "w": 160, "h": 8},
+        coin(43, GROUND - 5),
+        flag("Checkpoint", 52, GROUND - 4, "ledge top"),
+        crate(60, GROUND - 1),  # push it onto the spring: it flies up to the next floor
+        {"cls": "Spring", "name": "boing", "x": px(64), "y": px(GROUND) - 12, "w": 32, "h": 12,
+         "props": {"height": 160.0}},
+        coin(64, GROUND - 6),
+        {"cls": "OneWay", "name": "high ledge", "x": px(80), "y": px(top3) - 112, "w": 160, "h": 8},
+        coin(82, top3 - 5),
+        flag("Goal", 95, GROUND - 6, "flag"),
+    ]
+
+
+# ------------------------------------------------------------------------------------------------ level 3
+def machines_layout() -> list[str]:
+    """Enemies, a moving platform, a ladder, falling platforms, a door and its switch, 120 x 16."""
+    g = Grid(120)
+    g.ground(range(0, 22))
+    g.ground(range(36, 46))
+    g.ground(range(46, 62), GROUND - 6)  # a wall six tiles high: the ladder climbs it
+    g.put(GROUND - 7, 48, "#")  # a bump that keeps the beetle up there off the ladder's top
+    g.ground(range(74, 100), GROUND - 6)  # past the falling platforms
+    for k in range(4):  # 45-degree slopes down to the goal's meadow
+        g.put(GROUND - 6 + k, 100 + k, "\\")
+        g.ground(range(100 + k, 101 + k), GROUND - 5 + k)
+    g.ground(range(104, 120), GROUND - 2)
+    return g.rows()
+
+
+def machines_objects() -> list[dict]:
+    upper = GROUND - 6
+    return [
+        spawn(2),
+        {"cls": "Walker", "name": "beetle", "x": px(14), "y": px(GROUND) - 26, "w": 24, "h": 26,
+         "props": {"speed": 40.0, "direction": -1}},
+        coin(15, GROUND - 4),
+        {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(GROUND + 1), "w": px(14), "h": 64},
+        # The ferry shuttles across the pit, flush with the ground at both ends.
+        {"id": 50, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
+         "props": {"path": 51, "speed": 80.0, "mode": "pingpong"}},
+        {"id": 51, "name": "ferry path", "kind": "polyline", "x": px(22) + 50, "y": px(GROUND) + 6,
+         "points": [(0, 0), (px(14) - 100, 0)]},
+        coin(29, GROUND - 3),
+        flag("Checkpoint", 38, GROUND, "after the ferry"),
+        {"cls": "Ladder", "name": "ladder", "x": px(45), "y": px(upper), "w": 32, "h": px(6)},
+        coin(45, upper - 2),
+        {"cls": "Walker", "name": "beetle", "x": px(55), "y": px(upper) - 26, "w": 24, "h": 26,
+         "props": {"speed": 50.0}},
+        {"cls": "Hazard", "name": "chasm", "x": px(62), "y": px(HEIGHT - 1), "w": px(12), "h": 32},
+        {"cls": "FallingPlatform", "name": "crumbly", "x": px(63), "y": px(upper), "w": 64, "h": 16,
+         "props": {"delay": 0.5}},
+        {"cls": "FallingPlatform", "name": "crumbly", "x": px(67), "y": px(upper), "w": 64, "h": 16,
+         "props": {"delay": 0.5}},
+        {"cls": "FallingPlatform", "name": "crumbly", "x": px(71), "y": px(upper), "w": 64, "h": 16,
+         "props": {"delay": 0.5}},
+        coin(68, upper - 3),
+        flag("Checkpoint", 76, upper, "over the chasm"),
+        {"cls": "Switch", "name": "button", "x": px(81), "y": px(upper) - 8, "w": 32, "h": 8, "props": {"door": 60}},
+        {"id": 60, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
+        coin(95, upper - 1),
+        flag("Goal", 115, GROUND - 2, "flag"),
+    ]
+
+
+LEVELS = {
+    "1_hills_and_ledges.tmx": (hills_layout, hills_objects, "2_crates.tmx"),
+    "2_crates.tmx": (crates_layout, crates_objects, "3_machines.tmx"),
+    "3_machines.tmx": (machines_layout, machines_objects, "playground.tmx"),
+}
+"""File name -> (layout, objects, the level the goal leads to)."""
