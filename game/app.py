@@ -24,6 +24,7 @@ from .art import HERO_H, HERO_POSES, HERO_W
 from .controls import Controls
 from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
+from .particles import Particles
 from .runner import Recorder, frames_of
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
@@ -119,7 +120,7 @@ class Play:
         self.hero = arcade.Sprite(self.textures["idle"][0])
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sprites.append(self.hero)
-        self.dust: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.particles = Particles(ASSETS)
         self.squash = 0.0
         self.animator = Animator(HERO_ANIMATIONS)
         self.hurt = 0.0
@@ -129,18 +130,14 @@ class Play:
         self.previous_position = session.hero.position
 
     def after_step(self) -> None:
-        """Feel touches that react to what just happened: dust and squash on landing."""
-        events = self.session.controller.events
-        if any(e["type"] in ("hazard", "fall", "enemy", "crushed") for e in self.session.events):
+        """Feel touches that react to what just happened: squash on landing, particles (dust, sparkles, puffs)."""
+        session = self.session
+        events = session.controller.events
+        if any(e["type"] in ("hazard", "fall", "enemy", "crushed") for e in session.events):
             self.hurt = 0.4
         if "land" in events:
             self.squash = 1.0
-            x, y = self.session.hero.position
-            for dx in (-8, 8):
-                puff = arcade.Sprite(arcade.load_texture(ASSETS / "dust.png"))
-                puff.center_x, puff.center_y = x + dx, y - 14
-                puff.change_x = dx * 3
-                self.dust.append(puff)
+        self.particles.after_step(session.hero, events, session.game_events, STEP)
 
     def update_visuals(self, dt: float, alpha: float) -> None:
         s = self.session
@@ -164,11 +161,7 @@ class Play:
         self.hero.scale = (sx, sy)
         self.hero.center_x = x
         self.hero.bottom = y - 16
-        for puff in list(self.dust):
-            puff.center_x += puff.change_x * dt
-            puff.alpha = max(0, puff.alpha - int(600 * dt))
-            if puff.alpha == 0:
-                puff.remove_from_sprite_lists()
+        self.particles.update(dt)
 
     def draw_world(self) -> None:
         """The level, things and hero into the offscreen game image (logical pixels)."""
@@ -176,7 +169,7 @@ class Play:
         self.camera.use()
         self.renderer.draw((self.camera.camera.position[0], self.camera.camera.position[1]))
         self.sprites.draw(pixelated=True)
-        self.dust.draw(pixelated=True)
+        self.particles.draw()
         if self.debug:
             self.renderer.draw_debug()
 

@@ -95,7 +95,7 @@ def test_gamepad_start_pauses_and_b_resumes_and_the_dpad_drives_menus(monkeypatc
         frames(window, 1)
         pad.hat_y = 0
         pad.tap(window, 0)  # A plays the selected level
-        assert window.state == "play" and window.play.session.level.path.name == "demo.tmx"
+        assert window.state == "play" and window.play.session.level.path.name == "1_hills_and_ledges.tmx"
         pad.tap(window, 7)  # start
         assert window.state == "pause"
         pad.tap(window, 1)  # B
