@@ -71,8 +71,27 @@ def tileset_xml() -> str:
         '<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" '
         f'tilecount="{TILE_COUNT}" columns="{TILE_COLUMNS}">\n'
         f' <image source="../assets/tiles.png" width="{TILE_COLUMNS * TILE}" height="{TILE_ROWS * TILE}"/>\n'
-        + "\n".join(tiles) + "\n</tileset>\n"
+        + "\n".join(tiles) + "\n" + wangset_xml() + "</tileset>\n"
     )
+
+
+def wang_id(key: tuple[bool, ...]) -> str:
+    """A ground block's Tiled wang id (top, top-right, right, bottom-right, bottom, bottom-left, left,
+    top-left; 1 = ground there, 0 = air) from its GROUND_VARIANTS key (what is exposed to the air)."""
+    top, right, bottom, left, top_left, top_right, bottom_right, bottom_left = (not open_ for open_ in key)
+    corners = (top and right and top_right, bottom and right and bottom_right, bottom and left and bottom_left,
+               top and left and top_left)
+    marks = (top, corners[0], right, corners[1], bottom, corners[2], left, corners[3])
+    return ",".join("1" if mark else "0" for mark in marks)
+
+
+def wangset_xml() -> str:
+    """A Tiled terrain set ("ground", mixed edges and corners) over the 47 autotiled blocks, so Tiled's
+    terrain brush paints ground with the same grass tops, rims and inner corners the map maker picks."""
+    rows = "\n".join(f'   <wangtile tileid="{tid}" wangid="{wang_id(key)}"/>' for key, tid in GROUND_VARIANTS.items())
+    return (' <wangsets>\n  <wangset name="ground" type="mixed" tile="0">\n'
+            '   <wangcolor name="ground" color="#7a5438" tile="16" probability="1"/>\n'
+            f'{rows}\n  </wangset>\n </wangsets>\n')
 
 
 def _prop_xml(props: dict) -> str:

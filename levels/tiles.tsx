@@ -329,4 +329,56 @@
    <object id="1" x="0" y="0" width="32" height="32"/>
   </objectgroup>
  </tile>
+ <wangsets>
+  <wangset name="ground" type="mixed" tile="0">
+   <wangcolor name="ground" color="#7a5438" tile="16" probability="1"/>
+   <wangtile tileid="16" wangid="1,1,1,1,1,1,1,1"/>
+   <wangtile tileid="32" wangid="1,1,1,1,1,1,1,0"/>
+   <wangtile tileid="33" wangid="1,0,1,1,1,1,1,1"/>
+   <wangtile tileid="34" wangid="1,0,1,1,1,1,1,0"/>
+   <wangtile tileid="35" wangid="1,1,1,0,1,1,1,1"/>
+   <wangtile tileid="36" wangid="1,1,1,0,1,1,1,0"/>
+   <wangtile tileid="37" wangid="1,0,1,0,1,1,1,1"/>
+   <wangtile tileid="38" wangid="1,0,1,0,1,1,1,0"/>
+   <wangtile tileid="39" wangid="1,1,1,1,1,0,1,1"/>
+   <wangtile tileid="40" wangid="1,1,1,1,1,0,1,0"/>
+   <wangtile tileid="41" wangid="1,0,1,1,1,0,1,1"/>
+   <wangtile tileid="42" wangid="1,0,1,1,1,0,1,0"/>
+   <wangtile tileid="43" wangid="1,1,1,0,1,0,1,1"/>
+   <wangtile tileid="44" wangid="1,1,1,0,1,0,1,0"/>
+   <wangtile tileid="45" wangid="1,0,1,0,1,0,1,1"/>
+   <wangtile tileid="46" wangid="1,0,1,0,1,0,1,0"/>
+   <wangtile tileid="0" wangid="0,0,1,1,1,1,1,0"/>
+   <wangtile tileid="47" wangid="0,0,1,0,1,1,1,0"/>
+   <wangtile tileid="48" wangid="0,0,1,1,1,0,1,0"/>
+   <wangtile tileid="49" wangid="0,0,1,0,1,0,1,0"/>
+   <wangtile tileid="50" wangid="1,0,0,0,1,1,1,1"/>
+   <wangtile tileid="51" wangid="1,0,0,0,1,1,1,0"/>
+   <wangtile tileid="52" wangid="1,0,0,0,1,0,1,1"/>
+   <wangtile tileid="53" wangid="1,0,0,0,1,0,1,0"/>
+   <wangtile tileid="54" wangid="0,0,0,0,1,1,1,0"/>
+   <wangtile tileid="55" wangid="0,0,0,0,1,0,1,0"/>
+   <wangtile tileid="56" wangid="1,1,1,0,0,0,1,1"/>
+   <wangtile tileid="57" wangid="1,1,1,0,0,0,1,0"/>
+   <wangtile tileid="58" wangid="1,0,1,0,0,0,1,1"/>
+   <wangtile tileid="59" wangid="1,0,1,0,0,0,1,0"/>
+   <wangtile tileid="60" wangid="0,0,1,0,0,0,1,0"/>
+   <wangtile tileid="61" wangid="1,0,0,0,0,0,1,1"/>
+   <wangtile tileid="62" wangid="1,0,0,0,0,0,1,0"/>
+   <wangtile tileid="63" wangid="0,0,0,0,0,0,1,0"/>
+   <wangtile tileid="64" wangid="1,1,1,1,1,0,0,0"/>
+   <wangtile tileid="65" wangid="1,0,1,1,1,0,0,0"/>
+   <wangtile tileid="66" wangid="1,1,1,0,1,0,0,0"/>
+   <wangtile tileid="67" wangid="1,0,1,0,1,0,0,0"/>
+   <wangtile tileid="68" wangid="0,0,1,1,1,0,0,0"/>
+   <wangtile tileid="69" wangid="0,0,1,0,1,0,0,0"/>
+   <wangtile tileid="70" wangid="1,0,0,0,1,0,0,0"/>
+   <wangtile tileid="71" wangid="0,0,0,0,1,0,0,0"/>
+   <wangtile tileid="72" wangid="1,1,1,0,0,0,0,0"/>
+   <wangtile tileid="73" wangid="1,0,1,0,0,0,0,0"/>
+   <wangtile tileid="74" wangid="0,0,1,0,0,0,0,0"/>
+   <wangtile tileid="75" wangid="1,0,0,0,0,0,0,0"/>
+   <wangtile tileid="76" wangid="0,0,0,0,0,0,0,0"/>
+  </wangset>
+ </wangsets>
 </tileset>

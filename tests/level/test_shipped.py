@@ -77,3 +77,31 @@ def test_no_slope_tile_hangs_over_empty_space(path):
                 if raw & GID_MASK in sloped and not layer.cells[row + 1][col]:
                     hanging.append((layer.name, col * 32, row * 32))
     assert not hanging, hanging
+
+
+def test_the_tileset_has_a_terrain_set_over_the_autotiled_blocks():
+    """Tiled's terrain brush paints the same blocks the map maker picks: one wang tile per block, each with
+    its own edges and corners (47 distinct ids), the grass-topped block open at the top only."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(ROOT / "levels" / "tiles.tsx").getroot()
+    wang = {int(t.get("tileid")): t.get("wangid") for t in root.iter("wangtile")}
+    assert len(wang) == 47 and len(set(wang.values())) == 47
+    assert wang[0] == "0,0,1,1,1,1,1,0" and wang[16] == "1,1,1,1,1,1,1,1"
+
+
+def test_generated_maps_autotile_by_neighbourhood():
+    """A block with air above gets grass; one buried gets none; an open side gets a rim; an inner corner
+    (ground above and beside, air on the diagonal) its own block."""
+    from game.art import GROUND_VARIANTS
+    from game.mapmaker import ground_tile
+
+    grid = ["....",
+            ".##.",
+            "####",
+            "####"]
+    assert ground_tile(grid, 1, 1) == GROUND_VARIANTS[(True, False, False, True) + (False,) * 4]
+    assert ground_tile(grid, 3, 1) == 16  # buried
+    assert ground_tile(grid, 2, 0) == GROUND_VARIANTS[(True, False, False, False, False, False, False, False)]
+    inner = ground_tile(grid, 2, 1)
+    assert inner == GROUND_VARIANTS[(False, False, False, False, True, False, False, False)]
