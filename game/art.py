@@ -402,7 +402,8 @@ def main() -> None:
 
     write_sounds(ASSETS)
     write_music(ASSETS)
-    print(f"wrote tiles.png, hero.png, dust.png, sparkle.png, puff.png, sky.png, hills.png, trees.png, sounds and music in {ASSETS}")
+    print(f"wrote tiles.png, hero.png, dust.png, sparkle.png, puff.png, sky.png, hills.png, trees.png, sounds and "
+          f"music in {ASSETS}")
 
 
 if __name__ == "__main__":

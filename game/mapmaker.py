@@ -1,7 +1,7 @@
 """Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx`` and
-the three teaching levels of :mod:`game.tutorial`) from ASCII layouts, so the first versions of the levels are reproducible. After that they are ordinary
-Tiled files: open them in Tiled, edit, save. Run ``python -m game.mapmaker`` to rewrite them (this
-overwrites edits).
+the three teaching levels of :mod:`game.tutorial`) from ASCII layouts, so the first versions of the levels
+are reproducible. After that they are ordinary Tiled files: open them in Tiled, edit, save. Run
+``python -m game.mapmaker`` to rewrite them (this overwrites edits).
 
 Layout legend (one character per 32 px tile, top row first):
 

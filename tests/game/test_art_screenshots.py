@@ -100,7 +100,7 @@ def seams(picture, widest=3):
     gap), or below the surfaces of the columns on both sides of them (a vertical gap up to ``widest`` px,
     which leaves its own column empty from top to bottom)."""
     magenta = np.all(np.abs(picture - MAGENTA) <= 40, axis=-1)
-    height, width = magenta.shape
+    height = magenta.shape[0]
     surface = np.where((~magenta).any(axis=0), np.argmax(~magenta, axis=0), height)  # first ground row per column
     rows = np.arange(height)[:, None]
     inside = rows > surface[None, :]
