@@ -71,8 +71,8 @@ def flag(cls: str, col: float, top_row: int, name: str) -> dict:
 
 # ------------------------------------------------------------------------------------------------ level 1
 def hills_layout() -> list[str]:
-    """Slopes and one-way platforms, 110 x 16."""
-    g = Grid(110)
+    """Slopes and one-way platforms, 176 x 16."""
+    g = Grid(176)
     g.ground(range(0, 22))
     g.put(12, 8, "ab" + "#" * 6 + "cd")  # a gentle 2:1 hill, two tiles high
     g.put(11, 10, "ab##cd")
@@ -94,7 +94,20 @@ def hills_layout() -> list[str]:
     g.put(12, 89, "ab" + "#" * 4 + "cd")
     g.put(12, 98, "ab####cd")
     g.put(11, 100, "abcd")
-    for col in (3, 26, 27, 54, 74, 106):  # grass tufts
+    g.ground(range(110, 176))
+    g.fill(range(GROUND, GROUND + 2), range(110, 114), ".")  # a sharp V: two 45-degree slopes that meet
+    g.put(GROUND, 110, "\\")
+    g.put(GROUND + 1, 111, "\\/")
+    g.put(GROUND, 113, "/")
+    g.fill(range(GROUND + 1, GROUND + 2), range(110, 111))
+    g.fill(range(GROUND + 1, GROUND + 2), range(113, 114))
+    for row, col in ((11, 119), (9, 122), (7, 119), (5, 122)):  # a zigzag tower of one-way platforms ...
+        g.put(row, col, "---")
+    g.ground(range(126, 141), 4)  # ... up to a mesa nine tiles high
+    for k in range(9):  # and a long 2:1 slope all the way down
+        g.put(4 + k, 141 + 2 * k, "cd")
+        g.ground(range(141 + 2 * k, 143 + 2 * k), 5 + k)
+    for col in (3, 26, 27, 54, 74, 106, 118, 165):  # grass tufts
         if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
             g.cells[GROUND - 1][col] = '"'
     return g.rows()
@@ -112,21 +125,33 @@ def hills_objects() -> list[dict]:
         {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 160, "h": 64},
         coin(81.5, 9),
         coin(101, 8),
-        flag("Goal", 106, GROUND, "flag"),
+        flag("Checkpoint", 106, GROUND, "past the spikes"),
+        coin(111.5, 13),  # at the bottom of the V
+        coin(120, 10), coin(123, 8), coin(120, 6), coin(123, 4),  # up the tower
+        flag("Checkpoint", 128, 4, "mesa"),
+        coin(134, 2), coin(135, 2), coin(136, 2),
+        coin(150, 7), coin(156, 10),  # over the long slope
+        flag("Goal", 171, GROUND, "flag"),
     ]
 
 
 # ------------------------------------------------------------------------------------------------ level 2
 def crates_layout() -> list[str]:
-    """Crates, 100 x 16."""
-    g = Grid(100)
+    """Crates, 150 x 16."""
+    g = Grid(150)
     g.ground(range(0, 16))
     g.ground(range(16, 31), GROUND - 4)  # a wall four tiles high: too high to jump, a crate stack climbs it
     g.ground(range(31, 46))
     g.ground(range(46, 56), GROUND - 4)  # reached from the one-way ledge a crate brings within a jump
     g.ground(range(56, 66))
     g.ground(range(66, 85), GROUND - 2)  # where the spring throws the crate
-    g.ground(range(85, 100), GROUND - 6)  # reached from the second ledge, with the crate's help again
+    g.ground(range(85, 105), GROUND - 6)  # reached from the second ledge, with the crate's help again
+    g.ground(range(105, 118))
+    g.ground(range(118, 134), GROUND - 5)  # five tiles high: a pyramid of crates climbs it
+    for k in range(4):  # 45-degree slopes down to the goal
+        g.put(GROUND - 5 + k, 134 + k, "\\")
+        g.ground(range(134 + k, 135 + k), GROUND - 4 + k)
+    g.ground(range(138, 150))
     return g.rows()
 
 
@@ -147,14 +172,21 @@ def crates_objects() -> list[dict]:
         coin(64, GROUND - 6),
         {"cls": "OneWay", "name": "high ledge", "x": px(80), "y": px(top3) - 112, "w": 160, "h": 8},
         coin(82, top3 - 5),
-        flag("Goal", 95, GROUND - 6, "flag"),
+        flag("Checkpoint", 95, GROUND - 6, "high top"),
+        coin(100, GROUND - 8), coin(102, GROUND - 8),
+        crate(115, GROUND - 1), crate(116, GROUND - 1), crate(117, GROUND - 1),  # a pyramid against the wall
+        crate(116, GROUND - 2), crate(117, GROUND - 2),
+        crate(117, GROUND - 3),
+        coin(117, GROUND - 6),
+        coin(126, GROUND - 7), coin(127, GROUND - 7),
+        flag("Goal", 145, GROUND, "flag"),
     ]
 
 
 # ------------------------------------------------------------------------------------------------ level 3
 def machines_layout() -> list[str]:
-    """Enemies, a moving platform, a ladder, falling platforms, a door and its switch, 120 x 16."""
-    g = Grid(120)
+    """Enemies, a moving platform, a ladder, falling platforms, a door and its switch, a lift, 172 x 16."""
+    g = Grid(172)
     g.ground(range(0, 22))
     g.ground(range(36, 46))
     g.ground(range(46, 62), GROUND - 6)  # a wall six tiles high: the ladder climbs it
@@ -163,7 +195,10 @@ def machines_layout() -> list[str]:
     for k in range(4):  # 45-degree slopes down to the goal's meadow
         g.put(GROUND - 6 + k, 100 + k, "\\")
         g.ground(range(100 + k, 101 + k), GROUND - 5 + k)
-    g.ground(range(104, 120), GROUND - 2)
+    g.ground(range(104, 126), GROUND - 2)
+    g.ground(range(126, 141), 3)  # a wall ten tiles high: the lift goes up it ...
+    g.put(2, 139, "#")  # (a bump that keeps the beetle up there off the ladder's top)
+    g.ground(range(141, 172))  # ... and a ladder down its far side
     return g.rows()
 
 
@@ -198,7 +233,22 @@ def machines_objects() -> list[dict]:
         {"cls": "Switch", "name": "button", "x": px(81), "y": px(upper) - 8, "w": 32, "h": 8, "props": {"door": 60}},
         {"id": 60, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
         coin(95, upper - 1),
-        flag("Goal", 115, GROUND - 2, "flag"),
+        flag("Checkpoint", 108, GROUND - 2, "meadow"),
+        {"id": 70, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2) - 2, "w": 96,
+         "h": 16, "props": {"path": 71, "speed": 60.0, "mode": "pingpong", "one_way": True}},
+        {"id": 71, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 6,
+         "points": [(0, 0), (0, -px(8))]},
+        coin(124, 5),
+        flag("Checkpoint", 128, 3, "wall top"),
+        {"cls": "Walker", "name": "beetle", "x": px(134), "y": px(3) - 26, "w": 24, "h": 26, "props": {"speed": 45.0}},
+        coin(136, 1),
+        {"cls": "Ladder", "name": "long ladder", "x": px(141), "y": px(3), "w": 32, "h": px(GROUND - 3)},
+        coin(141, 8),
+        {"cls": "Switch", "name": "button", "x": px(148), "y": px(GROUND) - 8, "w": 32, "h": 8,
+         "props": {"door": 72}},
+        {"id": 72, "cls": "Door", "name": "gate", "x": px(157) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
+        coin(162, GROUND - 1),
+        flag("Goal", 166, GROUND, "flag"),
     ]
 
 

@@ -73,6 +73,40 @@ def ride(name, board_x, leave_x):
     return move
 
 
+def lift(name, board_x, leave_x):
+    """Wait beside the lift ``name`` until it is down, step on, ride it to the top, walk off right."""
+    def move(s):
+        platform = kinematic(s, name)
+        bottom = platform.position[1]
+        while s.hero.position[0] < board_x - 40:
+            yield {"right"}
+        while platform.position[1] > bottom + 4:
+            yield set()  # (its start is its lowest point: wait until it is back there)
+        while s.hero.platform is not platform:
+            yield {"right"} if s.hero.position[0] < platform.position[0] else set()
+        while s.hero.position[0] < leave_x:  # against the wall, sliding up it, stepping off at the top
+            yield {"right"}
+    return move
+
+
+def stomp():
+    """Wait for the nearest enemy ahead to come close, then jump onto it (steering to where it is)."""
+    def move(s):
+        hx = s.hero.position[0]
+        enemy = min((c for c in s.world.characters if c is not s.hero and c.position[0] > hx),
+                    key=lambda c: c.position[0] - hx)
+        while enemy.position[0] - s.hero.position[0] > 100:
+            yield {"right"} if enemy.velocity[0] > 0 else set()
+        for k in range(120):
+            held = {"jump"} if k < 14 else set()
+            dx = enemy.position[0] - s.hero.position[0]
+            held.add("right" if dx > 0 else "left")
+            yield held
+            if k > 5 and s.hero.on_floor:
+                return
+    return move
+
+
 def walk_left(x):
     def move(s):
         while s.hero.position[0] > x:
@@ -171,7 +205,10 @@ PLANS = {
         until(lambda s: s.hero.on_floor),
         run(2540, hop=False),
         jump(),  # over the spikes (onto the middle ledge or past it)
-        run(3500),
+        run(3740),  # over the hills and through the V
+        jump_to(3856), jump_to(3952), jump_to(3856), jump_to(3952),  # up the one-way tower
+        jump_to(4100),  # onto the mesa
+        run(5600),  # down the long slope to the flag
     ],
     "2_crates": lambda s: [
         run(400, hop=False),
@@ -187,7 +224,11 @@ PLANS = {
         run(2660, hop=False),  # push it to the wall, under the high ledge
         until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
         jump_to(2704), jump_to(2690), jump_to(2790),  # onto the crate, up through the ledge, to the top
-        run(3100),
+        run(3000),
+        run(3640, hop=False),  # off the top, up to the pyramid
+        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        jump_to(3696), jump_to(3728), jump_to(3760), jump_to(3830),  # up the pyramid, onto the wall
+        run(4700),
     ],
     "3_machines": lambda s: [
         run(680),  # stomping the beetle on the way
@@ -196,7 +237,14 @@ PLANS = {
         climb(),
         run(1960),  # over the bump, and the second beetle
         jump_to(2048), jump_to(2176), jump_to(2304), jump_to(2420),  # falling platforms
-        run(3700),  # the switch opens the door ahead
+        run(3850),  # the switch opens the door ahead; down to the meadow
+        lift("lift", 3936, 4060),
+        stomp(),
+        run(4440),  # over the bump
+        run(4528, hop=False),  # onto the ladder's top
+        hold({"down"}, 3),
+        until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),  # down the ladder
+        run(5400),  # the switch, the door, the flag
     ],
 }
 
