@@ -51,7 +51,15 @@ def _ground_variants() -> dict[tuple[bool, ...], int]:
 
 
 GROUND_VARIANTS = _ground_variants()
-TILE_COUNT = max(GROUND_VARIANTS.values()) + 1
+SURFACES = {SLOPE_R: (32, 0), SLOPE_L: (0, 32), SLOPE2_R_LOW: (32, 16), SLOPE2_R_HIGH: (16, 0),
+            SLOPE2_L_HIGH: (0, 16), SLOPE2_L_LOW: (16, 32), HALF: (16, 16)}
+"""The top line of each surface tile: px down from the tile's top at its left and right edges."""
+SLOPE_FEET = {slope: max(GROUND_VARIANTS.values()) + 1 + k
+              for k, slope in enumerate((SLOPE_R, SLOPE2_R_LOW, SLOPE_L, SLOPE2_L_LOW))}
+"""Slope tile -> the buried block to put under it: a slope whose line comes down to its cell's bottom
+(the low end of a 45-degree slope or of a 2:1 slope's low half) has no room for its whole grass band, so
+the block below carries the rest of the band (a wedge of grass in its top corner)."""
+TILE_COUNT = max(SLOPE_FEET.values()) + 1
 TILE_ROWS = -(-TILE_COUNT // TILE_COLUMNS)
 TILE_CLASSES = {
     ONE_WAY: "OneWay", CRATE: "Crate", PLATFORM: "MovingPlatform", SPIKES: "Hazard", GOAL: "Goal", COIN: "Pickup",
@@ -82,33 +90,41 @@ WOOD_DARK = (120, 78, 40, 255)
 STEEL = (120, 140, 160, 255)
 
 
-def _speckle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], rng: random.Random, mask: Image.Image) -> None:
-    x0, y0, x1, y1 = box
-    for _ in range(40):
-        x, y = rng.randrange(x0, x1), rng.randrange(y0, y1)
-        if mask.getpixel((x - x0, y - y0)):
-            draw.point((x, y), fill=DIRT_DARK)
+def _grass_rows(x: int, top_left: float, top_right: float) -> tuple[int, int]:
+    """Column ``x``'s surface row and the last row of its grass band (which may pass the tile's bottom: the
+    rest belongs to the block below), for a top line from ``top_left`` to ``top_right`` (px down)."""
+    top = int(top_left + (top_right - top_left) * (x + 0.5) / TILE)
+    drip = (x * 7) % 5  # grass hanging a little into the dirt, the same pattern in every tile
+    return top, top + 4 + (drip - 2 if drip >= 3 else 0)
 
 
-def _ground(
-    img: Image.Image, index: int, polygon: list[tuple[float, float]], rng: random.Random, grass: bool = True
-) -> None:
-    """A dirt shape with a grass edge along its top (unless ``grass`` is false), in tile ``index``."""
-    ox = index * TILE
-    mask = Image.new("1", (TILE, TILE), 0)
-    ImageDraw.Draw(mask).polygon(polygon, fill=1)
-    layer = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
-    draw.polygon(polygon, fill=DIRT)
-    _speckle(draw, (0, 0, TILE, TILE), rng, mask)
-    # Grass: the top 5 px of the shape in every column.
-    for x in range(TILE if grass else 0):
-        column = [y for y in range(TILE) if mask.getpixel((x, y))]
-        if column:
-            top = column[0]
-            for y in range(top, min(top + 5, TILE)):
-                draw.point((x, y), fill=GRASS_LIGHT if y == top else GRASS_GREEN)
-    img.alpha_composite(layer, (ox, 0))
+def _slope_foot(slope: int, rng: random.Random) -> Image.Image:
+    """The buried block under ``slope`` with the part of the slope's grass band that did not fit above."""
+    img = _ground_block((False,) * 8, rng)
+    d = ImageDraw.Draw(img)
+    for x in range(TILE):
+        _, last = _grass_rows(x, *SURFACES[slope])
+        if last >= TILE:
+            d.line((x, 0, x, last - TILE), fill=GRASS_GREEN)
+    return img
+
+
+def _surface_tile(img: Image.Image, index: int, top_left: float, top_right: float, rng: random.Random) -> None:
+    """A ground tile whose top is a straight line from ``top_left`` to ``top_right`` (px down from the tile's
+    top at its left and right edges): a slope or a half block. Each column's top pixel follows the line at
+    the column's centre, so two tiles whose lines meet (a 2:1 slope's low and high halves, a slope and a
+    block) continue each other's grass without a notch; grass, drips and dirt as the ground blocks have."""
+    tile = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
+    d = ImageDraw.Draw(tile)
+    for x in range(TILE):
+        top, last = _grass_rows(x, top_left, top_right)
+        d.line((x, top, x, TILE - 1), fill=DIRT)
+        for _ in range(1 if top > 24 else 2):
+            y = rng.randrange(min(top + 6, TILE - 1), TILE)
+            d.point((x, y), fill=DIRT_DARK)
+        d.line((x, top, x, min(last, TILE - 1)), fill=GRASS_GREEN)
+        d.point((x, top), fill=GRASS_LIGHT)
+    img.alpha_composite(tile, (index * TILE, 0))
 
 
 def _ground_block(key: tuple[bool, ...], rng: random.Random) -> Image.Image:
@@ -166,13 +182,8 @@ def draw_tiles() -> Image.Image:
     """tiles.png: TILE_COLUMNS tiles a row; the first 25 are drawn on one strip as before, then cut into rows."""
     rng = random.Random(7)
     img = Image.new("RGBA", (GROUND_FIRST * TILE, TILE), (0, 0, 0, 0))
-    _ground(img, SLOPE_R, [(0, 32), (32, 0), (32, 32)], rng)
-    _ground(img, SLOPE_L, [(0, 0), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_R_LOW, [(0, 32), (32, 16), (32, 32)], rng)
-    _ground(img, SLOPE2_R_HIGH, [(0, 16), (32, 0), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_L_HIGH, [(0, 0), (32, 16), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_L_LOW, [(0, 16), (32, 32), (0, 32)], rng)
-    _ground(img, HALF, [(0, 16), (32, 16), (32, 32), (0, 32)], rng)
+    for tid, (top_left, top_right) in SURFACES.items():
+        _surface_tile(img, tid, top_left, top_right, rng)
     d = ImageDraw.Draw(img)
     x = ONE_WAY * TILE
     d.rectangle((x, 0, x + 31, 7), fill=WOOD, outline=WOOD_DARK)
@@ -208,6 +219,8 @@ def draw_tiles() -> Image.Image:
     ground_rng = random.Random(11)
     for key, tid in GROUND_VARIANTS.items():
         sheet.paste(_ground_block(key, ground_rng), _cell(tid))
+    for slope, tid in SLOPE_FEET.items():
+        sheet.paste(_slope_foot(slope, ground_rng), _cell(tid))
     return sheet
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
-    BACKGROUND_WIDTH, GROUND_VARIANTS, SKY_HEIGHT, TILE_ANIMATIONS, TILE_CLASSES, TILE_COLUMNS,
+    BACKGROUND_WIDTH, GROUND_VARIANTS, SKY_HEIGHT, SLOPE_FEET, TILE_ANIMATIONS, TILE_CLASSES, TILE_COLUMNS,
     TILE_COUNT, TILE_PROPERTIES, TILE_ROWS,
     BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
@@ -25,7 +25,7 @@ from .art import (
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
 COLLISION = {
-    **{tid: "rect 0 0 32 32" for tid in GROUND_VARIANTS.values()},
+    **{tid: "rect 0 0 32 32" for tid in [*GROUND_VARIANTS.values(), *SLOPE_FEET.values()]},
     SLOPE_R: "poly 0,32 32,0 32,32",
     SLOPE_L: "poly 0,0 32,32 0,32",
     SLOPE2_R_LOW: "poly 0,32 32,16 32,32",
@@ -130,10 +130,15 @@ def ground_tile(grid: list[str], row: int, col: int) -> int:
     left = "r" not in FULL_SIDES.get(cell(row, col - 1), "")
 
     def open_corner(dr: int, dc: int, side_a: bool, side_b: bool) -> bool:
-        return not side_a and not side_b and cell(row + dr, col + dc) not in FULL_SIDES
+        # Only between two full blocks: a slope beside or above brings its own surface down to the corner.
+        beside_blocks = cell(row + dr, col) == "#" and cell(row, col + dc) == "#"
+        return not side_a and not side_b and beside_blocks and cell(row + dr, col + dc) not in FULL_SIDES
 
     key = (top, right, bottom, left, open_corner(-1, -1, top, left), open_corner(-1, 1, top, right),
            open_corner(1, 1, bottom, right), open_corner(1, -1, bottom, left))
+    above = LEGEND.get(cell(row - 1, col))
+    if not any(key) and above in SLOPE_FEET:
+        return SLOPE_FEET[above]  # under a slope's low end: the rest of its grass band
     return GROUND_VARIANTS[key]
 
 

@@ -40,11 +40,12 @@ def test_the_tileset_has_the_promised_collision_shapes():
     assert tileset.image is not None and tileset.image.exists()
     kinds = {tid: [s.kind for s in shapes] for tid, shapes in tileset.tile_shapes.items()}
     # 45-degree slopes both ways, 2:1 slopes (two tiles each way), half block, one-way ...
-    # ... and the 47 autotiled full blocks (grass top, open sides, inner corners), each a whole-cell rectangle.
-    assert len(kinds) == 8 + 47
+    # ... and the 47 autotiled full blocks (grass top, open sides, inner corners) and 4 blocks for under the
+    # low ends of slopes (the rest of the slope's grass band), each a whole-cell rectangle.
+    assert len(kinds) == 8 + 47 + 4
     full = [tid for tid, shapes in tileset.tile_shapes.items() if len(shapes) == 1 and shapes[0].kind == "rectangle"
             and (shapes[0].width, shapes[0].height) == (32, 32)]
-    assert len(full) == 47
+    assert len(full) == 47 + 4
     assert sum(1 for k in kinds.values() if k == ["polygon"]) == 6
     assert [tid for tid, p in tileset.tile_properties.items() if p.get("one_way")] == [8]
 
@@ -105,3 +106,32 @@ def test_generated_maps_autotile_by_neighbourhood():
     assert ground_tile(grid, 2, 0) == GROUND_VARIANTS[(True, False, False, False, False, False, False, False)]
     inner = ground_tile(grid, 2, 1)
     assert inner == GROUND_VARIANTS[(False, False, False, False, True, False, False, False)]
+
+
+def test_a_slope_above_a_block_makes_no_inner_corner():
+    """A 2:1 slope climbing over a block brings the grass down to the block's corner itself: the block under
+    it gets no inner-corner notch (which drew a tuft of grass in the middle of the slope)."""
+    from game.mapmaker import ground_tile
+
+    from game.art import SLOPE2_R_LOW, SLOPE_FEET
+
+    grid = ["...ab#",
+            ".ab###",
+            "######"]
+    assert ground_tile(grid, 1, 3) == SLOPE_FEET[SLOPE2_R_LOW]  # (no notch: the slope's own grass band)
+    assert ground_tile(grid, 1, 4) == 16
+
+
+def test_a_slope_s_low_end_hands_its_grass_to_the_block_below():
+    """Under the low end of a 45-degree slope or of a 2:1 slope's low half, the buried block is the slope's
+    foot: it carries the rest of the slope's grass band, which met the flat ground's band with a notch."""
+    from game.art import SLOPE2_L_LOW, SLOPE_L, SLOPE_R, SLOPE_FEET
+    from game.mapmaker import ground_tile
+
+    grid = ["./#" + "\\" + ".cd.",
+            "########"]
+    assert ground_tile(grid, 1, 1) == SLOPE_FEET[SLOPE_R]
+    assert ground_tile(grid, 1, 2) == 16  # under a block: buried dirt
+    assert ground_tile(grid, 1, 3) == SLOPE_FEET[SLOPE_L]
+    assert ground_tile(grid, 1, 5) == 16  # under a 2:1 slope's high half: buried dirt
+    assert ground_tile(grid, 1, 6) == SLOPE_FEET[SLOPE2_L_LOW]
