@@ -212,3 +212,35 @@ def test_a_tile_with_transparent_edges_fills_its_whole_cell(tmp_path):
     assert shot.getpixel((31, 16)) == (200, 0, 0)  # the first tile's last column, below its slope line
     assert shot.getpixel((32, 16)) == (0, 0, 255)  # the second tile's empty first column
     assert shot.getpixel((63, 16)) == (200, 0, 0)
+
+
+REPEAT_TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="40" height="4" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="1" source="anim.tsx"/>
+ <imagelayer id="3" name="hills" offsetx="10" offsety="20" parallaxx="0.25" repeatx="1">
+  <image source="tiles.png" width="128" height="32"/></imagelayer>
+ <imagelayer id="4" name="once" parallaxx="0.5"><image source="tiles.png" width="128" height="32"/></imagelayer>
+ <imagelayer id="5" name="hidden" visible="0" repeatx="1"><image source="tiles.png" width="128" height="32"/></imagelayer>
+ <objectgroup id="2" name="o"><object id="1" class="Spawn" x="10" y="10"><point/></object></objectgroup>
+</map>
+"""
+
+
+def test_a_repeating_image_layer_covers_the_map_and_beyond_a_hidden_one_is_not_drawn(scene, tmp_path):
+    from engine.render import REPEAT_MARGIN
+
+    level, _, _ = scene
+    folder = level.path.parent
+    (folder / "repeat.tmx").write_text(REPEAT_TMX)
+    repeat_level = load_level(folder / "repeat.tmx")
+    layers = [layer for layer in repeat_level.tmx.layers if isinstance(layer, dict)]
+    assert [layer["repeat"] for layer in layers] == [(True, False), (False, False), (True, False)]
+    renderer = LevelRenderer(repeat_level, repeat_level.build_world())
+    assert len(renderer.backgrounds) == 2  # the hidden layer is left out
+    (hills, factor), (once, _) = renderer.backgrounds
+    assert factor == (0.25, 1.0) and len(once) == 1
+    lefts = sorted(sprite.center_x - 64 for sprite in hills)
+    assert all(b - a == 128 for a, b in zip(lefts, lefts[1:]))  # side by side, no gap, no overlap
+    assert (lefts[0] - 10) % 128 == 0  # on the layer's offset's grid
+    assert lefts[0] <= -REPEAT_MARGIN and lefts[-1] + 128 >= repeat_level.width + REPEAT_MARGIN
+    assert all(sprite.center_y == repeat_level.height - 20 - 16 for sprite in hills)  # offset y: down from the top
