@@ -87,7 +87,7 @@ def hills_layout() -> list[str]:
     g.put(9, 46, "---")
     g.ground(range(50, 60), 8)  # the cliff top, 5 tiles above the ground
     g.put(8, 60, "-" * 8)  # a one-way bridge: the way on is under it (down + jump drops through)
-    g.fill(range(0, 11), range(68, 70))  # a rock wall hanging from the top of the map, over the low passage
+    g.fill(range(3, 11), range(68, 76))  # a hill the way on tunnels under (too high to climb from the bridge)
     g.ground(range(60, 80))
     g.ground(range(85, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
     g.put(11, 81, "--")
