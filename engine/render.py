@@ -28,7 +28,11 @@ from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .play.animation import Animation, Animator, character_pose
 from .world import KinematicBody, World
 
-__all__ = ["LevelRenderer", "draw_shape"]
+__all__ = ["REPEAT_MARGIN", "LevelRenderer", "draw_shape"]
+
+REPEAT_MARGIN = 2048.0
+"""How far (px) a repeating image layer reaches beyond the map's sides: the view's half-width can exceed the
+map's edge by that much (a large window on a small map) and still find the layer there."""
 
 
 def _tileset_images(tileset: Tileset) -> dict[int, Image.Image]:
@@ -56,7 +60,8 @@ class LevelRenderer:
             for tid, img in _tileset_images(ts).items():
                 self._images[ts.firstgid + tid] = img
         self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
-        self.backgrounds: list[tuple[arcade.Sprite, tuple[float, float]]] = []
+        self.backgrounds: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
+        """Image layers (sprites, parallax factor), drawn first, in map order."""
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
         self.bodies: arcade.SpriteList = arcade.SpriteList()
@@ -105,8 +110,10 @@ class LevelRenderer:
                         if tex is None:
                             continue
                         sprite = arcade.Sprite(tex)
-                        sprite.left = col * tw + layer.offset[0]
-                        sprite.bottom = map_h - (row + 1) * th - layer.offset[1]
+                        # Placed by its centre: arcade's left / bottom are the hit box's, which skips a tile's
+                        # transparent edge columns (a slope's), and would shift it off its cell.
+                        sprite.center_x = col * tw + layer.offset[0] + tex.width / 2
+                        sprite.center_y = map_h - (row + 1) * th - layer.offset[1] + tex.height / 2
                         sprite.alpha = int(255 * layer.opacity)
                         sprites.append(sprite)
                         ts = tmx.tileset_of(raw & GID_MASK)
@@ -114,10 +121,31 @@ class LevelRenderer:
                             self._animated.append((sprite, ts.tile_animations[(raw & GID_MASK) - ts.firstgid], ts.firstgid))
                 self.layers.append((sprites, layer.parallax))
             elif isinstance(layer, dict) and layer.get("image") is not None and Path(layer["image"]).exists():
-                sprite = arcade.Sprite(arcade.load_texture(layer["image"]))
-                sprite.left = layer["offset"][0]
-                sprite.top = map_h - layer["offset"][1]
-                self.backgrounds.append((sprite, layer["parallax"]))
+                if layer.get("visible", True):
+                    self.backgrounds.append((self._image_layer(layer), layer["parallax"]))
+
+    def _image_layer(self, layer: dict[str, Any]) -> arcade.SpriteList:
+        """An image layer's sprites: the image at the layer's offset (px, Tiled's y down from the map's top), or
+        copies of it side by side across the map and ``REPEAT_MARGIN`` px beyond when the layer repeats
+        (Tiled's ``repeatx`` / ``repeaty``), so a parallax layer narrower than the map never runs out."""
+        tex = arcade.load_texture(layer["image"])
+        repeat_x, repeat_y = layer.get("repeat", (False, False))
+        left = layer["offset"][0]
+        top = self.level.height - layer["offset"][1]
+        xs, ys = [left], [top]
+        if repeat_x:
+            first = left - math.ceil((left + REPEAT_MARGIN) / tex.width) * tex.width
+            xs = [first + k * tex.width for k in range(math.ceil((self.level.width + 2 * REPEAT_MARGIN) / tex.width) + 2)]
+        if repeat_y:
+            first = top + math.ceil((self.level.height + REPEAT_MARGIN - top) / tex.height) * tex.height
+            ys = [first - k * tex.height for k in range(math.ceil((self.level.height + 2 * REPEAT_MARGIN) / tex.height) + 2)]
+        sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
+        for x in xs:
+            for y in ys:
+                sprite = arcade.Sprite(tex)
+                sprite.center_x, sprite.center_y = x + tex.width / 2, y - tex.height / 2  # (not left / top: hit box)
+                sprites.append(sprite)
+        return sprites
 
     # ---------------------------------------------------------------- things, drawn by their tiles
     def tile_of(self, obj: LevelObject) -> int | None:
@@ -263,20 +291,16 @@ class LevelRenderer:
 
     def draw(self, camera_position: tuple[float, float] = (0.0, 0.0)) -> None:
         """Draw backgrounds, tile layers and things. ``camera_position`` feeds the parallax of layers whose
-        factor is not 1 (they are shifted by ``(1 - factor) * camera position``)."""
+        factor is not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is
+        the view's centre in the engine frame, px)."""
         cx, cy = camera_position
-        for sprite, (px, py) in self.backgrounds:
-            dx, dy = (1 - px) * cx, (1 - py) * cy
-            sprite.center_x += dx
-            sprite.center_y += dy
-            arcade.draw_sprite(sprite)
-            sprite.center_x -= dx
-            sprite.center_y -= dy
-        for sprites, (px, py) in self.layers:
+        for sprites, (px, py) in [*self.backgrounds, *self.layers]:
             if (px, py) != (1.0, 1.0):
-                sprites.move((1 - px) * cx, (1 - py) * cy)
+                # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
+                dx, dy = round((1 - px) * cx), round((1 - py) * cy)
+                sprites.move(dx, dy)
                 sprites.draw(pixelated=True)
-                sprites.move(-(1 - px) * cx, -(1 - py) * cy)
+                sprites.move(-dx, -dy)
             else:
                 sprites.draw(pixelated=True)
         self.bodies.draw(pixelated=True)

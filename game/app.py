@@ -24,6 +24,7 @@ from .art import HERO_H, HERO_POSES, HERO_W
 from .controls import Controls
 from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
+from .particles import Particles
 from .runner import Recorder, frames_of
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
@@ -119,7 +120,7 @@ class Play:
         self.hero = arcade.Sprite(self.textures["idle"][0])
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sprites.append(self.hero)
-        self.dust: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.particles = Particles(ASSETS)
         self.squash = 0.0
         self.animator = Animator(HERO_ANIMATIONS)
         self.hurt = 0.0
@@ -129,18 +130,14 @@ class Play:
         self.previous_position = session.hero.position
 
     def after_step(self) -> None:
-        """Feel touches that react to what just happened: dust and squash on landing."""
-        events = self.session.controller.events
-        if any(e["type"] in ("hazard", "fall", "enemy", "crushed") for e in self.session.events):
+        """Feel touches that react to what just happened: squash on landing, particles (dust, sparkles, puffs)."""
+        session = self.session
+        events = session.controller.events
+        if any(e["type"] in ("hazard", "fall", "enemy", "crushed") for e in session.events):
             self.hurt = 0.4
         if "land" in events:
             self.squash = 1.0
-            x, y = self.session.hero.position
-            for dx in (-8, 8):
-                puff = arcade.Sprite(arcade.load_texture(ASSETS / "dust.png"))
-                puff.center_x, puff.center_y = x + dx, y - 14
-                puff.change_x = dx * 3
-                self.dust.append(puff)
+        self.particles.after_step(session.hero, events, session.game_events, STEP)
 
     def update_visuals(self, dt: float, alpha: float) -> None:
         s = self.session
@@ -164,11 +161,7 @@ class Play:
         self.hero.scale = (sx, sy)
         self.hero.center_x = x
         self.hero.bottom = y - 16
-        for puff in list(self.dust):
-            puff.center_x += puff.change_x * dt
-            puff.alpha = max(0, puff.alpha - int(600 * dt))
-            if puff.alpha == 0:
-                puff.remove_from_sprite_lists()
+        self.particles.update(dt)
 
     def draw_world(self) -> None:
         """The level, things and hero into the offscreen game image (logical pixels)."""
@@ -176,14 +169,14 @@ class Play:
         self.camera.use()
         self.renderer.draw((self.camera.camera.position[0], self.camera.camera.position[1]))
         self.sprites.draw(pixelated=True)
-        self.dust.draw(pixelated=True)
+        self.particles.draw()
         if self.debug:
             self.renderer.draw_debug()
 
     def draw_hud(self, ui: Ui) -> None:
         """Level name, coins and time over the game, at window resolution."""
         s = self.session
-        name = s.level.path.stem.replace("_", " ").title()
+        name = level_name(s.level.path)
         ui.shadowed(f"{name}    coins {s.pickups}/{s.pickup_total}    time {s.time:5.1f}", 8, LOGICAL_HEIGHT - 16,
                     INK, 8, live=True)
         if self.debug:
@@ -197,6 +190,24 @@ class Play:
         self.draw_hud(ui)
 
 
+def level_name(path: Path | str) -> str:
+    """A level's name for people: ``1_hills_and_ledges.tmx`` -> ``1. Hills and ledges``, ``demo.tmx`` -> ``Demo``."""
+    number, _, rest = Path(path).stem.partition("_")
+    if number.isdigit() and rest:
+        return f"{number}. {rest.replace('_', ' ').capitalize()}"
+    return Path(path).stem.replace("_", " ").capitalize()
+
+
+def level_order(levels: list[Path]) -> list[Path]:
+    """The title screen's order: the numbered teaching levels first, then the demo, then the rest by name."""
+    def key(path: Path) -> tuple[int, str]:
+        number = path.stem.partition("_")[0]
+        return (0 if number.isdigit() else 1 if path.name == "demo.tmx" else 2,
+                number.zfill(4) if number.isdigit() else path.name)
+
+    return sorted(levels, key=key)
+
+
 def level_entries(levels: list[Path]) -> list[LevelEntry]:
     """The title screen's rows: each level's name and coin count (``None`` when it does not load)."""
     entries = []
@@ -205,7 +216,7 @@ def level_entries(levels: list[Path]) -> list[LevelEntry]:
             coins: int | None = len(load_level(path).of_kind("pickup"))
         except LevelError:
             coins = None
-        entries.append(LevelEntry(path.name, path.stem.replace("_", " ").title(), coins))
+        entries.append(LevelEntry(path.name, level_name(path), coins))
     return entries
 
 
@@ -227,7 +238,7 @@ class GameWindow(arcade.Window):
         self.ui.box = self.pixels.box
         self.settings = Settings.load()
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
-        self.levels = sorted(LEVELS.glob("*.tmx"), key=lambda p: (p.name != "demo.tmx", p.name))
+        self.levels = level_order(list(LEVELS.glob("*.tmx")))
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
         self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
@@ -518,7 +529,7 @@ class GameWindow(arcade.Window):
         if self.new_best and self.replay is None:
             ui.text("new best!", cx, 166, GOLD, 9, anchor_x="center")
         nxt = s.level.next_level if (s.complete and self.replay is None and s.level.next_level) else ""
-        label = Path(nxt).stem.replace("_", " ").title() if nxt else "title screen"
+        label = level_name(nxt) if nxt else "title screen"
         ui.text(f"enter / A: {label}", cx, 142, INK, 8, anchor_x="center")
 
 

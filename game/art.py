@@ -17,16 +17,59 @@ TILE = 32
 # Tile ids of tiles.png (one row); levels/tiles.tsx gives them their collision shapes.
 BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LOW, HALF, ONE_WAY, GRASS, \
     CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT, BLOCK_INNER, LADDER, SPRING, WALKER, WALKER_STEP, DOOR, \
-    SWITCH, FALLING = range(24)
-TILE_COUNT = 24
+    SWITCH, FALLING, BOULDER = range(25)
+TILE_COLUMNS = 16
+"""Tiles per row of tiles.png (ids run left to right, then down)."""
+GROUND_FIRST = 32
+"""The first id of the autotiled ground blocks (see GROUND_VARIANTS)."""
+
+
+def _ground_variants() -> dict[tuple[bool, ...], int]:
+    """Every autotiled ground block: ``(top, right, bottom, left, top_left, top_right, bottom_right,
+    bottom_left)`` exposed (open to the air) -> tile id. A corner counts (an inner corner: the two sides
+    beside it covered, the diagonal cell open) only when both sides beside it are covered, so there are the
+    47 blocks of the classic blob set. The plain grass-topped block and the buried block keep their old ids
+    (BLOCK, BLOCK_INNER), so maps written before autotiling still read right."""
+    out: dict[tuple[bool, ...], int] = {}
+    next_id = GROUND_FIRST
+    for sides in range(16):
+        top, right, bottom, left = (bool(sides & bit) for bit in (1, 2, 4, 8))
+        possible = [not top and not left, not top and not right, not bottom and not right, not bottom and not left]
+        for corners in range(16):
+            corner = tuple(bool(corners & bit) for bit in (1, 2, 4, 8))
+            if any(c and not ok for c, ok in zip(corner, possible)):
+                continue
+            key = (top, right, bottom, left, *corner)
+            if key == (True,) + (False,) * 7:
+                out[key] = 0  # BLOCK
+            elif not any(key):
+                out[key] = 16  # BLOCK_INNER
+            else:
+                out[key] = next_id
+                next_id += 1
+    return out
+
+
+GROUND_VARIANTS = _ground_variants()
+SURFACES = {SLOPE_R: (32, 0), SLOPE_L: (0, 32), SLOPE2_R_LOW: (32, 16), SLOPE2_R_HIGH: (16, 0),
+            SLOPE2_L_HIGH: (0, 16), SLOPE2_L_LOW: (16, 32), HALF: (16, 16)}
+"""The top line of each surface tile: px down from the tile's top at its left and right edges."""
+SLOPE_FEET = {slope: max(GROUND_VARIANTS.values()) + 1 + k
+              for k, slope in enumerate((SLOPE_R, SLOPE2_R_LOW, SLOPE_L, SLOPE2_L_LOW))}
+"""Slope tile -> the buried block to put under it: a slope whose line comes down to its cell's bottom
+(the low end of a 45-degree slope or of a 2:1 slope's low half) has no room for its whole grass band, so
+the block below carries the rest of the band (a wedge of grass in its top corner)."""
+TILE_COUNT = max(SLOPE_FEET.values()) + 1
+TILE_ROWS = -(-TILE_COUNT // TILE_COLUMNS)
 TILE_CLASSES = {
     ONE_WAY: "OneWay", CRATE: "Crate", PLATFORM: "MovingPlatform", SPIKES: "Hazard", GOAL: "Goal", COIN: "Pickup",
     CHECKPOINT: "Checkpoint", LADDER: "Ladder", SPRING: "Spring", WALKER: "Walker", DOOR: "Door", SWITCH: "Switch",
-    FALLING: "FallingPlatform",
+    FALLING: "FallingPlatform", BOULDER: "Solid",
 }
 """The class each object tile has in levels/tiles.tsx: the renderer draws an object of that class with it."""
 TILE_PROPERTIES = {
     SPIKES: {"draw": "repeat"}, LADDER: {"draw": "repeat"}, PLATFORM: {"draw": "repeat"}, FALLING: {"draw": "repeat"},
+    BOULDER: {"draw": "stretch"},
 }
 """How a tile covers an object drawn with it (see engine.render): the default is stretch or stand."""
 TILE_ANIMATIONS = {WALKER: [(WALKER, 250), (WALKER_STEP, 250)]}
@@ -34,6 +77,12 @@ TILE_ANIMATIONS = {WALKER: [(WALKER, 250), (WALKER_STEP, 250)]}
 
 DIRT = (122, 84, 56, 255)
 DIRT_DARK = (96, 64, 44, 255)
+DIRT_LIGHT = (150, 110, 78, 255)
+DIRT_RIM = (74, 48, 34, 255)
+GRASS_DARK = (60, 130, 58, 255)
+ROCK = (128, 124, 132, 255)
+ROCK_DARK = (78, 74, 86, 255)
+ROCK_LIGHT = (176, 172, 180, 255)
 GRASS_GREEN = (86, 170, 72, 255)
 GRASS_LIGHT = (130, 204, 96, 255)
 WOOD = (176, 120, 64, 255)
@@ -41,48 +90,100 @@ WOOD_DARK = (120, 78, 40, 255)
 STEEL = (120, 140, 160, 255)
 
 
-def _speckle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], rng: random.Random, mask: Image.Image) -> None:
-    x0, y0, x1, y1 = box
-    for _ in range(40):
-        x, y = rng.randrange(x0, x1), rng.randrange(y0, y1)
-        if mask.getpixel((x - x0, y - y0)):
-            draw.point((x, y), fill=DIRT_DARK)
+def _grass_rows(x: int, top_left: float, top_right: float) -> tuple[int, int]:
+    """Column ``x``'s surface row and the last row of its grass band (which may pass the tile's bottom: the
+    rest belongs to the block below), for a top line from ``top_left`` to ``top_right`` (px down)."""
+    top = int(top_left + (top_right - top_left) * (x + 0.5) / TILE)
+    drip = (x * 7) % 5  # grass hanging a little into the dirt, the same pattern in every tile
+    return top, top + 4 + (drip - 2 if drip >= 3 else 0)
 
 
-def _ground(
-    img: Image.Image, index: int, polygon: list[tuple[float, float]], rng: random.Random, grass: bool = True
-) -> None:
-    """A dirt shape with a grass edge along its top (unless ``grass`` is false), in tile ``index``."""
-    ox = index * TILE
-    mask = Image.new("1", (TILE, TILE), 0)
-    ImageDraw.Draw(mask).polygon(polygon, fill=1)
-    layer = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
-    draw.polygon(polygon, fill=DIRT)
-    _speckle(draw, (0, 0, TILE, TILE), rng, mask)
-    # Grass: the top 5 px of the shape in every column.
-    for x in range(TILE if grass else 0):
-        column = [y for y in range(TILE) if mask.getpixel((x, y))]
-        if column:
-            top = column[0]
-            for y in range(top, min(top + 5, TILE)):
-                draw.point((x, y), fill=GRASS_LIGHT if y == top else GRASS_GREEN)
-    img.alpha_composite(layer, (ox, 0))
+def _slope_foot(slope: int, rng: random.Random) -> Image.Image:
+    """The buried block under ``slope`` with the part of the slope's grass band that did not fit above."""
+    img = _ground_block((False,) * 8, rng)
+    d = ImageDraw.Draw(img)
+    for x in range(TILE):
+        _, last = _grass_rows(x, *SURFACES[slope])
+        if last >= TILE:
+            d.line((x, 0, x, last - TILE), fill=GRASS_GREEN)
+    return img
+
+
+def _surface_tile(img: Image.Image, index: int, top_left: float, top_right: float, rng: random.Random) -> None:
+    """A ground tile whose top is a straight line from ``top_left`` to ``top_right`` (px down from the tile's
+    top at its left and right edges): a slope or a half block. Each column's top pixel follows the line at
+    the column's centre, so two tiles whose lines meet (a 2:1 slope's low and high halves, a slope and a
+    block) continue each other's grass without a notch; grass, drips and dirt as the ground blocks have."""
+    tile = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
+    d = ImageDraw.Draw(tile)
+    for x in range(TILE):
+        top, last = _grass_rows(x, top_left, top_right)
+        d.line((x, top, x, TILE - 1), fill=DIRT)
+        for _ in range(1 if top > 24 else 2):
+            y = rng.randrange(min(top + 6, TILE - 1), TILE)
+            d.point((x, y), fill=DIRT_DARK)
+        d.line((x, top, x, min(last, TILE - 1)), fill=GRASS_GREEN)
+        d.point((x, top), fill=GRASS_LIGHT)
+    img.alpha_composite(tile, (index * TILE, 0))
+
+
+def _ground_block(key: tuple[bool, ...], rng: random.Random) -> Image.Image:
+    """One autotiled ground block (``key`` as in GROUND_VARIANTS): dirt, a grass top where the top is open, a
+    dark rim on open sides and the bottom, rounded grass over outer corners, small grass / rim notches in
+    inner corners. Patterns that meet a neighbour's (grass drips, rims) depend on x or y only, so any two
+    blocks side by side continue each other."""
+    top, right, bottom, left, top_left, top_right, bottom_right, bottom_left = key
+    img = Image.new("RGBA", (TILE, TILE), DIRT)
+    d = ImageDraw.Draw(img)
+    for _ in range(36):
+        d.point((rng.randrange(TILE), rng.randrange(TILE)), fill=DIRT_DARK)
+    for _ in range(3):  # pebbles
+        x, y = rng.randrange(3, TILE - 5), rng.randrange(8, TILE - 5)
+        d.rectangle((x, y, x + 1, y + 1), fill=DIRT_LIGHT)
+    if left:
+        d.rectangle((0, 0, 1, TILE - 1), fill=DIRT_RIM)
+    if right:
+        d.rectangle((TILE - 2, 0, TILE - 1, TILE - 1), fill=DIRT_RIM)
+    if bottom:
+        d.rectangle((0, TILE - 2, TILE - 1, TILE - 1), fill=DIRT_RIM)
+    if top:
+        d.rectangle((0, 0, TILE - 1, 4), fill=GRASS_GREEN)
+        d.line((0, 0, TILE - 1, 0), fill=GRASS_LIGHT)
+        for x in range(TILE):
+            drip = (x * 7) % 5  # 0..4: grass hanging a little into the dirt, the same in every block
+            if drip >= 3:
+                d.line((x, 5, x, 5 + drip - 3), fill=GRASS_DARK)
+        for side, x0 in ((left, 0), (right, TILE - 2)):
+            if side:  # the grass turns down the open side; the very corner pixel is cut round
+                d.rectangle((x0, 0, x0 + 1, 6), fill=GRASS_GREEN)
+                d.point((0 if x0 == 0 else TILE - 1, 0), fill=(0, 0, 0, 0))
+    if top_left:
+        d.rectangle((0, 0, 2, 4), fill=GRASS_GREEN)
+        d.point((0, 0), fill=GRASS_LIGHT)
+    if top_right:
+        d.rectangle((TILE - 3, 0, TILE - 1, 4), fill=GRASS_GREEN)
+        d.point((TILE - 1, 0), fill=GRASS_LIGHT)
+    if bottom_left:
+        d.rectangle((0, TILE - 2, 1, TILE - 1), fill=DIRT_RIM)
+    if bottom_right:
+        d.rectangle((TILE - 2, TILE - 2, TILE - 1, TILE - 1), fill=DIRT_RIM)
+    return img
+
+
+def _boulder(d: ImageDraw.ImageDraw, x: int) -> None:
+    """A grey rock mound filling the tile's bottom (the demo's boulder Solid is stretched over it)."""
+    d.polygon([(x, 31), (x + 7, 6), (x + 23, 2), (x + 31, 31)], fill=ROCK, outline=ROCK_DARK)
+    d.line((x + 8, 9, x + 22, 5), fill=ROCK_LIGHT, width=2)
+    d.line((x + 14, 16, x + 19, 24), fill=ROCK_DARK)
+    d.line((x + 6, 22, x + 10, 27), fill=ROCK_DARK)
 
 
 def draw_tiles() -> Image.Image:
+    """tiles.png: TILE_COLUMNS tiles a row; the first 25 are drawn on one strip as before, then cut into rows."""
     rng = random.Random(7)
-    img = Image.new("RGBA", (TILE_COUNT * TILE, TILE), (0, 0, 0, 0))
-    full = [(0, 0), (32, 0), (32, 32), (0, 32)]
-    _ground(img, BLOCK, full, rng)
-    _ground(img, BLOCK_INNER, full, rng, grass=False)
-    _ground(img, SLOPE_R, [(0, 32), (32, 0), (32, 32)], rng)
-    _ground(img, SLOPE_L, [(0, 0), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_R_LOW, [(0, 32), (32, 16), (32, 32)], rng)
-    _ground(img, SLOPE2_R_HIGH, [(0, 16), (32, 0), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_L_HIGH, [(0, 0), (32, 16), (32, 32), (0, 32)], rng)
-    _ground(img, SLOPE2_L_LOW, [(0, 16), (32, 32), (0, 32)], rng)
-    _ground(img, HALF, [(0, 16), (32, 16), (32, 32), (0, 32)], rng)
+    img = Image.new("RGBA", (GROUND_FIRST * TILE, TILE), (0, 0, 0, 0))
+    for tid, (top_left, top_right) in SURFACES.items():
+        _surface_tile(img, tid, top_left, top_right, rng)
     d = ImageDraw.Draw(img)
     x = ONE_WAY * TILE
     d.rectangle((x, 0, x + 31, 7), fill=WOOD, outline=WOOD_DARK)
@@ -111,7 +212,21 @@ def draw_tiles() -> Image.Image:
     d.rectangle((x + 4, 2, x + 6, 31), fill=(80, 80, 80, 255))
     d.polygon([(x + 7, 3), (x + 24, 9), (x + 7, 15)], fill=(60, 140, 230, 255))
     _draw_blocks(d)
-    return img
+    _boulder(d, BOULDER * TILE)
+    sheet = Image.new("RGBA", (TILE_COLUMNS * TILE, TILE_ROWS * TILE), (0, 0, 0, 0))
+    for tid in range(GROUND_FIRST):
+        sheet.alpha_composite(img.crop((tid * TILE, 0, (tid + 1) * TILE, TILE)), _cell(tid))
+    ground_rng = random.Random(11)
+    for key, tid in GROUND_VARIANTS.items():
+        sheet.paste(_ground_block(key, ground_rng), _cell(tid))
+    for slope, tid in SLOPE_FEET.items():
+        sheet.paste(_slope_foot(slope, ground_rng), _cell(tid))
+    return sheet
+
+
+def _cell(tid: int) -> tuple[int, int]:
+    """The top-left pixel of tile ``tid`` in tiles.png."""
+    return (tid % TILE_COLUMNS) * TILE, (tid // TILE_COLUMNS) * TILE
 
 
 def _draw_blocks(d: ImageDraw.ImageDraw) -> None:
@@ -205,16 +320,103 @@ def draw_dust() -> Image.Image:
     return img
 
 
+BACKGROUND_WIDTH = 640
+"""Width (px) of the parallax images: one screen; they repeat side by side (Tiled's repeatx), and their left
+and right edges meet seamlessly (every wave in them has a whole number of periods across the width)."""
+SKY_HEIGHT = 720
+"""The sky image's height (px): taller than any shipped map, anchored at the map's bottom."""
+SKY_TOP = (70, 130, 210)
+SKY_BOTTOM = (190, 226, 246)
+HILLS_FAR = (150, 190, 200, 255)
+HILLS_FAR_LIGHT = (170, 206, 212, 255)
+TREES = (74, 140, 110, 255)
+TREES_DARK = (56, 112, 92, 255)
+
+
+def _ridge(x: int, waves: list[tuple[float, int, float]], base: float) -> int:
+    """Height (px) of a seamless ridge line at column ``x``: ``base`` plus waves (amplitude, periods across
+    the image's width, phase)."""
+    import math
+
+    return round(base + sum(a * math.sin(2 * math.pi * k * x / BACKGROUND_WIDTH + phase) for a, k, phase in waves))
+
+
+def draw_sky() -> Image.Image:
+    """A vertical gradient, deep blue at the top to pale near the horizon (8 px bands: pixel-art steps)."""
+    img = Image.new("RGBA", (BACKGROUND_WIDTH // 10, SKY_HEIGHT))
+    d = ImageDraw.Draw(img)
+    for y in range(0, SKY_HEIGHT, 8):
+        t = min(1.0, y / (SKY_HEIGHT - 160))
+        color = tuple(round(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM))
+        d.rectangle((0, y, img.width, y + 7), fill=color + (255,))
+    return img
+
+
+def draw_hills() -> Image.Image:
+    """Far hills: a pale blue-green ridge with lighter tops, 240 px tall, transparent above the ridge."""
+    h = 240
+    img = Image.new("RGBA", (BACKGROUND_WIDTH, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for x in range(BACKGROUND_WIDTH):
+        top = h - _ridge(x, [(38, 2, 0.3), (18, 5, 1.7), (6, 11, 0.9)], 120)
+        d.line((x, top, x, h - 1), fill=HILLS_FAR)
+        d.line((x, top, x, top + 3), fill=HILLS_FAR_LIGHT)
+    return img
+
+
+def draw_trees() -> Image.Image:
+    """Near trees: a row of rounded crowns on trunks over a dark band, 200 px tall, transparent above."""
+    h = 200
+    img = Image.new("RGBA", (BACKGROUND_WIDTH, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rng = random.Random(5)
+    d.rectangle((0, h - 60, BACKGROUND_WIDTH - 1, h - 1), fill=TREES_DARK)
+    for k in range(16):
+        x = k * BACKGROUND_WIDTH // 16 + rng.randrange(-8, 9)
+        r = rng.randrange(18, 30)
+        y = h - 60 - rng.randrange(20, 70)
+        d.rectangle((x - 2, y, x + 2, h - 60), fill=TREES_DARK)
+        for dx in (-BACKGROUND_WIDTH, 0, BACKGROUND_WIDTH):  # crowns crossing an edge continue on the other
+            d.ellipse((x + dx - r, y - r, x + dx + r, y + r), fill=TREES, outline=TREES_DARK)
+            d.ellipse((x + dx - r // 2, y - r + 4, x + dx + r // 3, y - r // 3), fill=(96, 164, 124, 255))
+    return img
+
+
+def draw_sparkle() -> Image.Image:
+    """A 5 x 5 four-pointed star (pickup sparkle)."""
+    img = Image.new("RGBA", (5, 5), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.line((2, 0, 2, 4), fill=(255, 246, 170, 255))
+    d.line((0, 2, 4, 2), fill=(255, 246, 170, 255))
+    d.point((2, 2), fill=(255, 255, 255, 255))
+    return img
+
+
+def draw_puff() -> Image.Image:
+    """A 10 x 10 grey-white cloud puff (an enemy stomped)."""
+    img = Image.new("RGBA", (10, 10), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse((0, 2, 7, 9), fill=(230, 226, 236, 230))
+    d.ellipse((3, 0, 9, 6), fill=(250, 248, 255, 230))
+    return img
+
+
 def main() -> None:
     ASSETS.mkdir(exist_ok=True)
     draw_tiles().save(ASSETS / "tiles.png")
     draw_hero().save(ASSETS / "hero.png")
     draw_dust().save(ASSETS / "dust.png")
+    draw_sparkle().save(ASSETS / "sparkle.png")
+    draw_puff().save(ASSETS / "puff.png")
+    draw_sky().save(ASSETS / "sky.png")
+    draw_hills().save(ASSETS / "hills.png")
+    draw_trees().save(ASSETS / "trees.png")
     from .sounds import write_music, write_sounds
 
     write_sounds(ASSETS)
     write_music(ASSETS)
-    print(f"wrote tiles.png, hero.png, dust.png, sounds and music in {ASSETS}")
+    print(f"wrote tiles.png, hero.png, dust.png, sparkle.png, puff.png, sky.png, hills.png, trees.png, sounds and "
+          f"music in {ASSETS}")
 
 
 if __name__ == "__main__":

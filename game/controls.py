@@ -7,7 +7,8 @@ to apply; everything else (key events, gamepad polling) only feeds it. Two thing
   display runs faster than the physics, or a slow frame) still counts as held for the next step: presses
   are latched until a step consumes them.
 - **Keyboard and gamepad are the same actions.** The d-pad (hat) and the left stick move; gamepad buttons
-  are bound by index to actions (jump) and to menu commands (back, pause).
+  are bound by index to actions (jump) and to menu commands (back, pause). A d-pad tap is latched like a
+  key's (from pyglet's ``on_joyhat_motion`` events), so a tap between two polls still moves one step.
 
 Menus read *commands* instead of held actions: ``up``, ``down``, ``left``, ``right``, ``confirm``,
 ``back`` and ``pause``, from :meth:`Controls.command_for_key` and :meth:`Controls.poll_gamepad`.
@@ -107,15 +108,25 @@ class Controls:
 
     # --- gamepad --------------------------------------------------------------------------------------
     def attach(self, gamepad: Any) -> None:
-        """Use ``gamepad`` (or none). One that sends pyglet's ``on_joybutton_press`` events also latches a
-        jump pressed and released between two polls."""
+        """Use ``gamepad`` (or none). One that sends pyglet's ``on_joybutton_press`` and ``on_joyhat_motion``
+        events also latches a jump or a d-pad direction pressed and released between two polls (the step
+        after moves that way once; a menu sees the tap as one command)."""
         self.gamepad = gamepad
+        self._hat_held: frozenset[str] = frozenset()
+        self._tapped_commands: set[str] = set()
         if hasattr(gamepad, "push_handlers"):
-            gamepad.push_handlers(on_joybutton_press=self._button_pressed)
+            gamepad.push_handlers(on_joybutton_press=self._button_pressed, on_joyhat_motion=self._hat_moved)
 
     def _button_pressed(self, _gamepad: Any, index: int) -> None:
         if index == self.buttons.get("jump"):
             self._latched.add("jump")
+
+    def _hat_moved(self, _gamepad: Any, hat_x: float, hat_y: float) -> None:
+        held = _directions(float(hat_x or 0), float(hat_y or 0))
+        pressed = held - self._hat_held
+        self._latched |= pressed
+        self._tapped_commands |= {_ACTION_COMMANDS[a] for a in pressed}
+        self._hat_held = held
 
     def poll_gamepad(self) -> list[str]:
         """Read the gamepad once (call every frame): updates the held actions, latches new presses, and
@@ -131,7 +142,8 @@ class Controls:
             if 0 <= index < len(pressed) and pressed[index]:
                 commands.add(role)
         self._latched |= held - self._pad_held
-        new_commands = sorted(commands - self._pad_commands)
+        new_commands = sorted((commands - self._pad_commands) | self._tapped_commands)
+        self._tapped_commands.clear()
         self._pad_held, self._pad_commands = frozenset(held), frozenset(commands)
         return new_commands
 
@@ -139,15 +151,7 @@ class Controls:
         x = float(getattr(pad, "hat_x", 0) or 0) or _stick(getattr(pad, "x", 0.0))
         # pyglet: hat_y is +1 up, but the stick's y is +1 *down*.
         y = float(getattr(pad, "hat_y", 0) or 0) or -_stick(getattr(pad, "y", 0.0))
-        held = set()
-        if x < 0:
-            held.add("left")
-        elif x > 0:
-            held.add("right")
-        if y > 0:
-            held.add("up")
-        elif y < 0:
-            held.add("down")
+        held = set(_directions(x, y))
         pressed = getattr(pad, "buttons", None) or []
         index = self.buttons.get("jump", -1)
         if 0 <= index < len(pressed) and pressed[index]:
@@ -189,6 +193,20 @@ class Controls:
             if held_index == index and other != role:
                 self.buttons[other] = self.buttons.get(role, -1)
         self.buttons[role] = index
+
+
+def _directions(x: float, y: float) -> frozenset[str]:
+    """The actions of a direction: ``x`` -1 left / +1 right, ``y`` +1 up / -1 down (0: neither)."""
+    held = set()
+    if x < 0:
+        held.add("left")
+    elif x > 0:
+        held.add("right")
+    if y > 0:
+        held.add("up")
+    elif y < 0:
+        held.add("down")
+    return frozenset(held)
 
 
 def _stick(value: Any) -> float:

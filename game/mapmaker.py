@@ -1,7 +1,7 @@
-"""Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx``)
-from ASCII layouts, so the first versions of the levels are reproducible. After that they are ordinary
-Tiled files: open them in Tiled, edit, save. Run ``python -m game.mapmaker`` to rewrite them (this
-overwrites edits).
+"""Writes the shipped Tiled files (``levels/tiles.tsx``, ``levels/demo.tmx``, ``levels/playground.tmx`` and
+the three teaching levels of :mod:`game.tutorial`) from ASCII layouts, so the first versions of the levels
+are reproducible. After that they are ordinary Tiled files: open them in Tiled, edit, save. Run
+``python -m game.mapmaker`` to rewrite them (this overwrites edits).
 
 Layout legend (one character per 32 px tile, top row first):
 
@@ -16,7 +16,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
-    BLOCK_INNER, TILE_ANIMATIONS, TILE_CLASSES, TILE_COUNT, TILE_PROPERTIES,
+    BACKGROUND_WIDTH, GROUND_VARIANTS, SKY_HEIGHT, SLOPE_FEET, TILE_ANIMATIONS, TILE_CLASSES, TILE_COLUMNS,
+    TILE_COUNT, TILE_PROPERTIES, TILE_ROWS,
     BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
 )
@@ -24,8 +25,7 @@ from .art import (
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
 COLLISION = {
-    BLOCK: "rect 0 0 32 32",
-    BLOCK_INNER: "rect 0 0 32 32",
+    **{tid: "rect 0 0 32 32" for tid in [*GROUND_VARIANTS.values(), *SLOPE_FEET.values()]},
     SLOPE_R: "poly 0,32 32,0 32,32",
     SLOPE_L: "poly 0,0 32,32 0,32",
     SLOPE2_R_LOW: "poly 0,32 32,16 32,32",
@@ -69,10 +69,29 @@ def tileset_xml() -> str:
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<tileset version="1.10" tiledversion="1.10.2" name="ledgekit" tilewidth="32" tileheight="32" '
-        f'tilecount="{TILE_COUNT}" columns="{TILE_COUNT}">\n'
-        f' <image source="../assets/tiles.png" width="{TILE_COUNT * TILE}" height="32"/>\n'
-        + "\n".join(tiles) + "\n</tileset>\n"
+        f'tilecount="{TILE_COUNT}" columns="{TILE_COLUMNS}">\n'
+        f' <image source="../assets/tiles.png" width="{TILE_COLUMNS * TILE}" height="{TILE_ROWS * TILE}"/>\n'
+        + "\n".join(tiles) + "\n" + wangset_xml() + "</tileset>\n"
     )
+
+
+def wang_id(key: tuple[bool, ...]) -> str:
+    """A ground block's Tiled wang id (top, top-right, right, bottom-right, bottom, bottom-left, left,
+    top-left; 1 = ground there, 0 = air) from its GROUND_VARIANTS key (what is exposed to the air)."""
+    top, right, bottom, left, top_left, top_right, bottom_right, bottom_left = (not open_ for open_ in key)
+    corners = (top and right and top_right, bottom and right and bottom_right, bottom and left and bottom_left,
+               top and left and top_left)
+    marks = (top, corners[0], right, corners[1], bottom, corners[2], left, corners[3])
+    return ",".join("1" if mark else "0" for mark in marks)
+
+
+def wangset_xml() -> str:
+    """A Tiled terrain set ("ground", mixed edges and corners) over the 47 autotiled blocks, so Tiled's
+    terrain brush paints ground with the same grass tops, rims and inner corners the map maker picks."""
+    rows = "\n".join(f'   <wangtile tileid="{tid}" wangid="{wang_id(key)}"/>' for key, tid in GROUND_VARIANTS.items())
+    return (' <wangsets>\n  <wangset name="ground" type="mixed" tile="0">\n'
+            '   <wangcolor name="ground" color="#7a5438" tile="16" probability="1"/>\n'
+            f'{rows}\n  </wangset>\n </wangsets>\n')
 
 
 def _prop_xml(props: dict) -> str:
@@ -82,7 +101,7 @@ def _prop_xml(props: dict) -> str:
     for name, value in props.items():
         if isinstance(value, bool):
             rows.append(f'<property name="{name}" type="bool" value="{str(value).lower()}"/>')
-        elif isinstance(value, int) and name == "path":
+        elif isinstance(value, int) and name in ("path", "door"):
             rows.append(f'<property name="{name}" type="object" value="{value}"/>')
         elif isinstance(value, (int, float)):
             rows.append(f'<property name="{name}" type="float" value="{value}"/>')
@@ -93,7 +112,58 @@ def _prop_xml(props: dict) -> str:
     return "<properties>" + "".join(rows) + "</properties>"
 
 
-def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
+FULL_SIDES = {"#": "trbl", "/": "rb", "\\": "lb", "a": "b", "b": "rb", "c": "lb", "d": "b", "=": "b"}
+"""Which sides of each ground cell are solid all along (top, right, bottom, left): a block beside such a
+side is covered there; any other side leaves the block's face open to the air."""
+
+
+def ground_tile(grid: list[str], row: int, col: int) -> int:
+    """The autotiled block for a ``#`` cell: grass on an open top, a rim on open sides and bottom, notches in
+    inner corners (see ``game.art.GROUND_VARIANTS``). Cells beyond the map count as covered."""
+
+    def cell(r: int, c: int) -> str:
+        return grid[r][c] if 0 <= r < len(grid) and 0 <= c < len(grid[r]) else "#"
+
+    top = "b" not in FULL_SIDES.get(cell(row - 1, col), "")
+    right = "l" not in FULL_SIDES.get(cell(row, col + 1), "")
+    bottom = "t" not in FULL_SIDES.get(cell(row + 1, col), "")
+    left = "r" not in FULL_SIDES.get(cell(row, col - 1), "")
+
+    def open_corner(dr: int, dc: int, side_a: bool, side_b: bool) -> bool:
+        # Only between two full blocks: a slope beside or above brings its own surface down to the corner.
+        beside_blocks = cell(row + dr, col) == "#" and cell(row, col + dc) == "#"
+        return not side_a and not side_b and beside_blocks and cell(row + dr, col + dc) not in FULL_SIDES
+
+    key = (top, right, bottom, left, open_corner(-1, -1, top, left), open_corner(-1, 1, top, right),
+           open_corner(1, 1, bottom, right), open_corner(1, -1, bottom, left))
+    above = LEGEND.get(cell(row - 1, col))
+    if not any(key) and above in SLOPE_FEET:
+        return SLOPE_FEET[above]  # under a slope's low end: the rest of its grass band
+    return GROUND_VARIANTS[key]
+
+
+BACKGROUNDS = (("sky", "sky.png", SKY_HEIGHT, 0.0, 0), ("hills", "hills.png", 240, 0.25, 40),
+               ("trees", "trees.png", 200, 0.5, 48))
+"""The parallax image layers behind every generated map: (name, image in assets/, its height in px,
+horizontal parallax factor, px its bottom sits above the map's bottom). They repeat across (Tiled's
+``repeatx``) and keep a vertical factor of 1, so they stay put against the map's bottom edge."""
+
+
+def background_xml(map_height_px: int) -> str:
+    """The maps' image layers (ids 3 and up), sky first."""
+    rows = []
+    for k, (name, image, height, factor, lift) in enumerate(BACKGROUNDS):
+        width = BACKGROUND_WIDTH // 10 if name == "sky" else BACKGROUND_WIDTH
+        rows.append(f' <imagelayer id="{3 + k}" name="{name}" offsety="{map_height_px - height - lift}" '
+                    f'parallaxx="{factor}" parallaxy="1" repeatx="1">\n'
+                    f'  <image source="../assets/{image}" width="{width}" height="{height}"/>\n </imagelayer>')
+    return "\n".join(rows) + "\n"
+
+
+def map_xml(layout: list[str], objects: list[dict], properties: dict, backgrounds: bool = True) -> str:
+    """A whole TMX map: the layout (see the module docstring) as an autotiled ``ground`` layer, the parallax
+    backgrounds (unless ``backgrounds`` is false) and the objects (dicts: ``cls``, ``name``, ``x``, ``y``
+    (Tiled px, y down), ``w``, ``h``, ``kind`` (point / polyline / polygon), ``points``, ``gid``, ``props``)."""
     width = max(len(row) for row in layout)
     height = len(layout)
     grid = [row.ljust(width) for row in layout]
@@ -104,9 +174,7 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
             if ch not in LEGEND:
                 ids.append("0")
                 continue
-            tid = LEGEND[ch]
-            if tid == BLOCK and r > 0 and grid[r - 1][c] in "#/\\abcd=":
-                tid = BLOCK_INNER  # covered blocks have no grass on top
+            tid = ground_tile(grid, r, c) if ch == "#" else LEGEND[ch]
             ids.append(str(tid + 1))
         cells.append(",".join(ids))
     data = ",\n".join(cells)
@@ -135,10 +203,11 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<map version="1.10" tiledversion="1.10.2" class="LedgekitMap" orientation="orthogonal" renderorder="right-down" '
         f'width="{width}" height="{height}" tilewidth="{TILE}" tileheight="{TILE}" infinite="0" '
-        f'backgroundcolor="#7ec8f0" nextlayerid="3" nextobjectid="{next_id}">\n'
+        f'backgroundcolor="#7ec8f0" nextlayerid="{3 + len(BACKGROUNDS)}" nextobjectid="{next_id}">\n'
         f' {_prop_xml(properties)}\n'
         ' <tileset firstgid="1" source="tiles.tsx"/>\n'
-        f' <layer id="1" name="ground" width="{width}" height="{height}">\n'
+        + (background_xml(height * TILE) if backgrounds else "")
+        + f' <layer id="1" name="ground" width="{width}" height="{height}">\n'
         f'  <data encoding="csv">\n{data}\n</data>\n </layer>\n'
         ' <objectgroup id="2" name="things">\n' + "\n".join(objs) + "\n </objectgroup>\n</map>\n"
     )
@@ -202,6 +271,15 @@ def demo_objects() -> list[dict]:
         {"cls": "OneWay", "name": "ledge", "x": 2176, "y": 200, "w": 96, "h": 8},
         {"cls": "Pickup", "kind": "point", "x": 2224, "y": 168, "props": {"kind": "coin"}},
         {"cls": "Goal", "name": "flag", "x": 2464, "y": 224, "w": 32, "h": 64},
+        {"id": 22, "cls": "Sign", "name": "hint", "x": 112, "y": 300, "w": 96, "h": 24,
+         "props": {"text": "arrows run, space jumps"}},
+        {"id": 23, "cls": "Ladder", "name": "ladder", "x": 2144, "y": 200, "w": 32, "h": 86},
+        {"id": 24, "cls": "Walker", "name": "beetle", "kind": "point", "x": 2256, "y": 186, "props": {"speed": 25.0}},
+        {"id": 25, "cls": "Switch", "name": "button", "x": 2336, "y": 278, "w": 32, "h": 8, "props": {"door": 26}},
+        {"id": 26, "cls": "Door", "name": "gate", "x": 2180, "y": 152, "w": 12, "h": 48},
+        {"id": 27, "cls": "FallingPlatform", "name": "crumbly", "x": 2056, "y": 184, "w": 64, "h": 16,
+         "props": {"delay": 0.5}},
+        {"id": 28, "cls": "Spring", "name": "boing", "x": 384, "y": 210, "w": 32, "h": 12, "props": {"height": 120.0}},
     ]
 
 
@@ -215,7 +293,7 @@ PLAYGROUND = [
     "............................................................",
     "..................ab##cd....................................",
     "................ab######cd..................................",
-    "....../######\\..#########...../####\\........................",
+    "....../######\\..##########..../####\\........................",
     "############################################################",
     "############################################################",
 ]
@@ -237,7 +315,14 @@ def playground_objects() -> list[dict]:
         {"id": 42, "cls": "MovingPlatform", "name": "shuttle", "x": 1500, "y": 140, "w": 96, "h": 16,
          "props": {"path": 43, "speed": 80.0, "mode": "pingpong"}},
         {"id": 43, "name": "shuttle path", "kind": "polyline", "x": 1548, "y": 148, "points": [(0, 0), (240, 0)]},
-        {"cls": "Goal", "name": "flag", "x": 1880, "y": 256, "w": 32, "h": 64},
+        {"id": 26, "cls": "Goal", "name": "flag", "x": 1880, "y": 256, "w": 32, "h": 64},
+        {"id": 44, "cls": "Spring", "name": "boing", "x": 1200, "y": 308, "w": 32, "h": 12, "props": {"height": 200.0}},
+        {"id": 45, "cls": "Walker", "name": "beetle", "kind": "point", "x": 1560, "y": 300, "props": {"speed": 50.0}},
+        {"id": 46, "cls": "Ladder", "name": "ladder", "x": 1728, "y": 128, "w": 32, "h": 192},
+        {"id": 47, "cls": "FallingPlatform", "name": "crumbly", "x": 1780, "y": 220, "w": 64, "h": 16,
+         "props": {"delay": 0.6}},
+        {"id": 48, "cls": "Switch", "name": "button", "x": 70, "y": 312, "w": 32, "h": 8, "props": {"door": 49}},
+        {"id": 49, "cls": "Door", "name": "gate", "x": 160, "y": 224, "w": 16, "h": 96},
     ]
     return objects
 
@@ -248,7 +333,11 @@ def main() -> None:
                                                                     "next_level": "playground.tmx"}))
     (LEVELS / "playground.tmx").write_text(map_xml(PLAYGROUND, playground_objects(), {"gravity": 1800.0,
                                                                                        "segment_radius": 2.0}))
-    print("wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx")
+    from .tutorial import LEVELS as TUTORIAL, PROPERTIES
+
+    for name, (layout, objects, next_level) in TUTORIAL.items():
+        (LEVELS / name).write_text(map_xml(layout(), objects(), {**PROPERTIES, "next_level": next_level}))
+    print(f"wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx, {', '.join(f'levels/{n}' for n in TUTORIAL)}")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ class Session:
     steps: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
     """Game events of the last step, as written to traces."""
+    game_events: list[GameEvent] = field(default_factory=list)
+    """Every game event of the last step as the stage emitted it (with its source: where it happened)."""
 
     def __post_init__(self) -> None:
         self.stage = Stage.from_level(self.level, HERO_SHAPE)
@@ -77,10 +79,12 @@ class Session:
     def step(self, held: frozenset[str] | set[str] | tuple[str, ...] = ()) -> None:
         """Advance one fixed step with the given actions held."""
         self.events = []
+        self.game_events = []
         self.stage.step(PlatformerInput(**{a: a in held for a in ACTIONS}), STEP)
         self.steps += 1
 
     def _record(self, event: GameEvent) -> None:
+        self.game_events.append(event)
         if event.type in TRACED_EVENTS:
             self.events.append(event.as_dict())
 

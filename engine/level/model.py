@@ -244,6 +244,9 @@ class TiledMap:
     tileheight: int
     properties: dict[str, Any]
     layers: list[TileLayer | list[MapObject] | dict]
+    """Tile layers, object groups (lists of objects) and image layers, each a dict: ``name``, ``image`` (its
+    path, or ``None``), ``offset`` (px, y down, groups' offsets added), ``parallax`` (factors, groups'
+    multiplied in), ``visible`` and ``repeat`` (Tiled's ``repeatx``, ``repeaty``)."""
     tilesets: list[Tileset]
     objects: list[MapObject]
     tmx: Any = None

@@ -194,7 +194,8 @@ class _JsonReader:
         elif kind == "imagelayer":
             image = raw.get("image")
             layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,
-                           "offset": here_offset, "parallax": here_parallax, "visible": here_visible})
+                           "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
+                           "repeat": (raw.get("repeatx") is True, raw.get("repeaty") is True)})
 
     def precheck(self, raw: dict, kind: Any, where: str) -> dict:
         """What pytiled-parser would otherwise do unbounded or wrongly: inflate layer data without a cap, open

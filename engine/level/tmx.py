@@ -151,6 +151,7 @@ class _GapFiller:
                     "image": resolve_name(self.path.parent, image.get("source", ""), where) if image is not None
                     else None,
                     "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
+                    "repeat": (child.get("repeatx", "0") == "1", child.get("repeaty", "0") == "1"),
                 })
 
     # ------------------------------------------------------------------ tile layers

@@ -95,7 +95,7 @@ def test_gamepad_start_pauses_and_b_resumes_and_the_dpad_drives_menus(monkeypatc
         frames(window, 1)
         pad.hat_y = 0
         pad.tap(window, 0)  # A plays the selected level
-        assert window.state == "play" and window.play.session.level.path.name == "demo.tmx"
+        assert window.state == "play" and window.play.session.level.path.name == "1_hills_and_ledges.tmx"
         pad.tap(window, 7)  # start
         assert window.state == "pause"
         pad.tap(window, 1)  # B
@@ -134,7 +134,7 @@ def test_a_gamepad_jump_tapped_between_two_polls_still_jumps(monkeypatch):
     window, _ = pad_window(monkeypatch, DEMO)
 
     class EventPad(FakePad):  # a pyglet joystick also dispatches button events as they happen
-        def push_handlers(self, on_joybutton_press):
+        def push_handlers(self, on_joybutton_press, **others):
             self.on_joybutton_press = on_joybutton_press
 
     try:
@@ -190,3 +190,28 @@ def test_losing_focus_forgets_held_keys():
         assert window.state == "play" and abs(hero.velocity[0]) < 1.0
     finally:
         window.close()
+
+
+class HandlerPad(FakePad):
+    """A pad that, like a pyglet joystick, dispatches button and hat events as they happen."""
+
+    def push_handlers(self, **handlers):
+        self.handlers = handlers
+
+
+def test_a_dpad_tap_between_two_polls_still_moves_one_step_and_moves_the_menu():
+    from game.controls import Controls
+
+    pad = HandlerPad()
+    controls = Controls(gamepad=pad)
+    controls.poll_gamepad()
+    pad.handlers["on_joyhat_motion"](pad, 1, 0)  # right went down ...
+    pad.handlers["on_joyhat_motion"](pad, 0, 0)  # ... and up again before the game polled the pad
+    assert pad.hat_x == 0
+    assert controls.poll_gamepad() == ["right"]  # the menu sees the tap once
+    assert controls.consume() == {"right"}  # the next physics step moves right
+    assert controls.poll_gamepad() == [] and controls.consume() == frozenset()  # and only that step
+    pad.handlers["on_joyhat_motion"](pad, 0, -1)  # down, held through the poll: one command, held each step
+    pad.hat_y = -1
+    assert controls.poll_gamepad() == ["down"]
+    assert controls.consume() == {"down"} and controls.poll_gamepad() == [] and controls.consume() == {"down"}

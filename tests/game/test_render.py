@@ -89,11 +89,11 @@ def test_crates_are_drawn_at_their_angle_and_interpolated(scene):
 
 def test_parallax_layers_move_slower_than_the_camera(scene):
     _, _, renderer = scene
-    sprite, factor = renderer.backgrounds[0]
+    sprites, factor = renderer.backgrounds[0]
     assert factor == (0.5, 1.0)
-    x = sprite.center_x
+    x = sprites[0].center_x
     renderer.draw((100.0, 0.0))  # drawing with the camera 100 px right shifts it 50 px, then restores it
-    assert sprite.center_x == x
+    assert sprites[0].center_x == x
 
 
 CLASS_TSX = """<?xml version="1.0" encoding="UTF-8"?>
@@ -170,3 +170,77 @@ def test_an_enemy_walks_through_its_animation_frames_by_pose():
         assert abs(walker.velocity[0]) > 1.0 and len(seen) >= 2
     finally:
         window.close()
+
+
+SLOPE_TSX = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" name="slope" tilewidth="32" tileheight="32" tilecount="1" columns="1">
+ <image source="slope.png" width="32" height="32"/>
+</tileset>
+"""
+
+SLOPE_TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="1" source="slope.tsx"/>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,1</data></layer>
+ <objectgroup id="2" name="o"><object id="1" class="Spawn" x="10" y="10"><point/></object></objectgroup>
+</map>
+"""
+
+
+def test_a_tile_with_transparent_edges_fills_its_whole_cell(tmp_path):
+    """A slope tile's first column is empty: the tile must still cover its cell exactly (arcade's left /
+    bottom are the hit box's, which skips transparent columns, so placing by them shifted the tile 1 px and
+    left a 1 px seam of sky at every slope's joint)."""
+    slope = Image.new("RGBA", (32, 32))
+    for x in range(32):
+        for y in range(32):
+            if x + y >= 32:  # a 45-degree slope rising right: column 0 is empty, column 31 is full
+                slope.putpixel((x, y), (200, 0, 0, 255))
+    slope.save(tmp_path / "slope.png")
+    (tmp_path / "slope.tsx").write_text(SLOPE_TSX)
+    (tmp_path / "m.tmx").write_text(SLOPE_TMX)
+    window = arcade.Window(64, 32, "t", visible=False)
+    try:
+        level = load_level(tmp_path / "m.tmx")
+        renderer = LevelRenderer(level, level.build_world())
+        window.clear(color=(0, 0, 255, 255))
+        window.default_camera.use()
+        renderer.draw()
+        shot = arcade.get_image(0, 0, 64, 32).convert("RGB")
+    finally:
+        window.close()
+    assert shot.getpixel((31, 16)) == (200, 0, 0)  # the first tile's last column, below its slope line
+    assert shot.getpixel((32, 16)) == (0, 0, 255)  # the second tile's empty first column
+    assert shot.getpixel((63, 16)) == (200, 0, 0)
+
+
+REPEAT_TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="40" height="4" tilewidth="32" tileheight="32" infinite="0">
+ <tileset firstgid="1" source="anim.tsx"/>
+ <imagelayer id="3" name="hills" offsetx="10" offsety="20" parallaxx="0.25" repeatx="1">
+  <image source="tiles.png" width="128" height="32"/></imagelayer>
+ <imagelayer id="4" name="once" parallaxx="0.5"><image source="tiles.png" width="128" height="32"/></imagelayer>
+ <imagelayer id="5" name="hidden" visible="0" repeatx="1"><image source="tiles.png" width="128" height="32"/></imagelayer>
+ <objectgroup id="2" name="o"><object id="1" class="Spawn" x="10" y="10"><point/></object></objectgroup>
+</map>
+"""
+
+
+def test_a_repeating_image_layer_covers_the_map_and_beyond_a_hidden_one_is_not_drawn(scene, tmp_path):
+    from engine.render import REPEAT_MARGIN
+
+    level, _, _ = scene
+    folder = level.path.parent
+    (folder / "repeat.tmx").write_text(REPEAT_TMX)
+    repeat_level = load_level(folder / "repeat.tmx")
+    layers = [layer for layer in repeat_level.tmx.layers if isinstance(layer, dict)]
+    assert [layer["repeat"] for layer in layers] == [(True, False), (False, False), (True, False)]
+    renderer = LevelRenderer(repeat_level, repeat_level.build_world())
+    assert len(renderer.backgrounds) == 2  # the hidden layer is left out
+    (hills, factor), (once, _) = renderer.backgrounds
+    assert factor == (0.25, 1.0) and len(once) == 1
+    lefts = sorted(sprite.center_x - 64 for sprite in hills)
+    assert all(b - a == 128 for a, b in zip(lefts, lefts[1:]))  # side by side, no gap, no overlap
+    assert (lefts[0] - 10) % 128 == 0  # on the layer's offset's grid
+    assert lefts[0] <= -REPEAT_MARGIN and lefts[-1] + 128 >= repeat_level.width + REPEAT_MARGIN
+    assert all(sprite.center_y == repeat_level.height - 20 - 16 for sprite in hills)  # offset y: down from the top

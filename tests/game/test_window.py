@@ -22,7 +22,7 @@ def test_title_then_play_pause_restart(tmp_path):
     record = tmp_path / "rec.json"
     window = GameWindow(record=record)
     try:
-        assert window.state == "title" and window.levels[0].name == "demo.tmx"
+        assert window.state == "title" and window.levels[0].name == "1_hills_and_ledges.tmx"
         window.on_key_press(arcade.key.ENTER, 0)
         window.on_key_release(arcade.key.ENTER, 0)
         assert window.state == "play"
