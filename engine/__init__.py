@@ -16,13 +16,13 @@ from .level.level import Level, LevelError, load_level
 from .level.objects import LevelObject
 from .platformer import PlatformerConfig, PlatformerController, PlatformerInput
 from .types import CollisionFilter, ContactEvent, WorldError
-from .warmup import warm_up
+from .warmup import BackgroundWarmUp, warm_up
 from .world import KinematicBody, PlatformPath, World
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Character", "CollisionFilter", "ContactEvent", "KinematicBody", "Level", "LevelError", "LevelObject",
-    "MoverConfig", "PhysicsConfig", "PlatformPath", "PlatformerConfig", "PlatformerController", "PlatformerInput",
-    "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "load_level", "warm_up",
+    "BackgroundWarmUp", "Character", "CollisionFilter", "ContactEvent", "KinematicBody", "Level", "LevelError",
+    "LevelObject", "MoverConfig", "PhysicsConfig", "PlatformPath", "PlatformerConfig", "PlatformerController",
+    "PlatformerInput", "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "load_level", "warm_up",
 ]

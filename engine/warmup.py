@@ -28,11 +28,17 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
     from .world.kernel import compile_steps as solve_steps
     from .world.warmstart import compile_steps as preparation_steps
 
+    global _ready
     start = time.perf_counter()
     for done, stage in enumerate(chain(preparation_steps(), solve_steps()), start=1):
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
+    _ready = True
     return time.perf_counter() - start
+
+
+_ready = False
+"""Whether :func:`warm_up` finished in this process (the kernels stay loaded)."""
 
 
 class BackgroundWarmUp:
@@ -52,12 +58,17 @@ class BackgroundWarmUp:
         """How long it took, once done."""
         self.error: BaseException | None = None
         """What went wrong, if compiling failed (the game should say so and stop)."""
+        self._thread: threading.Thread | None = None
+        if _ready:  # already done in this process (a second window, a test): nothing to wait for
+            self.fraction, self.stage, self.seconds = 1.0, "ready", 0.0
+            return
         self._thread = threading.Thread(target=self._run, name="ledgekit-warm-up", daemon=True)
         self._thread.start()
 
     @property
     def done(self) -> bool:
-        return not self._thread.is_alive()
+        """Whether it has finished (successfully unless :attr:`error` is set)."""
+        return self._thread is None or not self._thread.is_alive()
 
     def _run(self) -> None:
         def report(fraction: float, stage: str) -> None:

@@ -10,11 +10,13 @@ comes from the public engine API through :class:`game.session.Session`.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 import arcade
 
+from engine import BackgroundWarmUp
 from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
 from engine.play import Animation, Animator, character_pose
@@ -232,6 +234,9 @@ class GameWindow(arcade.Window):
         # No multisampling: pixel art has no edges to smooth, and a 4x multisampled window costs software
         # renderers (llvmpipe) several milliseconds a frame just to clear and fill.
         super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True, antialiasing=False)
+        # The physics kernels compile on the first start (tens of seconds, then cached on disk): on a thread,
+        # behind the title, so the window never freezes; no physics step runs until they are ready.
+        self.warm_up = BackgroundWarmUp()
         self.set_minimum_size(LOGICAL_WIDTH, LOGICAL_HEIGHT)
         self.pixels = PixelScreen(self)
         self.ui = Ui()
@@ -437,7 +442,7 @@ class GameWindow(arcade.Window):
         self.poll_gamepad()
         if self.state in ("title", "settings") and self.settings_return == "title" and self.backdrop is not None:
             self._pan_backdrop(delta_time)
-        if self.state != "play" or self.play is None:
+        if self.state != "play" or self.play is None or not self.physics_ready():
             return
         play = self.play
         if self.watcher is not None and self.watcher.poll():
@@ -448,6 +453,14 @@ class GameWindow(arcade.Window):
             self.physics_step(play)
             self.accumulator -= STEP
         play.update_visuals(delta_time, self.accumulator / STEP)
+
+    def physics_ready(self) -> bool:
+        """Whether the physics kernels are compiled; a failed compile closes the game with its message."""
+        if self.warm_up.error is not None:
+            print(f"ledgekit: the physics kernels could not be prepared: {self.warm_up.error}", file=sys.stderr)
+            self.close()
+            return False
+        return self.warm_up.done
 
     def next_input(self) -> frozenset[str]:
         """The actions for the next physics step: the replay's next frame, or the player's (latched) input."""
@@ -516,6 +529,18 @@ class GameWindow(arcade.Window):
             self.settings_menu.draw(self.ui)
         elif self.state in ("complete", "replay_end") and self.play is not None:
             self._draw_complete(self.play.session)
+        if not self.warm_up.done:
+            self._draw_preparing()
+
+    def _draw_preparing(self) -> None:
+        """The first start's "preparing physics" bar (the kernels compile once per machine)."""
+        left, width = LOGICAL_WIDTH / 2 - 120, 240
+        # (between the title's menu and its key help line)
+        self.ui.panel(left - 10, left + width + 10, 30, 58)
+        self.ui.text(f"Preparing physics (first start only)  {self.warm_up.fraction:.0%}", LOGICAL_WIDTH / 2, 45,
+                     INK, 7, anchor_x="center", live=True)
+        self.ui.rect(left, left + width, 34, 39, (60, 60, 80, 255))
+        self.ui.rect(left, left + width * self.warm_up.fraction, 34, 39, GOLD)
 
     def _draw_complete(self, s: Session) -> None:
         ui = self.ui

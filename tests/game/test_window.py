@@ -81,3 +81,27 @@ def test_saving_the_level_while_playing_reloads_it_within_a_second(tmp_path):
         assert window.play.session.steps < 60
     finally:
         window.close()
+
+
+class _Compiling:
+    """A warm-up still running: 40 % done."""
+
+    done, fraction, error = False, 0.4, None
+
+
+def test_no_physics_step_runs_while_the_kernels_compile_and_a_bar_shows_progress():
+    window = GameWindow(level=ROOT / "levels" / "demo.tmx")
+    try:
+        window.warm_up = _Compiling()
+        drawn: list[str] = []
+        draw_text = window.ui.text
+        window.ui.text = lambda value, *args, **kwargs: (drawn.append(value), draw_text(value, *args, **kwargs))
+        window.on_key_press(arcade.key.RIGHT, 0)
+        frames(window, 30)
+        assert window.play.session.steps == 0  # the level waits: a step would block on the compiler
+        assert any(text.startswith("Preparing physics") and "40%" in text for text in drawn)
+        window.warm_up.done = True
+        frames(window, 30)
+        assert window.play.session.steps >= 29
+    finally:
+        window.close()
