@@ -99,6 +99,10 @@ class PhysicsConfig:
     max_static_overlap: float = 1.0
     """Pixels. A body pressed deeper than this into static geometry (a light crate under a much heavier one)
     is moved back out to this depth at the end of the step, whatever the mass ratio."""
+    crush_depth: float = 2.0
+    """Pixels. A body that a kinematic body overlaps by more than this while something opposite (static
+    geometry, another kinematic body) holds it is reported ``crushed`` and no longer pushed: the kinematic
+    body passes through it, so it is never pressed through the level."""
     candidate_padding: float = 16.0
     """Pixels. A body's static-geometry candidates are looked up for its box grown by this much and reused
     until the body leaves that box (resting crates never look again)."""
@@ -111,7 +115,7 @@ class PhysicsConfig:
             "restitution_threshold", "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping",
             "angular_damping", "sleep_linear_velocity", "time_to_sleep", "continuous_min_approach",
             "static_stiffness_scale", "max_hertz_per_substep_rate", "light_gap_fraction", "block_condition_limit",
-            "candidate_padding", "max_static_overlap",
+            "candidate_padding", "max_static_overlap", "crush_depth",
         ))
 
 

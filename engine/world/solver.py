@@ -125,6 +125,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         found = collide_all(scene, bodies, table, polys, asleep).stacked()
     else:
         closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+    found, closest, touching_now, crushed = _squeezed(found, closest, touching_now, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
     awake = np.flatnonzero(~asleep)
@@ -136,7 +137,35 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         _continuous(scene, bodies, numbers, moved, table, awake)
     _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion)
     events, touching = _events(state.touching, old, new)
-    return StepOutcome(new, touching, events)
+    return StepOutcome(new, touching, crushed + events)
+
+
+def _squeezed(found: Found, closest: np.ndarray, touching: np.ndarray,
+              cfg: PhysicsConfig) -> tuple[Found, np.ndarray, np.ndarray, list[ContactEvent]]:
+    """Bodies squeezed by a kinematic body against static geometry or another kinematic body: the kinematic
+    one overlaps them by more than ``crush_depth`` px while they touch something opposite (normals facing
+    each other). Like a crushed character, such a body is not pushed: the kinematic body passes through it
+    (its contact is dropped from this step) and a ``crushed`` event names the body and what squeezes it.
+    Returns the contacts left (with their ``closest`` and ``touching``) and the events."""
+    deep = np.flatnonzero((found.a_kind == KINEMATIC) & (closest < -cfg.crush_depth))
+    if not len(deep):
+        return found, closest, touching, []
+    holders = np.flatnonzero(((found.a_kind == STATIC) | (found.a_kind == KINEMATIC)) & touching)
+    dropped, events = [], []
+    for k in deep.tolist():
+        opposite = holders[(found.b_index[holders] == found.b_index[k]) & (holders != k)]
+        facing = found.normal[opposite] @ found.normal[k] < -0.5
+        if facing.any():
+            dropped.append(k)
+            events.append(ContactEvent("crushed", found.b[k], found.a[k], tuple(found.normal[k].tolist())))
+    if not dropped:
+        return found, closest, touching, []
+    keep = np.ones(len(closest), dtype=bool)
+    keep[dropped] = False
+    rows = np.flatnonzero(keep)
+    kept = found._replace(a=pick(found.a, rows), b=pick(found.b, rows),
+                          **{name: getattr(found, name)[rows] for name in found._fields if name not in ("a", "b")})
+    return kept, closest[rows], touching[rows], events
 
 
 def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tuple[np.ndarray, np.ndarray]:

@@ -137,6 +137,36 @@ def test_a_descending_platform_crushes_the_hero_against_the_floor_but_never_push
     assert lift.velocity == (0.0, -speed)  # the platform keeps its path
 
 
+@pytest.mark.parametrize("speed", [30.0, 100.0, 300.0, 600.0])
+@pytest.mark.parametrize("rising", [False, True])
+def test_a_platform_squeezing_a_crate_against_the_level_reports_it_crushed(speed, rising):
+    """A lift coming down on a crate on the floor (or carrying one up into a ceiling): the crate is never
+    pushed through the level, a ``crushed`` event names it and the lift, and the lift keeps its path."""
+    from engine import KinematicBody, RigidBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    world.add_chain([(400, 120), (-400, 120)], radius=2.0)  # a ceiling (solid from below)
+    if rising:
+        lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 20.0), velocity=(0.0, speed)))
+        crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (0.0, 42.5)))
+    else:
+        lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 80.0), velocity=(0.0, -speed)))
+        crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (0.0, 18.0)))
+    crushed, low, high = [], crate.position[1], crate.position[1]
+    for _ in range(int(2.0 * 80.0 / speed / DT) + 10):
+        world.step(DT)
+        low, high = min(low, crate.position[1]), max(high, crate.position[1])
+        crushed += [e for e in world.events if e.kind == "crushed"]
+    half, slack = 16.0, PhysicsConfig().max_static_overlap + 0.1  # the crate's half size; overlap allowed
+    if rising:  # never pressed into the ceiling (it falls to the floor once the lift has passed through it)
+        assert high < 118.0 - half + slack
+    else:  # never pressed into the floor
+        assert low > 2.0 + half - slack
+    assert crushed and crushed[0].a is crate and crushed[0].b is lift
+    assert lift.velocity == (0.0, speed if rising else -speed)  # the platform keeps its path
+
+
 # ------------------------------------------------------------------------------------------------ fast platforms
 @pytest.mark.parametrize("one_way", [None, (0.0, 1.0)])
 @pytest.mark.parametrize("speed", [600.0, 1300.0, 3000.0, 6000.0])
