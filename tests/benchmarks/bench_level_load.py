@@ -105,12 +105,14 @@ def arcade_load(path: Path) -> float:
 
 
 def write_map(root: Path, layout: list[str]) -> Path:
-    """The map and the shipped tileset (and its image) in ``root``; returns the map's path."""
+    """The map, the shipped tileset and the images it and the map's parallax backgrounds use in ``root``; returns
+    the map's path."""
     folder = root / "levels"
     folder.mkdir(parents=True)
     (root / "assets").mkdir()
     shutil.copy(ROOT / "levels" / "tiles.tsx", folder / "tiles.tsx")
-    shutil.copy(ROOT / "assets" / "tiles.png", root / "assets" / "tiles.png")
+    for image in ("tiles.png", "sky.png", "hills.png", "trees.png"):
+        shutil.copy(ROOT / "assets" / image, root / "assets" / image)
     path = folder / "big.tmx"
     path.write_text(map_xml(layout, [{"name": "start", "cls": "Spawn", "kind": "point", "x": 40, "y": 40}], {}))
     return path
