@@ -226,7 +226,9 @@ class Character:
         return Transform(self.previous_position or self.position)
 
     def aabb(self) -> AABB:
-        return self.shape.aabb(self.transform)
+        """Bounding box in the world (px). (The shape never turns: its local box, moved; no transform made.)"""
+        box, (x, y) = self.shape.local_aabb, self.position
+        return AABB(box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
 
     @property
     def floor_point(self) -> Vec2 | None:
@@ -319,7 +321,11 @@ def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: V
 def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
     """The first surface that stops a sweep of the skin-grown shape along ``d``."""
     length = math.hypot(d[0], d[1])
-    for hit in ch.scene.cast(ch._cast_shape, Transform(position), d, ignore, ch._candidates):
+    start = Transform(position)
+    candidates = ch._candidates
+    if candidates is None:  # outside a move (a controller probing): gather with the character's filter
+        candidates = ch.scene.gather(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
+    for hit in ch.scene.cast(ch._cast_shape, start, d, ignore, candidates):
         if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
             # flush neighbour hides): it does not stop us.

@@ -194,3 +194,14 @@ def test_gravity_is_a_vector_for_crates_and_characters():
     for _ in range(120):
         world.step(DT)
     assert box.position[0] == pytest.approx(500.0 - 2.0 - 16.0, abs=1.0)
+
+
+def test_a_characters_cast_ignores_what_its_filter_says_it_never_touches():
+    """Regression: ``Character.cast`` outside a move (the controller's head-bump correction uses it) gathered
+    without the character's filter, so a ghost was blocked by another ghost it walks through."""
+    ghosts = CollisionFilter(category=0b10, mask=0b01)
+    world = flat_world()
+    below = world.add_character(Character(HERO, (0.0, standing_y(0.0)), filter=ghosts))
+    above = world.add_character(Character(HERO, (0.0, standing_y(0.0) + 40.0), filter=ghosts))
+    assert above.cast((0.0, -30.0)) is None  # the ghost below is no obstacle
+    assert below.cast((0.0, -5.0)) is not None  # the level still is
