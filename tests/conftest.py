@@ -24,3 +24,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def physics_kernels_ready():
+    """Compile (or load from numba's disk cache) the physics kernels once, before any test, as ``ledgekit
+    warmup`` would: on a fresh checkout the first compile takes tens of seconds, and it must not land inside a
+    test with a time limit (a subprocess, a game window that waits for its "preparing physics" bar)."""
+    from engine import warm_up
+
+    warm_up()

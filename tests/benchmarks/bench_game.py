@@ -7,7 +7,8 @@ Run: ``.venv/bin/python tests/benchmarks/bench_game.py [--size WIDTHxHEIGHT] [--
 Opens the game's own window (``game.app.GameWindow``, offscreen, settings from an empty config folder) at
 its starting size (1280 x 720) and plays every level of its level select (``GameWindow.levels``: the
 ``.tmx`` files in ``levels/`` that the title screen lists; levels that do not load are skipped and named).
-A level with a recorded run ``tests/game/<level>_to_goal.json`` plays that (the demo has one); any other
+A level with a recorded run (``tests/game/runs/<level>.json``, or ``tests/game/<level>_to_goal.json`` for the
+demo) plays that, to its goal; any other
 level plays a scripted run: right held, jump pressed for 15 frames every 1.5 s. Each frame is one physics
 step (``Session.step``) plus the visuals update and a full draw (tiles, things, hero into the 640 x 360 game
 image, its 2x blit, the HUD text), then ``ctx.finish()`` so the GPU work is inside the measured time
@@ -42,9 +43,9 @@ def p95(values: list[float]) -> float:
 
 def inputs_for(level: Path) -> tuple[str, list[tuple[int, frozenset[str]]]]:
     """The run to play on ``level``: ("recorded", segments) or ("scripted", segments)."""
-    recording = RECORDINGS / f"{level.stem}_to_goal.json"
-    if recording.exists():
-        return "recorded", [(s["frames"], frozenset(s["hold"])) for s in json.loads(recording.read_text())]
+    for recording in (RECORDINGS / "runs" / f"{level.stem}.json", RECORDINGS / f"{level.stem}_to_goal.json"):
+        if recording.exists():
+            return "recorded", [(s["frames"], frozenset(s["hold"])) for s in json.loads(recording.read_text())]
     segments, left = [], SCRIPTED_FRAMES
     while left > 0:
         for frames, held in ((15, frozenset({"right", "jump"})), (75, frozenset({"right"}))):

@@ -9,11 +9,3 @@ def config_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     return folder
 
-
-@pytest.fixture(autouse=True, scope="session")
-def physics_ready():
-    """Compile (or load) the physics kernels before any window is made, as ``ledgekit warmup`` would: a window
-    then finds them ready at once instead of showing its "preparing physics" bar for the first frames."""
-    from engine import warm_up
-
-    warm_up()
