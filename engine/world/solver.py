@@ -301,6 +301,13 @@ def _colouring(old: ContactSet, p: _Participants, light: np.ndarray) -> Colourin
     return Colouring(p.ia, p.ib, light, order, sizes, kinds)
 
 
+def _uneven(p: _Participants, ratio: float) -> np.ndarray:
+    """Contacts between two awake bodies whose masses differ more than ``ratio`` times."""
+    a, b = p.inv_mass[p.ia], p.inv_mass[p.ib]
+    both = (p.ia < p.dynamic_rows) & (p.ib < p.dynamic_rows)
+    return both & (np.maximum(a, b) > ratio * np.minimum(a, b))
+
+
 def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
     return p._replace(ia=p.ia[order], ib=p.ib[order], friction=p.friction[order], restitution=p.restitution[order])
 
@@ -323,13 +330,18 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
     point, a_kind = found.point[by_colour], found.a_kind[by_colour]
     pair = np.stack([p.ia, p.ib], axis=1).astype(np.int64)
+    # Between bodies of very uneven mass the heavy one barely gives way: such contacts get the stiff springs
+    # (with the soft ones a light crate sags under a heavy one in proportion to the ratio), and the step more
+    # substeps (at 4, such a pair trembles and never sleeps; at 8 it sleeps within a second up to 100:1).
+    uneven = _uneven(p, cfg.uneven_mass_ratio)
+    substeps = max(cfg.substeps, cfg.uneven_mass_substeps) if uneven.any() else cfg.substeps
     contact_numbers, impulse, anchors = contact_table(
         old.keys, old.ids, old.valid, old.impulse, old.sliding, old.anchors, keys, ids, valid, found.normal[by_colour],
-        point, found.separation[by_colour], a_kind != DYNAMIC, a_kind == STATIC, light[by_colour], p.friction,
+        point, found.separation[by_colour], (a_kind != DYNAMIC) | uneven, a_kind == STATIC, light[by_colour], p.friction,
         p.restitution, pair, np.ascontiguousarray(p.center, dtype=np.float64), p.angle.astype(np.float64))
     dyn = p.dynamic_rows
-    displacement, velocity, sliding = _solve(cfg, scene.gravity, dt, p, props[awake_rows, 7], colouring, pair,
-                                             contact_numbers, impulse)
+    displacement, velocity, sliding = _solve(cfg, substeps, scene.gravity, dt, p, props[awake_rows, 7], colouring,
+                                             pair, contact_numbers, impulse)
     moving = velocity[:dyn]
     numbers[awake_rows, X:Y + 1] = position[awake_rows] + displacement[:dyn, :2]
     numbers[awake_rows, ANGLE] = angle[awake_rows] + displacement[:dyn, 2]
@@ -342,17 +354,17 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     return contacts, displacement[:dyn, :2], moving
 
 
-def _solve(cfg: PhysicsConfig, gravity: Vec2, dt: float, p: _Participants, gravity_scale: np.ndarray,
-           colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
+def _solve(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: float, p: _Participants,
+           gravity_scale: np.ndarray, colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
            impulse: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) on this step's ``contacts`` (the kernel's
-    table, in colour order; ``pair``: their rows) from the carried ``impulse`` ((m, 4), updated in place).
-    Returns every row's displacement and end velocity, and which points slid."""
-    h = dt / cfg.substeps
+    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) in ``substeps`` on this step's
+    ``contacts`` (the kernel's table, in colour order; ``pair``: their rows) from the carried ``impulse`` ((m,
+    4), updated in place). Returns every row's displacement and end velocity, and which points slid."""
+    h = dt / substeps
     hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
     zeta = cfg.contact_damping_ratio
     params = np.array([
-        dt, cfg.substeps, p.dynamic_rows, gravity[0], gravity[1], *_soft(hertz, zeta, h),
+        dt, substeps, p.dynamic_rows, gravity[0], gravity[1], *_soft(hertz, zeta, h),
         *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
         cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap], dtype=np.float64)

@@ -278,6 +278,23 @@ def test_a_heavy_crate_on_a_light_one_sinks_into_it_at_most_a_pixel(ratio):
     assert light.position[1] > 16.0 and heavy.position[1] > light.position[1]
 
 
+@pytest.mark.parametrize("ratio", [10.0, 50.0, 100.0])
+@pytest.mark.parametrize("height", [2, 3])
+def test_stacks_of_uneven_mass_fall_asleep_within_two_seconds(ratio, height):
+    """Regression: heavy-on-light stacks trembled about 1 px at 10-70 px/s forever and never slept."""
+    from engine import RigidBody
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    crates = [world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=0.5), (0.0, 18.0 + 34.0 * k),
+                                       density=ratio ** (k % 2))) for k in range(height)]
+    for _ in range(int(2.0 / DT)):
+        world.step(DT)
+    assert all(c.sleeping for c in crates)
+    for lower, upper in zip(crates, crates[1:]):
+        assert 32.0 - (upper.position[1] - lower.position[1]) <= PhysicsConfig().max_static_overlap + 0.05
+
+
 def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor():
     from engine import RigidBody
 
