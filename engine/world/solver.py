@@ -42,7 +42,7 @@ import numpy as np
 from ..bodies import (
     ANGLE, GRAVITY_SCALE, PLACED, PREVIOUS_ANGLE, PREVIOUS_X, SLEEP_TIME, SLEEPING, VX, W, X, Y, PhysicsConfig, RigidBody,
 )
-from ..geometry import CastHit, Transform, Vec2
+from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
 from .kernel import ANGLE as ROW_ANGLE
 from .kernel import BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, solve_step
@@ -411,9 +411,8 @@ def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray,
         b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()
-        found = bp.shape_cast(b.shape, Transform(origin, b.angle), (dx, dy))
-        hit = found.hit if found is not None else None
-        if not isinstance(hit, CastHit) or hit.started_inside or hit.fraction >= 1.0:
+        hit = _first_entry(bp, b.shape, Transform(origin, b.angle), (dx, dy))
+        if hit is None or hit.fraction >= 1.0:
             continue
         length = math.hypot(dx, dy)
         if (hit.normal[0] * dx + hit.normal[1] * dy) > -scene.config.continuous_min_approach * length:
@@ -421,6 +420,17 @@ def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray,
         f = hit.fraction
         back = min(f, scene.config.linear_slop / length)  # stop just short of the surface
         numbers[row, X], numbers[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+
+
+def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2) -> CastHit | None:
+    """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, passing over those it already
+    touches at the start (the floor a sliding crate rests on must not hide the wall ahead)."""
+    best: CastHit | None = None
+    for i in bp.query_swept(shape.aabb(xf), d).tolist():
+        hit = shape_cast(shape, xf, d, bp.shape(i), Transform())
+        if hit is not None and not hit.started_inside and (best is None or hit.fraction < best.fraction):
+            best = hit
+    return best
 
 
 def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, touching: np.ndarray, dt: float,

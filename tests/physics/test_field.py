@@ -308,6 +308,23 @@ def test_a_heavy_crate_dropped_on_a_light_one_does_not_push_it_through_the_floor
     assert heavy.position[1] > light.position[1]
 
 
+# ------------------------------------------------------------------------------------------------ fast crates
+@pytest.mark.parametrize("speed", [1000.0, 2000.0, 4000.0])
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 30])
+def test_a_fast_crate_sliding_on_the_floor_stops_at_the_wall(speed, dt):
+    """Regression (the randomised invariants' escaped crates): the sweep against the level took the first
+    hit, the floor the crate rests on (already touching), and never looked at the wall ahead."""
+    from engine import RigidBody
+
+    world = World()
+    world.add_chain([(-100, 400), (-100, 0), (400, 0), (400, 400)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(8, 8, radius=1), (300.0, 11.0), velocity=(speed, 0.0)))
+    for _ in range(int(0.5 / dt)):
+        world.step(dt)
+        assert crate.position[0] < 400.0 - 2.0 - 9.0 + PhysicsConfig().max_static_overlap + 0.5
+    assert crate.position[1] > 0.0
+
+
 # ------------------------------------------------------------------------------------------------ recovery
 def _crosses(p, q, a, b) -> bool:
     """Whether the move p -> q properly crosses the core line a-b of a segment."""
