@@ -105,6 +105,10 @@ class PhysicsConfig:
     max_static_overlap: float = 1.0
     """Pixels. A body pressed deeper than this into static geometry (a light crate under a much heavier one)
     is moved back out to this depth at the end of the step, whatever the mass ratio."""
+    max_rotation_error: float = 0.5
+    """Pixels. A body spins at most as fast as keeps the error of this step's contact estimate (linear in the
+    turn: about extent x turn^2 / 2) within this, so a crate struck hard at a corner cannot turn its corner
+    through the floor in one step (a 32 px crate at 60 Hz: 15 rad/s; circles are not limited)."""
     crush_depth: float = 2.0
     """Pixels. A body that a kinematic body overlaps by more than this while something opposite (static
     geometry, another kinematic body) holds it is reported ``crushed`` and no longer pushed: the kinematic
@@ -123,7 +127,7 @@ class PhysicsConfig:
             "restitution_threshold", "speculative_distance", "linear_slop", "max_linear_speed", "linear_damping",
             "angular_damping", "sleep_linear_velocity", "time_to_sleep", "continuous_min_approach",
             "static_stiffness_scale", "max_hertz_per_substep_rate", "light_gap_fraction", "block_condition_limit",
-            "candidate_padding", "max_static_overlap", "crush_depth", "uneven_mass_ratio",
+            "candidate_padding", "max_static_overlap", "crush_depth", "uneven_mass_ratio", "max_rotation_error",
         ))
 
 

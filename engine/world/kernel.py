@@ -40,10 +40,10 @@ _inline = numba.njit(inline="always", fastmath=False)
 """Helpers of the per-contact loops, inlined where called (numba's typing of a function grows fast with its
 size, so only the small helpers are inlined, and each loop is its own compiled function)."""
 
-# Columns of the ``body`` array (rows, 5): inverse mass, inverse inertia, centre x, y (px) and angle (rad) at
-# step start.
-INV_MASS, INV_INERTIA, CENTER_X, CENTER_Y, ANGLE = range(5)
-BODY_COLUMNS = 5
+# Columns of the ``body`` array (rows, 6): inverse mass, inverse inertia, centre x, y (px) and angle (rad) at
+# step start, and the fastest spin (rad/s) the step lets it have (see :func:`_cap_spin`).
+INV_MASS, INV_INERTIA, CENTER_X, CENTER_Y, ANGLE, MAX_SPIN = range(6)
+BODY_COLUMNS = 6
 
 # Columns of the ``contact`` array (m, 22): unit normal (A to B), mixed friction and restitution, flags (1.0 =
 # yes) "stiff" (A does not give way: static, kinematic, character) and "static" (A is static geometry: the
@@ -325,6 +325,15 @@ def _integrate_velocities(gravity_scale, params, v, h):
 
 
 @_jit
+def _cap_spin(body, v, dynamic_rows):
+    """Keep each dynamic row's spin within its ``MAX_SPIN``: separations during a step are linear in the turn
+    (the error is about extent x turn^2 / 2), so a crate struck hard at a corner must not turn so far in one
+    step that its corner goes through the floor unseen."""
+    for r in range(dynamic_rows):
+        v[r, 2] = _clamp(v[r, 2], -body[r, MAX_SPIN], body[r, MAX_SPIN])
+
+
+@_jit
 def _restitution(pair, contact, jac, constants, impulse, v, max_normal, params):
     """Once after the substeps: points that approached faster than the threshold and were pushed bounce back
     at their restitution times the approach speed."""
@@ -453,6 +462,7 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
             _warm_start(pair, jac, impulse, v)
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 1.0, max_normal,
                         params)
+        _cap_spin(body, v, int(params[DYNAMIC_ROWS]))
         d += h * v
         if m:
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 0.0, max_normal,
@@ -474,7 +484,7 @@ def compile_steps():
     resting on the floor. Yields each function's name once it is ready (for progress displays)."""
     velocity = np.zeros((2, 3))
     body = np.zeros((2, BODY_COLUMNS))
-    body[0, INV_MASS], body[0, INV_INERTIA], body[0, CENTER_Y] = 1.0, 0.01, 16.0
+    body[0, INV_MASS], body[0, INV_INERTIA], body[0, CENTER_Y], body[0, MAX_SPIN] = 1.0, 0.01, 16.0, 30.0
     pair = np.array([[1, 0]], dtype=np.int64)
     contact = np.zeros((1, CONTACT_COLUMNS))
     contact[0, NY], contact[0, FRICTION], contact[0, STIFF], contact[0, STATIC] = 1.0, 0.6, 1.0, 1.0
@@ -491,6 +501,7 @@ def compile_steps():
                 np.zeros((1, 2)), params)
     yield "contact solve"
     _restitution(pair, contact, jac, constants, impulse, velocity, np.zeros((1, 2)), params)
+    _cap_spin(body, velocity, 1)
     _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
     _project_pairs(pair, contact, jac, body, velocity, np.zeros((2, 3)), params)
     yield "restitution and position pass"

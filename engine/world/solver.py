@@ -45,7 +45,7 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
 from .kernel import ANGLE as ROW_ANGLE
-from .kernel import BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, solve_step
+from .kernel import BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, MAX_SPIN, solve_step
 from .warmstart import colour_contacts, contact_table
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
@@ -142,12 +142,14 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
 
 def _squeezed(found: Found, closest: np.ndarray, touching: np.ndarray,
               cfg: PhysicsConfig) -> tuple[Found, np.ndarray, np.ndarray, list[ContactEvent]]:
-    """Bodies squeezed by a kinematic body against static geometry or another kinematic body: the kinematic
-    one overlaps them by more than ``crush_depth`` px while they touch something opposite (normals facing
-    each other). Like a crushed character, such a body is not pushed: the kinematic body passes through it
-    (its contact is dropped from this step) and a ``crushed`` event names the body and what squeezes it.
-    Returns the contacts left (with their ``closest`` and ``touching``) and the events."""
-    deep = np.flatnonzero((found.a_kind == KINEMATIC) & (closest < -cfg.crush_depth))
+    """Bodies squeezed by a kinematic body or a character against static geometry or a kinematic body: the
+    squeezer overlaps them by more than ``crush_depth`` px while they touch something opposite (normals facing
+    each other). Like a crushed character, such a body is not pushed: the squeezer passes through it (its
+    contact is dropped from this step; a character is then pushed out of it by its own mover) and a
+    ``crushed`` event names the body and what squeezes it. Returns the contacts left (with their ``closest``
+    and ``touching``) and the events."""
+    squeezers = (found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER)
+    deep = np.flatnonzero(squeezers & (closest < -cfg.crush_depth))
     if not len(deep):
         return found, closest, touching, []
     holders = np.flatnonzero(((found.a_kind == STATIC) | (found.a_kind == KINEMATIC)) & touching)
@@ -340,8 +342,12 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
         point, found.separation[by_colour], (a_kind != DYNAMIC) | uneven, a_kind == STATIC, light[by_colour], p.friction,
         p.restitution, pair, np.ascontiguousarray(p.center, dtype=np.float64), p.angle.astype(np.float64))
     dyn = p.dynamic_rows
-    displacement, velocity, sliding = _solve(cfg, substeps, scene.gravity, dt, p, props[awake_rows, 7], colouring,
-                                             pair, contact_numbers, impulse)
+    # The fastest spin that keeps the turn's error in this step's linear separations within the tolerance (a
+    # circle's contacts do not change as it turns: no limit for it).
+    extent = np.where(table.count[awake_rows] == 1, 0.0, table.sleep_extent[awake_rows])
+    max_spin = np.sqrt(2.0 * cfg.max_rotation_error / np.maximum(extent, 1e-12)) / dt
+    displacement, velocity, sliding = _solve(cfg, substeps, scene.gravity, dt, p, props[awake_rows, 7], max_spin,
+                                             colouring, pair, contact_numbers, impulse)
     moving = velocity[:dyn]
     numbers[awake_rows, X:Y + 1] = position[awake_rows] + displacement[:dyn, :2]
     numbers[awake_rows, ANGLE] = angle[awake_rows] + displacement[:dyn, 2]
@@ -355,7 +361,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
 
 
 def _solve(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: float, p: _Participants,
-           gravity_scale: np.ndarray, colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
+           gravity_scale: np.ndarray, max_spin: np.ndarray, colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
            impulse: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the compiled solve (:func:`engine.world.kernel.solve_step`) in ``substeps`` on this step's
     ``contacts`` (the kernel's table, in colour order; ``pair``: their rows) from the carried ``impulse`` ((m,
@@ -371,6 +377,8 @@ def _solve(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: float, p: _Part
     body = np.empty((len(p.velocity), BODY_COLUMNS))
     body[:, INV_MASS], body[:, INV_INERTIA] = p.inv_mass, p.inv_inertia
     body[:, CENTER_X:CENTER_Y + 1], body[:, ROW_ANGLE] = p.center, p.angle
+    body[:, MAX_SPIN] = 0.0
+    body[:p.dynamic_rows, MAX_SPIN] = max_spin
     velocity = np.ascontiguousarray(p.velocity, dtype=np.float64)
     starts = np.zeros(len(colouring.sizes) + 1, dtype=np.int64)
     np.cumsum(colouring.sizes, out=starts[1:])

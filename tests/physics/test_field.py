@@ -325,6 +325,25 @@ def test_a_fast_crate_sliding_on_the_floor_stops_at_the_wall(speed, dt):
     assert crate.position[1] > 0.0
 
 
+@pytest.mark.parametrize("speed", [2000.0, 7000.0, 14000.0])
+@pytest.mark.parametrize("angle", [0.0, 1.571, 1.69])
+def test_a_hero_slamming_a_crate_into_a_corner_never_sends_it_through_the_level(speed, angle):
+    """Regression (the randomised invariants' escaped crates): struck at a corner, a crate spun so far in one
+    step that its corner went through the floor (the contact estimate is linear in the turn)."""
+    from engine import Character, RigidBody
+
+    world = World()
+    world.add_chain([(0, 400), (0, 0), (400, 0)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(16.5, 8.8, radius=1), (30.0, 30.0), angle=angle))
+    for _ in range(60):
+        world.step(DT)
+    hero = world.add_character(Character(HERO, (120.0, 18.5)))
+    for _ in range(20):
+        hero.velocity = (-speed, 0.0)
+        world.step(0.014)
+        assert crate.position[0] > 2.0 + 8.8 - 2.0 and crate.position[1] > 2.0 + 8.8 - 2.0  # inside the room
+
+
 # ------------------------------------------------------------------------------------------------ recovery
 def _crosses(p, q, a, b) -> bool:
     """Whether the move p -> q properly crosses the core line a-b of a segment."""
