@@ -142,23 +142,26 @@ class _Pairs:
         self.a_index: list[np.ndarray] = []
         self.b_index: list[np.ndarray] = []
 
-    def add_batch(self, keys, a_objs, b_objs, a_kind, m, a_index, b_index) -> None:
-        """``a_index`` / ``b_index``: positions in the world's body list (-1 where A is not a rigid body)."""
+    def add_batch(self, keys: np.ndarray, a_kind: int, m: PairManifolds, a_rows: np.ndarray, b_rows: np.ndarray,
+                  bodies: list[RigidBody]) -> None:
+        """The pairs of ``m`` that have a point. ``b_rows``: B's positions in ``bodies`` (the world's body list);
+        ``a_rows``: A's, or the static segments' indices when ``a_kind`` is ``STATIC``."""
         keep = m.valid[:, 0] | m.valid[:, 1]
-        if not keep.any():
-            return
         idx = np.flatnonzero(keep)
+        if not len(idx):
+            return
+        a_kept, b_kept = a_rows[idx], b_rows[idx]
         self.keys.append(keys[idx])
-        self.a.extend(pick(a_objs, idx))
-        self.b.extend(pick(b_objs, idx))
+        self.a.extend(a_kept.tolist() if a_kind == STATIC else pick(bodies, a_kept))
+        self.b.extend(pick(bodies, b_kept))
         self.a_kind.append(np.full(len(idx), a_kind))
         self.normal.append(m.normal[idx])
         self.point.append(m.point[idx])
         self.separation.append(m.separation[idx])
         self.ids.append(m.id[idx])
         self.valid.append(m.valid[idx])
-        self.a_index.append(np.broadcast_to(np.asarray(a_index, dtype=np.int64), keep.shape)[idx])
-        self.b_index.append(np.asarray(b_index, dtype=np.int64)[idx])
+        self.a_index.append(np.full(len(idx), -1, dtype=np.int64) if a_kind == STATIC else a_kept)
+        self.b_index.append(b_kept)
 
     def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold, a_index: int, b_index: int) -> None:
         point = np.zeros((1, 2, 2))
@@ -404,11 +407,11 @@ def _collide_polygons(static: StaticGeometry, bodies: list[RigidBody], table: Sh
                     static, s, tuple(bp.a[s]), tuple(bp.b[s]), on_static.point[i, 0], on_static.normal[i]):
                 on_static.valid[i, 0] = False
         keys = (np.int64(STATIC) << 58) | (sg << 29) | ids[ks]
-        pairs.add_batch(keys, sg.tolist(), pick(bodies, ks), STATIC, on_static, -1, ks)
+        pairs.add_batch(keys, STATIC, on_static, sg, ks, bodies)
     if len(lo):
         between = PairManifolds(*(column[split:] for column in m))
         keys = (np.int64(DYNAMIC) << 58) | (ids[lo] << 29) | ids[hi]
-        pairs.add_batch(keys, pick(bodies, lo), pick(bodies, hi), DYNAMIC, between, lo, hi)
+        pairs.add_batch(keys, DYNAMIC, between, lo, hi, bodies)
 
 
 def _number_segment_features(m: PairManifolds, body_count: np.ndarray) -> None:
