@@ -1,4 +1,5 @@
-"""Contact manifolds of many rounded-polygon pairs in one compiled call (numba).
+"""Contact gathering, compiled (numba): manifolds of many rounded-polygon pairs in one call, and the
+body-pair broad phase that finds those pairs.
 
 :func:`collide_pairs` is :func:`engine.geometry.collide` for polygon pairs (cores of two or more vertices:
 boxes, polygons, capsules, static segments), any mix of vertex counts, one call per step. It is the same
@@ -18,6 +19,8 @@ Outputs per pair, as ``collide`` gives them: the unit normal from A to B (world)
 px) midway between the two surfaces, their separations (px, negative = overlap), feature ids
 ``(feature_of_A << 8) | feature_of_B`` and which of the two slots hold a point. The slots keep the clip's
 order (the reference lists only the valid ones); an empty slot has point (0, 0) and separation +inf.
+
+:func:`overlapping_boxes` is the body-pair broad phase: sweep and prune along x over the bodies' boxes.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["PairManifolds", "collide_pairs", "compile_steps"]
+__all__ = ["PairManifolds", "collide_pairs", "compile_steps", "overlapping_boxes"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
@@ -320,10 +323,46 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
                                          real(placement), whole(pair_a), whole(pair_b), float(margin)))
 
 
+@_jit
+def _overlapping_boxes(boxes, ids):
+    """Sweep and prune: each box against the boxes that start within its x extent (sorted by start), then
+    their y extents. Returns the overlapping pairs as (lo, hi) columns, ``lo`` the lower id, sorted."""
+    count = len(boxes)
+    order = np.argsort(boxes[:, 0], kind="mergesort")
+    sorted_boxes = np.empty((count, 4))  # in sweep order, so that the inner loop reads memory in order
+    for i in range(count):
+        for c in range(4):
+            sorted_boxes[i, c] = boxes[order[i], c]
+    found = np.empty(16 + 4 * count, dtype=np.int64)  # pair codes lo * count + hi (grown when full)
+    total = 0
+    for i in range(count):
+        a_max_x, a_min_y, a_max_y = sorted_boxes[i, 2], sorted_boxes[i, 1], sorted_boxes[i, 3]
+        for j in range(i + 1, count):
+            if sorted_boxes[j, 0] > a_max_x:
+                break
+            if a_min_y <= sorted_boxes[j, 3] and a_max_y >= sorted_boxes[j, 1]:
+                if total == len(found):
+                    found = np.concatenate((found, np.empty(len(found), dtype=np.int64)))
+                a, b = order[i], order[j]
+                lo, hi = (a, b) if ids[a] < ids[b] else (b, a)
+                found[total] = lo * count + hi
+                total += 1
+    codes = np.sort(found[:total])
+    return codes // max(count, 1), codes % max(count, 1)
+
+
+def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi)."""
+    return _overlapping_boxes(np.ascontiguousarray(boxes, dtype=np.float64), np.ascontiguousarray(ids, dtype=np.int64))
+
+
 def compile_steps():
-    """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes; yields the stage's name."""
+    """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
+    the stage's name."""
+    overlapping_boxes(np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 2.0, 2.0]]), np.array([0, 1]))
     box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     collide_pairs(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
                   np.zeros(2), np.array([[0.0, 0.0, 0.0], [0.0, 1.5, 0.1]]), np.array([0]), np.array([1]), 0.5)
-    yield "contact manifolds"
+    yield "contact gathering"

@@ -32,7 +32,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import PairManifolds, collide_pairs
+from .collide_kernel import PairManifolds, collide_pairs, overlapping_boxes
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -425,23 +425,9 @@ def _number_segment_features(m: PairManifolds, body_count: np.ndarray) -> None:
 
 def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y), ``lo`` the one with the
-    lower id, sorted by (lo, hi). Sweep and prune along x: each box is paired with the boxes that start
-    within its x extent (sorted by start), then the y extents are tested."""
-    order = np.argsort(boxes[:, 0], kind="stable")
-    start = boxes[order, 0]
-    stop = np.searchsorted(start, boxes[order, 2], side="right")
-    first = np.arange(1, len(order) + 1)
-    span = np.maximum(stop - first, 0)
-    total = int(span.sum())
-    i = np.repeat(np.arange(len(order)), span)
-    j = i + 1 + (np.arange(total) - np.repeat(np.cumsum(span) - span, span))
-    a, b = order[i], order[j]
-    meet = (boxes[a, 1] <= boxes[b, 3]) & (boxes[a, 3] >= boxes[b, 1])
-    a, b = a[meet], b[meet]
-    lower = ids[a] < ids[b]
-    lo, hi = np.where(lower, a, b), np.where(lower, b, a)
-    sort = np.lexsort((hi, lo))
-    return lo[sort], hi[sort]
+    lower id, sorted by (lo, hi): sweep and prune along x (compiled,
+    :func:`~engine.world.collide_kernel.overlapping_boxes`)."""
+    return overlapping_boxes(boxes, ids)
 
 
 def world_polys(table: ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
