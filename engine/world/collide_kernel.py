@@ -1,14 +1,14 @@
 """Contact gathering, compiled (numba): manifolds of many rounded-polygon pairs in one call, and the
 body-pair broad phase that finds those pairs.
 
-:func:`collide_pairs` is :func:`engine.geometry.collide` for polygon pairs (cores of two or more vertices:
-boxes, polygons, capsules, static segments), any mix of vertex counts, one call per step. It is the same
+:func:`collide_pairs` is :func:`engine.geometry.collide` for many pairs of rounded polygons (boxes, polygons,
+capsules, static segments, circles), any mix of vertex counts, one call per step. It is the same
 algorithm, step for step and in the same arithmetic order, as the readable reference in
 :mod:`engine.geometry.collide` (``_collide_polygons``, ``_clip`` and their helpers): separating axes on the
 cores with the reference-face hysteresis, the incident face, the vertex-vertex axis where only rounded
 corners can touch, parallel edges side by side as a line contact, and the clip. Like the reference it works
-in A's local frame and maps the results back, so both agree to rounding. Circles (one-vertex cores) are not
-handled here: the scalar ``collide`` does them (they are few, and a closest-point query).
+in A's local frame and maps the results back, so both agree to rounding. A circle (one-vertex core) against
+anything is, as in the reference, the closest core point of the other shape to the circle's centre.
 
 Shapes are given as flat arrays: shape ``s`` owns rows ``offsets[s]:offsets[s + 1]`` of ``vertices`` and
 ``normals`` (its local core, counter-clockwise, and outward unit edge normals; for two vertices the two
@@ -59,7 +59,8 @@ class PairManifolds(NamedTuple):
     valid: np.ndarray
     """(P, 2) bool: which slots hold a point."""
     a_edge: np.ndarray
-    """(P,) int64: the edge of A whose end vertices A's feature ids name (-1 where there is no contact)."""
+    """(P,) int64: the edge of A whose end vertices A's feature ids name (-1 where there is no contact, and for
+    a circle's contacts, whose ids name the closest features: vertex i, or face 32 + i)."""
 
 
 @_inline
@@ -199,6 +200,116 @@ def _put_normal(out_normal, p, nx, ny, place):
     out_normal[p, 0], out_normal[p, 1] = c * nx - s * ny, s * nx + c * ny
 
 
+ON_CORE = 1e-9
+"""Pixels: a point this close to a core counts as on it (its direction from the core is rounding noise, so a
+face normal is used), as in :func:`engine.geometry.queries.core_closest`."""
+
+
+@_inline
+def _point_circle_closest(vertices, first, px, py):
+    """Closest core point of a one-vertex core to (px, py): (qx, qy, distance, nx, ny, feature)."""
+    vx, vy = vertices[first, 0], vertices[first, 1]
+    dx, dy = px - vx, py - vy
+    d = math.hypot(dx, dy)
+    if d <= ON_CORE:
+        return vx, vy, 0.0, 0.0, 1.0, 0  # the centre itself: any way out is as good; local up
+    return vx, vy, d, dx / d, dy / d, 0
+
+
+@_inline
+def _point_segment_closest(vertices, normals, first, px, py):
+    """Closest core point of a segment to (px, py): features 0 and 1 the ends, 32 + side the sides."""
+    ax, ay, bx, by = vertices[first, 0], vertices[first, 1], vertices[first + 1, 0], vertices[first + 1, 1]
+    ex, ey = bx - ax, by - ay
+    t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+    if t <= 0.0:
+        qx, qy, feature = ax, ay, 0
+    elif t >= 1.0:
+        qx, qy, feature = bx, by, 1
+    else:
+        qx, qy, feature = ax + t * ex, ay + t * ey, 32
+    dx, dy = px - qx, py - qy
+    d = math.hypot(dx, dy)
+    if d <= ON_CORE:  # on the segment: the side normal is a valid way out
+        return qx, qy, 0.0, normals[first, 0], normals[first, 1], 32
+    if feature == 32:  # beside the segment: that side's normal (no rounding noise)
+        side = 0 if dx * normals[first, 0] + dy * normals[first, 1] > 0.0 else 1
+        return qx, qy, d, normals[first + side, 0], normals[first + side, 1], 32 + side
+    return qx, qy, d, dx / d, dy / d, feature
+
+
+@_inline
+def _point_polygon_closest(vertices, normals, first, count, px, py):
+    """Closest core point of a polygon to (px, py), signed distance (negative inside): features i the
+    vertices, 32 + i the faces."""
+    best_i, best_sep = 0, -math.inf
+    for i in range(count):
+        sep = normals[first + i, 0] * (px - vertices[first + i, 0]) + normals[first + i, 1] * (py - vertices[first + i, 1])
+        if sep > best_sep:
+            best_sep, best_i = sep, i
+    if best_sep <= 0.0:  # inside: the face of largest separation is the nearest
+        nx, ny = normals[first + best_i, 0], normals[first + best_i, 1]
+        return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
+    best_d2, qx, qy, feature = math.inf, 0.0, 0.0, 0
+    for i in range(count):  # outside: the nearest point lies on an edge that faces the point
+        ax, ay = vertices[first + i, 0], vertices[first + i, 1]
+        if normals[first + i, 0] * (px - ax) + normals[first + i, 1] * (py - ay) <= 0.0:
+            continue
+        j = (i + 1) % count
+        bx, by = vertices[first + j, 0], vertices[first + j, 1]
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            cx, cy, f = ax, ay, i
+        elif t >= 1.0:
+            cx, cy, f = bx, by, j
+        else:
+            cx, cy, f = ax + t * ex, ay + t * ey, 32 + i
+        d2 = (px - cx) ** 2 + (py - cy) ** 2
+        if d2 < best_d2:
+            best_d2, qx, qy, feature = d2, cx, cy, f
+    d = math.sqrt(best_d2)
+    if feature >= 32:
+        return qx, qy, d, normals[first + feature - 32, 0], normals[first + feature - 32, 1], feature
+    if d <= ON_CORE:  # on a vertex: the face that sees the point best gives the normal
+        return qx, qy, d, normals[first + best_i, 0], normals[first + best_i, 1], feature
+    return qx, qy, d, (px - qx) / d, (py - qy) / d, feature
+
+
+@_jit
+def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
+                    out_normal, out_point, out_sep, out_ids, out_valid):
+    """Pair ``p`` where A or B is a circle: the closest core point of the other shape to the circle's centre
+    (in the other's frame) gives the axis, as ``engine.geometry.collide`` does. One point, or none."""
+    a_is_circle = offsets[a + 1] - offsets[a] == 1
+    circle, other = (a, b) if a_is_circle else (b, a)
+    first, count = offsets[other], offsets[other + 1] - offsets[other]
+    x, y = vertices[offsets[circle], 0], vertices[offsets[circle], 1]
+    cos_c, sin_c = trig[circle, 0], trig[circle, 1]
+    wx, wy = cos_c * x - sin_c * y + placement[circle, 0], sin_c * x + cos_c * y + placement[circle, 1]
+    place = (trig[other, 0], trig[other, 1], placement[other, 0], placement[other, 1])
+    dx, dy = wx - place[2], wy - place[3]
+    px, py = place[0] * dx + place[1] * dy, -place[1] * dx + place[0] * dy
+    if count == 1:
+        qx, qy, d, nx, ny, feature = _point_circle_closest(vertices, first, px, py)
+    elif count == 2:
+        qx, qy, d, nx, ny, feature = _point_segment_closest(vertices, normals, first, px, py)
+    else:
+        qx, qy, d, nx, ny, feature = _point_polygon_closest(vertices, normals, first, count, px, py)
+    r_other, r_circle = radius[other], radius[circle]
+    separation = d - r_other - r_circle
+    if separation > margin:
+        return
+    # Midway between the other's surface (q + r_other n) and the circle's (centre - r_circle n).
+    mx = 0.5 * (qx + r_other * nx + px - r_circle * nx)
+    my = 0.5 * (qy + r_other * ny + py - r_circle * ny)
+    _put_normal(out_normal, p, nx, ny, place)
+    if a_is_circle:  # n points from the other shape to the circle: from B to A here
+        out_normal[p, 0], out_normal[p, 1] = -out_normal[p, 0], -out_normal[p, 1]
+    fid = _make_id(0, feature) if a_is_circle else _make_id(feature, 0)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 0, mx, my, separation, fid, place, margin)
+
+
 @_jit
 def _vertex_contact(va, fa, na_count, ea, vb, nb_count, eb, ra, rb, place, margin, p,
                     out_normal, out_point, out_sep, out_ids, out_valid):
@@ -237,7 +348,9 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
     fa, na_count = offsets[a], offsets[a + 1] - offsets[a]
     fb, nb_count = offsets[b], offsets[b + 1] - offsets[b]
     if na_count < 2 or nb_count < 2:
-        return  # a circle: the scalar collide's
+        _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
+                        out_normal, out_point, out_sep, out_ids, out_valid)
+        return
     place = (trig[a, 0], trig[a, 1], placement[a, 0], placement[a, 1])
     _into_frame(vertices, normals, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
                 place[0], place[1], place[2], place[3], local_v, local_n)
@@ -310,7 +423,7 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
                   placement: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray, margin: float) -> PairManifolds:
     """Manifolds of shapes ``pair_a[p]`` (A) and ``pair_b[p]`` (B) for every pair ``p``: ``vertices`` and
     ``normals`` (V, 2), ``offsets`` (S + 1,), ``radius`` (S,), ``placement`` (S, 3) as in the module docstring.
-    ``margin`` (px, >= 0) is the speculative distance, as in ``collide``. Pairs with a circle come back empty.
+    ``margin`` (px, >= 0) is the speculative distance, as in ``collide``.
     The arrays are made C-contiguous in the one dtype the kernel is compiled for (another would compile a new
     version mid-game)."""
     def real(x: np.ndarray) -> np.ndarray:

@@ -2,10 +2,9 @@
 
 :func:`collide_all` finds this step's contacts of the awake bodies: against static segments (broad-phase
 candidates cached per body while it stays inside a padded box), kinematic bodies and characters (scalar
-``collide``: they are few), and each other (sweep and prune along x). All polygon pairs, body-body and
-body-segment, any vertex counts, go through one compiled call of
-:func:`~engine.world.collide_kernel.collide_pairs`; pairs with a circle use the scalar ``collide``.
-Manifolds are made ``speculative_distance`` early.
+``collide``: they are few), and each other (sweep and prune along x, compiled). All body-body and body-segment
+pairs, any shapes (circles too), go through one compiled call of
+:func:`~engine.world.collide_kernel.collide_pairs`. Manifolds are made ``speculative_distance`` early.
 
 Feature ids on static segments number the segment's vertices as if it were padded to the body's vertex
 count (a, b, b, ..., a: seen from its back face, b is ``n - 2`` and a is ``n - 1``), as the batched numpy
@@ -41,7 +40,6 @@ __all__ = [
     "collide_all", "overlapping_pairs", "pick", "world_polys",
 ]
 
-_IDENTITY = Transform()
 STATIC, KINEMATIC, CHARACTER, DYNAMIC = range(4)
 """What participant A of a contact is: a static segment, a kinematic body, a character, a rigid body."""
 
@@ -301,21 +299,21 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     pairs = _Pairs()
     awake = np.flatnonzero(~asleep).tolist()
     body_filters = filter_arrays([b.filter for b in bodies])
-    ks, sg = _collide_static(scene, bodies, table, polys["box_array"], awake, body_filters, pairs)
+    ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
     _collide_movers(scene, bodies, polys["box_array"], awake, margin, pairs)
-    lo, hi = _collide_body_pairs(bodies, table, polys["box_array"], asleep, body_filters, margin, pairs)
-    _collide_polygons(scene.static, bodies, table, polys["placement"], ks, sg, lo, hi, margin, pairs)
+    lo, hi = _body_pairs(bodies, table, polys["box_array"], asleep, body_filters)
+    _collide_shapes(scene.static, bodies, table, polys["placement"], ks, sg, lo, hi, margin, pairs)
     return pairs
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
-def _collide_static(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
-                    awake: list[int], body_filters, pairs: _Pairs) -> tuple[np.ndarray, np.ndarray]:
-    """Static segments near each awake body (cached lists), box-tested at once. Circles go through the scalar
-    collide here; the (body, segment) rows of the other bodies are returned for :func:`_collide_polygons`."""
-    static, margin = scene.static, scene.config.speculative_distance
+def _static_pairs(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
+                  awake: list[int], body_filters) -> tuple[np.ndarray, np.ndarray]:
+    """(body, segment) rows of the static segments near each awake body (cached lists) whose boxes and
+    collision filters touch the body's, box-tested at once."""
+    static = scene.static
     bp = static.broadphase
     ks, segs = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
     sb, bb = bp.aabbs[segs], box_array[ks]
@@ -325,14 +323,7 @@ def _collide_static(scene: RigidScene, bodies: list[RigidBody], table: ShapeTabl
         seg_f = static_filters or filter_columns([DEFAULT_FILTER] * len(static))
         body_f = body_filters or filter_columns([DEFAULT_FILTER] * len(bodies))
         touch &= filters_touch(tuple(x[segs] for x in seg_f), tuple(x[ks] for x in body_f))  # type: ignore[arg-type]
-    ks, segs = ks[touch], segs[touch]
-    circle = table.count[ks] == 1
-    for k, s in zip(ks[circle].tolist(), segs[circle].tolist()):
-        m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
-        if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
-                static, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
-            pairs.add_manifold(_key(STATIC, s, bodies[k].id), s, bodies[k], STATIC, m, -1, k)
-    return ks[~circle], segs[~circle]
+    return ks[touch], segs[touch]
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray, awake: list[int],
@@ -356,29 +347,23 @@ def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.nd
                 pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
 
-def _collide_body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
-                        body_filters, margin: float, pairs: _Pairs) -> tuple[np.ndarray, np.ndarray]:
-    """Body pairs: all box overlaps at once, at least one of the pair awake, A the lower id. Pairs with a circle
-    are collided here (scalar); the others are returned (A rows, B rows) for :func:`_collide_polygons`."""
+def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
+                body_filters) -> tuple[np.ndarray, np.ndarray]:
+    """Body pairs (A rows, B rows): all box overlaps at once, at least one of the pair awake, A the lower id,
+    collision filters permitting."""
     if len(bodies) < 2:
         return _NO_ROWS, _NO_ROWS
     lo, hi = overlapping_pairs(box_array, table.ids)
     keep = ~(asleep[lo] & asleep[hi])
     if body_filters is not None:
         keep &= filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
-    lo, hi = lo[keep], hi[keep]
-    circle = (table.count[lo] == 1) | (table.count[hi] == 1)
-    for i, j in zip(lo[circle].tolist(), hi[circle].tolist()):
-        m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
-        if m is not None:
-            pairs.add_manifold(_key(DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j], DYNAMIC, m, i, j)
-    return lo[~circle], hi[~circle]
+    return lo[keep], hi[keep]
 
 
-def _collide_polygons(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, placement: np.ndarray,
-                      ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
-                      pairs: _Pairs) -> None:
-    """Every polygon pair in one compiled call: static segments ``sg`` (A) against bodies ``ks`` (B), then
+def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, placement: np.ndarray,
+                    ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
+                    pairs: _Pairs) -> None:
+    """Every body-segment and body-body pair in one compiled call: static segments ``sg`` (A) against bodies ``ks`` (B), then
     bodies ``lo`` (A) against bodies ``hi`` (B). ``placement``: the bodies' (x, y, angle) rows."""
     if not len(ks) and not len(lo):
         return

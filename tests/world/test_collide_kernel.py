@@ -1,7 +1,7 @@
 """The compiled manifolds (engine.world.collide_kernel) give what the readable ``engine.geometry.collide``
 gives, pair for pair: same normals, points, separations and feature ids (within 1e-9), for polygons of any
-vertex counts, capsules and static segments, many pairs of mixed counts in one call. Then the step: the
-contacts it gathers are the scalar manifolds, with segment features numbered as before."""
+vertex counts, capsules, static segments and circles, many pairs of mixed counts in one call. Then the step:
+the contacts it gathers are the scalar manifolds, with segment features numbered as before."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from engine.geometry import collide
 from engine.world import collide_kernel
 from engine.world.collide_kernel import collide_pairs
 from engine.world.contacts import STATIC, RigidScene, collide_all, world_polys
-from tests.geometry.oracle import capsules, convex_polygons, transforms
+from tests.geometry.oracle import capsules, circles, convex_polygons, transforms
 
 TOLERANCE = 1e-9
 polygons = st.one_of(convex_polygons(), capsules())
+anything = st.one_of(convex_polygons(), capsules(), circles())
 margins = st.sampled_from([0.0, 0.5, 4.0])
 
 
@@ -70,19 +71,24 @@ def assert_matches_reference(pairs, margin):
 
 
 @given(polygons, transforms, polygons, transforms, margins)
-def test_one_pair_matches_the_reference(a, xa, b, xb, margin):
+def test_one_polygon_pair_matches_the_reference(a, xa, b, xb, margin):
     assert_matches_reference([(a, xa, b, xb)], margin)
 
 
-@given(st.lists(st.tuples(polygons, transforms, polygons, transforms), min_size=1, max_size=6), margins)
+@given(anything, transforms, anything, transforms, margins)
+def test_one_pair_of_any_shapes_matches_the_reference(a, xa, b, xb, margin):
+    assert_matches_reference([(a, xa, b, xb)], margin)
+
+
+@given(st.lists(st.tuples(anything, transforms, anything, transforms), min_size=1, max_size=6), margins)
 def test_many_pairs_of_mixed_vertex_counts_in_one_call_match_the_reference(pairs, margin):
     assert_matches_reference(pairs, margin)
 
 
-@given(polygons, transforms, st.data())
+@given(anything, transforms, st.data())
 def test_close_pairs_match_the_reference(a, xa, data):
     """B placed near A (random transforms are mostly far apart): touching, resting and deep pairs."""
-    b = data.draw(polygons)
+    b = data.draw(anything)
     angle = data.draw(st.floats(-math.pi, math.pi))
     offset = data.draw(st.tuples(st.floats(-30, 30), st.floats(-30, 30)))
     xb = Transform((xa.position[0] + offset[0], xa.position[1] + offset[1]), angle)
@@ -142,10 +148,26 @@ def test_static_segments_at_the_world_origin_against_bodies_match_the_reference(
     assert_matches_reference(pairs, margin)
 
 
-def test_pairs_with_a_circle_come_back_empty():
-    circle, box = RoundedPolygon.circle(5), RoundedPolygon.box(5, 5)
-    out = compiled([(circle, Transform(), box, Transform((3, 0))), (box, Transform(), circle, Transform((3, 0)))], 1.0)
-    assert not out.valid.any() and (out.a_edge == -1).all()
+@pytest.mark.parametrize("margin", [0.0, 4.0])
+def test_circles_against_everything_match_the_reference(margin):
+    """Circles as A and as B against circles, segments, boxes and pentagons, centres inside and outside the
+    other's core, on a vertex, on a segment."""
+    rng = np.random.default_rng(12)
+    others = [RoundedPolygon.circle(4), RoundedPolygon.capsule((-10, 0), (10, 0), 0.0),
+              RoundedPolygon.capsule((0, 0), (8, 6), 2), RoundedPolygon.box(8, 5),
+              RoundedPolygon.box(8, 5, radius=2), random_pairs(1, 1, "pentagon", "box")[0][0]]
+    pairs = []
+    for k in range(600):
+        circle = RoundedPolygon.circle(float(rng.uniform(0.5, 9)), tuple(rng.uniform(-3, 3, 2)))
+        other = others[k % len(others)]
+        xc = Transform(tuple(rng.uniform(-18, 18, 2)), float(rng.uniform(-math.pi, math.pi)))
+        xo = Transform(tuple(rng.uniform(-2, 2, 2)), float(rng.choice([0.0, rng.uniform(-math.pi, math.pi)])))
+        if k % 10 == 0:  # the centre exactly on the other's core: a vertex, or a segment's middle
+            on = other.vertices[0] if other.count != 2 else tuple(0.5 * (u + v) for u, v in zip(*other.vertices))
+            xc = Transform(tuple(np.subtract(xo.apply(on), circle.vertices[0])), 0.0)
+        pairs.append((circle, xc, other, xo) if k % 2 else (other, xo, circle, xc))
+    out = assert_matches_reference(pairs, margin)
+    assert out.valid.any(axis=1).sum() > 150
 
 
 def test_the_tolerances_are_the_reference_s():
