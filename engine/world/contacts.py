@@ -363,8 +363,9 @@ def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarra
 def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, placement: np.ndarray,
                     ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
                     pairs: _Pairs) -> None:
-    """Every body-segment and body-body pair in one compiled call: static segments ``sg`` (A) against bodies ``ks`` (B), then
-    bodies ``lo`` (A) against bodies ``hi`` (B). ``placement``: the bodies' (x, y, angle) rows."""
+    """Every body-segment and body-body pair in one compiled call: static segments ``sg`` (A) against bodies
+    ``ks`` (B), then bodies ``lo`` (A) against bodies ``hi`` (B). ``placement``: the bodies' (x, y, angle)
+    rows. The segments join the bodies' shapes, each once, with their world-frame ends placed at the origin."""
     if not len(ks) and not len(lo):
         return
     bp, ids = static.broadphase, table.ids
