@@ -371,34 +371,34 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
     # Two (nearly) collinear segment cores have only their shared normal as a face axis, blind to a gap along
     # the line: their closest points are checked even when the separating axes say "overlapping".
     if max(sep_a, sep_b) > DISJOINT_TOLERANCE or (na_count == 2 and nb_count == 2):
-        if _vertex_contact(vertices, fa, na_count, ea, local_v, nb_count, eb, ra, rb, place, margin, p,
-                           out_normal, out_point, out_sep, out_ids, out_valid):
+        # (np.int64: numba would otherwise also compile a version for the literal 0 of its first typing pass)
+        if _vertex_contact(vertices, fa, na_count, np.int64(ea), local_v, nb_count, np.int64(eb), ra, rb, place,
+                           margin, p, out_normal, out_point, out_sep, out_ids, out_valid):
             if not out_valid[p, 0]:
                 out_edge[p] = -1
             return
     a1, a2, b1, b2 = fa + ea, fa + (ea + 1) % na_count, eb, (eb + 1) % nb_count
+    a1x, a1y, a2x, a2y = vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1]
+    b1x, b1y, b2x, b2y = local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1]
     if flip:  # B's edge is the reference, A's the incident edge
         nx, ny = local_n[b1, 0], local_n[b1, 1]
-        lx, ly, lsep, ux, uy, usep = _clip(local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1],
-                                           vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1],
-                                           nx, ny, rb, ra)
+        lx, ly, lsep, ux, uy, usep = _clip(b1x, b1y, b2x, b2y, a1x, a1y, a2x, a2y, nx, ny, rb, ra)
         _put_normal(out_normal, p, -nx, -ny, place)
-        _put_point(out_point, out_sep, out_ids, out_valid, p, 0, ux, uy, usep, _make_id(a1 - fa, b2), place, margin)
-        _put_point(out_point, out_sep, out_ids, out_valid, p, 1, lx, ly, lsep, _make_id(a2 - fa, b1), place, margin)
+        # The reference lists the upper point first here: slot 0 is always A's a1 against B's b2.
+        lx, ly, lsep, ux, uy, usep = ux, uy, usep, lx, ly, lsep
     else:
         nx, ny = normals[a1, 0], normals[a1, 1]
-        lx, ly, lsep, ux, uy, usep = _clip(vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1],
-                                           local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1],
-                                           nx, ny, ra, rb)
+        lx, ly, lsep, ux, uy, usep = _clip(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y, nx, ny, ra, rb)
         _put_normal(out_normal, p, nx, ny, place)
-        _put_point(out_point, out_sep, out_ids, out_valid, p, 0, lx, ly, lsep, _make_id(a1 - fa, b2), place, margin)
-        _put_point(out_point, out_sep, out_ids, out_valid, p, 1, ux, uy, usep, _make_id(a2 - fa, b1), place, margin)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 0, lx, ly, lsep, _make_id(a1 - fa, b2), place, margin)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 1, ux, uy, usep, _make_id(a2 - fa, b1), place, margin)
     if not (out_valid[p, 0] or out_valid[p, 1]):
         out_edge[p] = -1
 
 
 @_jit
 def _collide_pairs(vertices, normals, offsets, radius, placement, pair_a, pair_b, margin):
+    """:func:`collide_pairs`' work: each shape's cos and sin once, then the pairs one after the other."""
     count = len(pair_a)
     out_normal = np.zeros((count, 2))
     out_point = np.zeros((count, 2, 2))
@@ -437,16 +437,12 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
 
 
 @_jit
-def _overlapping_boxes(boxes, ids):
-    """Sweep and prune: each box against the boxes that start within its x extent (sorted by start), then
-    their y extents. Returns the overlapping pairs as (lo, hi) columns, ``lo`` the lower id, sorted."""
-    count = len(boxes)
-    order = np.argsort(boxes[:, 0], kind="mergesort")
-    sorted_boxes = np.empty((count, 4))  # in sweep order, so that the inner loop reads memory in order
-    for i in range(count):
-        for c in range(4):
-            sorted_boxes[i, c] = boxes[order[i], c]
-    found = np.empty(16 + 4 * count, dtype=np.int64)  # pair codes lo * count + hi (grown when full)
+def _sweep(sorted_boxes, order, ids, codes):
+    """Sweep and prune over boxes sorted by min x (``order``: their rows in the caller's arrays): each box
+    against the boxes after it that start within its x extent, then their y extents. Writes each overlapping
+    pair's code ``lo * count + hi`` (``lo`` the lower id) into ``codes`` while there is room; returns how many
+    pairs there are (call again with a larger ``codes`` when that is more than its length)."""
+    count = len(order)
     total = 0
     for i in range(count):
         a_max_x, a_min_y, a_max_y = sorted_boxes[i, 2], sorted_boxes[i, 1], sorted_boxes[i, 3]
@@ -454,20 +450,28 @@ def _overlapping_boxes(boxes, ids):
             if sorted_boxes[j, 0] > a_max_x:
                 break
             if a_min_y <= sorted_boxes[j, 3] and a_max_y >= sorted_boxes[j, 1]:
-                if total == len(found):
-                    found = np.concatenate((found, np.empty(len(found), dtype=np.int64)))
-                a, b = order[i], order[j]
-                lo, hi = (a, b) if ids[a] < ids[b] else (b, a)
-                found[total] = lo * count + hi
+                if total < len(codes):
+                    a, b = order[i], order[j]
+                    codes[total] = a * count + b if ids[a] < ids[b] else b * count + a
                 total += 1
-    codes = np.sort(found[:total])
-    return codes // max(count, 1), codes % max(count, 1)
+    return total
 
 
 def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
-    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi)."""
-    return _overlapping_boxes(np.ascontiguousarray(boxes, dtype=np.float64), np.ascontiguousarray(ids, dtype=np.int64))
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi). The sorts are numpy's
+    (compiled sorts would add seconds to the first compile); the sweep is compiled."""
+    order = np.argsort(boxes[:, 0], kind="stable")
+    sorted_boxes = np.ascontiguousarray(boxes[order], dtype=np.float64)  # (the sweep then reads memory in order)
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    codes = np.empty(16 + 4 * len(order), dtype=np.int64)
+    total = _sweep(sorted_boxes, order, ids, codes)
+    if total > len(codes):
+        codes = np.empty(total, dtype=np.int64)
+        _sweep(sorted_boxes, order, ids, codes)
+    codes = np.sort(codes[:total])
+    count = max(len(order), 1)
+    return codes // count, codes % count
 
 
 def compile_steps():
