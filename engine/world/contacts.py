@@ -1,10 +1,14 @@
-"""Contact gathering for the rigid-body step: which bodies touch what, as batched manifolds.
+"""Contact gathering for the rigid-body step: which bodies touch what, as manifolds in arrays.
 
 :func:`collide_all` finds this step's contacts of the awake bodies: against static segments (broad-phase
 candidates cached per body while it stays inside a padded box), kinematic bodies and characters (scalar
-``collide``: they are few), and each other (sweep and prune along x). Polygon pairs go through
-:func:`~engine.geometry.batch.collide_batch`, one batch per pair of vertex counts; a count's static segments
-ride, padded, in the batch of its equal-count body pairs. Manifolds are made ``speculative_distance`` early.
+``collide``: they are few), and each other (sweep and prune along x, compiled). All body-body and body-segment
+pairs, any shapes (circles too), go through one compiled call of
+:func:`~engine.world.collide_kernel.collide_pairs`. Manifolds are made ``speculative_distance`` early.
+
+Feature ids on static segments number the segment's vertices as if it were padded to the body's vertex
+count (a, b, b, ..., a: seen from its back face, b is ``n - 2`` and a is ``n - 1``), as the batched numpy
+path before the compiled one did, so that warm starting keys on the same features as it always has.
 
 The seam rule: a one-point contact with a segment's rounded end cap, at an end the segment shares with
 another segment, whose normal leans over that other segment, belongs to the other segment and is dropped.
@@ -26,8 +30,8 @@ import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
-from ..geometry.batch import BatchManifolds, collide_batch, padded_segments, world_polygons
 from ..types import DEFAULT_FILTER
+from .collide_kernel import PairManifolds, collide_pairs, overlapping_boxes
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -36,7 +40,6 @@ __all__ = [
     "collide_all", "overlapping_pairs", "pick", "world_polys",
 ]
 
-_IDENTITY = Transform()
 STATIC, KINEMATIC, CHARACTER, DYNAMIC = range(4)
 """What participant A of a contact is: a static segment, a kinematic body, a character, a rigid body."""
 
@@ -137,23 +140,26 @@ class _Pairs:
         self.a_index: list[np.ndarray] = []
         self.b_index: list[np.ndarray] = []
 
-    def add_batch(self, keys, a_objs, b_objs, a_kind, m, a_index, b_index) -> None:
-        """``a_index`` / ``b_index``: positions in the world's body list (-1 where A is not a rigid body)."""
+    def add_batch(self, keys: np.ndarray, a_kind: int, m: PairManifolds, a_rows: np.ndarray, b_rows: np.ndarray,
+                  bodies: list[RigidBody]) -> None:
+        """The pairs of ``m`` that have a point. ``b_rows``: B's positions in ``bodies`` (the world's body list);
+        ``a_rows``: A's, or the static segments' indices when ``a_kind`` is ``STATIC``."""
         keep = m.valid[:, 0] | m.valid[:, 1]
-        if not keep.any():
-            return
         idx = np.flatnonzero(keep)
+        if not len(idx):
+            return
+        a_kept, b_kept = a_rows[idx], b_rows[idx]
         self.keys.append(keys[idx])
-        self.a.extend(pick(a_objs, idx))
-        self.b.extend(pick(b_objs, idx))
+        self.a.extend(a_kept.tolist() if a_kind == STATIC else pick(bodies, a_kept))
+        self.b.extend(pick(bodies, b_kept))
         self.a_kind.append(np.full(len(idx), a_kind))
         self.normal.append(m.normal[idx])
         self.point.append(m.point[idx])
         self.separation.append(m.separation[idx])
         self.ids.append(m.id[idx])
         self.valid.append(m.valid[idx])
-        self.a_index.append(np.broadcast_to(np.asarray(a_index, dtype=np.int64), keep.shape)[idx])
-        self.b_index.append(np.asarray(b_index, dtype=np.int64)[idx])
+        self.a_index.append(np.full(len(idx), -1, dtype=np.int64) if a_kind == STATIC else a_kept)
+        self.b_index.append(b_kept)
 
     def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold, a_index: int, b_index: int) -> None:
         point = np.zeros((1, 2, 2))
@@ -206,8 +212,8 @@ class Found(NamedTuple):
 
 
 class ShapeTable:
-    """What the step needs of each body's shape (local cores grouped by vertex count, radii, ids, extents),
-    built once and kept by the world while the same bodies keep the same shapes."""
+    """What the step needs of each body's shape (local cores, flat and grouped by vertex count, radii, ids,
+    extents), built once and kept by the world while the same bodies keep the same shapes."""
 
     def __init__(self, bodies: list[RigidBody]) -> None:
         self.bodies = list(bodies)
@@ -220,22 +226,25 @@ class ShapeTable:
         """Pixels: how far a body's farthest corner is, roughly (spin times this is a speed)."""
         self.reach = np.array([0.25 * min(bx.width, bx.height) for bx in boxes])
         """Pixels: a body moving farther than this in a step is swept for continuous collision."""
-        self.row = np.zeros(len(bodies), dtype=np.int64)
-        """Each body's row within its vertex-count group."""
         self.near_box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (len(bodies), 1))
         """(K, 4): the padded box each body's static candidates were looked up for (empty: not yet)."""
         self.near: list[list[int]] = [[] for _ in bodies]
         """Each body's static segments near ``near_box``."""
         self.near_of: Any = None
         """The broad phase those lookups were made in."""
-        self.groups: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        """Vertex count -> (member bodies, local core vertices (K, n, 2), local edge normals (K, n, 2))."""
+        self.offsets = np.concatenate([[0], np.cumsum(self.count)]).astype(np.int64)
+        """(K + 1,): body k's core is rows ``offsets[k]:offsets[k + 1]`` of ``vertices`` and ``normals``."""
+        self.vertices = np.array([v for sh in self.shapes for v in sh.vertices], dtype=np.float64).reshape(-1, 2)
+        """Local core vertices of all bodies, one after the other (px)."""
+        self.normals = np.array([n for sh in self.shapes for n in (sh.normals or ((0.0, 0.0),))],
+                                dtype=np.float64).reshape(-1, 2)
+        """Their outward unit edge normals (a circle, which has none, gets a zero row to keep the rows aligned)."""
+        self.groups: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        """Vertex count -> (member bodies, local core vertices (K, n, 2)), for the bounding boxes."""
         for count in sorted(set(self.count.tolist())):
             members = np.flatnonzero(self.count == count)
-            self.row[members] = np.arange(len(members))
-            verts = np.array([self.shapes[k].vertices for k in members.tolist()], dtype=np.float64)
-            normals = np.array([self.shapes[k].normals for k in members.tolist()], dtype=np.float64)
-            self.groups[count] = (members, verts, normals.reshape(verts.shape) if count > 1 else np.zeros_like(verts))
+            self.groups[count] = (members, np.array([self.shapes[k].vertices for k in members.tolist()],
+                                                    dtype=np.float64))
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
@@ -284,52 +293,37 @@ def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, nor
 def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, polys: dict,
                 asleep: np.ndarray) -> _Pairs:
     """Manifolds of the awake bodies (``asleep``: each body's flag) against everything they may touch,
-    ``speculative_distance`` early; pairs whose collision filters say no are left out."""
+    ``speculative_distance`` early; pairs whose collision filters say no are left out. ``polys``: this step's
+    :func:`world_polys`."""
     margin = scene.config.speculative_distance
     pairs = _Pairs()
     awake = np.flatnonzero(~asleep).tolist()
     body_filters = filter_arrays([b.filter for b in bodies])
-    static_by_count = _collide_static(scene, bodies, table, polys["box_array"], awake, body_filters, pairs)
+    ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
     _collide_movers(scene, bodies, polys["box_array"], awake, margin, pairs)
-    body_groups = _collide_body_pairs(bodies, table, polys["box_array"], asleep, body_filters, margin, pairs)
-    _collide_batches(scene.static, bodies, table, polys, static_by_count, body_groups, margin, pairs)
+    lo, hi = _body_pairs(bodies, table, polys["box_array"], asleep, body_filters)
+    _collide_shapes(scene.static, bodies, table, polys["placement"], ks, sg, lo, hi, margin, pairs)
     return pairs
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
-def _collide_static(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
-                    awake: list[int], body_filters, pairs: _Pairs) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Static segments near each awake body (cached lists), box-tested at once. Circles go through the scalar
-    collide here; for the other vertex counts the (body, segment) rows are returned, to ride in the batch of
-    that count's body pairs."""
-    static, margin = scene.static, scene.config.speculative_distance
+def _static_pairs(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
+                  awake: list[int], body_filters) -> tuple[np.ndarray, np.ndarray]:
+    """(body, segment) rows of the static segments near each awake body (cached lists) whose boxes and
+    collision filters touch the body's, box-tested at once."""
+    static = scene.static
     bp = static.broadphase
-    ks_all, segs_all = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
-    sb, bb = bp.aabbs[segs_all], box_array[ks_all]
+    ks, segs = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
+    sb, bb = bp.aabbs[segs], box_array[ks]
     touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
     static_filters = static.filter_arrays()
     if static_filters is not None or body_filters is not None:
         seg_f = static_filters or filter_columns([DEFAULT_FILTER] * len(static))
         body_f = body_filters or filter_columns([DEFAULT_FILTER] * len(bodies))
-        touch &= filters_touch(tuple(x[segs_all] for x in seg_f), tuple(x[ks_all] for x in body_f))  # type: ignore[arg-type]
-    ks_all, segs_all = ks_all[touch], segs_all[touch]
-    static_by_count: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for count in table.groups:
-        of_count = table.count[ks_all] == count
-        if not of_count.any():
-            continue
-        ks, sg = ks_all[of_count], segs_all[of_count]
-        if count > 1:
-            static_by_count[count] = (ks, sg)
-            continue
-        for k, s in zip(ks.tolist(), sg.tolist()):
-            m = collide(bp.shape(s), _IDENTITY, bodies[k].shape, bodies[k].transform, margin)
-            if m is not None and not (len(m.points) == 1 and _leans_over_neighbour(
-                    static, s, tuple(bp.a[s]), tuple(bp.b[s]), m.points[0].point, m.normal)):
-                pairs.add_manifold(_key(STATIC, s, bodies[k].id), s, bodies[k], STATIC, m, -1, k)
-    return static_by_count
+        touch &= filters_touch(tuple(x[segs] for x in seg_f), tuple(x[ks] for x in body_f))  # type: ignore[arg-type]
+    return ks[touch], segs[touch]
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray, awake: list[int],
@@ -353,106 +347,92 @@ def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.nd
                 pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
 
-def _collide_body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
-                        body_filters, margin: float, pairs: _Pairs) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
-    """Body pairs: all box overlaps at once, at least one of the pair awake, A the lower id. Pairs with a circle
-    are collided here (scalar); the others are returned per vertex-count pair for the batches."""
-    body_groups: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
+                body_filters) -> tuple[np.ndarray, np.ndarray]:
+    """Body pairs (A rows, B rows): all box overlaps at once, at least one of the pair awake, A the lower id,
+    collision filters permitting."""
     if len(bodies) < 2:
-        return body_groups
+        return _NO_ROWS, _NO_ROWS
     lo, hi = overlapping_pairs(box_array, table.ids)
     keep = ~(asleep[lo] & asleep[hi])
     if body_filters is not None:
         keep &= filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
-    lo, hi = lo[keep], hi[keep]
-    count_lo, count_hi = table.count[lo], table.count[hi]
-    for count_a in table.groups:
-        for count_b in table.groups:
-            sel = np.flatnonzero((count_lo == count_a) & (count_hi == count_b))
-            if not len(sel):
-                continue
-            la_, hb_ = lo[sel], hi[sel]
-            if count_a > 1 and count_b > 1:
-                body_groups[(count_a, count_b)] = (la_, hb_)
-                continue
-            for i, j in zip(la_.tolist(), hb_.tolist()):
-                m = collide(bodies[i].shape, bodies[i].transform, bodies[j].shape, bodies[j].transform, margin)
-                if m is not None:
-                    pairs.add_manifold(_key(DYNAMIC, bodies[i].id, bodies[j].id), bodies[i], bodies[j], DYNAMIC, m, i, j)
-    return body_groups
+    return lo[keep], hi[keep]
 
 
-def _collide_batches(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, polys: dict,
-                     static_by_count: dict, body_groups: dict, margin: float, pairs: _Pairs) -> None:
-    """One batch per vertex-count pair; a count's static segments (A, padded to the count) ride with its
-    equal-count body pairs, so that a pile costs one batch, not two."""
+def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, placement: np.ndarray,
+                    ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
+                    pairs: _Pairs) -> None:
+    """Every body-segment and body-body pair in one compiled call: static segments ``sg`` (A) against bodies
+    ``ks`` (B), then bodies ``lo`` (A) against bodies ``hi`` (B). ``placement``: the bodies' (x, y, angle)
+    rows. The segments join the bodies' shapes, each once, with their world-frame ends placed at the origin."""
+    if not len(ks) and not len(lo):
+        return
     bp, ids = static.broadphase, table.ids
-    for count_a, count_b in sorted(set(body_groups) | {(n, n) for n in static_by_count}):
-        la_, hb_ = body_groups.get((count_a, count_b), (_NO_ROWS, _NO_ROWS))
-        ks, sg = static_by_count.get(count_a, (_NO_ROWS, _NO_ROWS)) if count_a == count_b else (_NO_ROWS, _NO_ROWS)
-        va, na = polys[count_a]
-        vb, nb = polys[count_b]
-        seg_verts, seg_normals, seg_fake = padded_segments(bp.a[sg], bp.b[sg], count_a)
-        rows_a, rows_b = table.row[la_], np.concatenate([table.row[ks], table.row[hb_]])
-        batch = collide_batch(
-            np.concatenate([seg_verts, va[rows_a]]), np.concatenate([seg_normals, na[rows_a]]),
-            np.concatenate([bp.radius[sg], table.radius[la_]]), vb[rows_b], nb[rows_b],
-            np.concatenate([table.radius[ks], table.radius[hb_]]), margin,
-            np.concatenate([seg_fake, np.zeros((len(la_), count_a), dtype=bool)]))
-        split = len(sg)
-        if split:
-            on_static = BatchManifolds(*(field[:split] for field in batch))
-            # The seam rule, for the few one-point contacts at a segment end.
-            single = on_static.valid[:, 0] & ~on_static.valid[:, 1]
-            for i in np.flatnonzero(single).tolist():
-                s = int(sg[i])
-                if static.has_joint(s) and _leans_over_neighbour(
-                        static, s, tuple(bp.a[s]), tuple(bp.b[s]), on_static.point[i, 0], on_static.normal[i]):
-                    on_static.valid[i, 0] = False
-            keys = (np.int64(STATIC) << 58) | (sg << 29) | ids[ks]
-            pairs.add_batch(keys, sg.tolist(), pick(bodies, ks), STATIC, on_static, -1, ks)
-        if len(la_):
-            between = BatchManifolds(*(field[split:] for field in batch))
-            keys = (np.int64(DYNAMIC) << 58) | (ids[la_] << 29) | ids[hb_]
-            pairs.add_batch(keys, pick(bodies, la_), pick(bodies, hb_), DYNAMIC, between, la_, hb_)
+    used, seg_shape = np.unique(sg, return_inverse=True)  # each segment once among the shapes
+    ends_a, ends_b = bp.a[used], bp.b[used]
+    edge = ends_b - ends_a
+    side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
+    first_segment_row = table.offsets[-1]
+    m = collide_pairs(
+        np.concatenate([table.vertices, np.stack([ends_a, ends_b], axis=1).reshape(-1, 2)]),
+        np.concatenate([table.normals, np.stack([side, -side], axis=1).reshape(-1, 2)]),
+        np.concatenate([table.offsets, first_segment_row + 2 * np.arange(1, len(used) + 1)]),
+        np.concatenate([table.radius, bp.radius[used]]),
+        np.concatenate([placement, np.zeros((len(used), 3))]),
+        np.concatenate([len(bodies) + seg_shape.reshape(-1), lo]), np.concatenate([ks, hi]), margin)
+    split = len(sg)
+    if split:
+        on_static = PairManifolds(*(column[:split] for column in m))
+        _number_segment_features(on_static, table.count[ks])
+        # The seam rule, for the few one-point contacts at a segment end.
+        single = on_static.valid[:, 0] & ~on_static.valid[:, 1]
+        for i in np.flatnonzero(single).tolist():
+            s = int(sg[i])
+            if static.has_joint(s) and _leans_over_neighbour(
+                    static, s, tuple(bp.a[s]), tuple(bp.b[s]), on_static.point[i, 0], on_static.normal[i]):
+                on_static.valid[i, 0] = False
+        keys = (np.int64(STATIC) << 58) | (sg << 29) | ids[ks]
+        pairs.add_batch(keys, STATIC, on_static, sg, ks, bodies)
+    if len(lo):
+        between = PairManifolds(*(column[split:] for column in m))
+        keys = (np.int64(DYNAMIC) << 58) | (ids[lo] << 29) | ids[hi]
+        pairs.add_batch(keys, DYNAMIC, between, lo, hi, bodies)
+
+
+def _number_segment_features(m: PairManifolds, body_count: np.ndarray) -> None:
+    """Renumber the segment's (A's) features of segment-body manifolds, in place, as the segment padded to the
+    body's vertex count ``n`` numbers them (see the module docstring): reached through the back edge (b -> a,
+    edge 1), vertex b becomes ``n - 2`` and a ``n - 1``; nothing changes for ``n`` = 2."""
+    back = ((m.a_edge == 1) & (body_count > 2))[:, None] & m.valid
+    feature_a = m.id >> 8
+    m.id[...] = np.where(back, (body_count[:, None] - 1 - feature_a) << 8 | (m.id & 0xFF), m.id)
 
 
 def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y), ``lo`` the one with the
-    lower id, sorted by (lo, hi). Sweep and prune along x: each box is paired with the boxes that start
-    within its x extent (sorted by start), then the y extents are tested."""
-    order = np.argsort(boxes[:, 0], kind="stable")
-    start = boxes[order, 0]
-    stop = np.searchsorted(start, boxes[order, 2], side="right")
-    first = np.arange(1, len(order) + 1)
-    span = np.maximum(stop - first, 0)
-    total = int(span.sum())
-    i = np.repeat(np.arange(len(order)), span)
-    j = i + 1 + (np.arange(total) - np.repeat(np.cumsum(span) - span, span))
-    a, b = order[i], order[j]
-    meet = (boxes[a, 1] <= boxes[b, 3]) & (boxes[a, 3] >= boxes[b, 1])
-    a, b = a[meet], b[meet]
-    lower = ids[a] < ids[b]
-    lo, hi = np.where(lower, a, b), np.where(lower, b, a)
-    sort = np.lexsort((hi, lo))
-    return lo[sort], hi[sort]
+    lower id, sorted by (lo, hi): sweep and prune along x (compiled,
+    :func:`~engine.world.collide_kernel.overlapping_boxes`)."""
+    return overlapping_boxes(boxes, ids)
 
 
 def world_polys(table: ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
-    """World-frame cores of all bodies per vertex count ((K, n, 2) vertices and normals, rows as in the
-    table), and every body's box grown by its radius and ``margin`` as a (K, 4) array."""
-    polys: dict = {}
+    """What collision needs of the bodies' placement this step: ``"placement"``, every body's (x, y, angle)
+    row (px, radians), and ``"box_array"``, every body's box grown by its radius and ``margin`` as a (K, 4)
+    array (min_x, min_y, max_x, max_y)."""
     box_array = np.empty((len(table.bodies), 4))
-    for count, (members, verts, normals) in table.groups.items():
-        wv, wn = world_polygons(verts, normals, position[members], angle[members])
-        if count > 1:
-            polys[count] = (wv, wn)
+    for members, verts in table.groups.values():
+        c, s = np.cos(angle[members])[:, None], np.sin(angle[members])[:, None]
+        vx, vy = verts[..., 0], verts[..., 1]
+        world = np.stack([c * vx - s * vy + position[members, None, 0], s * vx + c * vy + position[members, None, 1]],
+                         axis=-1)
+        low, high = world[:, 0].copy(), world[:, 0].copy()
+        for i in range(1, world.shape[1]):  # (reductions along a short axis are slow in numpy)
+            np.minimum(low, world[:, i], out=low)
+            np.maximum(high, world[:, i], out=high)
         grow = (table.radius[members] + margin)[:, None]
-        low, high = wv[:, 0].copy(), wv[:, 0].copy()
-        for i in range(1, count):  # (reductions along a short axis are slow in numpy)
-            np.minimum(low, wv[:, i], out=low)
-            np.maximum(high, wv[:, i], out=high)
         box_array[members, 0:2] = low - grow
         box_array[members, 2:4] = high + grow
-    polys["box_array"] = box_array
-    return polys
+    placement = np.empty((len(table.bodies), 3))
+    placement[:, 0:2], placement[:, 2] = position, angle
+    return {"placement": placement, "box_array": box_array}

@@ -1,0 +1,485 @@
+"""Contact gathering, compiled (numba): manifolds of many rounded-polygon pairs in one call, and the
+body-pair broad phase that finds those pairs.
+
+:func:`collide_pairs` is :func:`engine.geometry.collide` for many pairs of rounded polygons (boxes, polygons,
+capsules, static segments, circles), any mix of vertex counts, one call per step. It is the same
+algorithm, step for step and in the same arithmetic order, as the readable reference in
+:mod:`engine.geometry.collide` (``_collide_polygons``, ``_clip`` and their helpers): separating axes on the
+cores with the reference-face hysteresis, the incident face, the vertex-vertex axis where only rounded
+corners can touch, parallel edges side by side as a line contact, and the clip. Like the reference it works
+in A's local frame and maps the results back, so both agree to rounding. A circle (one-vertex core) against
+anything is, as in the reference, the closest core point of the other shape to the circle's centre.
+
+Shapes are given as flat arrays: shape ``s`` owns rows ``offsets[s]:offsets[s + 1]`` of ``vertices`` and
+``normals`` (its local core, counter-clockwise, and outward unit edge normals; for two vertices the two
+sides of the segment), ``radius[s]`` (px) and ``placement[s]`` = (x, y, angle): local -> world is rotate by
+the angle (radians, counter-clockwise), then translate (px). Static geometry is placed at (0, 0, 0).
+
+Outputs per pair, as ``collide`` gives them: the unit normal from A to B (world), up to two points (world,
+px) midway between the two surfaces, their separations (px, negative = overlap), feature ids
+``(feature_of_A << 8) | feature_of_B`` and which of the two slots hold a point. The slots keep the clip's
+order (the reference lists only the valid ones); an empty slot has point (0, 0) and separation +inf.
+
+:func:`overlapping_boxes` is the body-pair broad phase: sweep and prune along x over the bodies' boxes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+__all__ = ["PairManifolds", "collide_pairs", "compile_steps", "overlapping_boxes"]
+
+_jit = numba.njit(cache=True, nogil=True, fastmath=False)
+"""Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
+_inline = numba.njit(inline="always", fastmath=False)
+"""Small helpers, inlined where called."""
+
+FLIP_TOLERANCE = 0.01
+"""Pixels: the reference face stays A's unless B's face separates clearly more (stable ids from frame to
+frame). Equal to :mod:`engine.geometry.collide`'s (a test checks): numba freezes globals at compile time."""
+DISJOINT_TOLERANCE = 0.01
+"""Pixels: cores closer than this are clipped rather than measured vertex to vertex (as the reference)."""
+
+
+class PairManifolds(NamedTuple):
+    """Manifolds of P pairs (see the module docstring for units and signs)."""
+
+    normal: np.ndarray
+    """(P, 2): unit normal from A to B."""
+    point: np.ndarray
+    """(P, 2, 2): pair, slot, xy."""
+    separation: np.ndarray
+    """(P, 2): signed gap between the surfaces along the normal; +inf in an empty slot."""
+    id: np.ndarray
+    """(P, 2) int64: feature pair ids."""
+    valid: np.ndarray
+    """(P, 2) bool: which slots hold a point."""
+    a_edge: np.ndarray
+    """(P,) int64: the edge of A whose end vertices A's feature ids name (-1 where there is no contact, and for
+    a circle's contacts, whose ids name the closest features: vertex i, or face 32 + i)."""
+
+
+@_inline
+def _make_id(feature_a, feature_b):
+    return (feature_a & 0xFF) << 8 | (feature_b & 0xFF)
+
+
+@_inline
+def _clamp_unit(x):
+    return min(max(x, 0.0), 1.0)
+
+
+@_inline
+def _into_frame(vertices, normals, first, count, cos_b, sin_b, bx, by, cos_a, sin_a, ax, ay, out_v, out_n):
+    """Shape B's core (rows ``first``.. of ``count``) in A's local frame, into ``out_v``/``out_n`` rows 0.."""
+    for i in range(count):
+        x, y = vertices[first + i, 0], vertices[first + i, 1]
+        wx, wy = cos_b * x - sin_b * y + bx, sin_b * x + cos_b * y + by
+        dx, dy = wx - ax, wy - ay
+        out_v[i, 0], out_v[i, 1] = cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy
+        x, y = normals[first + i, 0], normals[first + i, 1]
+        wx, wy = cos_b * x - sin_b * y, sin_b * x + cos_b * y
+        out_n[i, 0], out_n[i, 1] = cos_a * wx + sin_a * wy, -sin_a * wx + cos_a * wy
+
+
+@_inline
+def _max_separation(verts1, normals1, first1, count1, verts2, first2, count2):
+    """(face, separation): the face of core 1 that separates most from core 2 (same frame); the first on ties."""
+    best_i = 0
+    best = -math.inf
+    for i in range(count1):
+        nx, ny = normals1[first1 + i, 0], normals1[first1 + i, 1]
+        vx, vy = verts1[first1 + i, 0], verts1[first1 + i, 1]
+        s = math.inf
+        for j in range(count2):
+            s = min(s, nx * (verts2[first2 + j, 0] - vx) + ny * (verts2[first2 + j, 1] - vy))
+        if s > best:
+            best, best_i = s, i
+    return best_i, best
+
+
+@_inline
+def _most_opposed(normals, first, count, sx, sy):
+    """The face whose normal is most anti-parallel to (sx, sy): the incident face (the first on ties)."""
+    best_i = 0
+    best = math.inf
+    for i in range(count):
+        d = sx * normals[first + i, 0] + sy * normals[first + i, 1]
+        if d < best:
+            best, best_i = d, i
+    return best_i
+
+
+@_inline
+def _segment_closest(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+    """Closest points of segments p1-q1 and p2-q2: (f1, f2, c1x, c1y, c2x, c2y), fractions exactly 0 or 1 at
+    an end."""
+    d1x, d1y = q1x - p1x, q1y - p1y
+    d2x, d2y = q2x - p2x, q2y - p2y
+    rx, ry = p1x - p2x, p1y - p2y
+    dd1 = d1x * d1x + d1y * d1y
+    dd2 = d2x * d2x + d2y * d2y
+    rd1 = rx * d1x + ry * d1y
+    rd2 = rx * d2x + ry * d2y
+    d12 = d1x * d2x + d1y * d2y
+    denom = dd1 * dd2 - d12 * d12
+    f1 = 0.0
+    if denom != 0.0:
+        f1 = _clamp_unit((d12 * rd2 - rd1 * dd2) / denom)
+    f2 = (d12 * f1 + rd2) / dd2
+    if f2 < 0.0:
+        f2 = 0.0
+        f1 = _clamp_unit(-rd1 / dd1)
+    elif f2 > 1.0:
+        f2 = 1.0
+        f1 = _clamp_unit((d12 - rd1) / dd1)
+    return f1, f2, p1x + f1 * d1x, p1y + f1 * d1y, p2x + f2 * d2x, p2y + f2 * d2y
+
+
+@_inline
+def _parallel_overlap(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
+    """Edge 2 is parallel to edge 1 (within about 0.3 degrees) and overlaps it, seen along edge 1, by more than
+    the disjoint tolerance."""
+    ex, ey = v12x - v11x, v12y - v11y
+    fx, fy = v22x - v21x, v22y - v21y
+    le, lf = math.hypot(ex, ey), math.hypot(fx, fy)
+    if abs(ex * fy - ey * fx) > 0.005 * le * lf:
+        return False
+    tx, ty = ex / le, ey / le
+    a = (v21x - v11x) * tx + (v21y - v11y) * ty
+    b = (v22x - v11x) * tx + (v22y - v11y) * ty
+    return min(le, max(a, b)) - max(0.0, min(a, b)) > DISJOINT_TOLERANCE
+
+
+@_inline
+def _clip(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y, nx, ny, r1, r2):
+    """Clip incident edge v21-v22 against the side planes of reference edge v11-v12 (outward normal n, radii
+    r1 and r2 of the reference and incident shapes). Returns the lower and the upper point, each midway
+    between the surfaces, with its separation: (lx, ly, lower_sep, ux, uy, upper_sep)."""
+    tx, ty = -ny, nx  # along the reference edge, from v11 towards v12
+    upper1 = (v12x - v11x) * tx + (v12y - v11y) * ty
+    # Both edges run counter-clockwise, so opposite ways: v22 is the incident edge's "lower" end.
+    upper2 = (v21x - v11x) * tx + (v21y - v11y) * ty
+    lower2 = (v22x - v11x) * tx + (v22y - v11y) * ty
+    span = upper2 - lower2
+    lx, ly = v22x, v22y
+    if lower2 < 0.0 and span > 1e-12:
+        f = (0.0 - lower2) / span
+        lx, ly = v22x + f * (v21x - v22x), v22y + f * (v21y - v22y)
+    ux, uy = v21x, v21y
+    if upper2 > upper1 and span > 1e-12:
+        f = (upper1 - lower2) / span
+        ux, uy = v22x + f * (v21x - v22x), v22y + f * (v21y - v22y)
+    sep_lower = (lx - v11x) * nx + (ly - v11y) * ny
+    sep_upper = (ux - v11x) * nx + (uy - v11y) * ny
+    radius = r1 + r2
+    shift_l = 0.5 * (r1 - r2 - sep_lower)
+    shift_u = 0.5 * (r1 - r2 - sep_upper)
+    return (lx + shift_l * nx, ly + shift_l * ny, sep_lower - radius,
+            ux + shift_u * nx, uy + shift_u * ny, sep_upper - radius)
+
+
+@_inline
+def _put_point(out_point, out_sep, out_ids, out_valid, p, slot, x, y, separation, feature, place, margin):
+    """Write a point given in A's frame (``place`` = cos, sin, x, y of A) into slot ``slot`` of pair ``p`` if
+    its separation is within ``margin``."""
+    if separation > margin:
+        return
+    c, s, px, py = place
+    out_point[p, slot, 0], out_point[p, slot, 1] = c * x - s * y + px, s * x + c * y + py
+    out_sep[p, slot], out_ids[p, slot], out_valid[p, slot] = separation, feature, True
+
+
+@_inline
+def _put_normal(out_normal, p, nx, ny, place):
+    c, s = place[0], place[1]
+    out_normal[p, 0], out_normal[p, 1] = c * nx - s * ny, s * nx + c * ny
+
+
+ON_CORE = 1e-9
+"""Pixels: a point this close to a core counts as on it (its direction from the core is rounding noise, so a
+face normal is used), as in :func:`engine.geometry.queries.core_closest`."""
+
+
+@_inline
+def _point_circle_closest(vertices, first, px, py):
+    """Closest core point of a one-vertex core to (px, py): (qx, qy, distance, nx, ny, feature)."""
+    vx, vy = vertices[first, 0], vertices[first, 1]
+    dx, dy = px - vx, py - vy
+    d = math.hypot(dx, dy)
+    if d <= ON_CORE:
+        return vx, vy, 0.0, 0.0, 1.0, 0  # the centre itself: any way out is as good; local up
+    return vx, vy, d, dx / d, dy / d, 0
+
+
+@_inline
+def _point_segment_closest(vertices, normals, first, px, py):
+    """Closest core point of a segment to (px, py): features 0 and 1 the ends, 32 + side the sides."""
+    ax, ay, bx, by = vertices[first, 0], vertices[first, 1], vertices[first + 1, 0], vertices[first + 1, 1]
+    ex, ey = bx - ax, by - ay
+    t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+    if t <= 0.0:
+        qx, qy, feature = ax, ay, 0
+    elif t >= 1.0:
+        qx, qy, feature = bx, by, 1
+    else:
+        qx, qy, feature = ax + t * ex, ay + t * ey, 32
+    dx, dy = px - qx, py - qy
+    d = math.hypot(dx, dy)
+    if d <= ON_CORE:  # on the segment: the side normal is a valid way out
+        return qx, qy, 0.0, normals[first, 0], normals[first, 1], 32
+    if feature == 32:  # beside the segment: that side's normal (no rounding noise)
+        side = 0 if dx * normals[first, 0] + dy * normals[first, 1] > 0.0 else 1
+        return qx, qy, d, normals[first + side, 0], normals[first + side, 1], 32 + side
+    return qx, qy, d, dx / d, dy / d, feature
+
+
+@_inline
+def _point_polygon_closest(vertices, normals, first, count, px, py):
+    """Closest core point of a polygon to (px, py), signed distance (negative inside): features i the
+    vertices, 32 + i the faces."""
+    best_i, best_sep = 0, -math.inf
+    for i in range(count):
+        sep = normals[first + i, 0] * (px - vertices[first + i, 0]) + normals[first + i, 1] * (py - vertices[first + i, 1])
+        if sep > best_sep:
+            best_sep, best_i = sep, i
+    if best_sep <= 0.0:  # inside: the face of largest separation is the nearest
+        nx, ny = normals[first + best_i, 0], normals[first + best_i, 1]
+        return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
+    best_d2, qx, qy, feature = math.inf, 0.0, 0.0, 0
+    for i in range(count):  # outside: the nearest point lies on an edge that faces the point
+        ax, ay = vertices[first + i, 0], vertices[first + i, 1]
+        if normals[first + i, 0] * (px - ax) + normals[first + i, 1] * (py - ay) <= 0.0:
+            continue
+        j = (i + 1) % count
+        bx, by = vertices[first + j, 0], vertices[first + j, 1]
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            cx, cy, f = ax, ay, i
+        elif t >= 1.0:
+            cx, cy, f = bx, by, j
+        else:
+            cx, cy, f = ax + t * ex, ay + t * ey, 32 + i
+        d2 = (px - cx) ** 2 + (py - cy) ** 2
+        if d2 < best_d2:
+            best_d2, qx, qy, feature = d2, cx, cy, f
+    d = math.sqrt(best_d2)
+    if feature >= 32:
+        return qx, qy, d, normals[first + feature - 32, 0], normals[first + feature - 32, 1], feature
+    if d <= ON_CORE:  # on a vertex: the face that sees the point best gives the normal
+        return qx, qy, d, normals[first + best_i, 0], normals[first + best_i, 1], feature
+    return qx, qy, d, (px - qx) / d, (py - qy) / d, feature
+
+
+@_jit
+def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
+                    out_normal, out_point, out_sep, out_ids, out_valid):
+    """Pair ``p`` where A or B is a circle: the closest core point of the other shape to the circle's centre
+    (in the other's frame) gives the axis, as ``engine.geometry.collide`` does. One point, or none."""
+    a_is_circle = offsets[a + 1] - offsets[a] == 1
+    circle, other = (a, b) if a_is_circle else (b, a)
+    first, count = offsets[other], offsets[other + 1] - offsets[other]
+    x, y = vertices[offsets[circle], 0], vertices[offsets[circle], 1]
+    cos_c, sin_c = trig[circle, 0], trig[circle, 1]
+    wx, wy = cos_c * x - sin_c * y + placement[circle, 0], sin_c * x + cos_c * y + placement[circle, 1]
+    place = (trig[other, 0], trig[other, 1], placement[other, 0], placement[other, 1])
+    dx, dy = wx - place[2], wy - place[3]
+    px, py = place[0] * dx + place[1] * dy, -place[1] * dx + place[0] * dy
+    if count == 1:
+        qx, qy, d, nx, ny, feature = _point_circle_closest(vertices, first, px, py)
+    elif count == 2:
+        qx, qy, d, nx, ny, feature = _point_segment_closest(vertices, normals, first, px, py)
+    else:
+        qx, qy, d, nx, ny, feature = _point_polygon_closest(vertices, normals, first, count, px, py)
+    r_other, r_circle = radius[other], radius[circle]
+    separation = d - r_other - r_circle
+    if separation > margin:
+        return
+    # Midway between the other's surface (q + r_other n) and the circle's (centre - r_circle n).
+    mx = 0.5 * (qx + r_other * nx + px - r_circle * nx)
+    my = 0.5 * (qy + r_other * ny + py - r_circle * ny)
+    _put_normal(out_normal, p, nx, ny, place)
+    if a_is_circle:  # n points from the other shape to the circle: from B to A here
+        out_normal[p, 0], out_normal[p, 1] = -out_normal[p, 0], -out_normal[p, 1]
+    fid = _make_id(0, feature) if a_is_circle else _make_id(feature, 0)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 0, mx, my, separation, fid, place, margin)
+
+
+@_jit
+def _vertex_contact(va, fa, na_count, ea, vb, nb_count, eb, ra, rb, place, margin, p,
+                    out_normal, out_point, out_sep, out_ids, out_valid):
+    """The cores are apart (or both are segments): if the closest points of A's edge ``ea`` (rows from ``fa``
+    of ``va``) and B's edge ``eb`` (rows from 0 of ``vb``, in A's frame) are two vertices, not of parallel
+    edges side by side, the contact is one point on the vertex-vertex axis. Returns whether that decided the
+    pair (written, or too far apart); False: clip as usual."""
+    i11, i12 = ea, (ea + 1) % na_count
+    i21, i22 = eb, (eb + 1) % nb_count
+    a1x, a1y, a2x, a2y = va[fa + i11, 0], va[fa + i11, 1], va[fa + i12, 0], va[fa + i12, 1]
+    b1x, b1y, b2x, b2y = vb[i21, 0], vb[i21, 1], vb[i22, 0], vb[i22, 1]
+    f1, f2, c1x, c1y, c2x, c2y = _segment_closest(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y)
+    dx, dy = c2x - c1x, c2y - c1y
+    distance = math.hypot(dx, dy)
+    at_ends = (f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)
+    if not at_ends or distance <= DISJOINT_TOLERANCE:
+        return False
+    if _parallel_overlap(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y):
+        return False  # parallel edges side by side (crates stacked square): a two-point line contact
+    if distance - (ra + rb) > margin:
+        return True
+    nx, ny = dx / distance, dy / distance
+    mx = 0.5 * (c1x + ra * nx + c2x - rb * nx)
+    my = 0.5 * (c1y + ra * ny + c2y - rb * ny)
+    feature = _make_id(i11 if f1 == 0.0 else i12, i21 if f2 == 0.0 else i22)
+    _put_normal(out_normal, p, nx, ny, place)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 0, mx, my, distance - (ra + rb), feature, place, margin)
+    return True
+
+
+@_jit
+def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge):
+    """Pair ``p`` (shapes ``a`` and ``b``; ``trig``: each shape's cos and sin) into row ``p`` of the outputs,
+    which arrive empty. B's core is moved into A's frame (``local_v``, ``local_n``: scratch rows)."""
+    fa, na_count = offsets[a], offsets[a + 1] - offsets[a]
+    fb, nb_count = offsets[b], offsets[b + 1] - offsets[b]
+    if na_count < 2 or nb_count < 2:
+        _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
+                        out_normal, out_point, out_sep, out_ids, out_valid)
+        return
+    place = (trig[a, 0], trig[a, 1], placement[a, 0], placement[a, 1])
+    _into_frame(vertices, normals, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
+                place[0], place[1], place[2], place[3], local_v, local_n)
+    ra, rb = radius[a], radius[b]
+    reach = margin + (ra + rb)
+    ea, sep_a = _max_separation(vertices, normals, fa, na_count, local_v, 0, nb_count)
+    if sep_a > reach:
+        return
+    eb, sep_b = _max_separation(local_v, local_n, 0, nb_count, vertices, fa, na_count)
+    if sep_b > reach:
+        return
+    flip = sep_b > sep_a + FLIP_TOLERANCE
+    if flip:
+        ea = _most_opposed(normals, fa, na_count, local_n[eb, 0], local_n[eb, 1])
+    else:
+        eb = _most_opposed(local_n, 0, nb_count, normals[fa + ea, 0], normals[fa + ea, 1])
+    out_edge[p] = ea
+    # Two (nearly) collinear segment cores have only their shared normal as a face axis, blind to a gap along
+    # the line: their closest points are checked even when the separating axes say "overlapping".
+    if max(sep_a, sep_b) > DISJOINT_TOLERANCE or (na_count == 2 and nb_count == 2):
+        # (np.int64: numba would otherwise also compile a version for the literal 0 of its first typing pass)
+        if _vertex_contact(vertices, fa, na_count, np.int64(ea), local_v, nb_count, np.int64(eb), ra, rb, place,
+                           margin, p, out_normal, out_point, out_sep, out_ids, out_valid):
+            if not out_valid[p, 0]:
+                out_edge[p] = -1
+            return
+    a1, a2, b1, b2 = fa + ea, fa + (ea + 1) % na_count, eb, (eb + 1) % nb_count
+    a1x, a1y, a2x, a2y = vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1]
+    b1x, b1y, b2x, b2y = local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1]
+    if flip:  # B's edge is the reference, A's the incident edge
+        nx, ny = local_n[b1, 0], local_n[b1, 1]
+        lx, ly, lsep, ux, uy, usep = _clip(b1x, b1y, b2x, b2y, a1x, a1y, a2x, a2y, nx, ny, rb, ra)
+        _put_normal(out_normal, p, -nx, -ny, place)
+        # The reference lists the upper point first here: slot 0 is always A's a1 against B's b2.
+        lx, ly, lsep, ux, uy, usep = ux, uy, usep, lx, ly, lsep
+    else:
+        nx, ny = normals[a1, 0], normals[a1, 1]
+        lx, ly, lsep, ux, uy, usep = _clip(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y, nx, ny, ra, rb)
+        _put_normal(out_normal, p, nx, ny, place)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 0, lx, ly, lsep, _make_id(a1 - fa, b2), place, margin)
+    _put_point(out_point, out_sep, out_ids, out_valid, p, 1, ux, uy, usep, _make_id(a2 - fa, b1), place, margin)
+    if not (out_valid[p, 0] or out_valid[p, 1]):
+        out_edge[p] = -1
+
+
+@_jit
+def _collide_pairs(vertices, normals, offsets, radius, placement, pair_a, pair_b, margin):
+    """:func:`collide_pairs`' work: each shape's cos and sin once, then the pairs one after the other."""
+    count = len(pair_a)
+    out_normal = np.zeros((count, 2))
+    out_point = np.zeros((count, 2, 2))
+    out_sep = np.full((count, 2), np.inf)
+    out_ids = np.zeros((count, 2), dtype=np.int64)
+    out_valid = np.zeros((count, 2), dtype=np.bool_)
+    out_edge = np.full(count, -1, dtype=np.int64)
+    shapes = len(offsets) - 1
+    trig = np.empty((shapes, 2))
+    widest = 1
+    for s in range(shapes):
+        trig[s, 0], trig[s, 1] = math.cos(placement[s, 2]), math.sin(placement[s, 2])
+        widest = max(widest, offsets[s + 1] - offsets[s])
+    local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
+    for p in range(count):
+        _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, placement, trig, margin,
+                     local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
+
+
+def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray, radius: np.ndarray,
+                  placement: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray, margin: float) -> PairManifolds:
+    """Manifolds of shapes ``pair_a[p]`` (A) and ``pair_b[p]`` (B) for every pair ``p``: ``vertices`` and
+    ``normals`` (V, 2), ``offsets`` (S + 1,), ``radius`` (S,), ``placement`` (S, 3) as in the module docstring.
+    ``margin`` (px, >= 0) is the speculative distance, as in ``collide``.
+    The arrays are made C-contiguous in the one dtype the kernel is compiled for (another would compile a new
+    version mid-game)."""
+    def real(x: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(x, dtype=np.float64)
+
+    def whole(x: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(x, dtype=np.int64)
+
+    return PairManifolds(*_collide_pairs(real(vertices), real(normals), whole(offsets), real(radius),
+                                         real(placement), whole(pair_a), whole(pair_b), float(margin)))
+
+
+@_jit
+def _sweep(sorted_boxes, order, ids, codes):
+    """Sweep and prune over boxes sorted by min x (``order``: their rows in the caller's arrays): each box
+    against the boxes after it that start within its x extent, then their y extents. Writes each overlapping
+    pair's code ``lo * count + hi`` (``lo`` the lower id) into ``codes`` while there is room; returns how many
+    pairs there are (call again with a larger ``codes`` when that is more than its length)."""
+    count = len(order)
+    total = 0
+    for i in range(count):
+        a_max_x, a_min_y, a_max_y = sorted_boxes[i, 2], sorted_boxes[i, 1], sorted_boxes[i, 3]
+        for j in range(i + 1, count):
+            if sorted_boxes[j, 0] > a_max_x:
+                break
+            if a_min_y <= sorted_boxes[j, 3] and a_max_y >= sorted_boxes[j, 1]:
+                if total < len(codes):
+                    a, b = order[i], order[j]
+                    codes[total] = a * count + b if ids[a] < ids[b] else b * count + a
+                total += 1
+    return total
+
+
+def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi). The sorts are numpy's
+    (compiled sorts would add seconds to the first compile); the sweep is compiled."""
+    order = np.argsort(boxes[:, 0], kind="stable")
+    sorted_boxes = np.ascontiguousarray(boxes[order], dtype=np.float64)  # (the sweep then reads memory in order)
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    codes = np.empty(16 + 4 * len(order), dtype=np.int64)
+    total = _sweep(sorted_boxes, order, ids, codes)
+    if total > len(codes):
+        codes = np.empty(total, dtype=np.int64)
+        _sweep(sorted_boxes, order, ids, codes)
+    codes = np.sort(codes[:total])
+    count = max(len(order), 1)
+    return codes // count, codes % count
+
+
+def compile_steps():
+    """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
+    the stage's name."""
+    overlapping_boxes(np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 2.0, 2.0]]), np.array([0, 1]))
+    box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+    collide_pairs(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
+                  np.zeros(2), np.array([[0.0, 0.0, 0.0], [0.0, 1.5, 0.1]]), np.array([0]), np.array([1]), 0.5)
+    yield "contact gathering"
