@@ -21,10 +21,13 @@ One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.Rigi
    normal at point 0 and 1 (from A to B, so a positive relative normal velocity separates), the tangent
    t = (ny, -nx) at each point, and for the position terms the tangent at the two friction anchors.
    Separation and anchor drift during the step are linear in the displacements (rotation to first order: the
-   error is |r| da^2 / 2, a thousandth of a pixel for a crate turning 0.01 rad in a step; the manifold is
-   rebuilt every step).
+   error is |r| da^2 / 2, kept within ``max_rotation_error`` by capping each body's spin; the manifold is
+   rebuilt every step). Bodies of very uneven mass (``uneven_mass_ratio``) get stiff springs between them and
+   the step more substeps. A body squeezed by a kinematic body or a character against the level is not
+   pushed: it is reported ``crushed`` (see :func:`_squeezed`).
 3. **Restitution**, once after the substeps, for points that approached faster than
-   ``restitution_threshold``.
+   ``restitution_threshold``; then position passes: nothing is left pressed more than ``max_static_overlap``
+   into the level, nor a heavy body into a light one resting on it.
 4. **Continuous collision** against static geometry for bodies that moved far this step.
 5. **Sleep**: groups of touching bodies that all rested for ``time_to_sleep`` stop being simulated until
    something touches them.
