@@ -205,3 +205,22 @@ def test_a_characters_cast_ignores_what_its_filter_says_it_never_touches():
     above = world.add_character(Character(HERO, (0.0, standing_y(0.0) + 40.0), filter=ghosts))
     assert above.cast((0.0, -30.0)) is None  # the ghost below is no obstacle
     assert below.cast((0.0, -5.0)) is not None  # the level still is
+
+
+def test_a_removed_body_keeps_its_numbers_and_the_others_keep_theirs():
+    """Bodies keep their numbers in the world's state array: taking one out must leave every other body's
+    numbers in place (rows are re-packed) and the removed one must keep its own (and can come back)."""
+    world = flat_world()
+    boxes = [world.add_body(RigidBody(CRATE, (60.0 * k, 100.0 + 10.0 * k), velocity=(5.0 * k, 0.0)))
+             for k in range(12)]  # (more than the array's first size: it grows once)
+    for _ in range(10):
+        world.step(DT)
+    before = {id(b): (b.position, b.velocity, b.angle) for b in boxes}
+    gone = boxes[3]
+    world.remove(gone)
+    assert {id(b): (b.position, b.velocity, b.angle) for b in boxes} == before
+    gone.position = (500.0, 300.0)  # its own row now: the world's bodies do not move
+    assert all(b.position == before[id(b)][0] for b in boxes if b is not gone)
+    world.add_body(gone)
+    world.step(DT)
+    assert gone.position[1] < 300.0 and gone.position[0] == pytest.approx(500.0, abs=1.0)  # falls again
