@@ -132,6 +132,10 @@ class MoveResult(NamedTuple):
     """The moving thing stood on (kinematic body, rigid body or another character), if any."""
     hits: tuple[SceneHit, ...]
     """Every surface the slide ran into this step, in order."""
+    path: tuple[Vec2, ...] = ()
+    """The positions the move went through, in order: where it began, each stop against a surface, a ledge's
+    corners when it stepped up, a recovery or a snap to the floor, and where it ended. The character swept
+    the straight line between two of them (a recovery moves it out of an overlap without a sweep)."""
 
 
 @dataclass(eq=False)
@@ -338,9 +342,10 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
 
 def _slide(
     ch: Character, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
-    ignore: Sequence[object] = (),
+    ignore: Sequence[object] = (), trail: list[Vec2] | None = None,
 ) -> tuple[Vec2, Vec2]:
-    """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits."""
+    """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
+    stop against a surface and the end."""
     cfg = ch.config
     ux, uy = cfg.up
     px, py = position
@@ -356,6 +361,8 @@ def _slide(
             break
         f = hit.fraction
         px, py = px + dx * f, py + dy * f
+        if trail is not None:
+            trail.append((px, py))
         hits.append(hit)
         nx, ny = hit.normal
         surface = _classify((nx, ny), cfg)
@@ -395,6 +402,8 @@ def _slide(
             rx = ry = 0.0
         planes.append((nx, ny))
         dx, dy = rx, ry
+    if trail is not None and (not trail or trail[-1] != (px, py)):
+        trail.append((px, py))
     return (px, py), (vx, vy)
 
 
@@ -663,11 +672,12 @@ corner zone is the ledge's radius plus the character's plus the skin wide)."""
 
 
 def _step_up(
-    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit]
+    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit], trail: list[Vec2]
 ) -> tuple[Vec2, Vec2] | None:
     """Try to climb a ledge of at most ``step_height``: up, across, down onto a floor. The across move is the
     step's own ``d``, or a little more when that is too short to get over the ledge's rounded edge (a slow
-    walk). ``None`` if no forward distance lands on a floor within ``step_height`` of where it started."""
+    walk). ``None`` if no forward distance lands on a floor within ``step_height`` of where it started;
+    otherwise ``trail`` gets the corners of the climb."""
     cfg = ch.config
     ux, uy = cfg.up
     h = cfg.step_height
@@ -683,8 +693,10 @@ def _step_up(
         if forward > length:
             _gather_around(ch, position, climbed + forward + cfg.skin + 1.0)
         across = (d[0] * forward / length, d[1] * forward / length)
-        landed = _step_across_and_down(ch, position, raised, across, velocity, climbed, hits)
+        corners = [raised]
+        landed = _step_across_and_down(ch, position, raised, across, velocity, climbed, hits, corners)
         if landed is not None:
+            trail.extend(corners)
             return landed
     return None
 
@@ -701,14 +713,15 @@ def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
 
 
 def _step_across_and_down(
-    ch: Character, position: Vec2, raised: Vec2, d: Vec2, velocity: Vec2, climbed: float, hits: list[SceneHit]
+    ch: Character, position: Vec2, raised: Vec2, d: Vec2, velocity: Vec2, climbed: float, hits: list[SceneHit],
+    trail: list[Vec2],
 ) -> tuple[Vec2, Vec2] | None:
     """From ``raised``, slide by ``d`` and drop back down: the landing, if it is on a floor no higher than
     ``step_height`` above ``position`` (a taller ledge is a wall, rounded top or not)."""
     cfg = ch.config
     ux, uy = cfg.up
     across_hits: list[SceneHit] = []
-    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits)
+    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits, trail=trail)
     length = math.hypot(*d)
     progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / length
     if progress < 0.25 * length:
@@ -722,6 +735,7 @@ def _step_across_and_down(
         return None
     hits.extend(across_hits)
     hits.append(land)
+    trail.append(landed)
     return landed, new_velocity
 
 
@@ -771,15 +785,19 @@ def _move(
     ux, uy = cfg.up
     vx, vy = ch.velocity
 
+    trail = [position]
+
     # 1. Ride the platform stood on.
     if riding is not None and carry != (0.0, 0.0):
-        position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(riding.collider,))
+        position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(riding.collider,), trail=trail)
 
     # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
     #    moving body nearby may have moved into us. Static geometry alone cannot.
     if ch._needs_recovery or any(n.collider.body is not None for n in ch._candidates or ()):
         position = _recover(ch, position, came_from)
         ch._needs_recovery = False
+        if position != trail[-1]:
+            trail.append(position)
 
     # 3. The displacement wanted this step.
     vu = vx * ux + vy * uy
@@ -805,15 +823,8 @@ def _move(
         velocity = (vx, vy)
 
     # 4. Slide, stepping up ledges when a grounded walk meets a wall.
-    start = position
-    position, velocity = _slide(ch, position, d, velocity, grounded, hits)
-    if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
-        stepped = _step_up(ch, start, d, (vx - ux * vu, vy - uy * vu), [])
-        if stepped is not None:
-            progress_slide = _dot((position[0] - start[0], position[1] - start[1]), d)
-            progress_step = _dot((stepped[0][0] - start[0], stepped[0][1] - start[1]), d)
-            if progress_step > progress_slide + _EPS:
-                position, velocity = stepped
+    position, velocity = _slide_or_climb(ch, position, d, velocity, (vx - ux * vu, vy - uy * vu), grounded, hits,
+                                         trail)
 
     # 5. What do we touch now? Walking (not jumping) off a slope or a step: snap down onto the floor.
     _classify_contacts(ch, position)
@@ -824,6 +835,7 @@ def _move(
         hit = _first_hit(ch, position, snap)
         if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
             position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
+            trail.append(position)
             _classify_contacts(ch, position)
     if ch.on_floor:
         vu_after = velocity[0] * ux + velocity[1] * uy
@@ -832,10 +844,32 @@ def _move(
     ch.position = position
     ch.velocity = velocity
     result = MoveResult(
-        position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits)
+        position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
+        tuple(trail),
     )
     ch.last_move = result
     return result
+
+
+def _slide_or_climb(
+    ch: Character, start: Vec2, d: Vec2, velocity: Vec2, lateral: Vec2, grounded: bool, hits: list[SceneHit],
+    trail: list[Vec2],
+) -> tuple[Vec2, Vec2]:
+    """Slide by ``d`` from ``start``; when a grounded walk (``lateral``: its velocity along the ground) meets a
+    wall, also try stepping up it, and keep whichever gets farther along ``d``. ``trail`` gets the path taken."""
+    cfg = ch.config
+    before_slide = len(trail)
+    position, velocity = _slide(ch, start, d, velocity, grounded, hits, trail=trail)
+    if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
+        corners: list[Vec2] = []
+        stepped = _step_up(ch, start, d, lateral, [], corners)
+        if stepped is not None:
+            progress_slide = _dot((position[0] - start[0], position[1] - start[1]), d)
+            progress_step = _dot((stepped[0][0] - start[0], stepped[0][1] - start[1]), d)
+            if progress_step > progress_slide + _EPS:
+                trail[before_slide:] = corners  # the climb replaces the slide
+                return stepped
+    return position, velocity
 
 
 def _floor_key(contact: SceneContact, cfg: MoverConfig) -> tuple[float, float]:

@@ -198,3 +198,26 @@ def test_random_runs_never_tunnel_out_of_a_closed_room_or_end_a_step_in_overlap(
         x, y = character.position
         assert -400 < x < 400 and -400 < y < 400
         assert min_separation(world, character) >= -SKIN
+
+
+def test_a_moves_path_goes_from_its_start_through_its_stops_to_its_end():
+    """``MoveResult.path``: a hero flung along the floor into a wall stops at it (a point on the path at the
+    wall) and slides up nothing; a curb is climbed with corners above the start (the climb's path)."""
+    world = World()
+    world.add_chain([(-400, 400), (-400, 0), (100, 0), (100, 4), (300, 4), (300, 400)], radius=RADIUS)
+    ch, controller = hero(world, (0.0, standing_y(0.0)))
+    settle(world, controller)
+    start = ch.position
+    ch.velocity = (-30000.0, 0.0)  # one step reaches the left wall
+    world.step(DT)
+    path = ch.last_move.path
+    assert path[0] == pytest.approx(start) and path[-1] == pytest.approx(ch.position)
+    assert len(path) >= 2 and ch.position[0] == pytest.approx(-400.0 + RADIUS + 10.0, abs=0.6)  # at the wall
+    paths = []
+    for _ in range(180):  # walk right, up the 4 px curb at x = 100
+        controller.update(PlatformerInput(right=True), DT)
+        world.step(DT)
+        paths.append(ch.last_move.path)
+    assert ch.position[0] > 110.0
+    # The step up: a move whose path rises above its start (the climb's corner), then lands higher.
+    assert any(max(y for _, y in p) > p[0][1] + 6.0 and p[-1][1] > p[0][1] + 2.0 for p in paths)

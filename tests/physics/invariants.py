@@ -103,8 +103,12 @@ def check_step(world: World, solid, characters, crates, before, tally: Tally) ->
             if c.segment >= 0 and c.one_way is None and contact.separation < -0.05:
                 tally.add("overlap", f"character at {hero.position} {contact.separation:.3f} px into segment {c.segment}")
                 break
-        if any(_crosses(start, hero.position, a, b) for a, b in solid):
-            tally.add("crossed_core", f"character {start} -> {hero.position}")
+        # The move's own path (its stops against surfaces, a climb's corners): a slide around a segment's end
+        # is not a crossing, though the straight line from start to end may cut the segment.
+        path = hero.last_move.path if hero.last_move is not None and hero.last_move.path else (hero.position,)
+        legs = list(zip((start, *path), (*path, hero.position)))
+        if any(_crosses(p, q, a, b) for p, q in legs for a, b in solid):
+            tally.add("crossed_core", f"character {start} -> {hero.position} along {len(path)} points")
         # (A crate stood on moves in the rigid-body step after the characters, and a character stood on may move
         # after this one: only floors that hold still until the next step are checked.)
         if hero.on_floor and hero.floor_collider is not None and hero.floor_collider.kind in (
