@@ -422,24 +422,27 @@ def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray,
         b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()
-        hit = _first_entry(bp, b.shape, Transform(origin, b.angle), (dx, dy))
+        hit = _first_entry(bp, b.shape, Transform(origin, b.angle), (dx, dy), scene.config.continuous_min_approach)
         if hit is None or hit.fraction >= 1.0:
             continue
         length = math.hypot(dx, dy)
-        if (hit.normal[0] * dx + hit.normal[1] * dy) > -scene.config.continuous_min_approach * length:
-            continue  # a glancing touch (sliding along the floor over a joint) is the solver's business
         f = hit.fraction
         back = min(f, scene.config.linear_slop / length)  # stop just short of the surface
         numbers[row, X], numbers[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
 
-def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2) -> CastHit | None:
-    """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, passing over those it already
-    touches at the start (the floor a sliding crate rests on must not hide the wall ahead)."""
+def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2, min_approach: float) -> CastHit | None:
+    """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, moving into it at least
+    ``min_approach`` (a cosine) steeply. Passed over: segments it already touches at the start (the floor a
+    sliding crate rests on must not hide the wall ahead) and glancing touches (sliding along the floor over a
+    joint is the solver's business; nor may it hide the wall)."""
+    length = math.hypot(d[0], d[1])
     best: CastHit | None = None
     for i in bp.query_swept(shape.aabb(xf), d).tolist():
         hit = shape_cast(shape, xf, d, bp.shape(i), Transform())
-        if hit is not None and not hit.started_inside and (best is None or hit.fraction < best.fraction):
+        if hit is None or hit.started_inside or hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * length:
+            continue
+        if best is None or hit.fraction < best.fraction:
             best = hit
     return best
 
