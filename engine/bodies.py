@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, overload
 
 import numpy as np
 
@@ -149,6 +149,30 @@ def _new_id() -> int:
 STATE_COLUMNS = 17
 
 
+class _Number:
+    """A rigid body's number kept in its state row (column ``column``): a finite float (at least ``minimum``),
+    checked where it is set, the body and the value named when it is bad."""
+
+    def __init__(self, column: int, doc: str, minimum: float | None = None) -> None:
+        self.column, self.minimum, self.__doc__ = column, minimum, doc
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, body: None, owner: type) -> _Number: ...
+
+    @overload
+    def __get__(self, body: RigidBody, owner: type | None = None) -> float: ...
+
+    def __get__(self, body: RigidBody | None, owner: type | None = None) -> float | _Number:
+        return self if body is None else body._get(self.column)  # (on the class: the descriptor, for help())
+
+    def __set__(self, body: RigidBody, value: float) -> None:
+        body._state[body._row, self.column] = body._number(value, self.name, self.minimum)
+
+
 class RigidBody(MovingBody):
     """A dynamic body. ``shape`` is given in the body's frame around ``position``; the body re-centres it on
     its centre of mass, so ``position`` is then the centre of mass in the world.
@@ -266,39 +290,11 @@ class RigidBody(MovingBody):
     def velocity(self, value: Vec2) -> None:
         self._state[self._row, VX], self._state[self._row, VY] = self._pair(value, "velocity")
 
-    @property
-    def angular_velocity(self) -> float:
-        """rad/s, counter-clockwise."""
-        return self._get(W)
-
-    @angular_velocity.setter
-    def angular_velocity(self, value: float) -> None:
-        self._state[self._row, W] = self._number(value, "angular_velocity")
-
-    @property
-    def friction(self) -> float:
-        return self._get(FRICTION)
-
-    @friction.setter
-    def friction(self, value: float) -> None:
-        self._state[self._row, FRICTION] = self._number(value, "friction", 0.0)
-
-    @property
-    def restitution(self) -> float:
-        return self._get(RESTITUTION)
-
-    @restitution.setter
-    def restitution(self, value: float) -> None:
-        self._state[self._row, RESTITUTION] = self._number(value, "restitution", 0.0)
-
-    @property
-    def gravity_scale(self) -> float:
-        """Multiplies the world's gravity for this body (0 = floats, negative = falls up)."""
-        return self._get(GRAVITY_SCALE)
-
-    @gravity_scale.setter
-    def gravity_scale(self, value: float) -> None:
-        self._state[self._row, GRAVITY_SCALE] = self._number(value, "gravity_scale")
+    angular_velocity = _Number(W, "rad/s, counter-clockwise.")
+    friction = _Number(FRICTION, "Coulomb coefficient, >= 0 (pairs mix as the geometric mean).", minimum=0.0)
+    restitution = _Number(RESTITUTION, "0 = no bounce, 1 = full (pairs take the larger).", minimum=0.0)
+    gravity_scale = _Number(GRAVITY_SCALE, "Multiplies the world's gravity for this body (0 = floats, negative = "
+                                           "falls up).")
 
     @property
     def inv_mass(self) -> float:
@@ -317,14 +313,8 @@ class RigidBody(MovingBody):
     def sleeping(self, value: bool) -> None:
         self._state[self._row, SLEEPING] = 1.0 if value else 0.0
 
-    @property
-    def sleep_time(self) -> float:
-        """Seconds it has rested (slower than the config's ``sleep_linear_velocity``)."""
-        return self._get(SLEEP_TIME)
-
-    @sleep_time.setter
-    def sleep_time(self, value: float) -> None:
-        self._state[self._row, SLEEP_TIME] = self._number(value, "sleep_time", 0.0)
+    sleep_time = _Number(SLEEP_TIME, "Seconds it has rested (slower than the config's ``sleep_linear_velocity``).",
+                         minimum=0.0)
 
     def begin_step(self) -> None:
         """Remember the placement at the start of a step (what :attr:`previous_transform` reads)."""
