@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["PairManifolds", "collide_pairs", "compile_steps", "overlapping_boxes"]
+__all__ = ["PairManifolds", "collide_pairs", "compile_steps", "gather_manifolds", "overlapping_boxes"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
@@ -474,6 +474,110 @@ def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, n
     return codes // count, codes % count
 
 
+@_jit
+def _static_touching(candidate_body, candidate_segment, segment_boxes, boxes):
+    """The (body, segment) candidates whose boxes overlap (touching counts), in the candidates' order."""
+    keep = np.zeros(len(candidate_body), dtype=np.bool_)
+    for i in range(len(candidate_body)):
+        s, b = candidate_segment[i], candidate_body[i]
+        keep[i] = (segment_boxes[s, 0] <= boxes[b, 2] and segment_boxes[s, 2] >= boxes[b, 0]
+                   and segment_boxes[s, 1] <= boxes[b, 3] and segment_boxes[s, 3] >= boxes[b, 1])
+    return candidate_body[keep], candidate_segment[keep]
+
+
+@_jit
+def _with_segments(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segments):
+    """The bodies' shape arrays followed by one two-vertex shape per entry of ``segments`` (its world ends,
+    sides ``side`` and ``-side``, placed at the origin), and every shape's cos and sin."""
+    bodies, first_row, count = len(offsets) - 1, offsets[-1], len(segments)
+    all_v, all_n = np.empty((first_row + 2 * count, 2)), np.empty((first_row + 2 * count, 2))
+    all_v[:first_row], all_n[:first_row] = vertices, normals
+    all_offsets = np.empty(bodies + count + 1, dtype=np.int64)
+    all_offsets[:bodies + 1] = offsets
+    all_radius = np.empty(bodies + count)
+    all_radius[:bodies] = radius
+    trig = np.empty((bodies + count, 2))
+    for k in range(bodies):
+        trig[k, 0], trig[k, 1] = math.cos(placement[k, 2]), math.sin(placement[k, 2])
+    for j in range(count):
+        s, row = segments[j], first_row + 2 * j
+        for c in range(2):
+            all_v[row, c], all_v[row + 1, c] = ends_a[s, c], ends_b[s, c]
+            all_n[row, c], all_n[row + 1, c] = side[s, c], -side[s, c]
+        all_offsets[bodies + j + 1] = row + 2
+        all_radius[bodies + j] = segment_radius[s]
+        trig[bodies + j, 0], trig[bodies + j, 1] = 1.0, 0.0  # (cos and sin of 0: the segments' placement)
+    return all_v, all_n, all_offsets, all_radius, trig
+
+
+@_jit
+def _manifolds(vertices, normals, offsets, radius, placement, trig, pair_a, pair_b, margin):
+    """Manifolds of the shape pairs (as :func:`_collide_pairs`, with each shape's cos and sin given)."""
+    count = len(pair_a)
+    out_normal, out_point = np.zeros((count, 2)), np.zeros((count, 2, 2))
+    out_sep, out_ids = np.full((count, 2), np.inf), np.zeros((count, 2), dtype=np.int64)
+    out_valid, out_edge = np.zeros((count, 2), dtype=np.bool_), np.full(count, -1, dtype=np.int64)
+    widest = 1
+    for s in range(len(offsets) - 1):
+        widest = max(widest, offsets[s + 1] - offsets[s])
+    local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
+    padded = np.zeros((len(offsets) - 1, 3))  # (segments sit at the origin, unturned)
+    padded[:len(placement)] = placement
+    for p in range(count):
+        _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, padded, trig, margin,
+                     local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
+
+
+@_jit
+def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out_edge, segment_shared):
+    """Which pairs have a point; renumbers the segments' features as the padded segment did (reached through
+    its back edge, b is ``n - 2`` and a ``n - 1`` for a body of ``n > 2`` vertices); each kept pair's key;
+    and which kept static pairs the seam rule must look at (one point, at a segment with a joint)."""
+    total = len(a_rows)
+    keep, keys, seam = np.zeros(total, dtype=np.bool_), np.zeros(total, dtype=np.int64), np.zeros(total, np.bool_)
+    for p in range(total):
+        keep[p] = out_valid[p, 0] or out_valid[p, 1]
+        if p < static_pairs:
+            n = count[b_rows[p]]
+            for slot in range(2):
+                if out_edge[p] == 1 and n > 2 and out_valid[p, slot]:
+                    out_ids[p, slot] = (n - 1 - (out_ids[p, slot] >> 8)) << 8 | (out_ids[p, slot] & 0xFF)
+            keys[p] = (np.int64(0) << 58) | (a_rows[p] << 29) | ids[b_rows[p]]
+            seam[p] = out_valid[p, 0] and not out_valid[p, 1] and segment_shared[a_rows[p]]
+        else:
+            keys[p] = (np.int64(3) << 58) | (ids[a_rows[p]] << 29) | ids[b_rows[p]]
+    return keep, keys, seam
+
+
+@_jit
+def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius,
+                     segment_boxes, segment_shared, boxes, ids, count, candidate_body, candidate_segment, lo, hi,
+                     margin):
+    """Every body-segment and body-body manifold of a step that has a point, in one call: the static
+    candidates (bodies ``candidate_body`` near segments ``candidate_segment``) whose boxes overlap, then the
+    body pairs ``lo`` (A) and ``hi`` (B). Shapes as :func:`collide_pairs` takes them (the bodies'; ``boxes``
+    their grown boxes, ``ids`` and ``count`` their ids and vertex counts), segments as the broad phase holds
+    them (world ends, radius, box; ``side``: each one's unit side normal; ``segment_shared``: an end meets
+    another segment). Returns, for the kept pairs, static ones first: keys, A's row (segment or body), B's
+    body row, normal, point, separation, feature ids, valid, and the seam rule's candidates (bool)."""
+    ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
+    all_v, all_n, all_offsets, all_radius, trig = _with_segments(
+        vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
+    bodies, static_pairs = len(offsets) - 1, len(ks)
+    pair_a, pair_b = np.empty(static_pairs + len(lo), np.int64), np.empty(static_pairs + len(lo), np.int64)
+    a_rows = np.empty(static_pairs + len(lo), np.int64)
+    for p in range(static_pairs):
+        pair_a[p], pair_b[p], a_rows[p] = bodies + p, ks[p], sg[p]
+    pair_a[static_pairs:], pair_b[static_pairs:], a_rows[static_pairs:] = lo, hi, lo
+    b_rows = pair_b.copy()
+    normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
+                                                      pair_a, pair_b, margin)
+    keep, keys, seam = _kept_rows(static_pairs, a_rows, b_rows, ids, count, fid, valid, edge, segment_shared)
+    return (keys[keep], a_rows[keep], b_rows[keep], normal[keep], point[keep], sep[keep], fid[keep], valid[keep],
+            seam[keep], np.count_nonzero(keep[:static_pairs]))
+
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
@@ -482,4 +586,14 @@ def compile_steps():
     box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     collide_pairs(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
                   np.zeros(2), np.array([[0.0, 0.0, 0.0], [0.0, 1.5, 0.1]]), np.array([0]), np.array([1]), 0.5)
+    ends_a, ends_b, segment_radius = np.array([[-5.0, 0.0]]), np.array([[5.0, 0.0]]), np.ones(1)
+    segment_boxes = np.array([[-6.0, -1.0, 6.0, 1.0]])
+    for fixed in (ends_a, ends_b, segment_radius, segment_boxes):
+        fixed.setflags(write=False)  # (as the static broad phase holds them: numba types read-only apart)
+    one = np.array([1], dtype=np.int64)
+    gather_manifolds(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
+                     np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]), ends_a, ends_b,
+                     np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
+                     np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), np.array([4, 4]),
+                     one - 1, one - 1, one - 1, one, 0.5)
     yield "contact gathering"

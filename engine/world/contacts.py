@@ -4,7 +4,8 @@
 candidates cached per body while it stays inside a padded box), kinematic bodies and characters (scalar
 ``collide``: they are few), and each other (sweep and prune along x, compiled). All body-body and body-segment
 pairs, any shapes (circles too), go through one compiled call of
-:func:`~engine.world.collide_kernel.collide_pairs`. Manifolds are made ``speculative_distance`` early.
+:func:`~engine.world.collide_kernel.gather_manifolds` (box test, manifolds, feature numbering, keys).
+Manifolds are made ``speculative_distance`` early.
 
 Feature ids on static segments number the segment's vertices as if it were padded to the body's vertex
 count (a, b, b, ..., a: seen from its back face, b is ``n - 2`` and a is ``n - 1``), as the batched numpy
@@ -31,13 +32,13 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import PairManifolds, collide_pairs, overlapping_boxes
+from .collide_kernel import gather_manifolds, overlapping_boxes
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
 __all__ = [
     "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "RigidScene", "ShapeTable",
-    "collide_all", "overlapping_pairs", "pick", "world_polys",
+    "collide_all", "found_rows", "overlapping_pairs", "pick", "world_polys",
 ]
 
 STATIC, KINEMATIC, CHARACTER, DYNAMIC = range(4)
@@ -140,27 +141,6 @@ class _Pairs:
         self.a_index: list[np.ndarray] = []
         self.b_index: list[np.ndarray] = []
 
-    def add_batch(self, keys: np.ndarray, a_kind: int, m: PairManifolds, a_rows: np.ndarray, b_rows: np.ndarray,
-                  bodies: list[RigidBody]) -> None:
-        """The pairs of ``m`` that have a point. ``b_rows``: B's positions in ``bodies`` (the world's body list);
-        ``a_rows``: A's, or the static segments' indices when ``a_kind`` is ``STATIC``."""
-        keep = m.valid[:, 0] | m.valid[:, 1]
-        idx = np.flatnonzero(keep)
-        if not len(idx):
-            return
-        a_kept, b_kept = a_rows[idx], b_rows[idx]
-        self.keys.append(keys[idx])
-        self.a.extend(a_kept.tolist() if a_kind == STATIC else pick(bodies, a_kept))
-        self.b.extend(pick(bodies, b_kept))
-        self.a_kind.append(np.full(len(idx), a_kind))
-        self.normal.append(m.normal[idx])
-        self.point.append(m.point[idx])
-        self.separation.append(m.separation[idx])
-        self.ids.append(m.id[idx])
-        self.valid.append(m.valid[idx])
-        self.a_index.append(np.full(len(idx), -1, dtype=np.int64) if a_kind == STATIC else a_kept)
-        self.b_index.append(b_kept)
-
     def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold, a_index: int, b_index: int) -> None:
         point = np.zeros((1, 2, 2))
         sep = np.full((1, 2), np.inf)
@@ -183,7 +163,18 @@ class _Pairs:
         self.a_index.append(np.array([a_index], dtype=np.int64))
         self.b_index.append(np.array([b_index], dtype=np.int64))
 
+    def add_found(self, found: "Found") -> None:
+        """A batch of contacts already gathered into arrays."""
+        self.keys.append(found.keys)
+        self.a.extend(found.a)
+        self.b.extend(found.b)
+        for name in ("a_kind", "normal", "point", "separation", "ids", "valid", "a_index", "b_index"):
+            getattr(self, name).append(getattr(found, name))
+
     def stacked(self) -> "Found":
+        if len(self.keys) == 1:  # one batch (the usual case): its arrays as they are
+            return Found(self.keys[0], self.a, self.b, self.a_kind[0], self.normal[0], self.point[0],
+                         self.separation[0], self.ids[0], self.valid[0], self.a_index[0], self.b_index[0])
         if not self.keys:
             return Found(np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
                           np.zeros((0, 2, 2)), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64),
@@ -232,6 +223,13 @@ class ShapeTable:
         """Each body's static segments near ``near_box``."""
         self.near_of: Any = None
         """The broad phase those lookups were made in."""
+        self.near_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        """(awake bodies, candidate bodies, candidate segments) of the last lookup: reused while the same bodies
+        are awake and none left its padded box."""
+        self.segment_side = np.zeros((0, 2))
+        """(N, 2): each static segment's unit side normal (its other side is the negation), for ``near_of``."""
+        self.segment_joint = np.zeros(0, dtype=bool)
+        """(N,): whether a segment shares an end with another (the seam rule may apply), for ``near_of``."""
         self.offsets = np.concatenate([[0], np.cumsum(self.count)]).astype(np.int64)
         """(K + 1,): body k's core is rows ``offsets[k]:offsets[k + 1]`` of ``vertices`` and ``normals``."""
         self.vertices = np.array([v for sh in self.shapes for v in sh.vertices], dtype=np.float64).reshape(-1, 2)
@@ -252,31 +250,37 @@ class ShapeTable:
             b is was and b.shape is shape for b, was, shape in zip(bodies, self.bodies, self.shapes))
 
 
-def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: list[int], box_array: np.ndarray,
+def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndarray, box_array: np.ndarray,
                        pad: float) -> tuple[np.ndarray, np.ndarray]:
     """(body, segment) pairs of static segments near the awake bodies' boxes. Each body's segments are looked
     up for its box padded by ``pad`` px and reused until the body leaves that box: resting and slowly moving
-    crates never look again."""
+    crates never look again (and while the same bodies are awake and none left its box, the pairs too)."""
     bp = static.broadphase
     if table.near_of is not bp:
         table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
-        table.near_of = bp
-    rows = np.asarray(awake, dtype=np.int64)
-    box, fat = box_array[rows], table.near_box[rows]
+        table.near_of, table.near_rows = bp, None
+        edge = bp.b - bp.a
+        table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
+        table.segment_joint = static.joint_flags()
+    box, fat = box_array[awake], table.near_box[awake]
     inside = (fat[:, 0] <= box[:, 0]) & (fat[:, 1] <= box[:, 1]) & (fat[:, 2] >= box[:, 2]) & (fat[:, 3] >= box[:, 3])
-    for k in rows[~inside].tolist():
+    kept = table.near_rows
+    if kept is not None and inside.all() and np.array_equal(kept[0], awake):
+        return kept[1], kept[2]
+    for k in awake[~inside].tolist():
         padded = box_array[k] + (-pad, -pad, pad, pad)
         table.near_box[k] = padded
         table.near[k] = bp.query_list(padded.tolist())
     ks: list[int] = []
     segs: list[int] = []
     near = table.near
-    for k in awake:
+    for k in awake.tolist():
         found = near[k]
         if found:
             ks.extend([k] * len(found))
             segs.extend(found)
-    return np.array(ks, dtype=np.int64), np.array(segs, dtype=np.int64)
+    table.near_rows = (awake, np.array(ks, dtype=np.int64), np.array(segs, dtype=np.int64))
+    return table.near_rows[1], table.near_rows[2]
 
 
 def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, normal) -> bool:
@@ -297,12 +301,13 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     :func:`world_polys`."""
     margin = scene.config.speculative_distance
     pairs = _Pairs()
-    awake = np.flatnonzero(~asleep).tolist()
+    awake = np.flatnonzero(~asleep)
     body_filters = filter_arrays([b.filter for b in bodies])
     ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
-    _collide_movers(scene, bodies, polys["box_array"], awake, margin, pairs)
+    if scene.kinematic_bodies or scene.characters:
+        _collide_movers(scene, bodies, polys["box_array"], awake.tolist(), margin, pairs)
     lo, hi = _body_pairs(bodies, table, polys["box_array"], asleep, body_filters)
-    _collide_shapes(scene.static, bodies, table, polys["placement"], ks, sg, lo, hi, margin, pairs)
+    _collide_shapes(scene.static, bodies, table, polys, ks, sg, lo, hi, margin, pairs)
     return pairs
 
 
@@ -310,20 +315,18 @@ _NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
 def _static_pairs(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
-                  awake: list[int], body_filters) -> tuple[np.ndarray, np.ndarray]:
-    """(body, segment) rows of the static segments near each awake body (cached lists) whose boxes and
-    collision filters touch the body's, box-tested at once."""
+                  awake: np.ndarray, body_filters) -> tuple[np.ndarray, np.ndarray]:
+    """(body, segment) rows of the static segments near each awake body (cached lists) whose collision filters
+    touch the body's (their boxes are tested in the compiled gathering)."""
     static = scene.static
-    bp = static.broadphase
     ks, segs = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
-    sb, bb = bp.aabbs[segs], box_array[ks]
-    touch = (sb[:, 0] <= bb[:, 2]) & (sb[:, 2] >= bb[:, 0]) & (sb[:, 1] <= bb[:, 3]) & (sb[:, 3] >= bb[:, 1])
     static_filters = static.filter_arrays()
     if static_filters is not None or body_filters is not None:
         seg_f = static_filters or filter_columns([DEFAULT_FILTER] * len(static))
         body_f = body_filters or filter_columns([DEFAULT_FILTER] * len(bodies))
-        touch &= filters_touch(tuple(x[segs] for x in seg_f), tuple(x[ks] for x in body_f))  # type: ignore[arg-type]
-    return ks[touch], segs[touch]
+        touch = filters_touch(tuple(x[segs] for x in seg_f), tuple(x[ks] for x in body_f))  # type: ignore[arg-type]
+        return ks[touch], segs[touch]
+    return ks, segs
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray, awake: list[int],
@@ -360,53 +363,37 @@ def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarra
     return lo[keep], hi[keep]
 
 
-def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, placement: np.ndarray,
+def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, polys: dict,
                     ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
                     pairs: _Pairs) -> None:
-    """Every body-segment and body-body pair in one compiled call: static segments ``sg`` (A) against bodies
-    ``ks`` (B), then bodies ``lo`` (A) against bodies ``hi`` (B). ``placement``: the bodies' (x, y, angle)
-    rows. The segments join the bodies' shapes, each once, with their world-frame ends placed at the origin."""
+    """Every body-segment and body-body pair in one compiled call
+    (:func:`~engine.world.collide_kernel.gather_manifolds`): static segments ``sg`` (A) against bodies ``ks``
+    (B) where their boxes overlap, then bodies ``lo`` (A) against bodies ``hi`` (B); then the seam rule."""
     if not len(ks) and not len(lo):
         return
-    bp, ids = static.broadphase, table.ids
-    used, seg_shape = np.unique(sg, return_inverse=True)  # each segment once among the shapes
-    ends_a, ends_b = bp.a[used], bp.b[used]
-    edge = ends_b - ends_a
-    side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
-    first_segment_row = table.offsets[-1]
-    m = collide_pairs(
-        np.concatenate([table.vertices, np.stack([ends_a, ends_b], axis=1).reshape(-1, 2)]),
-        np.concatenate([table.normals, np.stack([side, -side], axis=1).reshape(-1, 2)]),
-        np.concatenate([table.offsets, first_segment_row + 2 * np.arange(1, len(used) + 1)]),
-        np.concatenate([table.radius, bp.radius[used]]),
-        np.concatenate([placement, np.zeros((len(used), 3))]),
-        np.concatenate([len(bodies) + seg_shape.reshape(-1), lo]), np.concatenate([ks, hi]), margin)
-    split = len(sg)
-    if split:
-        on_static = PairManifolds(*(column[:split] for column in m))
-        _number_segment_features(on_static, table.count[ks])
-        # The seam rule, for the few one-point contacts at a segment end.
-        single = on_static.valid[:, 0] & ~on_static.valid[:, 1]
-        for i in np.flatnonzero(single).tolist():
-            s = int(sg[i])
-            if static.has_joint(s) and _leans_over_neighbour(
-                    static, s, tuple(bp.a[s]), tuple(bp.b[s]), on_static.point[i, 0], on_static.normal[i]):
-                on_static.valid[i, 0] = False
-        keys = (np.int64(STATIC) << 58) | (sg << 29) | ids[ks]
-        pairs.add_batch(keys, STATIC, on_static, sg, ks, bodies)
-    if len(lo):
-        between = PairManifolds(*(column[split:] for column in m))
-        keys = (np.int64(DYNAMIC) << 58) | (ids[lo] << 29) | ids[hi]
-        pairs.add_batch(keys, DYNAMIC, between, lo, hi, bodies)
+    bp = static.broadphase
+    keys, a_rows, b_rows, normal, point, separation, ids, valid, seam, static_count = gather_manifolds(
+        table.vertices, table.normals, table.offsets, table.radius, polys["placement"], bp.a, bp.b,
+        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, polys["box_array"], table.ids, table.count,
+        ks, sg, lo, hi, float(margin))
+    a_index = a_rows.copy()
+    a_index[:static_count] = -1
+    a_kind = np.full(len(keys), DYNAMIC)
+    a_kind[:static_count] = STATIC
+    found = Found(keys, a_rows[:static_count].tolist() + pick(bodies, a_rows[static_count:]), pick(bodies, b_rows),
+                  a_kind, normal, point, separation, ids, valid, a_index, b_rows)
+    # The seam rule, for the few one-point contacts at a segment end that meets another segment.
+    dropped = [i for i in np.flatnonzero(seam).tolist() if _leans_over_neighbour(
+        static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]
+    if dropped:
+        found = found_rows(found, np.delete(np.arange(len(keys)), dropped))
+    pairs.add_found(found)
 
 
-def _number_segment_features(m: PairManifolds, body_count: np.ndarray) -> None:
-    """Renumber the segment's (A's) features of segment-body manifolds, in place, as the segment padded to the
-    body's vertex count ``n`` numbers them (see the module docstring): reached through the back edge (b -> a,
-    edge 1), vertex b becomes ``n - 2`` and a ``n - 1``; nothing changes for ``n`` = 2."""
-    back = ((m.a_edge == 1) & (body_count > 2))[:, None] & m.valid
-    feature_a = m.id >> 8
-    m.id[...] = np.where(back, (body_count[:, None] - 1 - feature_a) << 8 | (m.id & 0xFF), m.id)
+def found_rows(found: "Found", rows: np.ndarray) -> "Found":
+    """The contacts ``rows`` of ``found``."""
+    return found._replace(a=pick(found.a, rows), b=pick(found.b, rows),
+                          **{name: getattr(found, name)[rows] for name in found._fields if name not in ("a", "b")})
 
 
 def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -191,6 +191,11 @@ class StaticGeometry:
         self.broadphase  # noqa: B018
         return self._joints.shared(segment)
 
+    def joint_flags(self) -> np.ndarray:
+        """(N,) bool: :meth:`has_joint` of every segment at once."""
+        self.broadphase  # noqa: B018
+        return self._joints.shared_flags()
+
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
         """Minkowski sum of ``segment`` and a non-rotating ``shape``, built once and kept: a character sweeps
         the same shape against the same segments every step."""
@@ -234,6 +239,10 @@ class _Joints:
     def shared(self, segment: int) -> bool:
         """Whether either end of ``segment`` meets another segment."""
         return bool(self.group_size[segment] > 1 or self.group_size[segment + self.count] > 1)
+
+    def shared_flags(self) -> np.ndarray:
+        """:meth:`shared` of every segment."""
+        return (self.group_size[:self.count] > 1) | (self.group_size[self.count:] > 1)
 
     def directions(self, segment: int, end: int) -> list[Vec2]:
         key = (segment, end)
