@@ -81,10 +81,10 @@ class Colouring(NamedTuple):
     """Which contacts were light (normals only), in the same order."""
     order: np.ndarray
     """The contacts in colour order (indices into the found order)."""
-    sizes: list[int]
-    """Contacts per colour."""
-    light_colours: list[bool]
-    """Which colours are solved with the light kernel."""
+    starts: np.ndarray
+    """Each colour's first contact in colour order, then the number of contacts (int64)."""
+    light_colours: np.ndarray
+    """Which colours are solved with the light kernel (bool)."""
 
 
 @dataclass

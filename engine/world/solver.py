@@ -37,6 +37,7 @@ Everything runs in a fixed order, so the same inputs give bit-identical results 
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, NamedTuple, Protocol
 
@@ -47,9 +48,7 @@ from ..bodies import (
 )
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
-from .kernel import ANGLE as ROW_ANGLE
-from .kernel import BODY_COLUMNS, CENTER_X, CENTER_Y, INV_INERTIA, INV_MASS, MAX_SPIN, solve_step
-from .warmstart import colour_contacts, contact_table
+from .step_kernel import ROW_COLUMNS, common_participants, solve_contacts
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -133,7 +132,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
     awake = np.flatnonzero(~asleep)
     new, moved, motion = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position, angle,
-                                     awake, table)
+                                     awake, table, asleep)
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous:
@@ -278,118 +277,84 @@ def _participants(scene: RigidScene, dt: float, bodies: list[RigidBody], found: 
         np.sqrt(fa * body_friction[found.b_index]), np.maximum(ea, body_restitution[found.b_index]), dyn)
 
 
-def _light_contacts(scene: RigidScene, dt: float, p: _Participants, found: Found, closest: np.ndarray,
-                    extent: np.ndarray) -> np.ndarray:
-    """Which contacts get the light kernel (normals only, no friction): apart at the start of the step and not
-    closing that gap within it, even turning and falling (``extent``: each row's reach, px). They are
-    speculative contacts that will only stop an approach, such as a pile's side neighbours, and a friction
-    impulse is bounded by the normal one, which stays zero. Bodies that do close in (a crate landing, a stack
-    settling) get friction from the step they touch."""
-    cfg = scene.config
-    ia, ib, v, normal = p.ia, p.ib, p.velocity, found.normal
-    gap = closest - cfg.light_gap_fraction * cfg.linear_slop
-    gx, gy = scene.gravity
-    closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
-        + np.abs(v[ia, 2]) * extent[ia] + np.abs(v[ib, 2]) * extent[ib] \
-        + np.abs(gx * normal[:, 0] + gy * normal[:, 1]) * dt
-    return (gap > 0.0) & (closing * dt < gap) & ((found.a_kind == DYNAMIC) | (found.a_kind == STATIC))
+def _fixed_kinds_or_sleepers(scene: RigidScene, found: Found, asleep: np.ndarray) -> bool:
+    """Whether some contact has a participant other than an awake body or static geometry (a kinematic body,
+    a character, a sleeper): then the participants take the Python path (:func:`_participants`)."""
+    kinds = found.a_kind
+    if (scene.kinematic_bodies or scene.characters) and ((kinds == KINEMATIC) | (kinds == CHARACTER)).any():
+        return True
+    if not asleep.any():
+        return False
+    return bool(asleep[found.b_index].any() or asleep[found.a_index[kinds == DYNAMIC]].any())
 
 
-def _colouring(old: ContactSet, p: _Participants, light: np.ndarray) -> Colouring:
-    """Graph colours of this step's contacts, kept from the last step while the same pairs touch the same rows
-    the same way."""
-    kept = old.colouring
-    if kept is not None and np.array_equal(kept.rows_a, p.ia) and np.array_equal(kept.rows_b, p.ib) \
-            and np.array_equal(kept.light, light):
-        return kept
-    order, sizes, kinds = colour_contacts(p.ia, p.ib, p.dynamic_rows, light)
-    return Colouring(p.ia, p.ib, light, order, sizes, kinds)
+def _rows(p: _Participants) -> np.ndarray:
+    """The participants' rows as :mod:`engine.world.step_kernel` takes them ((R, 8))."""
+    rows = np.empty((len(p.velocity), ROW_COLUMNS))
+    rows[:, 0:3], rows[:, 3], rows[:, 4], rows[:, 5:7], rows[:, 7] = p.velocity, p.inv_mass, p.inv_inertia, \
+        p.center, p.angle
+    return rows
 
 
-def _uneven(p: _Participants, ratio: float) -> np.ndarray:
-    """Contacts between two awake bodies whose masses differ more than ``ratio`` times."""
-    a, b = p.inv_mass[p.ia], p.inv_mass[p.ib]
-    both = (p.ia < p.dynamic_rows) & (p.ib < p.dynamic_rows)
-    return both & (np.maximum(a, b) > ratio * np.minimum(a, b))
+@functools.lru_cache(maxsize=16)
+def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~engine.world.kernel.solve_step`'s parameters for ``cfg.substeps`` and (second row) for a step
+    with bodies of uneven mass (``DYNAMIC_ROWS`` is set per step), and :func:`solve_contacts`' settings; made
+    once per configuration, gravity and step (shared: not to be written)."""
+    params = np.array([_solve_parameters(cfg, substeps, gravity, dt) for substeps in (
+        cfg.substeps, max(cfg.substeps, cfg.uneven_mass_substeps))], dtype=np.float64)
+    settings = np.array([gravity[0], gravity[1], dt, cfg.light_gap_fraction * cfg.linear_slop,
+                         cfg.uneven_mass_ratio, cfg.max_rotation_error], dtype=np.float64)
+    return params, settings
 
 
-def _in_colour_order(p: _Participants, order: np.ndarray) -> _Participants:
-    return p._replace(ia=p.ia[order], ib=p.ib[order], friction=p.friction[order], restitution=p.restitution[order])
-
-
-def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
-                found: Found,
-                closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
-                awake_rows: np.ndarray, table: ShapeTable) -> tuple[ContactSet, np.ndarray, np.ndarray]:
-    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
-    slop) and move the awake bodies (``awake_rows``). Returns the contact set, how far each awake body moved
-    ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
-    cfg = scene.config
-    props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution, gravity
-    p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
-    extent = np.concatenate([table.sleep_extent[awake_rows], np.zeros(len(p.velocity) - p.dynamic_rows)])
-    light = _light_contacts(scene, dt, p, found, closest, extent)
-    colouring = _colouring(old, p, light)
-    by_colour = colouring.order
-    p = _in_colour_order(p, by_colour)
-    keys, ids, valid = found.keys[by_colour], found.ids[by_colour], found.valid[by_colour]
-    point, a_kind = found.point[by_colour], found.a_kind[by_colour]
-    pair = np.stack([p.ia, p.ib], axis=1).astype(np.int64)
-    # Between bodies of very uneven mass the heavy one barely gives way: such contacts get the stiff springs
-    # (with the soft ones a light crate sags under a heavy one in proportion to the ratio), and the step more
-    # substeps (at 4, such a pair trembles and never sleeps; at 8 it sleeps within a second up to 100:1).
-    uneven = _uneven(p, cfg.uneven_mass_ratio)
-    substeps = max(cfg.substeps, cfg.uneven_mass_substeps) if uneven.any() else cfg.substeps
-    contact_numbers, impulse, anchors = contact_table(
-        old.keys, old.ids, old.valid, old.impulse, old.sliding, old.anchors, keys, ids, valid, found.normal[by_colour],
-        point, found.separation[by_colour], (a_kind != DYNAMIC) | uneven, a_kind == STATIC, light[by_colour], p.friction,
-        p.restitution, pair, np.ascontiguousarray(p.center, dtype=np.float64), p.angle.astype(np.float64))
-    dyn = p.dynamic_rows
-    # The fastest spin that keeps the turn's error in this step's linear separations within the tolerance (a
-    # circle's contacts do not change as it turns: no limit for it).
-    extent = np.where(table.count[awake_rows] == 1, 0.0, table.sleep_extent[awake_rows])
-    max_spin = np.sqrt(2.0 * cfg.max_rotation_error / np.maximum(extent, 1e-12)) / dt
-    displacement, velocity, sliding = _solve(cfg, substeps, scene.gravity, dt, p, props[awake_rows, 7], max_spin,
-                                             colouring, pair, contact_numbers, impulse)
-    moving = velocity[:dyn]
-    numbers[awake_rows, X:Y + 1] = position[awake_rows] + displacement[:dyn, :2]
-    numbers[awake_rows, ANGLE] = angle[awake_rows] + displacement[:dyn, 2]
-    numbers[awake_rows, VX:W + 1] = moving
-    contacts = ContactSet(
-        keys=keys, ids=ids, valid=valid, normal=found.normal[by_colour], point=found.point[by_colour],
-        impulse=impulse, sliding=sliding, anchors=anchors, touching=touching[by_colour], a_index=found.a_index[by_colour],
-        b_index=found.b_index[by_colour], a=pick(found.a, by_colour), b=pick(found.b, by_colour), colouring=colouring,
-    )
-    return contacts, displacement[:dyn, :2], moving
-
-
-def _solve(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: float, p: _Participants,
-           gravity_scale: np.ndarray, max_spin: np.ndarray, colouring: Colouring, pair: np.ndarray, contacts: np.ndarray,
-           impulse: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run the compiled solve (:func:`engine.world.kernel.solve_step`) in ``substeps`` on this step's
-    ``contacts`` (the kernel's table, in colour order; ``pair``: their rows) from the carried ``impulse`` ((m,
-    4), updated in place). Returns every row's displacement and end velocity, and which points slid."""
+def _solve_parameters(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: float) -> list[float]:
     h = dt / substeps
     hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
     zeta = cfg.contact_damping_ratio
-    params = np.array([
-        dt, substeps, p.dynamic_rows, gravity[0], gravity[1], *_soft(hertz, zeta, h),
+    return [
+        dt, substeps, 0.0, gravity[0], gravity[1], *_soft(hertz, zeta, h),
         *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
         cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
-        cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap], dtype=np.float64)
-    body = np.empty((len(p.velocity), BODY_COLUMNS))
-    body[:, INV_MASS], body[:, INV_INERTIA] = p.inv_mass, p.inv_inertia
-    body[:, CENTER_X:CENTER_Y + 1], body[:, ROW_ANGLE] = p.center, p.angle
-    body[:, MAX_SPIN] = 0.0
-    body[:p.dynamic_rows, MAX_SPIN] = max_spin
-    velocity = np.ascontiguousarray(p.velocity, dtype=np.float64)
-    starts = np.zeros(len(colouring.sizes) + 1, dtype=np.int64)
-    np.cumsum(colouring.sizes, out=starts[1:])
-    displacement, sliding = solve_step(
-        velocity, body, np.ascontiguousarray(gravity_scale, dtype=np.float64),
-        pair, contacts, impulse, starts,
-        np.array(colouring.light_colours, dtype=np.bool_), params)
-    return displacement, velocity, sliding
+        cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap]
+
+
+_NO_COLOURING = Colouring(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool),
+                          np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=bool))
+"""The colouring of no contacts, compared against when the last step left none."""
+
+
+def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
+                found: Found, closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
+                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray
+                ) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
+    slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the
+    contact set, how far each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s,
+    rad/s)."""
+    cfg = scene.config
+    if _fixed_kinds_or_sleepers(scene, found, asleep):
+        props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
+        p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
+        rows, ia, ib, friction, restitution = _rows(p), p.ia, p.ib, p.friction, p.restitution
+    else:
+        rows, ia, ib, friction, restitution = common_participants(
+            numbers, awake_rows, position, angle, found.a_kind, found.a_index, found.b_index,
+            float(scene.static_friction))
+    params, settings = _parameters(cfg, scene.gravity, dt)
+    kept = old.colouring or _NO_COLOURING
+    (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index, impulse,
+     sliding, anchors, moved, motion) = solve_contacts(
+        rows, len(awake_rows), ia, ib, friction, restitution, found.keys, found.ids, found.valid, found.normal,
+        found.point, found.separation, found.a_kind, found.a_index, found.b_index, closest, touching, old.keys,
+        old.ids, old.valid, old.impulse, old.sliding, old.anchors, kept.rows_a, kept.rows_b, kept.light, kept.order,
+        kept.starts, kept.light_colours, table.sleep_extent, table.count, numbers, awake_rows, position, angle,
+        params, settings)
+    contacts = ContactSet(
+        keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
+        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index, a=pick(found.a, order),
+        b=pick(found.b, order), colouring=Colouring(ia, ib, light, order, starts, light_colours))
+    return contacts, moved, motion
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,

@@ -19,7 +19,7 @@ import numpy as np
 
 import engine.world.kernel as k_  # (the column names)
 
-__all__ = ["compile_steps", "colour_contacts", "contact_table"]
+__all__ = ["colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -30,7 +30,7 @@ other like any colour, they are correct, only no longer independent; it takes a 
 
 
 @_jit
-def _colour_numbers(ia, ib, dynamic_rows, light):
+def colour_numbers(ia, ib, dynamic_rows, light):
     """Each contact's colour and how many colours the full (not light) contacts use. Greedy: each contact takes
     the lowest colour neither of its dynamic rows has yet (fixed rows never conflict; colours are bit masks per
     row). The full contacts are coloured first, then the light ones, which fill the gaps those colours left
@@ -62,7 +62,7 @@ def colour_contacts(ia: np.ndarray, ib: np.ndarray, dynamic_rows: int,
     """Graph colours of contacts between rows ``ia`` and ``ib`` (the first ``dynamic_rows`` rows are dynamic
     bodies; ``light``: contacts solved with normals only). Returns the contacts in colour order, the size of
     each colour and which colours are light."""
-    colour, full_colours = _colour_numbers(np.ascontiguousarray(ia, dtype=np.int64),
+    colour, full_colours = colour_numbers(np.ascontiguousarray(ia, dtype=np.int64),
                                            np.ascontiguousarray(ib, dtype=np.int64), int(dynamic_rows),
                                            np.ascontiguousarray(light, dtype=np.bool_))
     order = np.argsort(colour, kind="stable")
@@ -103,16 +103,16 @@ def _carry(i, slot, src, old_ids, old_valid, ids, valid):
 
 
 def contact_table(*arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_contact_table` on ``arrays`` made C-contiguous in the one dtype each is compiled for (keys and
+    """:func:`fill_contact_table` on ``arrays`` made C-contiguous in the one dtype each is compiled for (keys and
     ids int64, flags bool, numbers float64): another type would compile a new version mid-game."""
-    return _contact_table(*(np.ascontiguousarray(a, dtype=_DTYPES.get(a.dtype.kind, np.float64)) for a in arrays))
+    return fill_contact_table(*(np.ascontiguousarray(a, dtype=_DTYPES.get(a.dtype.kind, np.float64)) for a in arrays))
 
 
 _DTYPES = {"b": np.bool_, "i": np.int64, "u": np.int64}
 
 
 @_jit
-def _contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
+def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
                   separation, stiff, static, light, friction, restitution, pair, center, angle):
     """The solve's contact table ((m, CONTACT_COLUMNS)), the carried accumulated impulses ((m, 4): normal 0,
     normal 1, tangent 0, tangent 1) and the friction anchors ((m, 2, 4): per point, A's x, y then B's, each in
@@ -151,7 +151,7 @@ def _contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, old_a
 
 
 def compile_steps():
-    """Compile (or load from the disk cache) :func:`_contact_table` on a one-contact scene; yields its name."""
+    """Compile (or load from the disk cache) :func:`fill_contact_table` on a one-contact scene; yields its name."""
     one = np.ones(1, dtype=np.bool_)
     contact_table(np.zeros(0, dtype=np.int64), np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2), dtype=np.bool_),
                   np.zeros((0, 4)), np.zeros((0, 2), dtype=np.bool_), np.zeros((0, 2, 4)), np.zeros(1, dtype=np.int64),

@@ -1,0 +1,255 @@
+"""The rigid-body step between contact gathering and sleep, compiled (numba): one call instead of a hundred
+small numpy operations.
+
+:func:`solve_contacts` does what :mod:`engine.world.solver` describes, in the same arithmetic order as the
+numpy code it replaced (bit-identical results): which contacts are light, the graph colours (kept from the
+last step while the same pairs touch the same rows the same way), the contacts in colour order, which pairs
+are of uneven mass (and so how many substeps), the contact table with warm starting
+(:func:`~engine.world.warmstart.fill_contact_table`), the body rows, the solve
+(:func:`~engine.world.kernel.solve_step`), and the awake bodies' new placement and velocity, written into the
+world's state array.
+
+:func:`common_participants` makes the solver rows of the usual contacts (awake bodies against each other and
+against static geometry) at once; contacts of kinematic bodies, characters and sleepers take the Python path
+in the solver, which hands the same arrays.
+
+Rows (``rows``, (R, 8)): velocity (px/s, px/s, rad/s), inverse mass, inverse inertia, centre (px) and angle
+(rad) at step start; the awake dynamic bodies first (``dynamic_rows``), then fixed rows (inverse mass 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from ..bodies import ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, RESTITUTION, STATE_COLUMNS, VX, X, Y
+from .kernel import BODY_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_step
+from .kernel import ANGLE as BODY_ANGLE
+from .kernel import CENTER_X as BODY_CENTER_X
+from .kernel import INV_INERTIA as BODY_INV_INERTIA
+from .kernel import INV_MASS as BODY_INV_MASS
+from .kernel import MAX_SPIN as BODY_MAX_SPIN
+from .warmstart import colour_numbers, fill_contact_table
+
+__all__ = ["ROW_COLUMNS", "common_participants", "compile_steps", "solve_contacts"]
+
+_jit = numba.njit(cache=True, nogil=True, fastmath=False)
+
+ROW_COLUMNS = 8
+"""Columns of ``rows``: vx, vy, w, inverse mass, inverse inertia, centre x, centre y, angle."""
+_STATIC_KIND, _DYNAMIC_KIND = 0, 3
+"""(``engine.world.contacts.STATIC`` and ``DYNAMIC``; a test checks they agree.)"""
+
+
+@_jit
+def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b_index, static_friction):
+    """Solver rows of contacts between awake bodies (``a_kind`` DYNAMIC) or of an awake body on static
+    geometry (STATIC; one fixed row for all of it, after the awake rows, when there is any). ``numbers``:
+    the world's state rows; ``position`` and ``angle``: every body's placement at step start. Returns the
+    rows ((R, 8)), each contact's rows of A and B, and its mixed friction (geometric mean) and restitution
+    (the larger)."""
+    dyn, m = len(awake_rows), len(a_kind)
+    row_of_body = np.full(len(numbers), -1, dtype=np.int64)
+    has_static = False
+    for k in range(m):
+        has_static = has_static or a_kind[k] == _STATIC_KIND
+    rows = np.zeros((dyn + (1 if has_static else 0), ROW_COLUMNS))
+    for r in range(dyn):
+        body = awake_rows[r]
+        row_of_body[body] = r
+        for j in range(3):
+            rows[r, j] = numbers[body, VX + j]
+        rows[r, 3], rows[r, 4] = numbers[body, INV_MASS], numbers[body, INV_INERTIA]
+        rows[r, 5], rows[r, 6], rows[r, 7] = position[body, 0], position[body, 1], angle[body]
+    ia, ib = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    friction, restitution = np.empty(m), np.empty(m)
+    for k in range(m):
+        b = b_index[k]
+        ib[k] = row_of_body[b]
+        if a_kind[k] == _DYNAMIC_KIND:
+            a = a_index[k]
+            ia[k], fa, ea = row_of_body[a], numbers[a, FRICTION], numbers[a, RESTITUTION]
+        else:
+            ia[k], fa, ea = dyn, static_friction, 0.0
+        friction[k] = math.sqrt(fa * numbers[b, FRICTION])
+        restitution[k] = max(ea, numbers[b, RESTITUTION])
+    return rows, ia, ib, friction, restitution
+
+
+@_jit
+def _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap):
+    """Which contacts are light: apart at step start (by more than ``light_gap`` px) and not closing that gap
+    within the step, even turning (``extent``: each row's reach, px) and falling; only between awake bodies
+    or on static geometry."""
+    light = np.zeros(len(ia), dtype=np.bool_)
+    for k in range(len(ia)):
+        a, b, nx, ny = ia[k], ib[k], normal[k, 0], normal[k, 1]
+        gap = closest[k] - light_gap
+        closing = (rows[a, 0] - rows[b, 0]) * nx + (rows[a, 1] - rows[b, 1]) * ny \
+            + abs(rows[a, 2]) * extent[a] + abs(rows[b, 2]) * extent[b] + abs(gravity_x * nx + gravity_y * ny) * dt
+        light[k] = gap > 0.0 and closing * dt < gap and (a_kind[k] == _DYNAMIC_KIND or a_kind[k] == _STATIC_KIND)
+    return light
+
+
+@_jit
+def _same(x, y):
+    if len(x) != len(y):
+        return False
+    for i in range(len(x)):
+        if x[i] != y[i]:
+            return False
+    return True
+
+
+@_jit
+def _colours(ia, ib, dynamic_rows, light):
+    """Graph colours (:func:`~engine.world.warmstart.colour_numbers`) as the contacts in colour order (a stable
+    counting sort), each colour's first contact (and the end) and which colours are light."""
+    colour, full_colours = colour_numbers(ia, ib, dynamic_rows, light)
+    sizes = np.zeros(64, dtype=np.int64)
+    for c in colour:
+        sizes[c] += 1
+    present = 0
+    for c in range(64):
+        present += sizes[c] > 0
+    starts, light_colours = np.zeros(present + 1, dtype=np.int64), np.zeros(present, dtype=np.bool_)
+    first, at, i = np.zeros(64, dtype=np.int64), 0, 0
+    for c in range(64):
+        first[c] = at
+        at += sizes[c]
+        if sizes[c]:
+            starts[i + 1], light_colours[i] = at, c >= full_colours
+            i += 1
+    order = np.empty(len(colour), dtype=np.int64)
+    for k in range(len(colour)):
+        order[first[colour[k]]] = k
+        first[colour[k]] += 1
+    return order, starts, light_colours
+
+
+@_jit
+def _uneven_pairs(rows, pair, dynamic_rows, ratio):
+    """Contacts between two awake bodies whose masses differ more than ``ratio`` times; and whether any do."""
+    uneven = np.zeros(len(pair), dtype=np.bool_)
+    for k in range(len(pair)):
+        a, b = rows[pair[k, 0], 3], rows[pair[k, 1], 3]
+        both = pair[k, 0] < dynamic_rows and pair[k, 1] < dynamic_rows
+        uneven[k] = both and max(a, b) > ratio * min(a, b)
+    return uneven, uneven.any()
+
+
+@_jit
+def _body(rows, dynamic_rows, extent, circle, max_rotation_error, dt):
+    """The solve's body array: inverse mass and inertia, placement at step start, and the fastest spin that
+    keeps a turn's error in the step's linear separations within ``max_rotation_error`` px (none for a
+    circle, whose contacts do not change as it turns)."""
+    body = np.zeros((len(rows), BODY_COLUMNS))
+    for r in range(len(rows)):
+        body[r, BODY_INV_MASS], body[r, BODY_INV_INERTIA] = rows[r, 3], rows[r, 4]
+        body[r, BODY_CENTER_X], body[r, BODY_CENTER_X + 1], body[r, BODY_ANGLE] = rows[r, 5], rows[r, 6], rows[r, 7]
+        if r < dynamic_rows:
+            reach = 0.0 if circle[r] else extent[r]
+            body[r, BODY_MAX_SPIN] = math.sqrt(2.0 * max_rotation_error / max(reach, 1e-12)) / dt
+    return body
+
+
+@_jit
+def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib,
+             touching, a_index, b_index):
+    """The contacts' arrays in colour order."""
+    pair = np.empty((len(order), 2), dtype=np.int64)
+    for i in range(len(order)):
+        pair[i, 0], pair[i, 1] = ia[order[i]], ib[order[i]]
+    return (keys[order], ids[order], valid[order], normal[order], point[order], separation[order], a_kind[order],
+            light[order], friction[order], restitution[order], pair, touching[order], a_index[order], b_index[order])
+
+
+@_jit
+def _row_extent(sleep_extent, count, awake_rows, rows):
+    """Each row's reach (px; 0 for fixed rows) and whether each awake row is a circle."""
+    extent, circle = np.zeros(rows), np.zeros(len(awake_rows), dtype=np.bool_)
+    for r in range(len(awake_rows)):
+        extent[r], circle[r] = sleep_extent[awake_rows[r]], count[awake_rows[r]] == 1
+    return extent, circle
+
+
+@_jit
+def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
+    """The awake bodies' placement (start plus displacement) and velocity at the end of the step."""
+    for r in range(len(awake_rows)):
+        body = awake_rows[r]
+        numbers[body, X], numbers[body, Y] = position[body, 0] + displacement[r, 0], position[body, 1] + displacement[r, 1]
+        numbers[body, ANGLE] = angle[body] + displacement[r, 2]
+        for j in range(3):
+            numbers[body, VX + j] = velocity[r, j]
+
+
+@_jit
+def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids, valid, normal, point, separation,
+                   a_kind, a_index, b_index, closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding,
+                   old_anchors, old_rows_a, old_rows_b, old_light, old_order, old_starts, old_light_colours,
+                   sleep_extent, count, numbers, awake_rows, position, angle, params, settings):
+    """One step's solve from its contacts (found order) and participants (``rows``, ``ia``, ``ib``,
+    ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
+    (``old_*``). ``params``: :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and,
+    second row, for a step with bodies of uneven mass; ``settings``: gravity x, y (px/s^2), dt (s), the light
+    gap (px), the uneven mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of
+    ``numbers``. Returns the light flags and the colouring (order, colour starts, light colours), the
+    contacts in colour order (keys, ids, valid, normal, point, touching, a_index, b_index, impulse, sliding
+    and anchors), and the awake rows' displacement ((n, 2) px) and end velocity ((n, 3))."""
+    gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
+    extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
+    light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
+    if _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light):
+        order, starts, light_colours = old_order, old_starts, old_light_colours
+    else:
+        order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
+    (keys, ids, valid, normal, point, separation, a_kind, light_ordered, friction, restitution, pair, touching,
+     a_index, b_index) = _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction,
+                                  restitution, ia, ib, touching, a_index, b_index)
+    uneven, any_uneven = _uneven_pairs(rows, pair, dynamic_rows, ratio)
+    stiff, static = np.empty(len(pair), dtype=np.bool_), np.empty(len(pair), dtype=np.bool_)
+    for k in range(len(pair)):
+        stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
+    center, row_angle = np.ascontiguousarray(rows[:, 5:7]), np.ascontiguousarray(rows[:, 7])
+    table, impulse, anchors = fill_contact_table(
+        old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
+        separation, stiff, static, light_ordered, friction, restitution, pair, center, row_angle)
+    body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
+    step_params = params[1 if any_uneven else 0].copy()
+    step_params[DYNAMIC_ROWS] = dynamic_rows
+    velocity = np.ascontiguousarray(rows[:, 0:3])
+    gravity_scale = np.empty(dynamic_rows)
+    for r in range(dynamic_rows):
+        gravity_scale[r] = numbers[awake_rows[r], GRAVITY_SCALE]
+    displacement, sliding = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
+                                       step_params)
+    _write_back(numbers, awake_rows, position, angle, displacement, velocity)
+    return (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index,
+            impulse, sliding, anchors, np.ascontiguousarray(displacement[:dynamic_rows, :2]),
+            velocity[:dynamic_rows])
+
+
+def compile_steps():
+    """Compile (or load from the disk cache) :func:`common_participants` and :func:`solve_contacts` on a
+    crate resting on the floor; yields the stage's name."""
+    numbers = np.zeros((1, STATE_COLUMNS))
+    numbers[0, Y], numbers[0, INV_MASS], numbers[0, INV_INERTIA], numbers[0, FRICTION] = 18.0, 1.0, 0.01, 0.6
+    numbers[0, GRAVITY_SCALE] = 1.0
+    awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
+    kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
+                                                              index, 0.6)
+    ids, valid, none = np.array([[1, 2]], dtype=np.int64), np.ones((1, 2), dtype=np.bool_), np.zeros(0, np.int64)
+    params = np.zeros((2, PARAMETERS))
+    params[:, DT], params[:, SUBSTEPS], params[:, GRAVITY_Y], params[:, MAX_SPEED] = 1 / 60, 4, -1800.0, 4e3
+    solve_contacts(rows, 1, ia, ib, friction, restitution, index, ids, valid, np.array([[0.0, 1.0]]),
+                   np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), kind, index - 1, index, np.zeros(1),
+                   np.ones(1, dtype=np.bool_), none, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_),
+                   np.zeros((0, 4)), np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)), none, none,
+                   np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
+                   np.full(1, 4, np.int64), numbers, awake, position, angle, params,
+                   np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    yield "rigid-body step glue"
