@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["PairManifolds", "collide_pairs", "compile_steps", "gather_manifolds", "overlapping_boxes"]
+__all__ = ["PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "overlapping_boxes"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
@@ -578,10 +578,33 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
             seam[keep], np.count_nonzero(keep[:static_pairs]))
 
 
+@_jit
+def body_boxes(vertices, offsets, radius, position, angle, margin):
+    """Every body's placement ((K, 3): x, y, angle) and box ((K, 4): min x, min y, max x, max y, px) grown by
+    its radius and ``margin`` px: its core (``vertices`` rows ``offsets[k]:offsets[k + 1]``, local) turned by
+    ``angle`` and moved to ``position``."""
+    count = len(offsets) - 1
+    placement, boxes = np.empty((count, 3)), np.empty((count, 4))
+    for k in range(count):
+        c, s = math.cos(angle[k]), math.sin(angle[k])
+        x, y = position[k, 0], position[k, 1]
+        placement[k, 0], placement[k, 1], placement[k, 2] = x, y, angle[k]
+        low_x = low_y = math.inf
+        high_x = high_y = -math.inf
+        for v in range(offsets[k], offsets[k + 1]):
+            vx, vy = vertices[v, 0], vertices[v, 1]
+            wx, wy = c * vx - s * vy + x, s * vx + c * vy + y
+            low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
+        grow = radius[k] + margin
+        boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = low_x - grow, low_y - grow, high_x + grow, high_y + grow
+    return placement, boxes
+
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
     overlapping_boxes(np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 2.0, 2.0]]), np.array([0, 1]))
+    body_boxes(np.zeros((1, 2)), np.array([0, 1]), np.ones(1), np.zeros((1, 2)), np.zeros(1), 0.5)
     box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     collide_pairs(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),

@@ -32,7 +32,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import gather_manifolds, overlapping_boxes
+from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -203,8 +203,8 @@ class Found(NamedTuple):
 
 
 class ShapeTable:
-    """What the step needs of each body's shape (local cores, flat and grouped by vertex count, radii, ids,
-    extents), built once and kept by the world while the same bodies keep the same shapes."""
+    """What the step needs of each body's shape (local cores, flat, radii, ids, extents), built once and kept
+    by the world while the same bodies keep the same shapes."""
 
     def __init__(self, bodies: list[RigidBody]) -> None:
         self.bodies = list(bodies)
@@ -237,12 +237,6 @@ class ShapeTable:
         self.normals = np.array([n for sh in self.shapes for n in (sh.normals or ((0.0, 0.0),))],
                                 dtype=np.float64).reshape(-1, 2)
         """Their outward unit edge normals (a circle, which has none, gets a zero row to keep the rows aligned)."""
-        self.groups: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        """Vertex count -> (member bodies, local core vertices (K, n, 2)), for the bounding boxes."""
-        for count in sorted(set(self.count.tolist())):
-            members = np.flatnonzero(self.count == count)
-            self.groups[count] = (members, np.array([self.shapes[k].vertices for k in members.tolist()],
-                                                    dtype=np.float64))
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
@@ -406,20 +400,6 @@ def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, n
 def world_polys(table: ShapeTable, margin: float, position: np.ndarray, angle: np.ndarray) -> dict:
     """What collision needs of the bodies' placement this step: ``"placement"``, every body's (x, y, angle)
     row (px, radians), and ``"box_array"``, every body's box grown by its radius and ``margin`` as a (K, 4)
-    array (min_x, min_y, max_x, max_y)."""
-    box_array = np.empty((len(table.bodies), 4))
-    for members, verts in table.groups.values():
-        c, s = np.cos(angle[members])[:, None], np.sin(angle[members])[:, None]
-        vx, vy = verts[..., 0], verts[..., 1]
-        world = np.stack([c * vx - s * vy + position[members, None, 0], s * vx + c * vy + position[members, None, 1]],
-                         axis=-1)
-        low, high = world[:, 0].copy(), world[:, 0].copy()
-        for i in range(1, world.shape[1]):  # (reductions along a short axis are slow in numpy)
-            np.minimum(low, world[:, i], out=low)
-            np.maximum(high, world[:, i], out=high)
-        grow = (table.radius[members] + margin)[:, None]
-        box_array[members, 0:2] = low - grow
-        box_array[members, 2:4] = high + grow
-    placement = np.empty((len(table.bodies), 3))
-    placement[:, 0:2], placement[:, 2] = position, angle
+    array (min_x, min_y, max_x, max_y); compiled (:func:`~engine.world.collide_kernel.body_boxes`)."""
+    placement, box_array = body_boxes(table.vertices, table.offsets, table.radius, position, angle, float(margin))
     return {"placement": placement, "box_array": box_array}
