@@ -48,7 +48,7 @@ from ..bodies import (
 )
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
-from .step_kernel import ROW_COLUMNS, common_participants, solve_contacts
+from .step_kernel import ROW_COLUMNS, common_participants, solve_contacts, touch_summary
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -86,6 +86,19 @@ class SolverState(Protocol):
         ...
 
 
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+
+
+class _Solved(NamedTuple):
+    """What the compiled solve found out for the rest of the step."""
+
+    fast: np.ndarray
+    """Awake rows (indices into the awake bodies) that moved their ``reach`` or farther: swept next."""
+    same_touching: bool
+    """The same pairs touch, in the same order, as after the last step."""
+    touching_count: int
+
+
 class StepOutcome(NamedTuple):
     """What a step leaves for the next: its contacts, the pairs touching after it, and its events."""
 
@@ -120,24 +133,28 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
     # dropped on a sleeping one must meet the floor under it now, not a step later, deep in it).
     for _ in range(3):
-        before = asleep.copy()
-        closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
-        if np.array_equal(before, asleep):
+        closest, touching_now, woke = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+        if not woke:
             break
         found = collide_all(scene, bodies, table, polys, asleep).stacked()
     else:
-        closest, touching_now = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
-    found, closest, touching_now, crushed = _squeezed(found, closest, touching_now, cfg)
+        closest, touching_now, _ = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+    crushed: list[ContactEvent] = []
+    if scene.kinematic_bodies or scene.characters:  # (only they squeeze)
+        found, closest, touching_now, crushed = _squeezed(found, closest, touching_now, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
-    carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
+    carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
+        if asleep.any() else _NO_ROWS
     awake = np.flatnonzero(~asleep)
-    new, moved, motion = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position, angle,
-                                     awake, table, asleep)
+    new, moved, motion, solved = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position,
+                                             angle, awake, table, asleep)
     if len(carried):
         new = new.extended(old, carried)
-    if cfg.continuous:
-        _continuous(scene, bodies, numbers, moved, table, awake)
+    if cfg.continuous and len(solved.fast):
+        _continuous(scene, bodies, numbers, moved, solved.fast, awake)
     _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion)
+    if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
+        return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
     events, touching = _events(state.touching, old, new)
     return StepOutcome(new, touching, crushed + events)
 
@@ -172,18 +189,17 @@ def _squeezed(found: Found, closest: np.ndarray, touching: np.ndarray,
     return kept, closest[rows], touching[rows], events
 
 
-def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tuple[np.ndarray, np.ndarray]:
+def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tuple[np.ndarray, np.ndarray, bool]:
     """An awake body touching a sleeping one wakes it (its neighbours follow next step); ``asleep`` is
-    cleared for those. Returns each contact's smallest separation (px) and whether it is within ``slop``."""
-    nearest = np.where(found.valid, found.separation, np.inf)
-    closest = np.minimum(nearest[:, 0], nearest[:, 1])
-    touching_now = closest < slop
-    mixed = (found.a_kind == DYNAMIC) & (asleep[found.a_index] != asleep[found.b_index])
-    for i in np.flatnonzero(touching_now & mixed).tolist():
+    cleared for those. Returns each contact's smallest separation (px), whether it is within ``slop``, and
+    whether any body woke."""
+    closest, touching_now, mixed = touch_summary(found.separation, found.valid, found.a_kind, found.a_index,
+                                                 found.b_index, asleep, float(slop))
+    for i in mixed.tolist():
         found.a[i].wake()
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
-    return closest, touching_now
+    return closest, touching_now, bool(len(mixed))
 
 
 def _begin_step(numbers: np.ndarray) -> None:
@@ -327,11 +343,11 @@ _NO_COLOURING = Colouring(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int6
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
                 found: Found, closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
                 awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray
-                ) -> tuple[ContactSet, np.ndarray, np.ndarray]:
+                ) -> tuple[ContactSet, np.ndarray, np.ndarray, _Solved]:
     """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
     slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the
     contact set, how far each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s,
-    rad/s)."""
+    rad/s), and what the rest of the step needs to know of the solve."""
     cfg = scene.config
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
@@ -344,17 +360,17 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     params, settings = _parameters(cfg, scene.gravity, dt)
     kept = old.colouring or _NO_COLOURING
     (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index, impulse,
-     sliding, anchors, moved, motion) = solve_contacts(
+     sliding, anchors, moved, motion, fast, same, touching_count) = solve_contacts(
         rows, len(awake_rows), ia, ib, friction, restitution, found.keys, found.ids, found.valid, found.normal,
         found.point, found.separation, found.a_kind, found.a_index, found.b_index, closest, touching, old.keys,
-        old.ids, old.valid, old.impulse, old.sliding, old.anchors, kept.rows_a, kept.rows_b, kept.light, kept.order,
-        kept.starts, kept.light_colours, table.sleep_extent, table.count, numbers, awake_rows, position, angle,
-        params, settings)
+        old.ids, old.valid, old.impulse, old.sliding, old.anchors, old.touching, kept.rows_a, kept.rows_b,
+        kept.light, kept.order, kept.starts, kept.light_colours, table.sleep_extent, table.count, table.reach,
+        numbers, awake_rows, position, angle, params, settings)
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
         anchors=anchors, touching=touching, a_index=a_index, b_index=b_index, a=pick(found.a, order),
         b=pick(found.b, order), colouring=Colouring(ia, ib, light, order, starts, light_colours))
-    return contacts, moved, motion
+    return contacts, moved, motion, _Solved(fast, same, touching_count)
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
@@ -377,13 +393,13 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
 
 
 def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
-                table: ShapeTable, awake_rows: np.ndarray) -> None:
-    """Fast bodies are swept against static geometry from where they were to where the solver put them
-    (``moved``: (n, 2) px for the awake rows), and stopped at the first touch: nothing passes through a thin
-    platform in one step."""
+                fast: np.ndarray, awake_rows: np.ndarray) -> None:
+    """Fast bodies (``fast``: indices into ``awake_rows`` of those that moved their ``reach`` or farther) are
+    swept against static geometry from where they were to where the solver put them (``moved``: (n, 2) px for
+    the awake rows), and stopped at the first touch: nothing passes through a thin platform in one step."""
     bp = scene.static.broadphase
     awake = awake_rows.tolist()
-    for i in np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= table.reach[awake_rows]).tolist():
+    for i in fast.tolist():
         b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()

@@ -33,7 +33,7 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import colour_numbers, fill_contact_table
 
-__all__ = ["ROW_COLUMNS", "common_participants", "compile_steps", "solve_contacts"]
+__all__ = ["ROW_COLUMNS", "common_participants", "compile_steps", "solve_contacts", "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -76,6 +76,21 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
         friction[k] = math.sqrt(fa * numbers[b, FRICTION])
         restitution[k] = max(ea, numbers[b, RESTITUTION])
     return rows, ia, ib, friction, restitution
+
+
+@_jit
+def touch_summary(separation, valid, a_kind, a_index, b_index, asleep, slop):
+    """Each contact's smallest separation (px; +inf without points), whether it is within ``slop`` px, and the
+    touching contacts between an awake and a sleeping body (which wake the sleeper)."""
+    m = len(a_kind)
+    closest, touching, mixed = np.empty(m), np.empty(m, dtype=np.bool_), np.zeros(m, dtype=np.bool_)
+    for k in range(m):
+        first = separation[k, 0] if valid[k, 0] else math.inf
+        second = separation[k, 1] if valid[k, 1] else math.inf
+        closest[k] = min(first, second)
+        touching[k] = closest[k] < slop
+        mixed[k] = touching[k] and a_kind[k] == _DYNAMIC_KIND and asleep[a_index[k]] != asleep[b_index[k]]
+    return closest, touching, np.flatnonzero(mixed)
 
 
 @_jit
@@ -189,8 +204,9 @@ def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
 @_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids, valid, normal, point, separation,
                    a_kind, a_index, b_index, closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding,
-                   old_anchors, old_rows_a, old_rows_b, old_light, old_order, old_starts, old_light_colours,
-                   sleep_extent, count, numbers, awake_rows, position, angle, params, settings):
+                   old_anchors, old_touching, old_rows_a, old_rows_b, old_light, old_order, old_starts,
+                   old_light_colours, sleep_extent, count, reach, numbers, awake_rows, position, angle, params,
+                   settings):
     """One step's solve from its contacts (found order) and participants (``rows``, ``ia``, ``ib``,
     ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
     (``old_*``). ``params``: :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and,
@@ -198,7 +214,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     gap (px), the uneven mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of
     ``numbers``. Returns the light flags and the colouring (order, colour starts, light colours), the
     contacts in colour order (keys, ids, valid, normal, point, touching, a_index, b_index, impulse, sliding
-    and anchors), and the awake rows' displacement ((n, 2) px) and end velocity ((n, 3))."""
+    and anchors), the awake rows' displacement ((n, 2) px) and end velocity ((n, 3)), those that moved
+    ``reach`` or farther (continuous collision's candidates), and whether the same pairs touch in the same
+    order as in the last step, with how many touch."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
     extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
     light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
@@ -227,9 +245,13 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     displacement, sliding = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
                                        step_params)
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
+    fast = np.zeros(dynamic_rows, dtype=np.bool_)
+    for r in range(dynamic_rows):
+        fast[r] = math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]
+    same = _same(old_keys, keys) and _same(old_touching, touching)
     return (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index,
             impulse, sliding, anchors, np.ascontiguousarray(displacement[:dynamic_rows, :2]),
-            velocity[:dynamic_rows])
+            velocity[:dynamic_rows], np.flatnonzero(fast), same, np.count_nonzero(touching))
 
 
 def compile_steps():
@@ -243,13 +265,14 @@ def compile_steps():
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
     ids, valid, none = np.array([[1, 2]], dtype=np.int64), np.ones((1, 2), dtype=np.bool_), np.zeros(0, np.int64)
+    touch_summary(np.zeros((1, 2)), valid, kind, index - 1, index, np.zeros(1, dtype=np.bool_), 0.25)
     params = np.zeros((2, PARAMETERS))
     params[:, DT], params[:, SUBSTEPS], params[:, GRAVITY_Y], params[:, MAX_SPEED] = 1 / 60, 4, -1800.0, 4e3
     solve_contacts(rows, 1, ia, ib, friction, restitution, index, ids, valid, np.array([[0.0, 1.0]]),
                    np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), kind, index - 1, index, np.zeros(1),
                    np.ones(1, dtype=np.bool_), none, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_),
-                   np.zeros((0, 4)), np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)), none, none,
-                   np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
-                   np.full(1, 4, np.int64), numbers, awake, position, angle, params,
+                   np.zeros((0, 4)), np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)), np.zeros(0, np.bool_), none,
+                   none, np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
+                   np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
                    np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
     yield "rigid-body step glue"
