@@ -31,7 +31,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "overlapping_boxes"]
+__all__ = [
+    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "outside_near_boxes",
+    "overlapping_boxes",
+]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
@@ -437,11 +440,12 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
 
 
 @_jit
-def _sweep(sorted_boxes, order, ids, codes):
+def _sweep(sorted_boxes, order, ids, asleep, codes):
     """Sweep and prune over boxes sorted by min x (``order``: their rows in the caller's arrays): each box
-    against the boxes after it that start within its x extent, then their y extents. Writes each overlapping
-    pair's code ``lo * count + hi`` (``lo`` the lower id) into ``codes`` while there is room; returns how many
-    pairs there are (call again with a larger ``codes`` when that is more than its length)."""
+    against the boxes after it that start within its x extent, then their y extents; pairs of two sleepers
+    (``asleep``, by row) are left out. Writes each overlapping pair's code ``lo * count + hi`` (``lo`` the
+    lower id) into ``codes`` while there is room; returns how many pairs there are (call again with a larger
+    ``codes`` when that is more than its length)."""
     count = len(order)
     total = 0
     for i in range(count):
@@ -450,28 +454,48 @@ def _sweep(sorted_boxes, order, ids, codes):
             if sorted_boxes[j, 0] > a_max_x:
                 break
             if a_min_y <= sorted_boxes[j, 3] and a_max_y >= sorted_boxes[j, 1]:
+                a, b = order[i], order[j]
+                if asleep[a] and asleep[b]:
+                    continue
                 if total < len(codes):
-                    a, b = order[i], order[j]
                     codes[total] = a * count + b if ids[a] < ids[b] else b * count + a
                 total += 1
     return total
 
 
-def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray, asleep: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
-    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi). The sorts are numpy's
-    (compiled sorts would add seconds to the first compile); the sweep is compiled."""
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi); without the pairs of two
+    boxes flagged in ``asleep`` ((K,) bool). The sorts are numpy's (compiled sorts would add seconds to the
+    first compile); the sweep is compiled."""
     order = np.argsort(boxes[:, 0], kind="stable")
     sorted_boxes = np.ascontiguousarray(boxes[order], dtype=np.float64)  # (the sweep then reads memory in order)
     ids = np.ascontiguousarray(ids, dtype=np.int64)
+    flags = np.zeros(len(order), dtype=np.bool_) if asleep is None else np.ascontiguousarray(asleep, dtype=np.bool_)
     codes = np.empty(16 + 4 * len(order), dtype=np.int64)
-    total = _sweep(sorted_boxes, order, ids, codes)
+    total = _sweep(sorted_boxes, order, ids, flags, codes)
     if total > len(codes):
         codes = np.empty(total, dtype=np.int64)
-        _sweep(sorted_boxes, order, ids, codes)
+        _sweep(sorted_boxes, order, ids, flags, codes)
     codes = np.sort(codes[:total])
     count = max(len(order), 1)
     return codes // count, codes % count
+
+
+@_jit
+def outside_near_boxes(near_boxes, boxes, awake, kept_awake):
+    """The awake bodies (rows ``awake``) whose box is no longer inside the padded box their static
+    candidates were looked up for, and whether ``awake`` equals ``kept_awake`` (the last lookup's)."""
+    outside = np.zeros(len(awake), dtype=np.bool_)
+    for i in range(len(awake)):
+        k = awake[i]
+        outside[i] = not (near_boxes[k, 0] <= boxes[k, 0] and near_boxes[k, 1] <= boxes[k, 1]
+                          and near_boxes[k, 2] >= boxes[k, 2] and near_boxes[k, 3] >= boxes[k, 3])
+    same = len(awake) == len(kept_awake)
+    for i in range(len(awake) if same else 0):
+        same = same and awake[i] == kept_awake[i]
+    return awake[outside], same
 
 
 @_jit
@@ -559,8 +583,9 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     body pairs ``lo`` (A) and ``hi`` (B). Shapes as :func:`collide_pairs` takes them (the bodies'; ``boxes``
     their grown boxes, ``ids`` and ``count`` their ids and vertex counts), segments as the broad phase holds
     them (world ends, radius, box; ``side``: each one's unit side normal; ``segment_shared``: an end meets
-    another segment). Returns, for the kept pairs, static ones first: keys, A's row (segment or body), B's
-    body row, normal, point, separation, feature ids, valid, and the seam rule's candidates (bool)."""
+    another segment). Returns, for the kept pairs, static ones first: keys, A's kind (0 static, 3 body), A's
+    row (segment or body), A's body row (-1 for a segment), B's body row, normal, point, separation, feature
+    ids, valid, the seam rule's candidates (indices) and how many pairs are static."""
     ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
     all_v, all_n, all_offsets, all_radius, trig = _with_segments(
         vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
@@ -574,8 +599,10 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
                                                       pair_a, pair_b, margin)
     keep, keys, seam = _kept_rows(static_pairs, a_rows, b_rows, ids, count, fid, valid, edge, segment_shared)
-    return (keys[keep], a_rows[keep], b_rows[keep], normal[keep], point[keep], sep[keep], fid[keep], valid[keep],
-            seam[keep], np.count_nonzero(keep[:static_pairs]))
+    kind, a_index = np.full(len(keys), 3, dtype=np.int64), a_rows.copy()  # (3: DYNAMIC)
+    kind[:static_pairs], a_index[:static_pairs] = 0, -1  # (0: STATIC)
+    return (keys[keep], kind[keep], a_rows[keep], a_index[keep], b_rows[keep], normal[keep], point[keep], sep[keep],
+            fid[keep], valid[keep], np.flatnonzero(seam[keep]), np.count_nonzero(keep[:static_pairs]))
 
 
 @_jit
@@ -604,6 +631,7 @@ def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
     overlapping_boxes(np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 2.0, 2.0]]), np.array([0, 1]))
+    outside_near_boxes(np.zeros((1, 4)), np.zeros((1, 4)), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     body_boxes(np.zeros((1, 2)), np.array([0, 1]), np.ones(1), np.zeros((1, 2)), np.zeros(1), 0.5)
     box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])

@@ -32,7 +32,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes
+from .collide_kernel import body_boxes, gather_manifolds, outside_near_boxes, overlapping_boxes
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -256,12 +256,11 @@ def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndar
         edge = bp.b - bp.a
         table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
         table.segment_joint = static.joint_flags()
-    box, fat = box_array[awake], table.near_box[awake]
-    inside = (fat[:, 0] <= box[:, 0]) & (fat[:, 1] <= box[:, 1]) & (fat[:, 2] >= box[:, 2]) & (fat[:, 3] >= box[:, 3])
     kept = table.near_rows
-    if kept is not None and inside.all() and np.array_equal(kept[0], awake):
+    outside, same = outside_near_boxes(table.near_box, box_array, awake, _NO_ROWS if kept is None else kept[0])
+    if kept is not None and not len(outside) and same:
         return kept[1], kept[2]
-    for k in awake[~inside].tolist():
+    for k in outside.tolist():
         padded = box_array[k] + (-pad, -pad, pad, pad)
         table.near_box[k] = padded
         table.near[k] = bp.query_list(padded.tolist())
@@ -350,11 +349,11 @@ def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarra
     collision filters permitting."""
     if len(bodies) < 2:
         return _NO_ROWS, _NO_ROWS
-    lo, hi = overlapping_pairs(box_array, table.ids)
-    keep = ~(asleep[lo] & asleep[hi])
+    lo, hi = overlapping_boxes(box_array, table.ids, asleep)
     if body_filters is not None:
-        keep &= filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
-    return lo[keep], hi[keep]
+        keep = filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
+        return lo[keep], hi[keep]
+    return lo, hi
 
 
 def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: ShapeTable, polys: dict,
@@ -366,18 +365,14 @@ def _collide_shapes(static: StaticGeometry, bodies: list[RigidBody], table: Shap
     if not len(ks) and not len(lo):
         return
     bp = static.broadphase
-    keys, a_rows, b_rows, normal, point, separation, ids, valid, seam, static_count = gather_manifolds(
+    keys, a_kind, a_rows, a_index, b_rows, normal, point, separation, ids, valid, seam, static_count = gather_manifolds(
         table.vertices, table.normals, table.offsets, table.radius, polys["placement"], bp.a, bp.b,
         table.segment_side, bp.radius, bp.aabbs, table.segment_joint, polys["box_array"], table.ids, table.count,
         ks, sg, lo, hi, float(margin))
-    a_index = a_rows.copy()
-    a_index[:static_count] = -1
-    a_kind = np.full(len(keys), DYNAMIC)
-    a_kind[:static_count] = STATIC
     found = Found(keys, a_rows[:static_count].tolist() + pick(bodies, a_rows[static_count:]), pick(bodies, b_rows),
                   a_kind, normal, point, separation, ids, valid, a_index, b_rows)
     # The seam rule, for the few one-point contacts at a segment end that meets another segment.
-    dropped = [i for i in np.flatnonzero(seam).tolist() if _leans_over_neighbour(
+    dropped = [i for i in seam.tolist() if _leans_over_neighbour(
         static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]
     if dropped:
         found = found_rows(found, np.delete(np.arange(len(keys)), dropped))
