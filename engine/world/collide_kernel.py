@@ -33,7 +33,7 @@ import numpy as np
 
 __all__ = [
     "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "outside_near_boxes",
-    "overlapping_boxes",
+    "overlapping_boxes", "sweep_pairs",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -440,47 +440,75 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
 
 
 @_jit
-def _sweep(sorted_boxes, order, ids, asleep, codes):
-    """Sweep and prune over boxes sorted by min x (``order``: their rows in the caller's arrays): each box
-    against the boxes after it that start within its x extent, then their y extents; pairs of two sleepers
-    (``asleep``, by row) are left out. Writes each overlapping pair's code ``lo * count + hi`` (``lo`` the
-    lower id) into ``codes`` while there is room; returns how many pairs there are (call again with a larger
-    ``codes`` when that is more than its length)."""
-    count = len(order)
-    total = 0
-    for i in range(count):
-        a_max_x, a_min_y, a_max_y = sorted_boxes[i, 2], sorted_boxes[i, 1], sorted_boxes[i, 3]
-        for j in range(i + 1, count):
-            if sorted_boxes[j, 0] > a_max_x:
+def _sort_by_min_x(order, boxes):
+    """Sort ``order`` (rows of ``boxes``) in place by min x, ties by row: numpy's stable argsort of min x.
+    Insertion sort: the caller keeps the order from step to step, and bodies move little in a step, so it
+    is nearly sorted already (a few moves per body)."""
+    for i in range(1, len(order)):
+        item = order[i]
+        key = boxes[item, 0]
+        j = i - 1
+        while j >= 0 and (boxes[order[j], 0] > key or (boxes[order[j], 0] == key and order[j] > item)):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = item
+
+
+@_jit
+def _sweep(boxes, order, ids, asleep):
+    """Sweep and prune over the boxes in ``order`` (by min x): each box against the boxes after it that start
+    within its x extent, then their y extents; pairs of two sleepers (``asleep``, by row) are left out.
+    Returns the pairs' rows (lower id first), in the order found."""
+    lo, hi, total = np.empty(16 + 4 * len(order), dtype=np.int64), np.empty(16 + 4 * len(order), np.int64), 0
+    for i in range(len(order)):
+        a = order[i]
+        a_max_x, a_min_y, a_max_y = boxes[a, 2], boxes[a, 1], boxes[a, 3]
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            if boxes[b, 0] > a_max_x:
                 break
-            if a_min_y <= sorted_boxes[j, 3] and a_max_y >= sorted_boxes[j, 1]:
-                a, b = order[i], order[j]
-                if asleep[a] and asleep[b]:
-                    continue
-                if total < len(codes):
-                    codes[total] = a * count + b if ids[a] < ids[b] else b * count + a
+            if a_min_y <= boxes[b, 3] and a_max_y >= boxes[b, 1] and not (asleep[a] and asleep[b]):
+                if total == len(lo):
+                    lo, hi = np.concatenate((lo, np.empty_like(lo))), np.concatenate((hi, np.empty_like(hi)))
+                lo[total], hi[total] = (a, b) if ids[a] < ids[b] else (b, a)
                 total += 1
-    return total
+    return lo[:total], hi[:total]
+
+
+@_jit
+def sweep_pairs(boxes, order, ids, asleep):
+    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi) row; without the pairs of
+    two boxes flagged in ``asleep`` ((K,) bool). ``order``: the rows, last sorted by min x (sorted again in
+    place: keep it for the next call)."""
+    _sort_by_min_x(order, boxes)
+    lo, hi = _sweep(boxes, order, ids, asleep)
+    first = np.zeros(len(order) + 1, dtype=np.int64)  # a counting sort by lo, then each lo's his sorted
+    for p in range(len(lo)):
+        first[lo[p] + 1] += 1
+    for k in range(len(order)):
+        first[k + 1] += first[k]
+    out_lo, out_hi, at = np.empty_like(lo), np.empty_like(hi), first[:-1].copy()
+    for p in range(len(lo)):
+        out_lo[at[lo[p]]], out_hi[at[lo[p]]] = lo[p], hi[p]
+        at[lo[p]] += 1
+    for k in range(len(order)):
+        for i in range(first[k] + 1, first[k + 1]):
+            item, j = out_hi[i], i - 1
+            while j >= first[k] and out_hi[j] > item:
+                out_hi[j + 1] = out_hi[j]
+                j -= 1
+            out_hi[j + 1] = item
+    return out_lo, out_hi
 
 
 def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray, asleep: np.ndarray | None = None
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
-    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi); without the pairs of two
-    boxes flagged in ``asleep`` ((K,) bool). The sorts are numpy's (compiled sorts would add seconds to the
-    first compile); the sweep is compiled."""
-    order = np.argsort(boxes[:, 0], kind="stable")
-    sorted_boxes = np.ascontiguousarray(boxes[order], dtype=np.float64)  # (the sweep then reads memory in order)
-    ids = np.ascontiguousarray(ids, dtype=np.int64)
-    flags = np.zeros(len(order), dtype=np.bool_) if asleep is None else np.ascontiguousarray(asleep, dtype=np.bool_)
-    codes = np.empty(16 + 4 * len(order), dtype=np.int64)
-    total = _sweep(sorted_boxes, order, ids, flags, codes)
-    if total > len(codes):
-        codes = np.empty(total, dtype=np.int64)
-        _sweep(sorted_boxes, order, ids, flags, codes)
-    codes = np.sort(codes[:total])
-    count = max(len(order), 1)
-    return codes // count, codes % count
+    """:func:`sweep_pairs` from no order (the step keeps its order from step to step instead)."""
+    count = len(boxes)
+    flags = np.zeros(count, dtype=np.bool_) if asleep is None else np.ascontiguousarray(asleep, dtype=np.bool_)
+    return sweep_pairs(np.ascontiguousarray(boxes, dtype=np.float64), np.arange(count, dtype=np.int64),
+                       np.ascontiguousarray(ids, dtype=np.int64), flags)
 
 
 @_jit

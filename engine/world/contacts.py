@@ -32,7 +32,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_manifolds, outside_near_boxes, overlapping_boxes
+from .collide_kernel import body_boxes, gather_manifolds, outside_near_boxes, overlapping_boxes, sweep_pairs
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -226,6 +226,8 @@ class ShapeTable:
         self.near_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         """(awake bodies, candidate bodies, candidate segments) of the last lookup: reused while the same bodies
         are awake and none left its padded box."""
+        self.sweep_order = np.arange(len(bodies), dtype=np.int64)
+        """The bodies by the min x of their boxes at the last step (the body-pair sweep sorts it again)."""
         self.segment_side = np.zeros((0, 2))
         """(N, 2): each static segment's unit side normal (its other side is the negation), for ``near_of``."""
         self.segment_joint = np.zeros(0, dtype=bool)
@@ -349,7 +351,7 @@ def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarra
     collision filters permitting."""
     if len(bodies) < 2:
         return _NO_ROWS, _NO_ROWS
-    lo, hi = overlapping_boxes(box_array, table.ids, asleep)
+    lo, hi = sweep_pairs(box_array, table.sweep_order, table.ids, asleep)
     if body_filters is not None:
         keep = filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
         return lo[keep], hi[keep]

@@ -37,7 +37,6 @@ Everything runs in a fixed order, so the same inputs give bit-identical results 
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any, NamedTuple, Protocol
 
@@ -312,11 +311,26 @@ def _rows(p: _Participants) -> np.ndarray:
     return rows
 
 
-@functools.lru_cache(maxsize=16)
 def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~engine.world.kernel.solve_step`'s parameters for ``cfg.substeps`` and (second row) for a step
     with bodies of uneven mass (``DYNAMIC_ROWS`` is set per step), and :func:`solve_contacts`' settings; made
-    once per configuration, gravity and step (shared: not to be written)."""
+    once per configuration, gravity and step (shared: not to be written). Kept by the configuration's
+    identity (hashing a configuration's two dozen fields every step costs more than making them)."""
+    key = (id(cfg), gravity, dt)
+    kept = _PARAMETERS.get(key)
+    if kept is not None and kept[0] is cfg:
+        return kept[1], kept[2]
+    params, settings = _made_parameters(cfg, gravity, dt)
+    if len(_PARAMETERS) >= 16:
+        _PARAMETERS.clear()
+    _PARAMETERS[key] = (cfg, params, settings)
+    return params, settings
+
+
+_PARAMETERS: dict[tuple[int, Vec2, float], tuple[PhysicsConfig, np.ndarray, np.ndarray]] = {}
+
+
+def _made_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
     params = np.array([_solve_parameters(cfg, substeps, gravity, dt) for substeps in (
         cfg.substeps, max(cfg.substeps, cfg.uneven_mass_substeps))], dtype=np.float64)
     settings = np.array([gravity[0], gravity[1], dt, cfg.light_gap_fraction * cfg.linear_slop,
