@@ -1,0 +1,212 @@
+"""The rigid-body step's compiled glue gives exactly what the numpy and Python code it replaced gave.
+
+Each compiled piece is run against a reference on random scenes: the participants' rows
+(:func:`engine.world.step_kernel.common_participants` against the solver's Python ``_participants``), the
+touch summary, the light flags and graph colours (against the numpy expressions and
+:func:`engine.world.warmstart.colour_contacts`), the bodies' boxes (against the numpy per-vertex-count
+groups), the static candidates kept from step to step (against fresh look-ups), and the body-pair sweep
+with an order kept from call to call and sleepers left out (against all pairs). Equality is exact: the
+compiled code keeps the references' arithmetic order. Last, ``engine.warm_up`` compiles every signature the
+step uses (nothing compiles mid-game).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from engine import PhysicsConfig, RigidBody, RoundedPolygon, World
+from engine.bodies import ANGLE, GRAVITY_SCALE, SLEEPING, VX, X, Y
+from engine.world import contacts, step_kernel
+from engine.world.collide_kernel import body_boxes, sweep_pairs
+from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all, world_polys
+from engine.world.solver import _participants  # the Python path, the compiled one's reference
+from engine.world.step_kernel import common_participants, touch_summary
+from engine.world.warmstart import colour_contacts
+
+SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
+          RoundedPolygon.capsule((-10, 0), (10, 0), 5), RoundedPolygon.box(6, 20)]
+
+
+def random_pile(seed, count=40):
+    """A world with a walled floor and ``count`` random bodies (mixed shapes, frictions, restitutions,
+    masses), some overlapping, stepped a few times so that they touch, move and spin."""
+    rng = np.random.default_rng(seed)
+    world = World(physics=PhysicsConfig(enable_sleep=False))
+    world.add_chain([(-300, 400), (-300, 0), (300, 0), (300, 400)], radius=2.0)
+    for i in range(count):
+        world.add_body(RigidBody(SHAPES[i % len(SHAPES)], (float(rng.uniform(-260, 260)), float(rng.uniform(20, 200))),
+                                 angle=float(rng.uniform(-1, 1)), friction=float(rng.uniform(0.1, 1.0)),
+                                 restitution=float(rng.choice([0.0, 0.0, 0.3])), density=float(rng.uniform(0.5, 3)),
+                                 velocity=(float(rng.uniform(-90, 90)), float(rng.uniform(-90, 90)))))
+    for _ in range(int(rng.integers(1, 30))):
+        world.step(1 / 60)
+    return world
+
+
+def gathered(world):
+    """What the step hands the solve: the scene, table, start placement and the contacts found."""
+    rigid = world._rigid  # (built as the step builds them)
+    table = rigid.table()
+    numbers = rigid.body_state
+    position, angle = numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
+    scene = RigidScene(world.static, [], [], world.gravity, world.physics, world.static_friction)
+    asleep = numbers[:, SLEEPING] != 0.0
+    polys = world_polys(table, world.physics.speculative_distance, position, angle)
+    found = collide_all(scene, world.bodies, table, polys, asleep).stacked()
+    return scene, table, numbers, position, angle, found
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_compiled_participants_are_the_python_paths(seed):
+    world = random_pile(seed)
+    scene, _, numbers, position, angle, found = gathered(world)
+    awake = np.flatnonzero(numbers[:, SLEEPING] == 0.0)
+    assert len(found.keys) > 20 and {STATIC, DYNAMIC} <= set(found.a_kind.tolist())
+    p = _participants(scene, 1 / 60, world.bodies, found, numbers[:, VX:GRAVITY_SCALE + 1], position, angle, awake)
+    rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, found.a_kind,
+                                                              found.a_index, found.b_index, scene.static_friction)
+    assert np.array_equal(ia, p.ia) and np.array_equal(ib, p.ib)
+    assert np.array_equal(friction, p.friction) and np.array_equal(restitution, p.restitution)
+    assert np.array_equal(rows[:, 0:3], p.velocity) and np.array_equal(rows[:, 3], p.inv_mass)
+    assert np.array_equal(rows[:, 4], p.inv_inertia) and np.array_equal(rows[:, 5:7], p.center)
+    assert np.array_equal(rows[:, 7], p.angle)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_touch_summary_is_the_numpy_expressions(seed):
+    rng = np.random.default_rng(seed)
+    m, bodies = 200, 30
+    separation = rng.uniform(-1, 2, (m, 2))
+    valid = rng.random((m, 2)) < 0.7
+    a_kind = rng.choice([STATIC, DYNAMIC], m)
+    b_index = rng.integers(0, bodies, m)
+    a_index = np.where(a_kind == DYNAMIC, rng.integers(0, bodies, m), -1)
+    asleep = rng.random(bodies) < 0.4
+    closest, touching, mixed = touch_summary(separation, valid, a_kind, a_index, b_index, asleep, 0.25)
+    nearest = np.where(valid, separation, np.inf)
+    expected = np.minimum(nearest[:, 0], nearest[:, 1])
+    assert np.array_equal(closest, expected) and np.array_equal(touching, expected < 0.25)
+    differ = (a_kind == DYNAMIC) & (asleep[a_index] != asleep[b_index])
+    assert np.array_equal(mixed, np.flatnonzero((expected < 0.25) & differ)) and len(mixed)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_light_flags_and_colours_are_the_numpy_ones(seed):
+    world = random_pile(seed, count=60)
+    scene, table, numbers, position, angle, found = gathered(world)
+    awake = np.flatnonzero(numbers[:, SLEEPING] == 0.0)
+    rows, ia, ib, _, _ = common_participants(numbers, awake, position, angle, found.a_kind, found.a_index,
+                                             found.b_index, scene.static_friction)
+    cfg, dt, (gx, gy) = world.physics, 1 / 60, world.gravity
+    nearest = np.where(found.valid, found.separation, np.inf)
+    closest = np.minimum(nearest[:, 0], nearest[:, 1])
+    extent = np.concatenate([table.sleep_extent[awake], np.zeros(len(rows) - len(awake))])
+    v, normal = rows[:, 0:3], found.normal
+    gap = closest - cfg.light_gap_fraction * cfg.linear_slop
+    closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
+        + np.abs(v[ia, 2]) * extent[ia] + np.abs(v[ib, 2]) * extent[ib] + np.abs(gx * normal[:, 0] + gy * normal[:, 1]) * dt
+    expected = (gap > 0.0) & (closing * dt < gap)
+    light = step_kernel._light(rows, ia, ib, found.a_kind, normal, closest, extent, gx, gy, dt,
+                               cfg.light_gap_fraction * cfg.linear_slop)
+    assert np.array_equal(light, expected) and light.any() and not light.all()
+    order, sizes, light_colours = colour_contacts(ia, ib, len(awake), light)
+    got_order, starts, got_light_colours = step_kernel._colours(ia, ib, len(awake), light)
+    assert np.array_equal(got_order, order) and np.diff(starts).tolist() == sizes and starts[0] == 0
+    assert got_light_colours.tolist() == light_colours
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_body_boxes_are_the_numpy_groups(seed):
+    rng = np.random.default_rng(seed)
+    shapes = [SHAPES[i % len(SHAPES)] for i in range(50)] + [RoundedPolygon.circle(7)] * 3
+    table = contacts.ShapeTable([RigidBody(shape, (0.0, 0.0)) for shape in shapes])
+    position, angle = rng.uniform(-500, 500, (len(shapes), 2)), rng.uniform(-7, 7, len(shapes))
+    placement, boxes = body_boxes(table.vertices, table.offsets, table.radius, position, angle, 4.0)
+    for k, shape in enumerate(shapes):
+        c, s = np.cos(angle[k]), np.sin(angle[k])
+        verts = np.array(shape.vertices, dtype=np.float64)
+        world_x = c * verts[:, 0] - s * verts[:, 1] + position[k, 0]
+        world_y = s * verts[:, 0] + c * verts[:, 1] + position[k, 1]
+        grow = shape.radius + 4.0
+        assert boxes[k].tolist() == [world_x.min() - grow, world_y.min() - grow, world_x.max() + grow,
+                                     world_y.max() + grow]
+        assert placement[k].tolist() == [position[k, 0], position[k, 1], angle[k]]
+
+
+def all_pairs(boxes, ids, asleep):
+    b = boxes
+    over = (b[:, None, 0] <= b[None, :, 2]) & (b[:, None, 2] >= b[None, :, 0]) \
+        & (b[:, None, 1] <= b[None, :, 3]) & (b[:, None, 3] >= b[None, :, 1]) & (ids[:, None] < ids[None, :]) \
+        & ~(asleep[:, None] & asleep[None, :])
+    lo, hi = np.nonzero(over)
+    order = np.lexsort((hi, lo))
+    return lo[order], hi[order]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_sweep_with_a_kept_order_finds_all_pairs_in_order(seed):
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(2, 80))
+    low = rng.uniform(0, 200, (count, 2))
+    size = rng.uniform(0, 40, (count, 2))
+    if seed % 2:  # on a grid: equal starts (ties broken by row, as numpy's stable sort) and edges that touch
+        low, size = np.round(low / 10) * 10, np.round(size / 10) * 10
+    ids = rng.permutation(count) + 3
+    order = rng.permutation(count).astype(np.int64)  # (whatever the last call left)
+    for _ in range(5):  # the boxes drift, the order is kept
+        boxes = np.concatenate([low, low + size], axis=1)
+        asleep = rng.random(count) < 0.3
+        lo, hi = sweep_pairs(boxes, order, ids, asleep)
+        expected_lo, expected_hi = all_pairs(boxes, ids, asleep)
+        assert np.array_equal(lo, expected_lo) and np.array_equal(hi, expected_hi)
+        assert np.array_equal(order, np.argsort(boxes[:, 0], kind="stable"))
+        low += rng.normal(0, 3, low.shape)
+
+
+def test_static_candidates_kept_from_step_to_step_are_fresh_look_ups():
+    world = random_pile(5, count=50)
+    for _ in range(40):
+        world.step(1 / 60)
+        scene, _, _, position, angle, found = gathered(world)
+        fresh = contacts.ShapeTable(world.bodies)
+        polys = world_polys(fresh, world.physics.speculative_distance, position, angle)
+        again = collide_all(scene, world.bodies, fresh, polys, np.zeros(len(world.bodies), dtype=bool)).stacked()
+        assert np.array_equal(found.keys, again.keys) and np.array_equal(found.ids, again.ids)
+
+
+def test_warm_up_compiles_every_signature_the_step_uses():
+    """In a fresh process: after ``warm_up``, scenes with sleep, a kinematic body, a character, circles and
+    collision filters add no signature to any kernel."""
+    script = textwrap.dedent("""
+        import numba
+        from engine import (CollisionFilter, KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, World,
+                            warm_up)
+        from engine.world import collide_kernel, kernel, step_kernel, warmstart
+        from tests.character.levels import HERO, standing_y, tiled_floor
+        warm_up()
+        def signatures():
+            return {(m.__name__, n): len(f.signatures) for m in (collide_kernel, kernel, step_kernel, warmstart)
+                    for n, f in vars(m).items() if isinstance(f, numba.core.registry.CPUDispatcher)}
+        before = signatures()
+        world = World(physics=PhysicsConfig(time_to_sleep=0.2))
+        tiled_floor(world, range(-10, 20))
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, 80.0), velocity=(30.0, 0.0)))
+        world.add_character(HERO, (200.0, standing_y(0.0)))
+        for i in range(12):
+            shape = RoundedPolygon.circle(8) if i % 3 == 0 else RoundedPolygon.box(10, 10, radius=1)
+            flt = CollisionFilter(group=-1) if i == 5 else CollisionFilter()
+            world.add_body(RigidBody(shape, (-100.0 + 20 * i, 30.0 + 25 * (i % 4)), filter=flt))
+        for _ in range(200):
+            world.step(1 / 60)
+        added = {k: v - before[k] for k, v in signatures().items() if v != before[k]}
+        print(sum(b.sleeping for b in world.bodies), added)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    asleep, added = done.stdout.split(" ", 1)
+    assert added.strip() == "{}" and int(asleep) > 0
