@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+import operator
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -40,6 +41,8 @@ __all__ = [
     "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "Found", "RigidScene", "ShapeTable",
     "collide_all", "found_rows", "overlapping_pairs", "pick", "world_polys",
 ]
+
+_SHAPE_OF, _FILTER_OF = attrgetter("shape"), attrgetter("filter")
 
 STATIC, KINEMATIC, CHARACTER, DYNAMIC = range(4)
 """What participant A of a contact is: a static segment, a kinematic body, a character, a rigid body."""
@@ -242,8 +245,8 @@ class ShapeTable:
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
-        return len(bodies) >= len(self.bodies) and all(
-            b is was and b.shape is shape for b, was, shape in zip(bodies, self.bodies, self.shapes))
+        return len(bodies) >= len(self.bodies) and all(map(operator.is_, bodies, self.bodies)) and all(
+            map(operator.is_, map(_SHAPE_OF, bodies), self.shapes))
 
 
 def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndarray, box_array: np.ndarray,
@@ -297,7 +300,7 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     margin = scene.config.speculative_distance
     pairs = _Pairs()
     awake = np.flatnonzero(~asleep)
-    body_filters = filter_arrays([b.filter for b in bodies])
+    body_filters = filter_arrays(list(map(_FILTER_OF, bodies)))
     ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
     if scene.kinematic_bodies or scene.characters:
         _collide_movers(scene, bodies, polys["box_array"], awake.tolist(), margin, pairs)

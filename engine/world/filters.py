@@ -14,7 +14,7 @@ __all__ = ["filter_arrays", "filter_columns", "filters_touch"]
 def filter_arrays(filters: Sequence[CollisionFilter]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(category, mask, group) arrays of ``filters``; ``None`` when every one is the default (the usual case:
     then every pair touches and nothing needs testing)."""
-    if all(f is DEFAULT_FILTER or f == DEFAULT_FILTER for f in filters):
+    if filters.count(DEFAULT_FILTER) == len(filters):  # (each compared by identity, then ==, at C speed)
         return None
     return filter_columns(filters)
 

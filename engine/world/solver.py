@@ -43,11 +43,11 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from ..bodies import (
-    ANGLE, GRAVITY_SCALE, PLACED, PREVIOUS_ANGLE, PREVIOUS_X, SLEEP_TIME, SLEEPING, VX, W, X, Y, PhysicsConfig, RigidBody,
+    GRAVITY_SCALE, SLEEP_TIME, SLEEPING, VX, W, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
-from .step_kernel import ROW_COLUMNS, common_participants, solve_contacts, touch_summary
+from .step_kernel import ROW_COLUMNS, begin_step, common_participants, solve_contacts, touch_summary
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -114,16 +114,14 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     numbers = state.body_state
     movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
     movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
-    if not movers and numbers[:, SLEEPING].all():
+    # (For a sleeper the start placement is the same as the last step's, unless game code moved it.)
+    position, angle, asleep, sleeping = begin_step(numbers)
+    if not movers and sleeping == len(numbers):
         # Everything rests and nothing moves that could wake it: a sleeper that game code moved stays there.
-        _begin_step(numbers)
         return unchanged
-    position, angle = numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
-    _begin_step(numbers)  # (for a sleeper the same placement, unless game code moved it)
     table = state.table()
-    asleep = numbers[:, SLEEPING] != 0.0
     polys = _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
-    if asleep.all():
+    if sleeping and asleep.all():
         return unchanged  # everything rests: contacts and touching pairs stand as they were
     if polys is None:
         polys = world_polys(table, cfg.speculative_distance, position, angle)
@@ -143,10 +141,10 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         found, closest, touching_now, crushed = _squeezed(found, closest, touching_now, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
-        if asleep.any() else _NO_ROWS
+        if sleeping and asleep.any() else _NO_ROWS
     awake = np.flatnonzero(~asleep)
     new, moved, motion, solved = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position,
-                                             angle, awake, table, asleep)
+                                             angle, awake, table, asleep if sleeping else None)
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous and len(solved.fast):
@@ -199,14 +197,6 @@ def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tup
         found.b[i].wake()
         asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
     return closest, touching_now, bool(len(mixed))
-
-
-def _begin_step(numbers: np.ndarray) -> None:
-    """Every body remembers its placement at the start of the step (what ``previous_transform`` reads) and is
-    no longer marked as placed by game code."""
-    numbers[:, PREVIOUS_X:PREVIOUS_ANGLE + 1] = numbers[:, X:ANGLE + 1]
-    numbers[:, PLACED] = 0.0
-
 
 
 class _Participants(NamedTuple):
@@ -292,13 +282,14 @@ def _participants(scene: RigidScene, dt: float, bodies: list[RigidBody], found: 
         np.sqrt(fa * body_friction[found.b_index]), np.maximum(ea, body_restitution[found.b_index]), dyn)
 
 
-def _fixed_kinds_or_sleepers(scene: RigidScene, found: Found, asleep: np.ndarray) -> bool:
+def _fixed_kinds_or_sleepers(scene: RigidScene, found: Found, asleep: np.ndarray | None) -> bool:
     """Whether some contact has a participant other than an awake body or static geometry (a kinematic body,
-    a character, a sleeper): then the participants take the Python path (:func:`_participants`)."""
+    a character, a sleeper): then the participants take the Python path (:func:`_participants`).
+    ``asleep``: each body's flag (``None``: none sleeps)."""
     kinds = found.a_kind
     if (scene.kinematic_bodies or scene.characters) and ((kinds == KINEMATIC) | (kinds == CHARACTER)).any():
         return True
-    if not asleep.any():
+    if asleep is None or not asleep.any():
         return False
     return bool(asleep[found.b_index].any() or asleep[found.a_index[kinds == DYNAMIC]].any())
 
@@ -356,7 +347,7 @@ _NO_COLOURING = Colouring(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int6
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
                 found: Found, closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
-                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray
+                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray | None
                 ) -> tuple[ContactSet, np.ndarray, np.ndarray, _Solved]:
     """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
     slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the

@@ -24,7 +24,10 @@ import math
 import numba
 import numpy as np
 
-from ..bodies import ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, RESTITUTION, STATE_COLUMNS, VX, X, Y
+from ..bodies import (
+    ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, PLACED, PREVIOUS_X, RESTITUTION, SLEEPING, STATE_COLUMNS, VX, X,
+    Y,
+)
 from .kernel import BODY_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_step
 from .kernel import ANGLE as BODY_ANGLE
 from .kernel import CENTER_X as BODY_CENTER_X
@@ -33,7 +36,7 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import colour_numbers, fill_contact_table
 
-__all__ = ["ROW_COLUMNS", "common_participants", "compile_steps", "solve_contacts", "touch_summary"]
+__all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "solve_contacts", "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -41,6 +44,22 @@ ROW_COLUMNS = 8
 """Columns of ``rows``: vx, vy, w, inverse mass, inverse inertia, centre x, centre y, angle."""
 _STATIC_KIND, _DYNAMIC_KIND = 0, 3
 """(``engine.world.contacts.STATIC`` and ``DYNAMIC``; a test checks they agree.)"""
+
+
+@_jit
+def begin_step(numbers):
+    """Every body remembers its placement at the start of the step (what ``previous_transform`` reads) and is
+    no longer marked as placed by game code. Returns every body's position ((K, 2) px) and angle (rad) at
+    step start, which bodies sleep, and how many."""
+    count = len(numbers)
+    position, angle, asleep = np.empty((count, 2)), np.empty(count), np.empty(count, dtype=np.bool_)
+    for k in range(count):
+        for j in range(3):
+            numbers[k, PREVIOUS_X + j] = numbers[k, X + j]
+        numbers[k, PLACED] = 0.0
+        position[k, 0], position[k, 1], angle[k] = numbers[k, X], numbers[k, Y], numbers[k, ANGLE]
+        asleep[k] = numbers[k, SLEEPING] != 0.0
+    return position, angle, asleep, np.count_nonzero(asleep)
 
 
 @_jit
@@ -260,6 +279,7 @@ def compile_steps():
     numbers = np.zeros((1, STATE_COLUMNS))
     numbers[0, Y], numbers[0, INV_MASS], numbers[0, INV_INERTIA], numbers[0, FRICTION] = 18.0, 1.0, 0.01, 0.6
     numbers[0, GRAVITY_SCALE] = 1.0
+    begin_step(numbers)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
