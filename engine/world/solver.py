@@ -491,10 +491,26 @@ def _moving(participant: Any) -> bool:
 def _events(before: dict[int, tuple[object, object]], old: ContactSet,
             contacts: ContactSet) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
     """Begin / end events from the change in touching pairs since the last step (``before``: its touching
-    pairs by key), and the touching pairs now."""
-    now_keys = contacts.keys[contacts.touching]
-    if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old.keys[old.touching])):
+    pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays; Python
+    objects are made only for them (and the new touching pairs, at C speed)."""
+    now_rows = np.flatnonzero(contacts.touching)
+    now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
+    if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):
         return [], before  # the same pairs touch as last step (the common case in a resting pile)
+    if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
+        return _events_by_pair(before, contacts)
+    began = now_rows[~np.isin(now_keys, old_keys)]
+    events = [ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist()))
+              for i in began.tolist()]
+    ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
+    if ended:
+        events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in before.items() if key in ended]
+    return events, dict(zip(now_keys.tolist(), zip(pick(contacts.a, now_rows), pick(contacts.b, now_rows))))
+
+
+def _events_by_pair(before: dict[int, tuple[object, object]],
+                    contacts: ContactSet) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
+    """:func:`_events` when the last step's contacts are not ``before``'s pairs: key by key."""
     events: list[ContactEvent] = []
     now = {int(contacts.keys[i]): i for i in np.flatnonzero(contacts.touching).tolist()}
     for key, i in now.items():
