@@ -43,11 +43,11 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from ..bodies import (
-    GRAVITY_SCALE, SLEEP_TIME, SLEEPING, VX, W, X, Y, PhysicsConfig, RigidBody,
+    GRAVITY_SCALE, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
-from .step_kernel import ROW_COLUMNS, begin_step, common_participants, solve_contacts, touch_summary
+from .step_kernel import ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, touch_summary
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -149,7 +149,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         new = new.extended(old, carried)
     if cfg.continuous and len(solved.fast):
         _continuous(scene, bodies, numbers, moved, solved.fast, awake)
-    _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion)
+    _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion, bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
     events, touching = _events(state.touching, old, new)
@@ -434,53 +434,22 @@ def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2, min_approach: floa
 
 
 def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, touching: np.ndarray, dt: float,
-           table: ShapeTable, awake_rows: np.ndarray, motion: np.ndarray) -> None:
+           table: ShapeTable, awake_rows: np.ndarray, motion: np.ndarray, pushers_near: bool) -> None:
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
-    bodies that all rested ``time_to_sleep`` fall asleep together. Touching a moving kinematic body or a
-    character keeps a body awake."""
+    bodies that all rested ``time_to_sleep`` fall asleep together (compiled,
+    :func:`~engine.world.step_kernel.rest_and_sleep`). Touching a moving kinematic body or a character keeps
+    a body awake (``pushers_near``: there are kinematic bodies or characters)."""
     if not cfg.enable_sleep:
         return
     if not len(awake_rows):
         return
-    spin = np.abs(motion[:, 2]) * table.sleep_extent[awake_rows]
-    resting = (np.hypot(motion[:, 0], motion[:, 1]) <= cfg.sleep_linear_velocity) & (spin <= cfg.sleep_linear_velocity)
-    rested = np.where(resting, numbers[awake_rows, SLEEP_TIME] + dt, 0.0)
-    if not (rested >= cfg.time_to_sleep).any():
-        numbers[awake_rows, SLEEP_TIME] = rested
-        return  # nobody has rested long enough: no group can sleep yet
-    row = np.full(len(numbers), -1, dtype=np.int64)
-    row[awake_rows] = np.arange(len(awake_rows))
-    pushers = touching & ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER))
-    for i in np.flatnonzero(pushers).tolist():
-        if _moving(found.a[i]) and row[found.b_index[i]] >= 0:
-            rested[row[found.b_index[i]]] = 0.0
-    numbers[awake_rows, SLEEP_TIME] = rested
-    pairs = touching & (found.a_kind == DYNAMIC)
-    ea, eb = row[found.a_index[pairs]], row[found.b_index[pairs]]
-    both = (ea >= 0) & (eb >= 0)
-    group = _components(len(awake_rows), ea[both], eb[both])
-    least = np.full(len(awake_rows), np.inf)
-    np.minimum.at(least, group, rested)
-    sleepers = awake_rows[least[group] >= cfg.time_to_sleep]
-    numbers[sleepers, SLEEPING] = 1.0
-    numbers[sleepers, VX:W + 1] = 0.0
-
-
-def _components(count: int, ea: np.ndarray, eb: np.ndarray) -> np.ndarray:
-    """Connected components of ``count`` nodes joined by edges ``ea``-``eb``: each node's label is the
-    smallest node of its component (hooking plus pointer jumping, a few array passes per round)."""
-    label = np.arange(count)
-    while True:
-        la, lb = label[ea], label[eb]
-        differ = la != lb
-        if not differ.any():
-            return label
-        np.minimum.at(label, np.maximum(la, lb)[differ], np.minimum(la, lb)[differ])
-        while True:
-            jumped = label[label]
-            if np.array_equal(jumped, label):
-                break
-            label = jumped
+    held = _NO_ROWS
+    pushers = np.flatnonzero(touching & ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER))) \
+        if pushers_near else _NO_ROWS
+    if len(pushers):
+        held = np.array([found.b_index[i] for i in pushers.tolist() if _moving(found.a[i])], dtype=np.int64)
+    rest_and_sleep(numbers, awake_rows, motion, table.sleep_extent, dt, cfg.sleep_linear_velocity, cfg.time_to_sleep,
+                   found.a_kind, found.a_index, found.b_index, touching, held)
 
 
 def _moving(participant: Any) -> bool:

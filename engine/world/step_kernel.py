@@ -25,8 +25,8 @@ import numba
 import numpy as np
 
 from ..bodies import (
-    ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, PLACED, PREVIOUS_X, RESTITUTION, SLEEPING, STATE_COLUMNS, VX, X,
-    Y,
+    ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, PLACED, PREVIOUS_X, RESTITUTION, SLEEP_TIME, SLEEPING,
+    STATE_COLUMNS, VX, X, Y,
 )
 from .kernel import BODY_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_step
 from .kernel import ANGLE as BODY_ANGLE
@@ -36,7 +36,8 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import colour_numbers, fill_contact_table
 
-__all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "solve_contacts", "touch_summary"]
+__all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "rest_and_sleep", "solve_contacts",
+           "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -273,6 +274,56 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
             velocity[:dynamic_rows], np.flatnonzero(fast), same, np.count_nonzero(touching))
 
 
+@_jit
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@_jit
+def rest_and_sleep(numbers, awake_rows, motion, sleep_extent, dt, sleep_velocity, time_to_sleep, a_kind, a_index,
+                   b_index, touching, held):
+    """Count how long each awake body (``awake_rows``; ``motion``: their end velocities) has rested: moving no
+    faster than ``sleep_velocity`` px/s, its farthest corner included (``sleep_extent``, px). Once any has
+    rested ``time_to_sleep`` s, the bodies ``held`` (touching a moving kinematic body or character) start
+    again, and each group of bodies joined by touching contacts (``touching``, between two bodies) that all
+    rested that long falls asleep (flag set, velocity zeroed). Writes the rest times into ``numbers``."""
+    n = len(awake_rows)
+    rested, ready = np.empty(n), False
+    for r in range(n):
+        body = awake_rows[r]
+        resting = math.hypot(motion[r, 0], motion[r, 1]) <= sleep_velocity \
+            and abs(motion[r, 2]) * sleep_extent[body] <= sleep_velocity
+        rested[r] = numbers[body, SLEEP_TIME] + dt if resting else 0.0
+        ready = ready or rested[r] >= time_to_sleep
+    row_of_body = np.full(len(numbers), -1, dtype=np.int64)
+    row_of_body[awake_rows] = np.arange(n)
+    if ready:
+        for body in held:
+            if row_of_body[body] >= 0:
+                rested[row_of_body[body]] = 0.0
+    for r in range(n):
+        numbers[awake_rows[r], SLEEP_TIME] = rested[r]
+    if not ready:
+        return
+    parent = np.arange(n)
+    for k in range(len(a_kind)):
+        if touching[k] and a_kind[k] == _DYNAMIC_KIND and row_of_body[a_index[k]] >= 0 and row_of_body[b_index[k]] >= 0:
+            first, second = _find(parent, row_of_body[a_index[k]]), _find(parent, row_of_body[b_index[k]])
+            parent[max(first, second)] = min(first, second)
+    least = np.full(n, np.inf)
+    for r in range(n):
+        root = _find(parent, r)
+        least[root] = min(least[root], rested[r])
+    for r in range(n):
+        if least[_find(parent, r)] >= time_to_sleep:
+            numbers[awake_rows[r], SLEEPING] = 1.0
+            for j in range(3):
+                numbers[awake_rows[r], VX + j] = 0.0
+
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`common_participants` and :func:`solve_contacts` on a
     crate resting on the floor; yields the stage's name."""
@@ -295,4 +346,7 @@ def compile_steps():
                    none, np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
                    np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
                    np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    for ready in (0.0, 1.0):
+        rest_and_sleep(numbers, awake, np.zeros((1, 3)), np.full(1, 16.0), 1 / 60, 4.0, ready, kind, index - 1, index,
+                       np.ones(1, dtype=np.bool_), none)
     yield "rigid-body step glue"

@@ -2,7 +2,8 @@
 
 Each compiled piece is run against a reference on random scenes: the participants' rows
 (:func:`engine.world.step_kernel.common_participants` against the solver's Python ``_participants``), the
-touch summary, the light flags and graph colours (against the numpy expressions and
+touch summary, the rest times and sleeping groups (against the numpy islands), the light flags and graph
+colours (against the numpy expressions and
 :func:`engine.world.warmstart.colour_contacts`), the bodies' boxes (against the numpy per-vertex-count
 groups), the static candidates kept from step to step (against fresh look-ups), and the body-pair sweep
 with an order kept from call to call and sleepers left out (against all pairs). Equality is exact: the
@@ -20,12 +21,12 @@ import numpy as np
 import pytest
 
 from engine import PhysicsConfig, RigidBody, RoundedPolygon, World
-from engine.bodies import ANGLE, GRAVITY_SCALE, SLEEPING, VX, X, Y
+from engine.bodies import ANGLE, GRAVITY_SCALE, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
 from engine.world import contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all, world_polys
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
-from engine.world.step_kernel import common_participants, touch_summary
+from engine.world.step_kernel import common_participants, rest_and_sleep, touch_summary
 from engine.world.warmstart import colour_contacts
 
 SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
@@ -210,3 +211,61 @@ def test_warm_up_compiles_every_signature_the_step_uses():
     assert done.returncode == 0, done.stderr
     asleep, added = done.stdout.split(" ", 1)
     assert added.strip() == "{}" and int(asleep) > 0
+
+
+def numpy_sleep(cfg, numbers, a_kind, a_index, b_index, touching, dt, sleep_extent, awake_rows, motion, held):
+    """The numpy sleep step that :func:`rest_and_sleep` replaced (with ``held`` for its pushers' loop)."""
+    spin = np.abs(motion[:, 2]) * sleep_extent[awake_rows]
+    resting = (np.hypot(motion[:, 0], motion[:, 1]) <= cfg.sleep_linear_velocity) & (spin <= cfg.sleep_linear_velocity)
+    rested = np.where(resting, numbers[awake_rows, SLEEP_TIME] + dt, 0.0)
+    if not (rested >= cfg.time_to_sleep).any():
+        numbers[awake_rows, SLEEP_TIME] = rested
+        return
+    row = np.full(len(numbers), -1, dtype=np.int64)
+    row[awake_rows] = np.arange(len(awake_rows))
+    for body in held.tolist():
+        if row[body] >= 0:
+            rested[row[body]] = 0.0
+    numbers[awake_rows, SLEEP_TIME] = rested
+    pairs = touching & (a_kind == DYNAMIC)
+    ea, eb = row[a_index[pairs]], row[b_index[pairs]]
+    both = (ea >= 0) & (eb >= 0)
+    label = np.arange(len(awake_rows))
+    ea, eb = ea[both], eb[both]
+    while True:
+        la, lb = label[ea], label[eb]
+        differ = la != lb
+        if not differ.any():
+            break
+        np.minimum.at(label, np.maximum(la, lb)[differ], np.minimum(la, lb)[differ])
+        while not np.array_equal(label[label], label):
+            label = label[label]
+    least = np.full(len(awake_rows), np.inf)
+    np.minimum.at(least, label, rested)
+    sleepers = awake_rows[least[label] >= cfg.time_to_sleep]
+    numbers[sleepers, SLEEPING] = 1.0
+    numbers[sleepers, VX:VX + 3] = 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rest_times_and_sleeping_groups_are_the_numpy_ones(seed):
+    rng = np.random.default_rng(seed)
+    cfg, bodies, m = PhysicsConfig(), 60, 150
+    numbers = rng.uniform(-5, 5, (bodies, STATE_COLUMNS))
+    numbers[:, SLEEPING] = rng.random(bodies) < 0.2
+    numbers[:, SLEEP_TIME] = rng.choice([0.0, 0.2, cfg.time_to_sleep - 0.01, cfg.time_to_sleep + 0.1], bodies)
+    awake = np.flatnonzero(numbers[:, SLEEPING] == 0.0)
+    motion = rng.normal(0, 3, (len(awake), 3)) * rng.choice([0.0, 0.01, 1.0], (len(awake), 1))
+    a_kind = rng.choice([STATIC, DYNAMIC, DYNAMIC], m)
+    b_index = rng.integers(0, bodies, m)
+    a_index = np.where(a_kind == DYNAMIC, rng.integers(0, bodies, m), -1)
+    touching = rng.random(m) < 0.5
+    held = rng.choice(bodies, 3).astype(np.int64) if seed % 2 else np.zeros(0, dtype=np.int64)
+    extent = rng.uniform(4, 30, bodies)
+    expected = numbers.copy()
+    numpy_sleep(cfg, expected, a_kind, a_index, b_index, touching, 1 / 60, extent, awake, motion, held)
+    rest_and_sleep(numbers, awake, motion, extent, 1 / 60, cfg.sleep_linear_velocity, cfg.time_to_sleep, a_kind,
+                   a_index, b_index, touching, held)
+    assert np.array_equal(numbers, expected)
+    if seed < 8:
+        assert expected[awake, SLEEPING].any()  # (some groups fell asleep: the islands were compared)
