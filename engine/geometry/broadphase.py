@@ -165,6 +165,7 @@ class StaticBroadPhase:
         for arr in (self.a, self.b, self.radius, self.aabbs):
             arr.setflags(write=False)
         self._shapes: dict[int, RoundedPolygon] = {}
+        self._cell_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.a)
@@ -248,6 +249,18 @@ class StaticBroadPhase:
         boxes = self.aabbs[candidates]
         keep = (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
         return candidates[keep]
+
+    def cell_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The grid as arrays, for compiled queries: every occupied cell's key ``ix * 2**32 + iy + 2**31``
+        (ascending, as (ix, iy)), the start of its members in the third array (then the end), and the
+        members (segment indices), cell after cell. Made once."""
+        if self._cell_arrays is None:
+            keys = np.array([ix * 2**32 + iy + 2**31 for ix, iy in self._cells], dtype=np.int64)
+            sizes = [len(members) for members in self._cells.values()]
+            starts = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+            members = np.concatenate(list(self._cells.values())).astype(np.int64) if sizes else np.zeros(0, np.int64)
+            self._cell_arrays = (keys, starts, members)
+        return self._cell_arrays
 
     def query_list(self, box: Sequence[float]) -> list[int]:
         """Same answer as :meth:`query_aabb`, as a sorted Python list; faster for the small, local boxes

@@ -47,7 +47,9 @@ from ..bodies import (
 )
 from ..geometry import CastHit, Transform, Vec2, shape_cast
 from ..types import ContactEvent
-from .step_kernel import ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, touch_summary
+from .step_kernel import (
+    ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
+)
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
     world_polys,
@@ -148,7 +150,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous and len(solved.fast):
-        _continuous(scene, bodies, numbers, moved, solved.fast, awake)
+        _continuous(scene, bodies, numbers, moved, solved.fast, awake, table)
     _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion, bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
@@ -398,13 +400,18 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
 
 
 def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
-                fast: np.ndarray, awake_rows: np.ndarray) -> None:
+                fast: np.ndarray, awake_rows: np.ndarray, table: ShapeTable) -> None:
     """Fast bodies (``fast``: indices into ``awake_rows`` of those that moved their ``reach`` or farther) are
     swept against static geometry from where they were to where the solver put them (``moved``: (n, 2) px for
     the awake rows), and stopped at the first touch: nothing passes through a thin platform in one step."""
     bp = scene.static.broadphase
+    if not len(bp):
+        return
+    # (Only those whose sweep meets a segment's box at all: in a falling pile, most are in mid-air.)
+    may_hit = sweep_may_hit(numbers, awake_rows, fast, moved, table.vertices, table.offsets, table.radius,
+                            bp.cell_size, *bp.cell_arrays(), bp.aabbs)
     awake = awake_rows.tolist()
-    for i in fast.tolist():
+    for i in fast[may_hit].tolist():
         b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()

@@ -37,7 +37,7 @@ from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import colour_numbers, fill_contact_table
 
 __all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "rest_and_sleep", "solve_contacts",
-           "touch_summary"]
+           "sweep_may_hit", "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -275,6 +275,61 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
 
 
 @_jit
+def _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes):
+    """Whether a static segment's box overlaps ``box`` among the segments in the grid cells ``box`` touches
+    (the candidates :meth:`~engine.geometry.broadphase.StaticBroadPhase.query_aabb` gives, or more)."""
+    inv = 1.0 / cell_size
+    x0, x1 = math.floor(box[0] * inv), math.floor(box[2] * inv)
+    y0, y1 = math.floor(box[1] * inv), math.floor(box[3] * inv)
+    if (x1 - x0 + 1) * (y1 - y0 + 1) > len(cell_keys):  # a box larger than the grid: every occupied cell
+        first, last = 0, len(members)
+        return _overlap_in(box, members[first:last], segment_boxes)
+    for ix in range(x0, x1 + 1):
+        for iy in range(y0, y1 + 1):
+            key = np.int64(ix) * 4294967296 + iy + 2147483648
+            at = np.searchsorted(cell_keys, key)
+            if at < len(cell_keys) and cell_keys[at] == key and _overlap_in(
+                    box, members[cell_starts[at]:cell_starts[at + 1]], segment_boxes):
+                return True
+    return False
+
+
+@_jit
+def _overlap_in(box, segments, segment_boxes):
+    for s in segments:
+        if segment_boxes[s, 0] <= box[2] and segment_boxes[s, 2] >= box[0] and segment_boxes[s, 1] <= box[3] \
+                and segment_boxes[s, 3] >= box[1]:
+            return True
+    return False
+
+
+@_jit
+def sweep_may_hit(numbers, awake_rows, fast, moved, vertices, offsets, radius, cell_size, cell_keys, cell_starts,
+                  members, segment_boxes):
+    """Which of the ``fast`` awake rows (indices into ``awake_rows``) may meet static geometry on their way:
+    some segment's box overlaps the box their shape sweeps from the step's start position (at their present
+    angle) along ``moved`` (px). Conservative (the box is grown by a micropixel against rounding): a row left
+    out has no candidate segment for continuous collision at all."""
+    may = np.zeros(len(fast), dtype=np.bool_)
+    box = np.empty(4)
+    for i in range(len(fast)):
+        body = awake_rows[fast[i]]
+        c, s = math.cos(numbers[body, ANGLE]), math.sin(numbers[body, ANGLE])
+        box[0] = box[1] = math.inf
+        box[2] = box[3] = -math.inf
+        for v in range(offsets[body], offsets[body + 1]):
+            x, y = c * vertices[v, 0] - s * vertices[v, 1], s * vertices[v, 0] + c * vertices[v, 1]
+            box[0], box[1], box[2], box[3] = min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)
+        grow, dx, dy = radius[body] + 1e-6, moved[fast[i], 0], moved[fast[i], 1]
+        box[0] += numbers[body, PREVIOUS_X] - grow + min(dx, 0.0)
+        box[1] += numbers[body, PREVIOUS_X + 1] - grow + min(dy, 0.0)
+        box[2] += numbers[body, PREVIOUS_X] + grow + max(dx, 0.0)
+        box[3] += numbers[body, PREVIOUS_X + 1] + grow + max(dy, 0.0)
+        may[i] = _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes)
+    return may
+
+
+@_jit
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -346,6 +401,11 @@ def compile_steps():
                    none, np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
                    np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
                    np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
+    segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
+    sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),
+                  np.array([0, 3]), np.ones(1), 64.0, np.array([2**31 - 1, 2**31], dtype=np.int64),
+                  np.array([0, 1, 2]), np.zeros(2, dtype=np.int64), segment_boxes)
     for ready in (0.0, 1.0):
         rest_and_sleep(numbers, awake, np.zeros((1, 3)), np.full(1, 16.0), 1 / 60, 4.0, ready, kind, index - 1, index,
                        np.ones(1, dtype=np.bool_), none)

@@ -6,7 +6,8 @@ touch summary, the rest times and sleeping groups (against the numpy islands), t
 colours (against the numpy expressions and
 :func:`engine.world.warmstart.colour_contacts`), the bodies' boxes (against the numpy per-vertex-count
 groups), the static candidates kept from step to step (against fresh look-ups), and the body-pair sweep
-with an order kept from call to call and sleepers left out (against all pairs). Equality is exact: the
+with an order kept from call to call and sleepers left out (against all pairs), and the sweeps continuous
+collision passes over (against the broad phase's candidates). Equality is exact: the
 compiled code keeps the references' arithmetic order. Last, ``engine.warm_up`` compiles every signature the
 step uses (nothing compiles mid-game).
 """
@@ -20,13 +21,13 @@ import textwrap
 import numpy as np
 import pytest
 
-from engine import PhysicsConfig, RigidBody, RoundedPolygon, World
-from engine.bodies import ANGLE, GRAVITY_SCALE, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
+from engine import PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
+from engine.bodies import ANGLE, GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
 from engine.world import contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all, world_polys
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
-from engine.world.step_kernel import common_participants, rest_and_sleep, touch_summary
+from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit, touch_summary
 from engine.world.warmstart import colour_contacts
 
 SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
@@ -269,3 +270,31 @@ def test_rest_times_and_sleeping_groups_are_the_numpy_ones(seed):
     assert np.array_equal(numbers, expected)
     if seed < 8:
         assert expected[awake, SLEEPING].any()  # (some groups fell asleep: the islands were compared)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sweep_left_out_of_continuous_collision_has_no_candidate_segment(seed):
+    """:func:`sweep_may_hit` may keep a sweep that meets nothing, but never drops one the broad phase has a
+    candidate for (the swept box of the shape from where it started, at its present angle)."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(40):  # scattered platforms and slopes, some long (crossing many grid cells)
+        x, y, length, turn = rng.uniform(-800, 800), rng.uniform(-400, 400), rng.uniform(10, 900), rng.uniform(-1, 1)
+        world.add_chain([(x, y), (x + length * np.cos(turn), y + length * np.sin(turn))], radius=2.0)
+    bodies = [world.add_body(RigidBody(SHAPES[i % len(SHAPES)], (float(rng.uniform(-900, 900)),
+                                                                   float(rng.uniform(-500, 500))),
+                                       angle=float(rng.uniform(-3, 3)))) for i in range(300)]
+    rigid = world._rigid
+    table, numbers, bp = rigid.table(), rigid.body_state, world.static.broadphase
+    numbers[:, PREVIOUS_X:PREVIOUS_X + 2] = numbers[:, X:Y + 1] + rng.normal(0, 30, (len(bodies), 2))
+    awake = np.arange(len(bodies))
+    fast = rng.choice(len(bodies), 200, replace=False).astype(np.int64)
+    moved = rng.normal(0, 60, (len(bodies), 2))
+    may = sweep_may_hit(numbers, awake, fast, moved, table.vertices, table.offsets, table.radius, bp.cell_size,
+                        *bp.cell_arrays(), bp.aabbs)
+    for i, hit in zip(fast.tolist(), may.tolist()):
+        body = bodies[i]
+        start = Transform(body.previous_transform.position, body.angle)
+        candidates = bp.query_swept(body.shape.aabb(start), tuple(moved[i].tolist()))
+        assert hit or not len(candidates), i
+    assert may.any() and not may.all()
