@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 __all__ = [
-    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "outside_near_boxes",
+    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "refresh_near",
     "overlapping_boxes", "sweep_pairs",
 ]
 
@@ -512,18 +512,115 @@ def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray, asleep: np.ndarray | N
 
 
 @_jit
-def outside_near_boxes(near_boxes, boxes, awake, kept_awake):
-    """The awake bodies (rows ``awake``) whose box is no longer inside the padded box their static
-    candidates were looked up for, and whether ``awake`` equals ``kept_awake`` (the last lookup's)."""
+def _cell_members(ix, iy, cell_keys):
+    """The row of grid cell (ix, iy) in ``cell_keys`` (see ``StaticBroadPhase.cell_arrays``), -1 if empty."""
+    key = np.int64(ix) * 4294967296 + iy + 2147483648
+    at = np.searchsorted(cell_keys, key)
+    return at if at < len(cell_keys) and cell_keys[at] == key else -1
+
+
+@_jit
+def _segments_near(box, cell_size, cell_keys, cell_starts, members, segment_boxes, stamp, mark, out):
+    """``StaticBroadPhase.query_list(box)``: the segments in the grid cells ``box`` touches whose boxes overlap
+    it, ascending, written into ``out``; returns how many. ``mark``: a per-segment scratch array, ``stamp`` a
+    value it does not hold yet."""
+    inv = 1.0 / cell_size
+    x0, x1 = math.floor(box[0] * inv), math.floor(box[2] * inv)
+    y0, y1 = math.floor(box[1] * inv), math.floor(box[3] * inv)
+    walk = (x1 - x0 + 1) * (y1 - y0 + 1) > len(cell_keys)  # a box larger than the grid: the occupied cells
+    count = 0
+    for cell in range(len(cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
+        if walk:
+            ix, iy = cell_keys[cell] // 4294967296, cell_keys[cell] % 4294967296 - 2147483648
+            row = cell if x0 <= ix <= x1 and y0 <= iy <= y1 else -1
+        else:
+            row = _cell_members(x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1), cell_keys)
+        if row < 0:
+            continue
+        for m in range(cell_starts[row], cell_starts[row + 1]):
+            s = members[m]
+            if mark[s] != stamp and segment_boxes[s, 0] <= box[2] and segment_boxes[s, 2] >= box[0] \
+                    and segment_boxes[s, 1] <= box[3] and segment_boxes[s, 3] >= box[1]:
+                mark[s] = stamp
+                if count == len(out):
+                    return -1  # (no room: the caller grows ``out``)
+                j = count
+                while j > 0 and out[j - 1] > s:  # (insertion: the lists are short)
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j], count = s, count + 1
+    return count
+
+
+@_jit
+def refresh_near(near_boxes, near_start, near_members, boxes, awake, kept_awake, pad, cell_size, cell_keys,
+                 cell_starts, members, segment_boxes):
+    """Each body's static segments near it (``near_members[near_start[k]:near_start[k + 1]]``) were looked up
+    for its box padded by ``pad`` px (``near_boxes[k]``). Awake bodies (``awake``) whose box (``boxes``) left
+    that padded box look again (``near_boxes`` updated in place). Returns whether nothing changed and the
+    awake bodies are ``kept_awake`` (the caller's (body, segment) pairs stand); the lists (start, members);
+    and the (body, segment) pairs of the awake bodies, body by body (empty when nothing changed)."""
     outside = np.zeros(len(awake), dtype=np.bool_)
     for i in range(len(awake)):
         k = awake[i]
         outside[i] = not (near_boxes[k, 0] <= boxes[k, 0] and near_boxes[k, 1] <= boxes[k, 1]
                           and near_boxes[k, 2] >= boxes[k, 2] and near_boxes[k, 3] >= boxes[k, 3])
-    same = len(awake) == len(kept_awake)
+    same = len(awake) == len(kept_awake) and not outside.any()
     for i in range(len(awake) if same else 0):
         same = same and awake[i] == kept_awake[i]
-    return awake[outside], same
+    if same:
+        return True, near_start, near_members, awake[:0], awake[:0]
+    count = len(near_start) - 1
+    fresh_start, fresh = np.zeros(len(awake) + 1, dtype=np.int64), np.empty(64, dtype=np.int64)
+    mark, out, stamp = np.full(len(segment_boxes), -1, dtype=np.int64), np.empty(64, dtype=np.int64), 0
+    for i in range(len(awake)):
+        if outside[i]:
+            k = awake[i]
+            near_boxes[k, 0], near_boxes[k, 1] = boxes[k, 0] + -pad, boxes[k, 1] + -pad
+            near_boxes[k, 2], near_boxes[k, 3] = boxes[k, 2] + pad, boxes[k, 3] + pad
+            found = _segments_near(near_boxes[k], cell_size, cell_keys, cell_starts, members, segment_boxes, stamp,
+                                   mark, out)
+            stamp += 1
+            while found < 0:  # (no room in ``out``)
+                out = np.empty(2 * len(out), dtype=np.int64)
+                found = _segments_near(near_boxes[k], cell_size, cell_keys, cell_starts, members, segment_boxes,
+                                       stamp, mark, out)
+                stamp += 1
+            while fresh_start[i] + found > len(fresh):
+                fresh = np.concatenate((fresh, np.empty(len(fresh), dtype=np.int64)))
+            fresh[fresh_start[i]:fresh_start[i] + found] = out[:found]
+        else:
+            found = 0
+        fresh_start[i + 1] = fresh_start[i] + found
+    return _merged_near(count, near_start, near_members, awake, outside, fresh_start, fresh)
+
+
+@_jit
+def _merged_near(count, near_start, near_members, awake, outside, fresh_start, fresh):
+    """:func:`refresh_near`'s lists: the fresh ones of the bodies that looked again, the others' as they
+    were; and the awake bodies' (body, segment) pairs."""
+    fresh_of = np.full(count, -1, dtype=np.int64)
+    for i in range(len(awake)):
+        if outside[i]:
+            fresh_of[awake[i]] = i
+    start = np.zeros(count + 1, dtype=np.int64)
+    for k in range(count):
+        i = fresh_of[k]
+        size = fresh_start[i + 1] - fresh_start[i] if i >= 0 else near_start[k + 1] - near_start[k]
+        start[k + 1] = start[k] + size
+    merged = np.empty(start[count], dtype=np.int64)
+    for k in range(count):
+        i = fresh_of[k]
+        source = fresh[fresh_start[i]:fresh_start[i + 1]] if i >= 0 else near_members[near_start[k]:near_start[k + 1]]
+        merged[start[k]:start[k + 1]] = source
+    total = 0
+    for k in awake:
+        total += start[k + 1] - start[k]
+    ks, segs, at = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64), 0
+    for k in awake:
+        for m in range(start[k], start[k + 1]):
+            ks[at], segs[at], at = k, merged[m], at + 1
+    return False, start, merged, ks, segs
 
 
 @_jit
@@ -659,7 +756,6 @@ def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
     overlapping_boxes(np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 2.0, 2.0]]), np.array([0, 1]))
-    outside_near_boxes(np.zeros((1, 4)), np.zeros((1, 4)), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     body_boxes(np.zeros((1, 2)), np.array([0, 1]), np.ones(1), np.zeros((1, 2)), np.zeros(1), 0.5)
     box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
@@ -670,6 +766,9 @@ def compile_steps():
     for fixed in (ends_a, ends_b, segment_radius, segment_boxes):
         fixed.setflags(write=False)  # (as the static broad phase holds them: numba types read-only apart)
     one = np.array([1], dtype=np.int64)
+    refresh_near(np.zeros((2, 4)), np.zeros(3, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                 np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), one, 1.0, 64.0,
+                 np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, segment_boxes)
     gather_manifolds(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
                      np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]), ends_a, ends_b,
                      np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),

@@ -33,7 +33,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_manifolds, outside_near_boxes, overlapping_boxes, sweep_pairs
+from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes, refresh_near, sweep_pairs
 from .filters import filter_arrays, filter_columns, filters_touch
 from .static import StaticGeometry
 
@@ -222,8 +222,10 @@ class ShapeTable:
         """Pixels: a body moving farther than this in a step is swept for continuous collision."""
         self.near_box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (len(bodies), 1))
         """(K, 4): the padded box each body's static candidates were looked up for (empty: not yet)."""
-        self.near: list[list[int]] = [[] for _ in bodies]
-        """Each body's static segments near ``near_box``."""
+        self.near_start = np.zeros(len(bodies) + 1, dtype=np.int64)
+        self.near_members = np.zeros(0, dtype=np.int64)
+        """Each body's static segments near ``near_box``: body k's are ``near_members[near_start[k]:near_start[k +
+        1]]``, ascending."""
         self.near_of: Any = None
         """The broad phase those lookups were made in."""
         self.near_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -253,32 +255,24 @@ def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndar
                        pad: float) -> tuple[np.ndarray, np.ndarray]:
     """(body, segment) pairs of static segments near the awake bodies' boxes. Each body's segments are looked
     up for its box padded by ``pad`` px and reused until the body leaves that box: resting and slowly moving
-    crates never look again (and while the same bodies are awake and none left its box, the pairs too)."""
+    crates never look again (and while the same bodies are awake and none left its box, the pairs too).
+    Compiled (:func:`~engine.world.collide_kernel.refresh_near`)."""
     bp = static.broadphase
     if table.near_of is not bp:
         table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
+        table.near_start[:] = 0
         table.near_of, table.near_rows = bp, None
         edge = bp.b - bp.a
         table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
         table.segment_joint = static.joint_flags()
     kept = table.near_rows
-    outside, same = outside_near_boxes(table.near_box, box_array, awake, _NO_ROWS if kept is None else kept[0])
-    if kept is not None and not len(outside) and same:
+    same, table.near_start, table.near_members, ks, segs = refresh_near(
+        table.near_box, table.near_start, table.near_members, box_array, awake,
+        _NO_ROWS if kept is None else kept[0], float(pad), bp.cell_size, *bp.cell_arrays(), bp.aabbs)
+    if same and kept is not None:
         return kept[1], kept[2]
-    for k in outside.tolist():
-        padded = box_array[k] + (-pad, -pad, pad, pad)
-        table.near_box[k] = padded
-        table.near[k] = bp.query_list(padded.tolist())
-    ks: list[int] = []
-    segs: list[int] = []
-    near = table.near
-    for k in awake.tolist():
-        found = near[k]
-        if found:
-            ks.extend([k] * len(found))
-            segs.extend(found)
-    table.near_rows = (awake, np.array(ks, dtype=np.int64), np.array(segs, dtype=np.int64))
-    return table.near_rows[1], table.near_rows[2]
+    table.near_rows = (awake, ks, segs)
+    return ks, segs
 
 
 def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, normal) -> bool:

@@ -5,7 +5,8 @@ Each compiled piece is run against a reference on random scenes: the participant
 touch summary, the rest times and sleeping groups (against the numpy islands), the light flags and graph
 colours (against the numpy expressions and
 :func:`engine.world.warmstart.colour_contacts`), the bodies' boxes (against the numpy per-vertex-count
-groups), the static candidates kept from step to step (against fresh look-ups), and the body-pair sweep
+groups), the static candidates kept from step to step (against fresh look-ups) and each body's near
+segments (against the broad phase's ``query_list``), and the body-pair sweep
 with an order kept from call to call and sleepers left out (against all pairs), and the sweeps continuous
 collision passes over (against the broad phase's candidates). Equality is exact: the
 compiled code keeps the references' arithmetic order. Last, ``engine.warm_up`` compiles every signature the
@@ -24,7 +25,7 @@ import pytest
 from engine import PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
 from engine.bodies import ANGLE, GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
 from engine.world import contacts, step_kernel
-from engine.world.collide_kernel import body_boxes, sweep_pairs
+from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all, world_polys
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
 from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit, touch_summary
@@ -298,3 +299,39 @@ def test_a_sweep_left_out_of_continuous_collision_has_no_candidate_segment(seed)
         candidates = bp.query_swept(body.shape.aabb(start), tuple(moved[i].tolist()))
         assert hit or not len(candidates), i
     assert may.any() and not may.all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_near_segment_lists_are_the_broad_phase_s_query_lists(seed):
+    """:func:`refresh_near` looks again for the bodies that left their padded boxes, and its lists are
+    ``query_list``'s (boxes of all sizes, up to larger than the grid); the others keep theirs."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(60):
+        x, y, length, turn = rng.uniform(-800, 800), rng.uniform(-400, 400), rng.uniform(5, 600), rng.uniform(-3, 3)
+        world.add_chain([(x, y), (x + length * np.cos(turn), y + length * np.sin(turn))], radius=2.0)
+    bp = world.static.broadphase
+    count = 120
+    near_box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (count, 1))
+    start, members = np.zeros(count + 1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    kept_awake = np.zeros(0, dtype=np.int64)
+    for _ in range(4):
+        low = rng.uniform(-1000, 1000, (count, 2))
+        boxes = np.concatenate([low, low + rng.choice([5.0, 60.0, 900.0, 3000.0], (count, 1))], axis=1)
+        awake = np.sort(rng.choice(count, 90, replace=False)).astype(np.int64)
+        was = near_box.copy()
+        same, start, members, ks, segs = refresh_near(near_box, start, members, boxes, awake, kept_awake, 16.0,
+                                                      bp.cell_size, *bp.cell_arrays(), bp.aabbs)
+        assert not same
+        kept_awake = awake
+        for k in awake.tolist():
+            inside = (was[k, :2] <= boxes[k, :2]).all() and (was[k, 2:] >= boxes[k, 2:]).all()
+            expected = was[k] if inside else boxes[k] + (-16.0, -16.0, 16.0, 16.0)
+            assert near_box[k].tolist() == expected.tolist()
+            assert members[start[k]:start[k + 1]].tolist() == bp.query_list(near_box[k].tolist())
+        assert ks.tolist() == [k for k in awake.tolist() for _ in range(start[k + 1] - start[k])]
+        assert segs.tolist() == [s for k in awake.tolist() for s in members[start[k]:start[k + 1]].tolist()]
+    assert len(segs) > 50
+    same, *_ = refresh_near(near_box, start, members, boxes, awake, kept_awake, 16.0, bp.cell_size,
+                            *bp.cell_arrays(), bp.aabbs)
+    assert same  # nobody moved: the pairs stand
