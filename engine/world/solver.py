@@ -98,6 +98,10 @@ class _Solved(NamedTuple):
     same_touching: bool
     """The same pairs touch, in the same order, as after the last step."""
     touching_count: int
+    began: np.ndarray
+    """The touching contacts (rows in the new contact set) whose pair did not touch in the last step."""
+    ended: np.ndarray
+    """The last step's touching contacts (rows in its contact set) whose pair no longer touches."""
 
 
 class StepOutcome(NamedTuple):
@@ -154,7 +158,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion, bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
-    events, touching = _events(state.touching, old, new)
+    events, touching = _events(state.touching, old, new, None if len(carried) else solved)
     return StepOutcome(new, touching, crushed + events)
 
 
@@ -367,7 +371,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     params, settings = _parameters(cfg, scene.gravity, dt)
     kept = old.colouring or _NO_COLOURING
     (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index, impulse,
-     sliding, anchors, moved, motion, fast, same, touching_count) = solve_contacts(
+     sliding, anchors, moved, motion, fast, same, touching_count, began, ended) = solve_contacts(
         rows, len(awake_rows), ia, ib, friction, restitution, found.keys, found.ids, found.valid, found.normal,
         found.point, found.separation, found.a_kind, found.a_index, found.b_index, closest, touching, old.keys,
         old.ids, old.valid, old.impulse, old.sliding, old.anchors, old.touching, kept.rows_a, kept.rows_b,
@@ -377,7 +381,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
         anchors=anchors, touching=touching, a_index=a_index, b_index=b_index, a=pick(found.a, order),
         b=pick(found.b, order), colouring=Colouring(ia, ib, light, order, starts, light_colours))
-    return contacts, moved, motion, _Solved(fast, same, touching_count)
+    return contacts, moved, motion, _Solved(fast, same, touching_count, began, ended)
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
@@ -464,21 +468,25 @@ def _moving(participant: Any) -> bool:
     return velocity != (0.0, 0.0) or getattr(participant, "angular_velocity", 0.0) != 0.0
 
 
-def _events(before: dict[int, tuple[object, object]], old: ContactSet,
-            contacts: ContactSet) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
+def _events(before: dict[int, tuple[object, object]], old: ContactSet, contacts: ContactSet,
+            solved: _Solved | None) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
     """Begin / end events from the change in touching pairs since the last step (``before``: its touching
-    pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays; Python
-    objects are made only for them (and the new touching pairs, at C speed)."""
+    pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays (by the
+    compiled solve, ``solved``, unless sleepers' contacts were carried over); Python objects are made only
+    for them (and the new touching pairs, at C speed)."""
     now_rows = np.flatnonzero(contacts.touching)
     now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
     if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):
         return [], before  # the same pairs touch as last step (the common case in a resting pile)
     if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
         return _events_by_pair(before, contacts)
-    began = now_rows[~np.isin(now_keys, old_keys)]
+    if solved is not None:
+        began, ended = solved.began, set(old.keys[solved.ended].tolist())
+    else:
+        began = now_rows[~np.isin(now_keys, old_keys)]
+        ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
     events = [ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist()))
               for i in began.tolist()]
-    ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
     if ended:
         events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in before.items() if key in ended]
     return events, dict(zip(now_keys.tolist(), zip(pick(contacts.a, now_rows), pick(contacts.b, now_rows))))

@@ -222,6 +222,19 @@ def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
 
 
 @_jit
+def _touch_changes(source, touching, old_touching):
+    """The touching contacts whose pair did not touch in the last step (``source``: each one's row there, -1
+    for a new pair), and the last step's touching contacts whose pair no longer touches."""
+    began, still = np.zeros(len(source), dtype=np.bool_), np.zeros(len(old_touching), dtype=np.bool_)
+    for i in range(len(source)):
+        if touching[i]:
+            began[i] = source[i] < 0 or not old_touching[source[i]]
+            if source[i] >= 0:
+                still[source[i]] = True
+    return np.flatnonzero(began), np.flatnonzero(old_touching & ~still)
+
+
+@_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids, valid, normal, point, separation,
                    a_kind, a_index, b_index, closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding,
                    old_anchors, old_touching, old_rows_a, old_rows_b, old_light, old_order, old_starts,
@@ -235,8 +248,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     ``numbers``. Returns the light flags and the colouring (order, colour starts, light colours), the
     contacts in colour order (keys, ids, valid, normal, point, touching, a_index, b_index, impulse, sliding
     and anchors), the awake rows' displacement ((n, 2) px) and end velocity ((n, 3)), those that moved
-    ``reach`` or farther (continuous collision's candidates), and whether the same pairs touch in the same
-    order as in the last step, with how many touch."""
+    ``reach`` or farther (continuous collision's candidates), whether the same pairs touch in the same
+    order as in the last step, how many touch, and which began (rows in colour order) and ended (rows of the
+    last step's contacts) touching."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
     extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
     light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
@@ -252,7 +266,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     for k in range(len(pair)):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
     center, row_angle = np.ascontiguousarray(rows[:, 5:7]), np.ascontiguousarray(rows[:, 7])
-    table, impulse, anchors = fill_contact_table(
+    table, impulse, anchors, source = fill_contact_table(
         old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
         separation, stiff, static, light_ordered, friction, restitution, pair, center, row_angle)
     body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
@@ -268,10 +282,11 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     fast = np.zeros(dynamic_rows, dtype=np.bool_)
     for r in range(dynamic_rows):
         fast[r] = math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]
+    began, ended = _touch_changes(source, touching, old_touching)
     same = _same(old_keys, keys) and _same(old_touching, touching)
     return (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index,
             impulse, sliding, anchors, np.ascontiguousarray(displacement[:dynamic_rows, :2]),
-            velocity[:dynamic_rows], np.flatnonzero(fast), same, np.count_nonzero(touching))
+            velocity[:dynamic_rows], np.flatnonzero(fast), same, np.count_nonzero(touching), began, ended)
 
 
 @_jit

@@ -105,20 +105,21 @@ def _carry(i, slot, src, old_ids, old_valid, ids, valid):
 def contact_table(*arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`fill_contact_table` on ``arrays`` made C-contiguous in the one dtype each is compiled for (keys and
     ids int64, flags bool, numbers float64): another type would compile a new version mid-game."""
-    return fill_contact_table(*(np.ascontiguousarray(a, dtype=_DTYPES.get(a.dtype.kind, np.float64)) for a in arrays))
+    return fill_contact_table(*(np.ascontiguousarray(a, dtype=_DTYPES.get(a.dtype.kind, np.float64)) for a in arrays))[:3]
 
 
 _DTYPES = {"b": np.bool_, "i": np.int64, "u": np.int64}
 
 
 @_jit
-def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
-                  separation, stiff, static, light, friction, restitution, pair, center, angle):
+def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal,
+                       point, separation, stiff, static, light, friction, restitution, pair, center, angle):
     """The solve's contact table ((m, CONTACT_COLUMNS)), the carried accumulated impulses ((m, 4): normal 0,
     normal 1, tangent 0, tangent 1) and the friction anchors ((m, 2, 4): per point, A's x, y then B's, each in
     its body's frame), for this step's contacts in colour order. ``old_*``: the last step's contacts (their
     ``old_impulse`` (n, 4), ``old_anchors`` (n, 2, 4)); ``pair``: solver rows of A and B; ``center``,
-    ``angle``: every row's placement at step start."""
+    ``angle``: every row's placement at step start. Last, each contact's row among the last step's (-1 for a
+    new pair)."""
     m = len(keys)
     source = _match(old_keys, keys)
     table, impulse, anchors = np.zeros((m, k_.CONTACT_COLUMNS)), np.zeros((m, 4)), np.zeros((m, 2, 4))
@@ -147,7 +148,7 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
         table[i, k_.NX], table[i, k_.NY] = normal[i, 0], normal[i, 1]
         table[i, k_.FRICTION], table[i, k_.RESTITUTION] = friction[i], restitution[i]
         table[i, k_.STIFF], table[i, k_.STATIC] = 1.0 if stiff[i] else 0.0, 1.0 if static[i] else 0.0
-    return table, impulse, anchors
+    return table, impulse, anchors, source
 
 
 def compile_steps():

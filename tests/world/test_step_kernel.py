@@ -335,3 +335,18 @@ def test_near_segment_lists_are_the_broad_phase_s_query_lists(seed):
     same, *_ = refresh_near(near_box, start, members, boxes, awake, kept_awake, 16.0, bp.cell_size,
                             *bp.cell_arrays(), bp.aabbs)
     assert same  # nobody moved: the pairs stand
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pairs_that_began_and_ended_touching_are_the_key_set_differences(seed):
+    rng = np.random.default_rng(seed)
+    old_keys = rng.choice(10_000, 300, replace=False).astype(np.int64)
+    keys = np.concatenate([rng.choice(old_keys, 200, replace=False), 10_000 + np.arange(60)])[rng.permutation(260)]
+    old_touching, touching = rng.random(300) < 0.6, rng.random(260) < 0.6
+    where = {k: i for i, k in enumerate(old_keys.tolist())}
+    source = np.array([where.get(k, -1) for k in keys.tolist()], dtype=np.int64)
+    began, ended = step_kernel._touch_changes(source, touching, old_touching)
+    now_rows = np.flatnonzero(touching)
+    was = old_keys[old_touching]
+    assert np.array_equal(began, now_rows[~np.isin(keys[now_rows], was)]) and len(began)
+    assert np.array_equal(ended, np.flatnonzero(old_touching & ~np.isin(old_keys, keys[touching]))) and len(ended)
