@@ -1,13 +1,18 @@
-"""The rigid-body step between contact gathering and sleep, compiled (numba): one call instead of a hundred
-small numpy operations.
+"""The rigid-body step's glue, compiled (numba): a few calls per step instead of a few hundred small numpy
+operations; Python objects are made only for what happens (events, woken sleepers, continuous hits).
+
+:func:`begin_step` starts the step (previous placement, start placement, sleep flags); :func:`touch_summary`
+says which contacts touch and which sleepers an awake body wakes; :func:`rest_and_sleep` counts rest times
+and puts resting groups (islands of touching bodies) to sleep; :func:`sweep_may_hit` picks the fast bodies
+whose sweep may meet static geometry (continuous collision).
 
 :func:`solve_contacts` does what :mod:`engine.world.solver` describes, in the same arithmetic order as the
 numpy code it replaced (bit-identical results): which contacts are light, the graph colours (kept from the
 last step while the same pairs touch the same rows the same way), the contacts in colour order, which pairs
 are of uneven mass (and so how many substeps), the contact table with warm starting
 (:func:`~engine.world.warmstart.fill_contact_table`), the body rows, the solve
-(:func:`~engine.world.kernel.solve_step`), and the awake bodies' new placement and velocity, written into the
-world's state array.
+(:func:`~engine.world.kernel.solve_step`), the awake bodies' new placement and velocity, written into the
+world's state array, and which pairs began and ended touching.
 
 :func:`common_participants` makes the solver rows of the usual contacts (awake bodies against each other and
 against static geometry) at once; contacts of kinematic bodies, characters and sleepers take the Python path
