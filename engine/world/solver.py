@@ -313,7 +313,7 @@ def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarra
     with bodies of uneven mass (``DYNAMIC_ROWS`` is set per step), and :func:`solve_contacts`' settings; made
     once per configuration, gravity and step (shared: not to be written). Kept by the configuration's
     identity (hashing a configuration's two dozen fields every step costs more than making them)."""
-    key = (id(cfg), gravity, dt)
+    key = (id(cfg), gravity[0], gravity[1], dt)  # (game code may have set the gravity to a list)
     kept = _PARAMETERS.get(key)
     if kept is not None and kept[0] is cfg:
         return kept[1], kept[2]
@@ -324,7 +324,7 @@ def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarra
     return params, settings
 
 
-_PARAMETERS: dict[tuple[int, Vec2, float], tuple[PhysicsConfig, np.ndarray, np.ndarray]] = {}
+_PARAMETERS: dict[tuple[int, float, float, float], tuple[PhysicsConfig, np.ndarray, np.ndarray]] = {}
 
 
 def _made_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
