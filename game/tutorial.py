@@ -44,6 +44,33 @@ class Grid:
     def rows(self) -> list[str]:
         return ["".join(row) for row in self.cells]
 
+    def hill(self, col: int, height: int, top: int, up: int = 1, down: int = 1) -> int:
+        """A hill on the ground from ``col``: ``height`` tiles high, ``top`` tiles flat on top, its sides
+        45-degree (``up``/``down`` 1) or 2:1 (2) slopes. Returns the column after it."""
+        end = col + (up + down) * height + top
+        for k in range(height):
+            row, start, stop = GROUND - 1 - k, col + up * k, end - down * k
+            self.fill(range(row, row + 1), range(start, stop))
+            self.put(row, start, "/" if up == 1 else "ab")
+            self.put(row, stop - down, "\\" if down == 1 else "cd")
+        return end
+
+    def valley(self, col: int, depth: int, bottom: int, down: int = 1, up: int = 1) -> int:
+        """A valley dug into the ground from ``col``: ``depth`` tiles deep (two at most: the map's bottom
+        row stays), ``bottom`` tiles flat at the bottom, 45-degree (1) or 2:1 (2) sides. Returns the column
+        after it."""
+        end = col + (up + down) * depth + bottom
+        for k in range(depth):
+            row, start, stop = GROUND + k, col + down * k, end - up * k
+            self.fill(range(row, row + 1), range(start, stop), ".")
+            self.put(row, start, "\\" if down == 1 else "cd")
+            self.put(row, stop - up, "/" if up == 1 else "ab")
+        return end
+
+    def pit(self, cols: range) -> None:
+        """No ground at all in ``cols`` (a hazard at the bottom is the caller's)."""
+        self.fill(range(GROUND, HEIGHT), cols, ".")
+
 
 def px(col: float) -> float:
     """Tiled px of a column (or a row): its left (top) edge."""
@@ -71,8 +98,8 @@ def flag(cls: str, col: float, top_row: int, name: str) -> dict:
 
 # ------------------------------------------------------------------------------------------------ level 1
 def hills_layout() -> list[str]:
-    """Slopes and one-way platforms, 176 x 16."""
-    g = Grid(176)
+    """Slopes and one-way platforms, 590 x 16."""
+    g = Grid(590)
     g.ground(range(0, 22))
     g.put(12, 8, "ab" + "#" * 6 + "cd")  # a gentle 2:1 hill, two tiles high
     g.put(11, 10, "ab##cd")
@@ -94,7 +121,7 @@ def hills_layout() -> list[str]:
     g.put(12, 89, "ab" + "#" * 4 + "cd")
     g.put(12, 98, "ab####cd")
     g.put(11, 100, "abcd")
-    g.ground(range(110, 176))
+    g.ground(range(110, 590))
     g.fill(range(GROUND, GROUND + 2), range(110, 114), ".")  # a sharp V: two 45-degree slopes that meet
     g.put(GROUND, 110, "\\")
     g.put(GROUND + 1, 111, "\\/")
@@ -107,10 +134,72 @@ def hills_layout() -> list[str]:
     for k in range(9):  # and a long 2:1 slope all the way down
         g.put(4 + k, 141 + 2 * k, "cd")
         g.ground(range(141 + 2 * k, 143 + 2 * k), 5 + k)
-    for col in (3, 26, 27, 54, 74, 106, 118, 165):  # grass tufts
+    # Hill country: every pairing of the two slopes, up and down, and valleys at the hills' feet.
+    g.hill(166, 2, 2, up=1, down=2)
+    g.hill(176, 3, 1, up=2, down=1)
+    g.valley(188, 2, 2, down=2, up=1)
+    g.hill(198, 4, 3)  # a 45-degree hill four tiles high ...
+    g.valley(209, 2, 0, down=1, up=2)  # ... going on down into a valley: one slope six tiles long
+    g.hill(217, 2, 0, up=2, down=2)  # a 2:1 peak
+    for cols in PITS_1:  # gaps to jump, the last one with a one-way ledge halfway
+        g.pit(cols)
+    g.hill(250, 1, 2)  # (landing on a hill)
+    g.put(11, 257, "--")
+    for row, col in ((11, 266), (9, 270), (7, 274), (5, 278)):  # a one-way staircase up to a mesa ...
+        g.put(row, col, "---")
+    g.ground(range(282, 290), 4)
+    g.fill(range(0, 2), range(290, 318))  # ... and a cave: three one-way floors, each ending at a wall, so
+    g.put(4, 290, "-" * 8)  # the way on is down through each (down + jump)
+    g.fill(range(0, 5), range(298, 300))
+    g.put(7, 290, "-" * 16)
+    g.fill(range(0, 8), range(306, 308))
+    g.put(10, 290, "-" * 24)
+    g.fill(range(0, 11), range(314, 316))
+    g.valley(322, 2, 3, down=2, up=2)  # slopes and gaps together
+    g.hill(334, 3, 2, up=1, down=2)
+    g.hill(350, 2, 1, up=2, down=1)
+    g.valley(357, 2, 1)
+    for row, col in ((11, 366), (9, 369), (7, 366), (5, 369)):  # a zigzag of one-way ledges ...
+        g.put(row, col, "---")
+    g.ground(range(373, 384), 3)  # ... up to a summit, and down its far side in slopes of both kinds
+    col, top = 384, 3
+    for run, rows in ((1, 2), (2, 2), (1, 3), (2, 3)):
+        for k in range(rows):
+            g.put(top + k, col, "\\" if run == 1 else "cd")
+            g.ground(range(col, col + run), top + k + 1)
+            col += run
+        top += rows
+        g.ground(range(col, col + 2), top)
+        col += 2
+    g.hill(415, 2, 1, up=2, down=2)  # from slope to slope over spikes
+    g.hill(427, 3, 0, up=1, down=2)
+    g.hill(440, 2, 2, up=2, down=1)
+    g.put(11, 452, "---")  # up onto a long one-way bridge over a field of spikes ...
+    g.put(9, 455, "-" * 36)
+    g.put(11, 468, "--")  # ... with ledges under it (drop down to them, jump back up through it)
+    g.put(11, 479, "--")
+    g.valley(494, 2, 0, down=2, up=2)  # two 2:1 valleys and a 45-degree ridge between them
+    g.hill(503, 2, 0)
+    g.valley(507, 2, 0, down=2, up=2)
+    g.hill(517, 3, 2, up=2, down=2)  # the last hills, highest and with the widest gaps
+    g.valley(535, 2, 2, down=1, up=2)
+    g.hill(545, 4, 0)
+    g.hill(560, 2, 3, up=2, down=2)
+    for col in (3, 26, 27, 54, 74, 106, 118, 165, 174, 196, 227, 236, 244, 263, 320, 346, 413, 449, 491, 515,
+                533, 558, 575, 581):  # grass tufts
         if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
             g.cells[GROUND - 1][col] = '"'
     return g.rows()
+
+
+PITS_1 = (range(231, 234), range(238, 242), range(246, 250), range(255, 262), range(346, 349), range(409, 413),
+          range(424, 427), range(436, 440), range(460, 489), range(531, 534), range(554, 558))
+"""Level 1's gaps past the spikes at the start (each has spikes at the bottom)."""
+
+
+def spikes(cols: range) -> dict:
+    """A row of spikes at the bottom of the pit over ``cols``."""
+    return {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(GROUND + 1), "w": px(len(cols)), "h": 64}
 
 
 def hills_objects() -> list[dict]:
@@ -131,7 +220,26 @@ def hills_objects() -> list[dict]:
         flag("Checkpoint", 128, 4, "mesa"),
         coin(134, 2), coin(135, 2), coin(136, 2),
         coin(150, 7), coin(156, 10),  # over the long slope
-        flag("Goal", 171, GROUND, "flag"),
+        coin(169, 9), coin(181, 8), coin(191, 13), coin(192, 13), coin(203, 7), coin(204, 7), coin(212, 13),
+        coin(221, 9),
+        flag("Checkpoint", 228, GROUND, "hill country"),
+        *(spikes(cols) for cols in PITS_1),
+        coin(239.5, 9), coin(247.5, 9), coin(257.5, 8),
+        coin(285, 1), coin(286, 1),  # a jump up from the mesa
+        coin(291, 6), coin(291, 9), coin(291, 12),  # back along each floor of the cave
+        flag("Checkpoint", 319, GROUND, "out of the cave"),
+        coin(327, 13), coin(328, 13), coin(338, 7), coin(347, 9), coin(353, 8),
+        flag("Checkpoint", 364, GROUND, "foot of the summit"),
+        coin(369, 3), coin(366, 5),
+        coin(378, 1), coin(379, 1),
+        coin(396, 5), coin(410.5, 9),
+        coin(425, 9), coin(437.5, 8),
+        flag("Checkpoint", 450, GROUND, "before the bridge"),
+        coin(468.5, 10), coin(479.5, 10), coin(474, 6),
+        coin(498, 13), coin(505, 9), coin(511, 13),
+        flag("Checkpoint", 514, GROUND, "the last hills"),
+        coin(523, 7), coin(524, 7), coin(538, 14), coin(549, 6), coin(555.5, 8), coin(565, 8),
+        flag("Goal", 580, GROUND, "flag"),
     ]
 
 

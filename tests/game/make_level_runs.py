@@ -208,7 +208,25 @@ PLANS = {
         run(3740),  # over the hills and through the V
         jump_to(3856), jump_to(3952), jump_to(3856), jump_to(3952),  # up the one-way tower
         jump_to(4100),  # onto the mesa
-        run(5600),  # down the long slope to the flag
+        run(8100),  # down the long slope, over the hill country, over three gaps
+        jump_to(8256), jump_to(8430),  # over the widest gap by its one-way ledge
+        run(8500, hop=False),
+        jump_to(8560), jump_to(8688), jump_to(8816), run(8840, hop=False), jump_to(8944),  # up the staircase
+        run(8990, hop=False), jump_to(9064),
+        run(9500, hop=False),
+        hold({"down", "jump"}, 4),  # down through the cave's three floors
+        until(lambda s: s.hero.on_floor),
+        run(9760, hop=False),
+        hold({"down", "jump"}, 4),
+        until(lambda s: s.hero.on_floor),
+        run(10016, hop=False),
+        hold({"down", "jump"}, 4),
+        until(lambda s: s.hero.on_floor),
+        run(11650),  # the valleys and gaps
+        jump_to(11760), jump_to(11856), jump_to(11760), jump_to(11856), jump_to(12000),  # up to the summit
+        run(14380),  # down it, over the spikes between the hills
+        run(14470, hop=False), jump_to(14530), jump_to(14640),  # up onto the bridge
+        run(18700),  # across it, the valleys and the last hills to the flag
     ],
     "2_crates": lambda s: [
         run(400, hop=False),
