@@ -293,8 +293,8 @@ def crates_objects() -> list[dict]:
 
 # ------------------------------------------------------------------------------------------------ level 3
 def machines_layout() -> list[str]:
-    """Enemies, a moving platform, a ladder, falling platforms, a door and its switch, a lift, 172 x 16."""
-    g = Grid(172)
+    """Enemies, moving platforms, ladders, falling platforms, doors and their switches, lifts, 360 x 16."""
+    g = Grid(360)
     g.ground(range(0, 22))
     g.ground(range(36, 46))
     g.ground(range(46, 62), GROUND - 6)  # a wall six tiles high: the ladder climbs it
@@ -306,7 +306,18 @@ def machines_layout() -> list[str]:
     g.ground(range(104, 126), GROUND - 2)
     g.ground(range(126, 141), 3)  # a wall ten tiles high: the lift goes up it ...
     g.put(2, 139, "#")  # (a bump that keeps the beetle up there off the ladder's top)
-    g.ground(range(141, 172))  # ... and a ladder down its far side
+    g.ground(range(141, 360))  # ... and a ladder down its far side
+    g.pit(range(172, 188))  # two ferries, the second faster, with an island between them
+    g.pit(range(190, 206))
+    g.ground(range(213, 228), 5)  # a tower the ladder climbs, a beetle on top ...
+    g.put(4, 215, "#")  # (the bump that keeps it off the ladder's top)
+    g.pit(range(228, 244))  # ... and a chasm four falling platforms cross, a tile lower each two
+    g.ground(range(244, 256), 7)  # (a ladder down its far side)
+    g.put(8, 266, "-" * 10)  # a shelf up a ladder, with the switch of the door ahead
+    # a faster lift up to a plateau of beetles
+    g.ground(range(295, 318), 4)
+    g.put(3, 316, "#")
+    g.pit(range(328, 340))  # the last ferry
     return g.rows()
 
 
@@ -319,9 +330,9 @@ def machines_objects() -> list[dict]:
         coin(15, GROUND - 4),
         {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(GROUND + 1), "w": px(14), "h": 64},
         # The ferry shuttles across the pit, flush with the ground at both ends.
-        {"id": 50, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
-         "props": {"path": 51, "speed": 80.0, "mode": "pingpong"}},
-        {"id": 51, "name": "ferry path", "kind": "polyline", "x": px(22) + 50, "y": px(GROUND) + 6,
+        {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
+         "props": {"path": 902, "speed": 80.0, "mode": "pingpong"}},
+        {"id": 902, "name": "ferry path", "kind": "polyline", "x": px(22) + 50, "y": px(GROUND) + 6,
          "points": [(0, 0), (px(14) - 100, 0)]},
         coin(29, GROUND - 3),
         flag("Checkpoint", 38, GROUND, "after the ferry"),
@@ -338,13 +349,13 @@ def machines_objects() -> list[dict]:
          "props": {"delay": 0.5}},
         coin(68, upper - 3),
         flag("Checkpoint", 76, upper, "over the chasm"),
-        {"cls": "Switch", "name": "button", "x": px(81), "y": px(upper) - 8, "w": 32, "h": 8, "props": {"door": 60}},
-        {"id": 60, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
+        {"cls": "Switch", "name": "button", "x": px(81), "y": px(upper) - 8, "w": 32, "h": 8, "props": {"door": 903}},
+        {"id": 903, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
         coin(95, upper - 1),
         flag("Checkpoint", 108, GROUND - 2, "meadow"),
-        {"id": 70, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2) - 2, "w": 96,
-         "h": 16, "props": {"path": 71, "speed": 60.0, "mode": "pingpong", "one_way": True}},
-        {"id": 71, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 6,
+        {"id": 904, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2) - 2, "w": 96,
+         "h": 16, "props": {"path": 905, "speed": 60.0, "mode": "pingpong", "one_way": True}},
+        {"id": 905, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 6,
          "points": [(0, 0), (0, -px(8))]},
         coin(124, 5),
         flag("Checkpoint", 128, 3, "wall top"),
@@ -353,10 +364,57 @@ def machines_objects() -> list[dict]:
         {"cls": "Ladder", "name": "long ladder", "x": px(141), "y": px(3), "w": 32, "h": px(GROUND - 3)},
         coin(141, 8),
         {"cls": "Switch", "name": "button", "x": px(148), "y": px(GROUND) - 8, "w": 32, "h": 8,
-         "props": {"door": 72}},
-        {"id": 72, "cls": "Door", "name": "gate", "x": px(157) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
+         "props": {"door": 906}},
+        {"id": 906, "cls": "Door", "name": "gate", "x": px(157) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
         coin(162, GROUND - 1),
-        flag("Goal", 166, GROUND, "flag"),
+        flag("Checkpoint", 168, GROUND, "through the second door"),
+        spikes(range(172, 188)),
+        *ferry(911, "slow ferry", range(172, 188), 90.0),
+        coin(180, GROUND - 4),
+        spikes(range(190, 206)),
+        *ferry(913, "fast ferry", range(190, 206), 120.0),
+        coin(198, GROUND - 4),
+        flag("Checkpoint", 208, GROUND, "across the ferries"),
+        {"cls": "Ladder", "name": "tower ladder", "x": px(212), "y": px(5), "w": 32, "h": px(GROUND - 5)},
+        coin(212, 3),
+        {"cls": "Walker", "name": "beetle", "x": px(223), "y": px(5) - 26, "w": 24, "h": 26, "props": {"speed": 55.0}},
+        {"cls": "Hazard", "name": "chasm", "x": px(228), "y": px(HEIGHT - 1), "w": px(16), "h": 32},
+        *({"cls": "FallingPlatform", "name": "crumbly", "x": px(col), "y": px(row), "w": 64, "h": 16,
+           "props": {"delay": 0.4}} for col, row in ((229, 5), (233, 5), (237, 6), (241, 6))),
+        coin(235, 2), coin(239, 3),
+        flag("Checkpoint", 248, 7, "past the crumbling bridge"),
+        {"cls": "Ladder", "name": "ladder", "x": px(256), "y": px(7), "w": 32, "h": px(GROUND - 7)},
+        {"cls": "Ladder", "name": "shelf ladder", "x": px(265), "y": px(8), "w": 32, "h": px(GROUND - 8)},
+        {"cls": "Switch", "name": "button", "x": px(273), "y": px(8) - 8, "w": 32, "h": 8, "props": {"door": 915}},
+        coin(275, 7),
+        {"id": 915, "cls": "Door", "name": "gate", "x": px(282) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
+        {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND) - 2, "w": 96,
+         "h": 16, "props": {"path": 917, "speed": 70.0, "mode": "pingpong", "one_way": True}},
+        {"id": 917, "name": "fast lift path", "kind": "polyline", "x": px(292) + 48, "y": px(GROUND) + 6,
+         "points": [(0, 0), (0, -px(GROUND - 4))]},
+        coin(293, 8),
+        flag("Checkpoint", 296, 4, "plateau"),
+        {"cls": "Walker", "name": "beetle", "x": px(303), "y": px(4) - 26, "w": 24, "h": 26, "props": {"speed": 50.0}},
+        {"cls": "Walker", "name": "beetle", "x": px(311), "y": px(4) - 26, "w": 24, "h": 26,
+         "props": {"speed": 65.0, "direction": 1}},
+        coin(307, 1), coin(308, 1),
+        {"cls": "Ladder", "name": "long ladder", "x": px(318), "y": px(4), "w": 32, "h": px(GROUND - 4)},
+        coin(322, GROUND - 1),
+        spikes(range(328, 340)),
+        *ferry(918, "last ferry", range(328, 340), 100.0),
+        coin(334, GROUND - 4),
+        flag("Goal", 352, GROUND, "flag"),
+    ]
+
+
+def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
+    """A moving platform shuttling across the pit over ``cols`` flush with the ground at both ends, and its
+    path (ids ``first_id`` and the next)."""
+    return [
+        {"id": first_id, "cls": "MovingPlatform", "name": name, "x": px(cols.start) + 2, "y": px(GROUND) - 2,
+         "w": 96, "h": 16, "props": {"path": first_id + 1, "speed": speed, "mode": "pingpong"}},
+        {"id": first_id + 1, "name": f"{name} path", "kind": "polyline", "x": px(cols.start) + 50,
+         "y": px(GROUND) + 6, "points": [(0, 0), (px(len(cols)) - 100, 0)]},
     ]
 
 

@@ -77,11 +77,11 @@ def lift(name, board_x, leave_x):
     """Wait beside the lift ``name`` until it is down, step on, ride it to the top, walk off right."""
     def move(s):
         platform = kinematic(s, name)
-        bottom = platform.position[1]
+        bottom = platform.user_data.position[1]  # (where the map puts it, its lowest point)
         while s.hero.position[0] < board_x - 40:
             yield {"right"}
-        while platform.position[1] > bottom + 4:
-            yield set()  # (its start is its lowest point: wait until it is back there)
+        while not (platform.velocity[1] < 0 and platform.position[1] < bottom + 24):
+            yield set()  # wait until it is nearly back down there
         while s.hero.platform is not platform:
             yield {"right"} if s.hero.position[0] < platform.position[0] else set()
         while s.hero.position[0] < leave_x:  # against the wall, sliding up it, stepping off at the top
@@ -90,17 +90,19 @@ def lift(name, board_x, leave_x):
 
 
 def stomp():
-    """Wait for the nearest enemy ahead to come close, then jump onto it (steering to where it is)."""
+    """Wait for the nearest enemy ahead to come walking close, jump straight up, and steer down onto it."""
     def move(s):
         hx = s.hero.position[0]
         enemy = min((c for c in s.world.characters if c is not s.hero and c.position[0] > hx),
                     key=lambda c: c.position[0] - hx)
-        while enemy.position[0] - s.hero.position[0] > 100:
-            yield {"right"} if enemy.velocity[0] > 0 else set()
+        while not (enemy.velocity[0] < 0 and enemy.position[0] - s.hero.position[0] < 75):
+            far = enemy.position[0] - s.hero.position[0] > 140
+            yield {"right"} if far else set()
         for k in range(120):
             held = {"jump"} if k < 14 else set()
             dx = enemy.position[0] - s.hero.position[0]
-            held.add("right" if dx > 0 else "left")
+            if s.hero.velocity[1] < 0 and abs(dx) > 2:
+                held.add("right" if dx > 0 else "left")
             yield held
             if k > 5 and s.hero.on_floor:
                 return
@@ -262,7 +264,32 @@ PLANS = {
         run(4528, hop=False),  # onto the ladder's top
         hold({"down"}, 3),
         until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),  # down the ladder
-        run(5400),  # the switch, the door, the flag
+        run(5480),  # the switch, the door
+        ride("slow ferry", 5506, 5964),
+        run(6056, hop=False),
+        ride("fast ferry", 6082, 6540),
+        run(6800, hop=False),
+        climb(),  # up the tower
+        run(6930),  # over the bump
+        until(lambda s: s.hero.on_floor),
+        stomp(),  # the beetle
+        run(7270, hop=False),
+        jump_to(7360), jump_to(7488), jump_to(7616), jump_to(7744), jump_to(7850),  # falling platforms
+        run(8208, hop=False),  # onto the ladder's top
+        hold({"down"}, 3),
+        until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),
+        run(8496, hop=False),
+        climb(),  # up to the shelf
+        run(9000, hop=False),  # over the switch, off the shelf, through the door it opened
+        lift("fast lift", 9344, 9470),
+        stomp(), stomp(),  # the plateau's beetles
+        run(10150),  # over the bump
+        run(10192, hop=False),  # onto the long ladder's top
+        hold({"down"}, 3),
+        until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),
+        run(10470),
+        ride("last ferry", 10498, 10828),
+        run(11400),  # to the flag
     ],
 }
 
