@@ -245,8 +245,8 @@ def hills_objects() -> list[dict]:
 
 # ------------------------------------------------------------------------------------------------ level 2
 def crates_layout() -> list[str]:
-    """Crates, 150 x 16."""
-    g = Grid(150)
+    """Crates, 424 x 16."""
+    g = Grid(424)
     g.ground(range(0, 16))
     g.ground(range(16, 31), GROUND - 4)  # a wall four tiles high: too high to jump, a crate stack climbs it
     g.ground(range(31, 46))
@@ -259,7 +259,44 @@ def crates_layout() -> list[str]:
     for k in range(4):  # 45-degree slopes down to the goal
         g.put(GROUND - 5 + k, 134 + k, "\\")
         g.ground(range(134 + k, 135 + k), GROUND - 4 + k)
-    g.ground(range(138, 150))
+    g.ground(range(138, 424))
+    g.fill(range(GROUND, GROUND + 2), range(152, 155), ".")  # a pit with the switch of the door past it
+    for k in range(3):  # a ramp up to a floor whose far side slopes down into a valley ...
+        g.put(GROUND - 1 - k, 161 + k, "/")
+        g.ground(range(161 + k, 162 + k), GROUND - k)
+        g.put(GROUND - 3 + k, 172 + k, "\\")
+        g.ground(range(172 + k, 173 + k), GROUND - 2 + k)
+    g.ground(range(164, 172), GROUND - 3)
+    g.ground(range(183, 196), GROUND - 3)  # ... three tiles deep: a crate slid down there is the way out
+    g.ground(range(196, 206), GROUND - 6)  # two more walls, three tiles each, a crate at the foot of each
+    g.ground(range(206, 216), GROUND - 9)
+    for k in range(9):  # a long 2:1 slope down
+        g.put(GROUND - 9 + k, 216 + 2 * k, "cd")
+        g.ground(range(216 + 2 * k, 218 + 2 * k), GROUND - 8 + k)
+    g.ground(range(247, 263), GROUND - 3)  # where the second spring throws the crate
+    g.ground(range(263, 276), GROUND - 7)  # reached from the one-way ledge with the crate's help
+    for k in range(7):  # 45-degree slopes down to the last pit and door
+        g.put(GROUND - 7 + k, 276 + k, "\\")
+        g.ground(range(276 + k, 277 + k), GROUND - 6 + k)
+    g.fill(range(GROUND, GROUND + 2), range(294, 297), ".")
+    for k in range(3):  # the valley again, its far wall five tiles high now, a one-way ledge under its top
+        g.put(GROUND - 1 - k, 305 + k, "/")
+        g.ground(range(305 + k, 306 + k), GROUND - k)
+        g.put(GROUND - 3 + k, 316 + k, "\\")
+        g.ground(range(316 + k, 317 + k), GROUND - 2 + k)
+    g.ground(range(308, 316), GROUND - 3)
+    g.ground(range(331, 346), GROUND - 5)
+    for k in range(5):  # a 2:1 slope down to a pyramid of ten crates against a wall six tiles high
+        g.put(GROUND - 5 + k, 346 + 2 * k, "cd")
+        g.ground(range(346 + 2 * k, 348 + 2 * k), GROUND - 4 + k)
+    g.ground(range(362, 378), GROUND - 6)
+    for k in range(6):
+        g.put(GROUND - 6 + k, 378 + k, "\\")
+        g.ground(range(378 + k, 379 + k), GROUND - 5 + k)
+    g.fill(range(GROUND, GROUND + 2), range(402, 405), ".")  # a last pit, a crate a long push away
+    for col in (141, 149, 157, 178, 189, 240, 286, 303, 322, 327, 386, 396, 409, 419):  # grass tufts
+        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
+            g.cells[GROUND - 1][col] = '"'
     return g.rows()
 
 
@@ -287,7 +324,54 @@ def crates_objects() -> list[dict]:
         crate(117, GROUND - 3),
         coin(117, GROUND - 6),
         coin(126, GROUND - 7), coin(127, GROUND - 7),
-        flag("Goal", 145, GROUND, "flag"),
+        flag("Checkpoint", 140, GROUND, "down the slopes"),
+        crate(147, GROUND - 1),  # push it into the pit: it lands on the switch
+        *switch_pit(range(152, 155), 901),
+        coin(153, GROUND - 3),
+        crate(167, GROUND - 4),  # push it down the slope, then across the valley to its far wall
+        coin(169, GROUND - 7), coin(178, GROUND - 1), coin(179, GROUND - 1),
+        flag("Checkpoint", 187, GROUND - 3, "out of the valley"),
+        crate(191, GROUND - 4),  # a crate at the foot of each wall
+        crate(201, GROUND - 7),
+        coin(203, GROUND - 10), coin(212, GROUND - 12), coin(213, GROUND - 12),
+        coin(226, GROUND - 6),
+        flag("Checkpoint", 236, GROUND, "foot of the long slope"),
+        crate(239, GROUND - 1),  # the second spring: three tiles up this time
+        {"cls": "Spring", "name": "boing", "x": px(246), "y": px(GROUND) - 12, "w": 32, "h": 12,
+         "props": {"height": 192.0}},
+        coin(246, GROUND - 7),
+        {"cls": "OneWay", "name": "high ledge", "x": px(258), "y": px(GROUND - 3) - 112, "w": 160, "h": 8},
+        coin(259, GROUND - 8),
+        flag("Checkpoint", 268, GROUND - 7, "highest floor"),
+        coin(272, GROUND - 9), coin(281, GROUND - 6),
+        crate(289, GROUND - 1),
+        *switch_pit(range(294, 297), 903),
+        coin(295, GROUND - 3),
+        flag("Checkpoint", 302, GROUND, "through the last door"),
+        crate(311, GROUND - 4),
+        coin(323, GROUND - 1), coin(324, GROUND - 1),
+        {"cls": "OneWay", "name": "ledge", "x": px(326), "y": px(GROUND) - 112, "w": 160, "h": 8},
+        coin(327, GROUND - 6),
+        flag("Checkpoint", 336, GROUND - 5, "top of the five-tile wall"),
+        coin(341, GROUND - 8), coin(352, GROUND - 5),
+        *(crate(col, GROUND - 1 - level) for level in range(4) for col in range(358 + level, 362)),
+        coin(361, GROUND - 7), coin(369, GROUND - 9), coin(370, GROUND - 9),
+        crate(388, GROUND - 1),
+        *switch_pit(range(402, 405), 905),
+        coin(403, GROUND - 3),
+        flag("Goal", 416, GROUND, "flag"),
+    ]
+
+
+def switch_pit(cols: range, door_id: int) -> list[dict]:
+    """Spikes and a switch at the bottom of a pit two tiles deep over ``cols`` (the switch in its first two
+    cells, where a crate pushed in lands), and the door it opens, four tiles past the pit."""
+    return [
+        {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(GROUND + 1), "w": px(len(cols)), "h": 32},
+        {"cls": "Switch", "name": "button", "x": px(cols.start), "y": px(HEIGHT - 1) - 8, "w": 64, "h": 8,
+         "props": {"door": door_id}},
+        {"id": door_id, "cls": "Door", "name": "gate", "x": px(cols.stop + 3) + 8, "y": px(GROUND - 3), "w": 16,
+         "h": 96},
     ]
 
 

@@ -159,6 +159,17 @@ def until(condition, actions=()):
     return move
 
 
+def push_until_stuck():
+    """Hold right until the hero has stopped moving (a crate pushed against a wall, or a stack that will not
+    move): the x has changed by under a pixel over the last ten steps."""
+    def move(s):
+        xs = []
+        while len(xs) < 10 or abs(xs[-1] - xs[-10]) >= 1.0:
+            yield {"right"}
+            xs.append(s.hero.position[0])
+    return move
+
+
 def climb():
     """Up a ladder to its top."""
     def move(s):
@@ -235,20 +246,59 @@ PLANS = {
         jump_to(464), jump_to(496), jump_to(560),  # crate, stack, wall top
         run(1060, hop=True),
         run(1400, hop=False),  # the crate goes ahead, under the ledge, against the wall
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(1456), jump_to(1440), jump_to(1520),  # onto the crate, up through the ledge, to the top
         run(1760, hop=True),
         run(2180, hop=False),  # off the top, push the crate onto the spring: both fly up to the next floor
         until(lambda s: s.hero.on_floor, ("right",)),
         jump_to(2090),  # back over the crate, to push it
         run(2660, hop=False),  # push it to the wall, under the high ledge
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(2704), jump_to(2690), jump_to(2790),  # onto the crate, up through the ledge, to the top
         run(3000),
         run(3640, hop=False),  # off the top, up to the pyramid
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(3696), jump_to(3728), jump_to(3760), jump_to(3830),  # up the pyramid, onto the wall
-        run(4700),
+        run(4600),
+        run(4846, hop=False),  # the crate into the pit, onto the switch: the door opens
+        hold((), 40),
+        jump_to(5008),
+        run(5100),
+        run(5520, hop=False),  # up the ramp, the crate down the slope into the valley
+        run(5760, hop=False),  # and across it to the far wall
+        push_until_stuck(),
+        jump_to(5840), jump_to(5900),  # onto the crate, onto the wall
+        run(6200, hop=False),  # a crate to the next wall
+        push_until_stuck(),
+        jump_to(6256), jump_to(6320),
+        run(6520, hop=False),  # and the next
+        push_until_stuck(),
+        jump_to(6576), jump_to(6640),
+        run(7500),  # down the long slope
+        run(7972, hop=False),  # the crate onto the second spring: both fly up
+        until(lambda s: s.hero.on_floor, ("right",)),
+        hold((), 60),  # (the crate lands ahead)
+        run(8340, hop=False),  # push it under the ledge, against the wall
+        push_until_stuck(),
+        jump_to(8400), jump_to(8386), jump_to(8486),  # onto the crate, up through the ledge, to the top
+        run(9150),  # down the slopes
+        run(9390, hop=False),  # the last crate into the last pit: the last door opens
+        hold((), 40),
+        jump_to(9552),
+        run(9700),
+        run(10130, hop=False),  # up the ramp, the crate down into the valley
+        run(10500, hop=False),  # across it
+        push_until_stuck(),
+        jump_to(10576), jump_to(10560), jump_to(10660),  # onto the crate, up through the ledge, to the top
+        run(11300),  # down the slope
+        run(11420, hop=False),
+        push_until_stuck(),
+        jump_to(11472), jump_to(11504), jump_to(11536), jump_to(11568), jump_to(11650),  # up the pyramid
+        run(12300),  # down the slope
+        run(12846, hop=False),  # the crate all the way to the last pit
+        hold((), 40),
+        jump_to(13072),
+        run(13400),
     ],
     "3_machines": lambda s: [
         run(680),  # stomping the beetle on the way
