@@ -1,11 +1,20 @@
 """The demo's three teaching levels, as layouts and objects for :mod:`game.mapmaker` (which writes them to
-``levels/``): each shows one part of the framework and leads to the next through ``next_level``.
+``levels/``): each shows one part of the framework, starts with the plain lesson and then combines it with
+what came before, harder section by section, with a checkpoint between sections and coins off the straight
+path; each leads to the next through ``next_level``. A straight run (the recorded one in
+``tests/game/runs/``) takes 75 s to 110 s; a first play, a few minutes.
 
 1. ``1_hills_and_ledges.tmx``: seamless slopes (45-degree and 2:1, up and down, a valley) and one-way
-   platforms (a staircase to jump up through, a bridge to drop through with down + jump).
-2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up.
+   platforms (a staircase to jump up through, a bridge to drop through with down + jump); then hill
+   country pairing the two slopes every way, gaps over spikes, a one-way staircase up to a cave of three
+   one-way floors to drop through, a summit and its stepped descent, a long one-way bridge over spikes and
+   the last, highest hills.
+2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
+   then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
+   valley and pushed to its far wall, walls climbed one crate each, a second spring, and a pyramid of ten.
 3. ``3_machines.tmx``: an enemy to stomp, a moving platform, a ladder, falling platforms, a door and its
-   switch.
+   switch; then two ferries, a tower with a beetle, falling platforms stepping down, a switch up a ladder
+   for the door ahead, a faster lift to a plateau of two beetles and a last ferry.
 
 Layout legend as in :mod:`game.mapmaker`; objects in Tiled pixels (y down, from the map's top-left). Every
 map is 16 rows of 32 px; the ground's top row is row 13 unless said otherwise.
@@ -460,17 +469,19 @@ def machines_objects() -> list[dict]:
         coin(198, GROUND - 4),
         flag("Checkpoint", 208, GROUND, "across the ferries"),
         {"cls": "Ladder", "name": "tower ladder", "x": px(212), "y": px(5), "w": 32, "h": px(GROUND - 5)},
-        coin(212, 3),
+        coin(212, 3), coin(218, 2), coin(226, 2),  # (a jump up from the tower's top)
         {"cls": "Walker", "name": "beetle", "x": px(223), "y": px(5) - 26, "w": 24, "h": 26, "props": {"speed": 55.0}},
         {"cls": "Hazard", "name": "chasm", "x": px(228), "y": px(HEIGHT - 1), "w": px(16), "h": 32},
         *({"cls": "FallingPlatform", "name": "crumbly", "x": px(col), "y": px(row), "w": 64, "h": 16,
            "props": {"delay": 0.4}} for col, row in ((229, 5), (233, 5), (237, 6), (241, 6))),
         coin(235, 2), coin(239, 3),
         flag("Checkpoint", 248, 7, "past the crumbling bridge"),
+        coin(251, 4),
         {"cls": "Ladder", "name": "ladder", "x": px(256), "y": px(7), "w": 32, "h": px(GROUND - 7)},
         {"cls": "Ladder", "name": "shelf ladder", "x": px(265), "y": px(8), "w": 32, "h": px(GROUND - 8)},
         {"cls": "Switch", "name": "button", "x": px(273), "y": px(8) - 8, "w": 32, "h": 8, "props": {"door": 915}},
         coin(275, 7),
+        coin(268, GROUND - 1), coin(269, GROUND - 1), coin(270, GROUND - 1),  # under the shelf (its switch is up on it)
         {"id": 915, "cls": "Door", "name": "gate", "x": px(282) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
         {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND) - 2, "w": 96,
          "h": 16, "props": {"path": 917, "speed": 70.0, "mode": "pingpong", "one_way": True}},
@@ -481,12 +492,12 @@ def machines_objects() -> list[dict]:
         {"cls": "Walker", "name": "beetle", "x": px(303), "y": px(4) - 26, "w": 24, "h": 26, "props": {"speed": 50.0}},
         {"cls": "Walker", "name": "beetle", "x": px(311), "y": px(4) - 26, "w": 24, "h": 26,
          "props": {"speed": 65.0, "direction": 1}},
-        coin(307, 1), coin(308, 1),
+        coin(300, 1), coin(307, 1), coin(308, 1), coin(313, 1),
         {"cls": "Ladder", "name": "long ladder", "x": px(318), "y": px(4), "w": 32, "h": px(GROUND - 4)},
         coin(322, GROUND - 1),
         spikes(range(328, 340)),
         *ferry(918, "last ferry", range(328, 340), 100.0),
-        coin(334, GROUND - 4),
+        coin(334, GROUND - 4), coin(345, GROUND - 3), coin(346, GROUND - 3),
         flag("Goal", 352, GROUND, "flag"),
     ]
 
