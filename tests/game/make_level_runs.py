@@ -77,11 +77,11 @@ def lift(name, board_x, leave_x):
     """Wait beside the lift ``name`` until it is down, step on, ride it to the top, walk off right."""
     def move(s):
         platform = kinematic(s, name)
-        bottom = platform.position[1]
+        bottom = platform.user_data.position[1]  # (where the map puts it, its lowest point)
         while s.hero.position[0] < board_x - 40:
             yield {"right"}
-        while platform.position[1] > bottom + 4:
-            yield set()  # (its start is its lowest point: wait until it is back there)
+        while not (platform.velocity[1] < 0 and platform.position[1] < bottom + 24):
+            yield set()  # wait until it is nearly back down there
         while s.hero.platform is not platform:
             yield {"right"} if s.hero.position[0] < platform.position[0] else set()
         while s.hero.position[0] < leave_x:  # against the wall, sliding up it, stepping off at the top
@@ -90,17 +90,19 @@ def lift(name, board_x, leave_x):
 
 
 def stomp():
-    """Wait for the nearest enemy ahead to come close, then jump onto it (steering to where it is)."""
+    """Wait for the nearest enemy ahead to come walking close, jump straight up, and steer down onto it."""
     def move(s):
         hx = s.hero.position[0]
         enemy = min((c for c in s.world.characters if c is not s.hero and c.position[0] > hx),
                     key=lambda c: c.position[0] - hx)
-        while enemy.position[0] - s.hero.position[0] > 100:
-            yield {"right"} if enemy.velocity[0] > 0 else set()
+        while not (enemy.velocity[0] < 0 and enemy.position[0] - s.hero.position[0] < 75):
+            far = enemy.position[0] - s.hero.position[0] > 140
+            yield {"right"} if far else set()
         for k in range(120):
             held = {"jump"} if k < 14 else set()
             dx = enemy.position[0] - s.hero.position[0]
-            held.add("right" if dx > 0 else "left")
+            if s.hero.velocity[1] < 0 and abs(dx) > 2:
+                held.add("right" if dx > 0 else "left")
             yield held
             if k > 5 and s.hero.on_floor:
                 return
@@ -157,6 +159,17 @@ def until(condition, actions=()):
     return move
 
 
+def push_until_stuck():
+    """Hold right until the hero has stopped moving (a crate pushed against a wall, or a stack that will not
+    move): the x has changed by under a pixel over the last ten steps."""
+    def move(s):
+        xs = []
+        while len(xs) < 10 or abs(xs[-1] - xs[-10]) >= 1.0:
+            yield {"right"}
+            xs.append(s.hero.position[0])
+    return move
+
+
 def climb():
     """Up a ladder to its top."""
     def move(s):
@@ -208,27 +221,84 @@ PLANS = {
         run(3740),  # over the hills and through the V
         jump_to(3856), jump_to(3952), jump_to(3856), jump_to(3952),  # up the one-way tower
         jump_to(4100),  # onto the mesa
-        run(5600),  # down the long slope to the flag
+        run(8100),  # down the long slope, over the hill country, over three gaps
+        jump_to(8256), jump_to(8430),  # over the widest gap by its one-way ledge
+        run(8500, hop=False),
+        jump_to(8560), jump_to(8688), jump_to(8816), run(8840, hop=False), jump_to(8944),  # up the staircase
+        run(8990, hop=False), jump_to(9064),
+        run(9500, hop=False),
+        hold({"down", "jump"}, 4),  # down through the cave's three floors
+        until(lambda s: s.hero.on_floor),
+        run(9760, hop=False),
+        hold({"down", "jump"}, 4),
+        until(lambda s: s.hero.on_floor),
+        run(10016, hop=False),
+        hold({"down", "jump"}, 4),
+        until(lambda s: s.hero.on_floor),
+        run(11650),  # the valleys and gaps
+        jump_to(11760), jump_to(11856), jump_to(11760), jump_to(11856), jump_to(12000),  # up to the summit
+        run(14380),  # down it, over the spikes between the hills
+        run(14470, hop=False), jump_to(14530), jump_to(14640),  # up onto the bridge
+        run(18700),  # across it, the valleys and the last hills to the flag
     ],
     "2_crates": lambda s: [
         run(400, hop=False),
         jump_to(464), jump_to(496), jump_to(560),  # crate, stack, wall top
         run(1060, hop=True),
         run(1400, hop=False),  # the crate goes ahead, under the ledge, against the wall
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(1456), jump_to(1440), jump_to(1520),  # onto the crate, up through the ledge, to the top
         run(1760, hop=True),
         run(2180, hop=False),  # off the top, push the crate onto the spring: both fly up to the next floor
         until(lambda s: s.hero.on_floor, ("right",)),
         jump_to(2090),  # back over the crate, to push it
         run(2660, hop=False),  # push it to the wall, under the high ledge
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(2704), jump_to(2690), jump_to(2790),  # onto the crate, up through the ledge, to the top
         run(3000),
         run(3640, hop=False),  # off the top, up to the pyramid
-        until(lambda s: abs(s.hero.velocity[0]) < 1, ("right",)),
+        push_until_stuck(),
         jump_to(3696), jump_to(3728), jump_to(3760), jump_to(3830),  # up the pyramid, onto the wall
-        run(4700),
+        run(4600),
+        run(4846, hop=False),  # the crate into the pit, onto the switch: the door opens
+        hold((), 40),
+        jump_to(5008),
+        run(5100),
+        run(5520, hop=False),  # up the ramp, the crate down the slope into the valley
+        run(5760, hop=False),  # and across it to the far wall
+        push_until_stuck(),
+        jump_to(5840), jump_to(5900),  # onto the crate, onto the wall
+        run(6200, hop=False),  # a crate to the next wall
+        push_until_stuck(),
+        jump_to(6256), jump_to(6320),
+        run(6520, hop=False),  # and the next
+        push_until_stuck(),
+        jump_to(6576), jump_to(6640),
+        run(7500),  # down the long slope
+        run(7972, hop=False),  # the crate onto the second spring: both fly up
+        until(lambda s: s.hero.on_floor, ("right",)),
+        hold((), 60),  # (the crate lands ahead)
+        run(8340, hop=False),  # push it under the ledge, against the wall
+        push_until_stuck(),
+        jump_to(8400), jump_to(8386), jump_to(8486),  # onto the crate, up through the ledge, to the top
+        run(9150),  # down the slopes
+        run(9390, hop=False),  # the last crate into the last pit: the last door opens
+        hold((), 40),
+        jump_to(9552),
+        run(9700),
+        run(10130, hop=False),  # up the ramp, the crate down into the valley
+        run(10500, hop=False),  # across it
+        push_until_stuck(),
+        jump_to(10576), jump_to(10560), jump_to(10660),  # onto the crate, up through the ledge, to the top
+        run(11300),  # down the slope
+        run(11420, hop=False),
+        push_until_stuck(),
+        jump_to(11472), jump_to(11504), jump_to(11536), jump_to(11568), jump_to(11650),  # up the pyramid
+        run(12300),  # down the slope
+        run(12846, hop=False),  # the crate all the way to the last pit
+        hold((), 40),
+        jump_to(13072),
+        run(13400),
     ],
     "3_machines": lambda s: [
         run(680),  # stomping the beetle on the way
@@ -244,7 +314,32 @@ PLANS = {
         run(4528, hop=False),  # onto the ladder's top
         hold({"down"}, 3),
         until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),  # down the ladder
-        run(5400),  # the switch, the door, the flag
+        run(5480),  # the switch, the door
+        ride("slow ferry", 5506, 5964),
+        run(6056, hop=False),
+        ride("fast ferry", 6082, 6540),
+        run(6800, hop=False),
+        climb(),  # up the tower
+        run(6930),  # over the bump
+        until(lambda s: s.hero.on_floor),
+        stomp(),  # the beetle
+        run(7270, hop=False),
+        jump_to(7360), jump_to(7488), jump_to(7616), jump_to(7744), jump_to(7850),  # falling platforms
+        run(8208, hop=False),  # onto the ladder's top
+        hold({"down"}, 3),
+        until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),
+        run(8496, hop=False),
+        climb(),  # up to the shelf
+        run(9000, hop=False),  # over the switch, off the shelf, through the door it opened
+        lift("fast lift", 9344, 9470),
+        stomp(), stomp(),  # the plateau's beetles
+        run(10150),  # over the bump
+        run(10192, hop=False),  # onto the long ladder's top
+        hold({"down"}, 3),
+        until(lambda s: s.hero.on_floor and s.hero.position[1] < 120, ("down",)),
+        run(10470),
+        ride("last ferry", 10498, 10828),
+        run(11400),  # to the flag
     ],
 }
 

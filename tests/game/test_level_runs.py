@@ -14,13 +14,26 @@ RUNS = Path(__file__).parent / "runs"
 DEATHS = {"hazard", "fall", "enemy", "crushed"}
 LESSONS = {
     "1_hills_and_ledges": {"checkpoint"},
-    "2_crates": {"spring", "checkpoint"},
+    "2_crates": {"spring", "switch", "door", "checkpoint"},
     "3_machines": {"stomp", "climb", "platform_fall", "switch", "door", "checkpoint"},
 }
 """Events each run must show besides the goal (what the level teaches)."""
 
 
-def replay(tmp_path, name):
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory):
+    """``replay(name)``: the frames of the level's recording and its trace, each level played once for all
+    the tests here (a run takes over a minute of play)."""
+    played = {}
+
+    def get(name):
+        if name not in played:
+            played[name] = play(tmp_path_factory.mktemp(name), name)
+        return played[name]
+    return get
+
+
+def play(tmp_path, name):
     recording = RUNS / f"{name}.json"
     frames = sum(seg["frames"] for seg in json.loads(recording.read_text()))
     trace = tmp_path / f"{name}.jsonl"
@@ -31,8 +44,8 @@ def replay(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", sorted(LESSONS))
-def test_the_recorded_run_reaches_the_goal_with_no_death(tmp_path, name):
-    frames, lines = replay(tmp_path, name)
+def test_the_recorded_run_reaches_the_goal_with_no_death(replay, name):
+    frames, lines = replay(name)
     events = [(line["step"], e) for line in lines for e in line["events"]]
     goals = [(step, e) for step, e in events if e["type"] == "goal"]
     assert len(goals) == 1 and goals[0][0] <= frames
@@ -40,9 +53,9 @@ def test_the_recorded_run_reaches_the_goal_with_no_death(tmp_path, name):
     assert LESSONS[name] <= {e["type"] for _, e in events}
 
 
-def test_the_crate_rides_the_spring_up_to_the_next_floor(tmp_path):
+def test_the_crate_rides_the_spring_up_to_the_next_floor(replay):
     """Level 2's spring throws the pushed crate (not only the hero) up onto the floor two tiles higher."""
-    _, lines = replay(tmp_path, "2_crates")
+    _, lines = replay("2_crates")
     launched = [e["id"] for line in lines for e in line["events"] if e["type"] == "spring"]
     first = {body["id"]: body for body in lines[0]["bodies"]}
     last = {body["id"]: body for body in lines[-1]["bodies"]}
@@ -51,9 +64,21 @@ def test_the_crate_rides_the_spring_up_to_the_next_floor(tmp_path):
     assert launched and len(risen) >= 1  # a crate ended on a higher floor than it started on
 
 
-def test_the_hero_drops_through_the_bridge_in_level_one(tmp_path):
+def test_crates_pushed_into_the_pits_press_the_switches_in_level_two(replay):
+    """Each switch of level 2 lies at the bottom of a spiked pit: a crate pressed it, with the hero up on the
+    ground beside the pit (a hero down there would have died on the spikes)."""
+    _, lines = replay("2_crates")
+    pressed = [line for line in lines if any(e["type"] == "switch" for e in line["events"])]
+    ground_top = 3 * 32  # engine frame, y up: the ground's top row is the map's fourth from the bottom
+    assert len(pressed) == 3
+    for line in pressed:
+        assert line["player"]["y"] > ground_top
+        assert any(body["y"] < ground_top and abs(body["x"] - line["player"]["x"]) < 120 for body in line["bodies"])
+
+
+def test_the_hero_drops_through_the_bridge_in_level_one(replay):
     """The way on in level 1 is under the one-way bridge: the hero is above it, then below it, at its x."""
-    _, lines = replay(tmp_path, "1_hills_and_ledges")
+    _, lines = replay("1_hills_and_ledges")
     over = [line for line in lines if 1920 < line["player"]["x"] < 2176]
     assert any(line["player"]["y"] > 256 for line in over) and any(line["player"]["y"] < 140 for line in over)
 
