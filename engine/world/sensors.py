@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..bodies import Sensor
-from ..geometry import collide
+from ..geometry import AABB, collide
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
@@ -22,6 +24,8 @@ class SensorSet:
         self.sensors: list[Sensor] = []
         self._inside: dict[int, dict[int, Any]] = {}
         """id(sensor) -> {id(other): other} overlapping after the last step."""
+        self._boxes: dict[int, tuple[tuple, tuple[float, float, float, float]]] = {}
+        """id(sensor) -> (its placement and shape, its box) when the box was last made."""
 
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
@@ -30,6 +34,7 @@ class SensorSet:
     def remove(self, sensor: Sensor) -> None:
         self.sensors.remove(sensor)
         self._inside.pop(id(sensor), None)
+        self._boxes.pop(id(sensor), None)
 
     def forget(self, other: object) -> None:
         """``other`` left the world: no sensor overlaps it any more (and no end event is owed for it)."""
@@ -40,9 +45,10 @@ class SensorSet:
         """Begin / end events of every sensor against ``others`` (characters and rigid bodies: anything with
         ``shape``, ``transform`` and ``filter``). A disabled sensor overlaps nothing (its overlaps end)."""
         events = []
-        for sensor in self.sensors:
+        near = self._near_pairs(others)
+        for index, sensor in enumerate(self.sensors):
             before = self._inside.get(id(sensor), {})
-            now = self._overlapping(sensor, others) if sensor.enabled else {}
+            now = self._overlapping(sensor, [others[k] for k in near.get(index, ())]) if sensor.enabled else {}
             for key, entered in now.items():
                 if key not in before:
                     events.append(ContactEvent("begin", sensor, entered, (0.0, 0.0)))
@@ -52,16 +58,42 @@ class SensorSet:
             self._inside[id(sensor)] = now
         return events
 
+    def _near_pairs(self, others: Sequence[Any]) -> dict[int, list[int]]:
+        """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending). All boxes once
+        per step and one array test: a level has dozens of sensors (coins, checkpoints, spikes) and dozens of
+        crates, and only a few pairs are near each other."""
+        if not others or not self.sensors:
+            return {}
+        theirs = np.array([_box(other.shape.aabb(other.transform)) for other in others], dtype=np.float64)
+        ours = np.array([self._box_of(sensor) for sensor in self.sensors], dtype=np.float64)
+        near = (theirs[None, :, 0] <= ours[:, None, 2]) & (theirs[None, :, 2] >= ours[:, None, 0]) \
+            & (theirs[None, :, 1] <= ours[:, None, 3]) & (theirs[None, :, 3] >= ours[:, None, 1])
+        pairs: dict[int, list[int]] = {}
+        for sensor, other in zip(*(index.tolist() for index in np.nonzero(near))):
+            pairs.setdefault(sensor, []).append(other)
+        return pairs
+
+    def _box_of(self, sensor: Sensor) -> tuple[float, float, float, float]:
+        """The sensor's box, made again only when its placement or shape changed (game code may move it)."""
+        placement = (tuple(sensor.position), sensor.angle, id(sensor.shape))
+        kept = self._boxes.get(id(sensor))
+        if kept is None or kept[0] != placement:
+            kept = self._boxes[id(sensor)] = (placement, _box(sensor.aabb()))
+        return kept[1]
+
     @staticmethod
-    def _overlapping(sensor: Sensor, others: Sequence[Any]) -> dict[int, Any]:
-        box = sensor.aabb()
-        xf = sensor.transform
+    def _overlapping(sensor: Sensor, near: list[Any]) -> dict[int, Any]:
+        """Which of the ``near`` characters and bodies (in their order) overlap ``sensor``."""
         found: dict[int, Any] = {}
-        for other in others:
+        xf = sensor.transform if near else None
+        for other in near:
             if not sensor.filter.touches(other.filter):
                 continue
-            if other.shape.aabb(other.transform).overlaps(box):
-                m = collide(sensor.shape, xf, other.shape, other.transform)
-                if m is not None and m.separation < 0.0:
-                    found[id(other)] = other
+            m = collide(sensor.shape, xf, other.shape, other.transform)
+            if m is not None and m.separation < 0.0:
+                found[id(other)] = other
         return found
+
+
+def _box(aabb: AABB) -> tuple[float, float, float, float]:
+    return aabb.min_x, aabb.min_y, aabb.max_x, aabb.max_y
