@@ -85,7 +85,9 @@ class SensorSet:
     def _overlapping(sensor: Sensor, near: list[Any]) -> dict[int, Any]:
         """Which of the ``near`` characters and bodies (in their order) overlap ``sensor``."""
         found: dict[int, Any] = {}
-        xf = sensor.transform if near else None
+        if not near:
+            return found
+        xf = sensor.transform
         for other in near:
             if not sensor.filter.touches(other.filter):
                 continue
