@@ -37,8 +37,8 @@ from typing import Any, NamedTuple
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, Neighbour, Scene,
-    SceneContact, SceneHit, WorldError, require_nonnegative,
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Neighbour,
+    Scene, SceneContact, SceneHit, WorldError, require_nonnegative,
 )
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
@@ -707,6 +707,9 @@ def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
     found = ch.scene.gather(box, ignore=(ch,), filter=ch.filter)
     if ch._candidates is None:
         ch._candidates = found
+        return
+    if isinstance(ch._candidates, Gathered):
+        ch._candidates = ch._candidates.extended(found)  # keeps what the compiled queries need
         return
     known = {id(n.collider) for n in ch._candidates}
     ch._candidates = ch._candidates + [n for n in found if id(n.collider) not in known]

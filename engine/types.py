@@ -19,7 +19,8 @@ from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
-    "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative", "unit_or_none",
+    "Gathered", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative",
+    "unit_or_none",
 ]
 
 DEFAULT_GRAVITY: Vec2 = (0.0, -1800.0)
@@ -206,6 +207,40 @@ class Neighbour(NamedTuple):
     shape: RoundedPolygon
     transform: Transform
     box: tuple[float, float, float, float]
+
+
+class Gathered(list[Neighbour]):
+    """What ``World.gather`` found: the neighbours, in order, and alongside them, for the compiled queries, the
+    static segments among them (``segments``, with their places in the list, ``static_places``), the others
+    with their places (``others``), and the Minkowski-sum rows the queries built for them (``rows``, per
+    moving core)."""
+
+    __slots__ = ("others", "rows", "segments", "static_places")
+
+    def __init__(self, statics: list[Neighbour], others: list[Neighbour]) -> None:
+        super().__init__(statics)
+        self.extend(others)
+        self.segments: list[int] = [n.collider.segment for n in statics]
+        self.static_places: list[int] = list(range(len(statics)))
+        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(statics)))
+        self.rows: dict[object, Any] = {}
+
+    def extended(self, found: list[Neighbour]) -> Gathered:
+        """These neighbours followed by those of ``found`` not among them yet (by collider)."""
+        known = {id(n.collider) for n in self}
+        more = Gathered([], [])
+        more.extend(self)
+        more.segments, more.static_places, more.others = list(self.segments), list(self.static_places), list(self.others)
+        for neighbour in found:
+            if id(neighbour.collider) in known:
+                continue
+            if neighbour.collider.segment >= 0:
+                more.segments.append(neighbour.collider.segment)
+                more.static_places.append(len(more))
+            else:
+                more.others.append((len(more), neighbour))
+            more.append(neighbour)
+        return more
 
 
 class Scene(Protocol):

@@ -20,6 +20,7 @@ from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkow
 from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
+from .cast_kernel import SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, sum_row_width
 from .filters import filter_arrays
 
 __all__ = ["QueryConfig", "StaticGeometry"]
@@ -63,6 +64,7 @@ class StaticGeometry:
         self._neighbours: dict[int, Neighbour] = {}
         self._joints = _Joints(np.zeros((0, 2)), np.zeros((0, 2)), 1e-6)
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
+        self._sum_tables: dict[tuple[Vec2, ...], _SumTable] = {}
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -129,6 +131,7 @@ class StaticGeometry:
         ow = np.concatenate(self._one_way) if self._one_way else np.zeros((0, 2))
         self._broadphase = StaticBroadPhase(a, b, r)
         self._sums.clear()
+        self._sum_tables.clear()
         self._neighbours.clear()
         filters: list[tuple[CollisionFilter, Any]] = []
         for count, flt, data in self._pending_colliders:
@@ -191,6 +194,27 @@ class StaticGeometry:
         self.broadphase  # noqa: B018
         return self._joints.shared(segment)
 
+    def sum_table(self, shape: RoundedPolygon, segments: list[int]) -> _SumTable | None:
+        """The table of the Minkowski sums of the segments with the upright ``shape``'s core, for the compiled
+        queries (:mod:`engine.world.cast_kernel`; the radius is added there, so a shape and its skin-grown
+        copy share it), with the rows of ``segments`` built. Each row is built once per segment and core,
+        with the reference :func:`~engine.geometry.minkowski_difference`. ``None`` when the shape or one of
+        those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
+        if shape.count < 3:
+            return None
+        table = self._sum_tables.get(shape.vertices)
+        if table is None:
+            if len(self._sum_tables) >= self.config.sum_cache_shapes:
+                self._sum_tables.clear()
+            table = self._sum_tables[shape.vertices] = _SumTable(shape, len(self))
+        built = table.built
+        for segment in segments:
+            if not built[segment]:
+                table.build(self.broadphase, segment)
+        if table.unusable and not table.unusable.isdisjoint(segments):
+            return None
+        return table
+
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
         """Minkowski sum of ``segment`` and a non-rotating ``shape``, built once and kept: a character sweeps
         the same shape against the same segments every step."""
@@ -205,6 +229,37 @@ class StaticGeometry:
                 sums.clear()
             found = sums[segment] = minkowski_difference(self.shape(segment), _IDENTITY, shape, 0.0)
         return found
+
+
+class _SumTable:
+    """The rows of one moving core's Minkowski sums with the segments (see ``engine.world.cast_kernel.SUM_*``),
+    each built when its segment is first asked for. Rows of untouched segments cost no memory until written
+    (``np.zeros`` maps pages lazily)."""
+
+    def __init__(self, shape: RoundedPolygon, segments: int) -> None:
+        self.shape = shape
+        self.core = np.array(shape.vertices, dtype=np.float64).reshape(-1, 2)
+        """The moving core's vertices (k, 2), px, in its own frame."""
+        self.rows = np.zeros((segments, sum_row_width(shape.count)))
+        self.built = bytearray(segments)
+        """1 where the segment's row is built."""
+        self.unusable: set[int] = set()
+        """Segments whose sum is not a polygon the rows can hold (never asked of the compiled queries)."""
+
+    def build(self, broadphase: StaticBroadPhase, segment: int) -> None:
+        """Fill ``segment``'s row."""
+        capsule = broadphase.shape(segment)
+        grown = minkowski_difference(capsule, _IDENTITY, self.shape, 0.0)
+        row = self.rows[segment]
+        row[SUM_SEGMENT_RADIUS] = capsule.radius
+        row[SUM_MIN_X:SUM_MIN_X + 4] = broadphase.box(segment)
+        row[SUM_COUNT] = grown.count
+        self.built[segment] = 1
+        if not 3 <= grown.count <= self.shape.count + 2:
+            self.unusable.add(segment)
+            return
+        for i, ((x, y), (nx, ny)) in enumerate(zip(grown.vertices, grown.normals)):
+            row[SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
 
 
 class _Joints:

@@ -31,9 +31,10 @@ from ..character import Character, MoverConfig, move_character
 from ..geometry import AABB, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, shape_cast
 from ..types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Neighbour,
-    SceneContact, SceneHit, Vec2, WorldError,
+    DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
+    Neighbour, SceneContact, SceneHit, Vec2, WorldError,
 )
+from .cast_kernel import cast_sums, contact_sums
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -212,13 +213,14 @@ class World:
             floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
 
     # ---------------------------------------------------------------- queries
-    def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> list[Neighbour]:
+    def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered:
         """Everything that may touch ``box``: static segments from the broad phase, kinematic bodies, rigid
         bodies and characters whose boxes overlap it, and whose filters touch ``filter`` (default: all).
         Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step)."""
         ignored = {id(x) for x in ignore}
         query = filter or DEFAULT_FILTER
-        found = self.static.neighbours_in(box, ignored, query)
+        statics = self.static.neighbours_in(box, ignored, query)
+        found: list[Neighbour] = []
         for group in (self.kinematic_bodies, self.bodies, self.characters):
             for body in group:
                 if id(body.collider) in ignored or id(body) in ignored:
@@ -233,7 +235,7 @@ class World:
                 if body_box.overlaps(box):
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
-        return found
+        return Gathered(statics, found)
 
     def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
         """What a query in ``box`` must test: the caller's ``gathered`` candidates narrowed to the box, or,
@@ -247,7 +249,14 @@ class World:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
-        candidates = self._candidates(shape.aabb(xf).swept((tx, ty)), ignore, candidates)
+        box = shape.aabb(xf).swept((tx, ty))
+        if candidates is None:
+            candidates = self.gather(box, ignore)
+        rows = self._sum_rows(shape, xf, ignore, candidates)
+        if rows is not None:
+            assert isinstance(candidates, Gathered)
+            return self._compiled_cast(shape, xf, tx, ty, box, candidates, rows, ignore)
+        candidates = self._candidates(box, ignore, candidates)
         upright = xf.angle == 0.0
         hits = []
         for neighbour in candidates:
@@ -268,7 +277,14 @@ class World:
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
-        candidates = self._candidates(shape.aabb(xf).grown(margin), ignore, candidates)
+        box = shape.aabb(xf).grown(margin)
+        if candidates is None:
+            candidates = self.gather(box, ignore)
+        rows = self._sum_rows(shape, xf, ignore, candidates)
+        if rows is not None:
+            assert isinstance(candidates, Gathered)
+            return self._compiled_contacts(shape, xf, margin, box, candidates, rows, ignore)
+        candidates = self._candidates(box, ignore, candidates)
         upright = xf.angle == 0.0
         found = []
         for neighbour in candidates:
@@ -284,6 +300,73 @@ class World:
             if contact is not None:
                 found.append(contact)
         return found
+
+    def _sum_rows(self, shape: RoundedPolygon, xf: Transform, ignore: Iterable[object],
+                  candidates: list[Neighbour] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
+        shape's core (see :mod:`engine.world.cast_kernel`), when the compiled queries can answer for the
+        gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
+        if not isinstance(candidates, Gathered) or xf.angle != 0.0 or shape.count < 3:
+            return None
+        if ignore and any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):
+            return None
+        key = shape.vertices
+        found = candidates.rows.get(key, False)
+        if found is False:
+            table = self.static.sum_table(shape, candidates.segments)
+            found = None if table is None else (table.rows, np.array(candidates.segments, dtype=np.int64), table.core)
+            candidates.rows[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
+                       candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+                       ignore: Iterable[object]) -> list[SceneHit]:
+        """:meth:`cast` with the static segments swept against in one compiled call (the same hits, bit for
+        bit), the other colliders one by one; merged in the candidates' order between equal fractions."""
+        ox, oy = xf.position
+        table, segment_rows, core = rows
+        found = cast_sums(table, segment_rows, core, shape.radius, ox, oy, tx, ty, *box, 2.0)
+        hits = []
+        if len(found):
+            segments, collider = candidates.segments, self.static.collider
+            hits = [SceneHit(f, (px, py), (nx, ny), collider(segments[int(k)]), inside != 0.0)
+                    for k, f, px, py, nx, ny, inside in found.tolist()]
+        others = _near_others(candidates, box, ignore)
+        if not others:
+            return hits
+        places = candidates.static_places
+        keyed = [(hit.fraction, places[int(k)], hit) for k, hit in zip(found[:, 0].tolist(), hits)]
+        for place, (other, target, xf_target, _) in others:
+            hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+            if hit is not None:
+                keyed.append((hit.fraction, place, SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)))
+        keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [hit for _, _, hit in keyed]
+
+    def _compiled_contacts(self, shape: RoundedPolygon, xf: Transform, margin: float, box: AABB,
+                           candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+                           ignore: Iterable[object]) -> list[SceneContact]:
+        """:meth:`contacts` with the static segments in one compiled call, the other colliders one by one;
+        in the candidates' order."""
+        ox, oy = xf.position
+        table, segment_rows, core = rows
+        found = contact_sums(table, segment_rows, core, shape.radius, ox, oy, margin, *box, 2.0)
+        contacts = []
+        if len(found):
+            segments, collider = candidates.segments, self.static.collider
+            contacts = [SceneContact((nx, ny), separation, (px, py), collider(segments[int(k)]))
+                        for k, separation, nx, ny, px, py in found.tolist()]
+        others = _near_others(candidates, box, ignore)
+        if not others:
+            return contacts
+        places = candidates.static_places
+        keyed = [(places[int(k)], contact) for k, contact in zip(found[:, 0].tolist(), contacts)]
+        for place, (other, target, xf_target, _) in others:
+            contact = _contact(shape, xf, other, target, xf_target, margin)
+            if contact is not None:
+                keyed.append((place, contact))
+        keyed.sort(key=lambda entry: entry[0])
+        return [contact for _, contact in keyed]
 
     def contact_with(
         self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
@@ -313,6 +396,19 @@ def _near(candidates: list[Neighbour], box: AABB, ignore: Iterable[object]) -> l
     ignored = {id(x) for x in ignore} if ignore else ()
     return [
         n for n in candidates
+        if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
+        and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
+    ]
+
+
+def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> list[tuple[int, Neighbour]]:
+    """The gathered non-static candidates (with their places) whose boxes overlap ``box``, not ignored."""
+    if not candidates.others:
+        return []
+    min_x, min_y, max_x, max_y = box
+    ignored = {id(x) for x in ignore} if ignore else ()
+    return [
+        (place, n) for place, n in candidates.others
         if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
         and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
     ]

@@ -1,0 +1,362 @@
+"""The character mover's queries against static geometry, compiled (numba): a shape's cast and its contacts
+against many segments' Minkowski sums in one call.
+
+:func:`cast_sums` is :func:`engine.geometry.cast_against_sum` (with ``edge_midpoints=False``) for every
+gathered segment at once, and :func:`contact_sums` is :func:`engine.geometry.contact_from_sum` likewise.
+They follow the readable reference in :mod:`engine.geometry.queries` (``_local_ray``,
+``_ray_polygon_outside``, ``_ray_circle``, ``_polygon_closest``, ``_contact_point``) step for step and in
+the same arithmetic order, so they give the same bits: Python's ``math.hypot`` (CPython's own correctly
+rounded algorithm, not the C library's) is rebuilt in :func:`py_hypot`, and Python's ``x ** 2`` (the C
+library's ``pow``, which differs from ``x * x`` in the last bit now and then) is ``x ** two`` with ``two`` a
+run-time 2.0 that the compiler cannot fold into a multiplication.
+
+The sums are polygon cores (3+ vertices: a segment grown by a polygon character), one row each of a sum
+table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
+with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
+
+Units: pixels. Normals point from the segment towards the moving shape (against the motion).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numba
+import numpy as np
+
+__all__ = ["SUM_FIRST_VERTEX", "cast_sums", "compile_steps", "contact_sums", "py_hypot", "sum_row_width"]
+
+_jit = numba.njit(cache=True, nogil=True, fastmath=False)
+"""Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
+_inline = numba.njit(inline="always", fastmath=False)
+"""Small helpers, inlined where called."""
+
+# Columns of a sum-table row: the core's vertex count, the segment's radius (px), the segment's bounding box
+# (px, its thickness included), then per core vertex its x, y and the outward unit normal of the edge that
+# starts there.
+SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
+
+_ON_SURFACE = 1e-9
+"""Pixels: as ``engine.geometry.queries._ON_SURFACE``."""
+_ON_CORE = 1e-9
+"""Pixels: as ``engine.geometry.queries._ON_CORE``."""
+
+# Columns of :func:`cast_sums`' answer and of :func:`contact_sums`' answer.
+CAST_ROW, CAST_FRACTION, CAST_POINT_X, CAST_POINT_Y, CAST_NORMAL_X, CAST_NORMAL_Y, CAST_INSIDE = range(7)
+CONTACT_ROW, CONTACT_SEPARATION, CONTACT_NORMAL_X, CONTACT_NORMAL_Y, CONTACT_POINT_X, CONTACT_POINT_Y = range(6)
+
+
+def sum_row_width(core_vertices: int) -> int:
+    """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
+    at most two more)."""
+    return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
+
+
+@_inline
+def _split(x):
+    """Veltkamp's split of ``x`` into a high half and the exact rest (CPython's ``dl_split``)."""
+    t = x * 134217729.0
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+@_inline
+def _exact_product(x, y):
+    """``x * y`` as a rounded part and its error (Dekker's product, CPython's ``dl_mul``)."""
+    xh, xl = _split(x)
+    yh, yl = _split(y)
+    p = xh * yh
+    q = xh * yl + xl * yh
+    z = p + q
+    return z, p - z + q + xl * yl
+
+
+@numba.njit(fastmath=False)
+def py_hypot(a, b):
+    """Python's ``math.hypot(a, b)``, the same bits: CPython 3.11's ``vector_norm`` for two values (scale by
+    a power of two, sum the squares with their exact errors, one correction step after the square root)."""
+    a, b = abs(a), abs(b)
+    m = b if b > a else a
+    if math.isinf(m):
+        return m
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if m == 0.0:
+        return m
+    _, exponent = math.frexp(m)
+    if exponent < -1023:
+        return math.hypot(a, b)  # subnormal: far below a pixel, the C library's answer is as good
+    scale = math.ldexp(1.0, -exponent)
+    total, low, carry = 1.0, 0.0, 0.0
+    for x in (a * scale, b * scale):
+        square, square_error = _exact_product(x, x)
+        summed = total + square
+        carry += (total - summed) + square
+        total = summed
+        low += square_error
+    h = math.sqrt(total - 1.0 + (low + carry))
+    square, square_error = _exact_product(-h, h)
+    summed = total + square
+    carry += (total - summed) + square
+    total = summed
+    low += square_error
+    x = total - 1.0 + (low + carry)
+    h += x / (2.0 * h)
+    return h / scale
+
+
+@_inline
+def _vertex(row, i):
+    base = SUM_FIRST_VERTEX + 4 * i
+    return row[base], row[base + 1]
+
+
+@_inline
+def _normal(row, i):
+    base = SUM_FIRST_VERTEX + 4 * i
+    return row[base + 2], row[base + 3]
+
+
+@numba.njit(fastmath=False)
+def _polygon_closest(row, n, px, py, two):
+    """``queries._polygon_closest`` on a sum row: (qx, qy, signed core distance, nx, ny, feature)."""
+    best_i = 0
+    best_sep = -math.inf
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        vx, vy = _vertex(row, i)
+        sep = nx * (px - vx) + ny * (py - vy)
+        if sep > best_sep:
+            best_sep, best_i = sep, i
+    if best_sep <= 0.0:
+        nx, ny = _normal(row, best_i)
+        return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
+    best_d2 = math.inf
+    qx = qy = 0.0
+    feature = 0
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        ax, ay = _vertex(row, i)
+        if nx * (px - ax) + ny * (py - ay) <= 0.0:
+            continue
+        j = (i + 1) % n
+        bx, by = _vertex(row, j)
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            cx, cy, f = ax, ay, i
+        elif t >= 1.0:
+            cx, cy, f = bx, by, j
+        else:
+            cx, cy, f = ax + t * ex, ay + t * ey, 32 + i
+        d2 = (px - cx) ** two + (py - cy) ** two
+        if d2 < best_d2:
+            best_d2, qx, qy, feature = d2, cx, cy, f
+    d = math.sqrt(best_d2)
+    if feature >= 32:
+        nx, ny = _normal(row, feature - 32)
+    elif d <= _ON_CORE:
+        nx, ny = _normal(row, best_i)
+    else:
+        nx, ny = (px - qx) / d, (py - qy) / d
+    return qx, qy, d, nx, ny, feature
+
+
+@_inline
+def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
+    """``queries._ray_circle``: (hit, t, nx, ny) for an origin outside the circle."""
+    mx, my = px - cx, py - cy
+    b = mx * dx + my * dy
+    c = mx * mx + my * my - r * r
+    if b >= 0.0:
+        return False, 0.0, 0.0, 0.0
+    disc = b * b - c
+    if disc < 0.0:
+        return False, 0.0, 0.0, 0.0
+    t = -b - math.sqrt(disc)
+    t = 0.0 if 0.0 > t else t  # Python's max(t, 0.0)
+    if t > max_distance:
+        return False, 0.0, 0.0, 0.0
+    hx, hy = px + t * dx - cx, py + t * dy - cy
+    hl = py_hypot(hx, hy)
+    return True, t, hx / hl, hy / hl
+
+
+@numba.njit(fastmath=False)
+def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two):
+    """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon."""
+    t_enter = 0.0
+    t_exit = max_distance
+    enter = -1
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        height = heights[i]
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if height > 0.0:
+                return False, 0.0, 0.0, 0.0
+            continue
+        t = -height / den
+        if den < 0.0:
+            if t > t_enter or (enter < 0 and t == t_enter):
+                t_enter, enter = t, i
+        elif t < t_exit:
+            t_exit = t
+        if t_enter > t_exit:
+            return False, 0.0, 0.0, 0.0
+    if enter < 0:
+        if feature < 0:
+            feature = _polygon_closest(row, n, px, py, two)[5]
+        if r == 0.0 or not 0 <= feature < 32:
+            return False, 0.0, 0.0, 0.0
+        cx, cy = _vertex(row, feature)
+    else:
+        ax, ay = _vertex(row, enter)
+        bx, by = _vertex(row, (enter + 1) % n)
+        ex, ey = bx - ax, by - ay
+        hx, hy = px + t_enter * dx, py + t_enter * dy
+        u = (hx - ax) * ex + (hy - ay) * ey
+        if r == 0.0 or 0.0 <= u <= ex * ex + ey * ey:
+            nx, ny = _normal(row, enter)
+            return True, t_enter, nx, ny
+        cx, cy = (ax, ay) if u < 0.0 else (bx, by)
+    return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
+
+
+@numba.njit(fastmath=False)
+def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
+    """``queries._local_ray`` for a polygon core: (hit, t, nx, ny, started_inside)."""
+    heights = np.empty(n)
+    top_i = 0
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        vx, vy = _vertex(row, i)
+        heights[i] = nx * (px - vx) + ny * (py - vy) - r
+        if heights[i] > heights[top_i]:
+            top_i = i  # the first of the highest, as Python's max() and list.index() find it
+    top = heights[top_i]
+    feature = -1
+    on_face = -1
+    if abs(top) <= _ON_SURFACE:
+        ax, ay = _vertex(row, top_i)
+        bx, by = _vertex(row, (top_i + 1) % n)
+        u = (px - ax) * (bx - ax) + (py - ay) * (by - ay)
+        if 0.0 <= u <= (bx - ax) ** two + (by - ay) ** two:
+            on_face = top_i
+    if on_face >= 0:
+        nx, ny = _normal(row, on_face)
+        if dx * nx + dy * ny < 0.0:
+            return True, 0.0, nx, ny, False
+    elif top <= _ON_SURFACE:
+        _, _, dcore, onx, ony, feature = _polygon_closest(row, n, px, py, two)
+        if dcore - r < 0.0:
+            return True, 0.0, onx, ony, True
+        if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
+            return True, 0.0, onx, ony, False
+    hit, t, nx, ny = _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two)
+    return hit, t, nx, ny, False
+
+
+@_inline
+def _support_point(core, radius, ox, oy, nx, ny):
+    """``queries._contact_point`` with ``edge_midpoints=False`` for an upright moving shape whose origin is at
+    (ox, oy): its surface point farthest against (nx, ny)."""
+    best = math.inf
+    sx = sy = 0.0
+    for i in range(core.shape[0]):
+        x, y = core[i, 0], core[i, 1]
+        wx, wy = 1.0 * x - 0.0 * y, 0.0 * x + 1.0 * y  # the reference's rotation by an upright transform
+        d = wx * nx + wy * ny
+        if d < best:
+            best, sx, sy = d, wx, wy
+    return ox + sx - radius * nx, oy + sy - radius * ny
+
+
+@_inline
+def _in_box(row, min_x, min_y, max_x, max_y):
+    """Whether the row's segment box overlaps the query box (the world's ``_near`` test)."""
+    return row[SUM_MIN_X] <= max_x and row[SUM_MAX_X] >= min_x and row[SUM_MIN_Y] <= max_y and row[SUM_MAX_Y] >= min_y
+
+
+@_jit
+def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
+    """Sweep the upright shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px) from (ox, oy)
+    by (tx, ty) against the sum-table rows ``table[segments]`` whose segment boxes overlap the query box.
+    Returns one row per hit (``CAST_*`` columns: index into ``segments``, fraction, contact point, normal,
+    started inside 1.0/0.0), nearest first and, between equal fractions, in ``segments``' order (a stable
+    sort, as ``list.sort``). ``two`` must be 2.0."""
+    length = py_hypot(tx, ty)
+    out = np.empty((segments.shape[0], 7))
+    count = 0
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        n = int(row[SUM_COUNT])
+        r = row[SUM_SEGMENT_RADIUS] + radius
+        if length == 0.0:
+            _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+            if not d - r < 0.0:
+                continue
+            fraction, hx, hy, inside = 0.0, ox, oy, True
+        else:
+            dx, dy = tx / length, ty / length
+            hit, t, nx, ny, inside = _local_ray(row, n, r, ox, oy, dx, dy, length, two)
+            if not hit:
+                continue
+            hx, hy = ox + t * dx, oy + t * dy
+            fraction = t / length
+            fraction = 1.0 if 1.0 < fraction else fraction  # Python's min(fraction, 1.0)
+        px, py = _support_point(core, radius, hx, hy, nx, ny)
+        j = count
+        while j > 0 and out[j - 1, CAST_FRACTION] > fraction:  # insertion sort: stable, and hits are few
+            out[j] = out[j - 1]
+            j -= 1
+        out[j, CAST_ROW], out[j, CAST_FRACTION], out[j, CAST_POINT_X], out[j, CAST_POINT_Y] = k, fraction, px, py
+        out[j, CAST_NORMAL_X], out[j, CAST_NORMAL_Y], out[j, CAST_INSIDE] = nx, ny, 1.0 if inside else 0.0
+        count += 1
+    return out[:count]
+
+
+@_jit
+def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two):
+    """Contacts of the upright shape (``core``, ``radius``) at (ox, oy) with the sum-table rows
+    ``table[segments]`` whose segment boxes overlap the query box and whose separation is at most ``margin``
+    px, in ``segments``' order (``CONTACT_*`` columns: index into ``segments``, separation (negative =
+    overlap), normal towards the shape, contact point)."""
+    out = np.empty((segments.shape[0], 6))
+    count = 0
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        n = int(row[SUM_COUNT])
+        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        separation = d - (row[SUM_SEGMENT_RADIUS] + radius)
+        if not separation <= margin:
+            continue
+        hx, hy = ox - nx * separation, oy - ny * separation
+        px, py = _support_point(core, radius, hx, hy, nx, ny)
+        out[count, CONTACT_ROW], out[count, CONTACT_SEPARATION] = k, separation
+        out[count, CONTACT_NORMAL_X], out[count, CONTACT_NORMAL_Y] = nx, ny
+        out[count, CONTACT_POINT_X], out[count, CONTACT_POINT_Y] = px, py
+        count += 1
+    return out[:count]
+
+
+def compile_steps() -> Iterator[str]:
+    """Compile (or load from the disk cache) both kernels on a box over a flat segment; yields each one's name
+    once it is ready (for progress displays)."""
+    core = np.array([[-8.0, -14.0], [8.0, -14.0], [8.0, 14.0], [-8.0, 14.0]])
+    rows = np.zeros((1, sum_row_width(4)))
+    rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0
+    sum_core = ((-108.0, -14.0), (108.0, -14.0), (108.0, 14.0), (-108.0, 14.0))
+    sum_normals = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
+    for i, ((x, y), (nx, ny)) in enumerate(zip(sum_core, sum_normals)):
+        rows[0, SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
+    segments = np.zeros(1, dtype=np.int64)
+    cast_sums(rows, segments, core, 2.5, 0.0, 20.0, 0.0, -10.0, -10.0, -18.0, 10.0, 36.0, 2.0)
+    yield "character casts"
+    contact_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 2.0)
+    yield "character contacts"
