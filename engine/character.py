@@ -346,6 +346,16 @@ def _slide(
 ) -> tuple[Vec2, Vec2]:
     """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
     stop against a surface and the end."""
+    compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
+                                       ignore)
+    if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
+        slid_hits, stops, end, end_velocity = compiled
+        hits.extend(slid_hits)
+        if trail is not None:
+            trail.extend(stops)
+            if not trail or trail[-1] != end:
+                trail.append(end)
+        return end, end_velocity
     cfg = ch.config
     ux, uy = cfg.up
     px, py = position

@@ -215,7 +215,7 @@ class Gathered(list[Neighbour]):
     with their places (``others``), and the Minkowski-sum rows the queries built for them (``rows``, per
     moving core)."""
 
-    __slots__ = ("others", "rows", "segments", "static_places")
+    __slots__ = ("one_way", "others", "rows", "segments", "static_places")
 
     def __init__(self, statics: list[Neighbour], others: list[Neighbour]) -> None:
         super().__init__(statics)
@@ -224,6 +224,8 @@ class Gathered(list[Neighbour]):
         self.static_places: list[int] = list(range(len(statics)))
         self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(statics)))
         self.rows: dict[object, Any] = {}
+        self.one_way = any(n.collider.one_way is not None for n in statics)
+        """Whether a one-way segment is among them."""
 
     def extended(self, found: list[Neighbour]) -> Gathered:
         """These neighbours followed by those of ``found`` not among them yet (by collider)."""
@@ -231,10 +233,12 @@ class Gathered(list[Neighbour]):
         more = Gathered([], [])
         more.extend(self)
         more.segments, more.static_places, more.others = list(self.segments), list(self.static_places), list(self.others)
+        more.one_way = self.one_way
         for neighbour in found:
             if id(neighbour.collider) in known:
                 continue
             if neighbour.collider.segment >= 0:
+                more.one_way = more.one_way or neighbour.collider.one_way is not None
                 more.segments.append(neighbour.collider.segment)
                 more.static_places.append(len(more))
             else:
@@ -259,3 +263,7 @@ class Scene(Protocol):
 
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
+
+    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+                       config: Any, candidates: list[Neighbour] | None, ignore: Iterable[object]
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None: ...

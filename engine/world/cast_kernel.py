@@ -25,7 +25,8 @@ from collections.abc import Iterator
 import numba
 import numpy as np
 
-__all__ = ["SUM_FIRST_VERTEX", "cast_sums", "compile_steps", "contact_sums", "py_hypot", "sum_row_width"]
+__all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "py_hypot", "slide_sums",
+           "sum_row_width"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -279,6 +280,29 @@ def _in_box(row, min_x, min_y, max_x, max_y):
     return row[SUM_MIN_X] <= max_x and row[SUM_MAX_X] >= min_x and row[SUM_MIN_Y] <= max_y and row[SUM_MAX_Y] >= min_y
 
 
+@numba.njit(fastmath=False)
+def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
+    """``queries.cast_against_sum`` (``edge_midpoints=False``) of the shape against one sum row, ``length``
+    being ``hypot(tx, ty)``: (hit, fraction, point x, y, normal x, y, started inside)."""
+    n = int(row[SUM_COUNT])
+    r = row[SUM_SEGMENT_RADIUS] + radius
+    if length == 0.0:
+        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        if not d - r < 0.0:
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, False
+        fraction, hx, hy, inside = 0.0, ox, oy, True
+    else:
+        dx, dy = tx / length, ty / length
+        hit, t, nx, ny, inside = _local_ray(row, n, r, ox, oy, dx, dy, length, two)
+        if not hit:
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, False
+        hx, hy = ox + t * dx, oy + t * dy
+        fraction = t / length
+        fraction = 1.0 if 1.0 < fraction else fraction  # Python's min(fraction, 1.0)
+    px, py = _support_point(core, radius, hx, hy, nx, ny)
+    return True, fraction, px, py, nx, ny, inside
+
+
 @_jit
 def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
     """Sweep the upright shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px) from (ox, oy)
@@ -293,22 +317,9 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
         row = table[segments[k]]
         if not _in_box(row, min_x, min_y, max_x, max_y):
             continue
-        n = int(row[SUM_COUNT])
-        r = row[SUM_SEGMENT_RADIUS] + radius
-        if length == 0.0:
-            _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
-            if not d - r < 0.0:
-                continue
-            fraction, hx, hy, inside = 0.0, ox, oy, True
-        else:
-            dx, dy = tx / length, ty / length
-            hit, t, nx, ny, inside = _local_ray(row, n, r, ox, oy, dx, dy, length, two)
-            if not hit:
-                continue
-            hx, hy = ox + t * dx, oy + t * dy
-            fraction = t / length
-            fraction = 1.0 if 1.0 < fraction else fraction  # Python's min(fraction, 1.0)
-        px, py = _support_point(core, radius, hx, hy, nx, ny)
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        if not hit:
+            continue
         j = count
         while j > 0 and out[j - 1, CAST_FRACTION] > fraction:  # insertion sort: stable, and hits are few
             out[j] = out[j - 1]
@@ -317,6 +328,106 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
         out[j, CAST_NORMAL_X], out[j, CAST_NORMAL_Y], out[j, CAST_INSIDE] = nx, ny, 1.0 if inside else 0.0
         count += 1
     return out[:count]
+
+
+@numba.njit(fastmath=False)
+def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two):
+    """The mover's ``_first_hit`` over static solid segments: the nearest hit (the first in ``segments``' order
+    between equal fractions) that the sweep runs into rather than grazes. Returns (index into ``segments``
+    or -1, fraction, point x, y, normal x, y, started inside)."""
+    length = py_hypot(tx, ty)
+    min_x = local_box[0] + ox + (0.0 if 0.0 < tx else tx)  # AABB.swept: Python's min(tx, 0.0) and max
+    min_y = local_box[1] + oy + (0.0 if 0.0 < ty else ty)
+    max_x = local_box[2] + ox + (0.0 if 0.0 > tx else tx)
+    max_y = local_box[3] + oy + (0.0 if 0.0 > ty else ty)
+    best = -1
+    best_fraction = best_px = best_py = best_nx = best_ny = 0.0
+    best_inside = False
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        if not hit or tx * nx + ty * ny >= -graze_cosine * length:
+            continue  # a miss, or moving away from it, along it or skimming it
+        if best < 0 or fraction < best_fraction:
+            best, best_fraction, best_px, best_py, best_nx, best_ny, best_inside = k, fraction, px, py, nx, ny, inside
+    return best, best_fraction, best_px, best_py, best_nx, best_ny, best_inside
+
+
+@_inline
+def _surface(nx, ny, ux, uy, floor_limit):
+    """``character._classify``: 0 floor, 1 wall, 2 ceiling (``floor_limit``: cos of the steepest floor)."""
+    d = nx * ux + ny * uy
+    if d >= floor_limit - _MOVER_EPS:
+        return 0
+    if d <= -floor_limit + _MOVER_EPS:
+        return 2
+    return 1
+
+
+_MOVER_EPS = 1e-9
+"""As ``engine.character._EPS``."""
+
+
+@_jit
+def slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
+               ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
+    """``character._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+    being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
+    velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
+    fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
+    velocity."""
+    local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
+    stops = np.empty((max_slides, 9))
+    count = 0
+    for _ in range(max_slides):
+        if dx * dx + dy * dy < 1e-18:
+            break
+        k, f, hx, hy, nx, ny, inside = _first_blocking(table, segments, core, radius, local_box, px, py, dx, dy,
+                                                       graze_cosine, two)
+        if k < 0:
+            px, py = px + dx, py + dy
+            break
+        px, py = px + dx * f, py + dy * f
+        stops[count, 0], stops[count, 1], stops[count, 2], stops[count, 3] = k, f, hx, hy
+        stops[count, 4], stops[count, 5], stops[count, 6] = nx, ny, 1.0 if inside else 0.0
+        stops[count, 7], stops[count, 8] = px, py
+        count += 1
+        surface = _surface(nx, ny, ux, uy, floor_limit)
+        vu = vx * ux + vy * uy
+        if surface == 0 and vu < 0 or surface == 2 and vu > 0:
+            vx, vy = vx - ux * vu, vy - uy * vu
+        elif surface == 1:
+            vn = vx * nx + vy * ny
+            if vn < 0:
+                vx, vy = vx - nx * vn, vy - ny * vn
+        dx, dy = _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed)
+        for j in range(count - 1):  # a crease: the slide would push into a plane hit earlier, so stop there
+            if dx * stops[j, 4] + dy * stops[j, 5] < -_MOVER_EPS:
+                dx = dy = 0.0
+                break
+    return stops[:count], px, py, vx, vy
+
+
+@_inline
+def _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed):
+    """The rest of a slide's displacement after a hit at fraction ``f``, projected onto the hit plane (and
+    kept at its lateral length on a grounded walk onto a floor; a grounded walk does not climb walls)."""
+    rx, ry = dx * (1.0 - f), dy * (1.0 - f)
+    rn = rx * nx + ry * ny
+    lateral_before = abs(rx * -uy + ry * ux)
+    rx, ry = rx - nx * rn, ry - ny * rn
+    if grounded and surface == 0 and constant_speed:
+        lateral_after = abs(rx * -uy + ry * ux)
+        if lateral_after > _MOVER_EPS:
+            scale = lateral_before / lateral_after
+            rx, ry = rx * scale, ry * scale
+    elif grounded and surface == 1:
+        up_part = rx * ux + ry * uy
+        if up_part > 0:
+            rx, ry = rx - ux * up_part, ry - uy * up_part
+    return rx, ry
 
 
 @_jit
@@ -345,6 +456,27 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
     return out[:count]
 
 
+@_jit
+def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group):
+    """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
+    query box and whose ``filters`` (rows category, mask, group) touch the query's filter
+    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd."""
+    found = np.empty(boxes.shape[0], dtype=np.int64)
+    count = 0
+    for i in range(boxes.shape[0]):
+        if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
+            continue
+        other_category, other_mask, other_group = filters[i, 0], filters[i, 1], filters[i, 2]
+        if group != 0 and group == other_group:
+            if group < 0:
+                continue
+        elif (category & other_mask) == 0 or (other_category & mask) == 0:
+            continue
+        found[count] = i
+        count += 1
+    return found[:count]
+
+
 def compile_steps() -> Iterator[str]:
     """Compile (or load from the disk cache) both kernels on a box over a flat segment; yields each one's name
     once it is ready (for progress displays)."""
@@ -360,3 +492,8 @@ def compile_steps() -> Iterator[str]:
     yield "character casts"
     contact_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 2.0)
     yield "character contacts"
+    slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
+               0.64, True, 1e-4, 4, 2.0)
+    yield "character slides"
+    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    yield "crowd boxes"

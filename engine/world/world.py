@@ -34,7 +34,7 @@ from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     Neighbour, SceneContact, SceneHit, Vec2, WorldError,
 )
-from .cast_kernel import cast_sums, contact_sums
+from .cast_kernel import boxes_near, cast_sums, contact_sums, slide_sums
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -44,6 +44,39 @@ from .static import QueryConfig, StaticGeometry
 __all__ = ["World"]
 
 _IDENTITY = Transform()
+
+_CROWD = 12
+"""From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
+call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call)."""
+
+
+class _CrowdBoxes:
+    """The characters' boxes and filters while they move one after another in a step: only the mover changes
+    a character's position then, and it is updated here after each move, so a gather's answer is the same
+    as testing every character's current box."""
+
+    def __init__(self, characters: list[Character]) -> None:
+        self.characters = characters
+        self.rows = [tuple(ch.aabb()) for ch in characters]
+        self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
+        self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
+                                dtype=np.int64).reshape(-1, 3)
+
+    def moved(self, k: int, character: Character) -> None:
+        """Character ``k`` has moved: its box now."""
+        row = self.rows[k] = tuple(character.aabb())
+        self.boxes[k] = row
+
+    def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
+        """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
+        ``query``, not ignored (by character or collider id); in order."""
+        found = []
+        for k in boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group).tolist():
+            ch = self.characters[k]
+            if id(ch.collider) in ignored or id(ch) in ignored:
+                continue
+            found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
+        return found
 
 
 class World:
@@ -78,6 +111,8 @@ class World:
         """What happened in the last step: contact and sensor begin/end, ``land`` and ``crushed`` events."""
         self._stepping = False
         self._removals: list[object] = []
+        self._crowd: _CrowdBoxes | None = None
+        """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -185,10 +220,15 @@ class World:
             for body in self.kinematic_bodies:
                 body.advance(dt)
             events: list[ContactEvent] = []
-            for character in self.characters:
+            if len(self.characters) >= _CROWD:
+                self._crowd = _CrowdBoxes(self.characters)
+            for k, character in enumerate(self.characters):
                 move_character(character, dt)
+                if self._crowd is not None:
+                    self._crowd.moved(k, character)
                 events.extend(character.step_events)
                 self._press_on_floor(character, dt)
+            self._crowd = None
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
             events.extend(self._rigid.step(scene, dt))
@@ -198,6 +238,7 @@ class World:
             self.step_count += 1
         finally:
             self._stepping = False
+            self._crowd = None
             removals, self._removals = self._removals, []
             for thing in removals:
                 if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
@@ -221,7 +262,11 @@ class World:
         query = filter or DEFAULT_FILTER
         statics = self.static.neighbours_in(box, ignored, query)
         found: list[Neighbour] = []
+        crowd = self._crowd
         for group in (self.kinematic_bodies, self.bodies, self.characters):
+            if group is self.characters and crowd is not None:
+                found.extend(crowd.near(box, ignored, query))
+                continue
             for body in group:
                 if id(body.collider) in ignored or id(body) in ignored:
                     continue
@@ -317,6 +362,30 @@ class World:
             found = None if table is None else (table.rows, np.array(candidates.segments, dtype=np.int64), table.core)
             candidates.rows[key] = found
         return found  # type: ignore[no-any-return]
+
+    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+                       config: MoverConfig, candidates: list[Neighbour] | None, ignore: Iterable[object]
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None:
+        """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
+        when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
+        (hits, stops, end position, end velocity). ``None`` otherwise: the mover slides cast by cast."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        stops, px, py, vx, vy = slide_sums(
+            table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
+            velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
+            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
+        hits, trail = [], []
+        if len(stops):
+            segments, collider = candidates.segments, self.static.collider
+            for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
+                hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
+                trail.append((sx, sy))
+        return hits, trail, (px, py), (vx, vy)
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
