@@ -10,10 +10,12 @@ Units: pixels, seconds, radians (counter-clockwise); y-up.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
+
+import numpy as np
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
@@ -209,42 +211,61 @@ class Neighbour(NamedTuple):
     box: tuple[float, float, float, float]
 
 
-class Gathered(list[Neighbour]):
-    """What ``World.gather`` found: the neighbours, in order, and alongside them, for the compiled queries, the
-    static segments among them (``segments``, with their places in the list, ``static_places``), the others
-    with their places (``others``), and the Minkowski-sum rows the queries built for them (``rows``, per
-    moving core)."""
+class Gathered:
+    """What the mover gathered around a move (``World.candidates``): the static segments as indices
+    (``segments``, an int64 array; ``static_places``: their places in the gathered order), the other colliders
+    as neighbours with their places (``others``), and the Minkowski-sum rows the compiled queries built for
+    them (``rows``, per moving core). :meth:`neighbours` lists them all, in order, as ``World.gather`` does."""
 
-    __slots__ = ("one_way", "others", "rows", "segments", "static_places")
+    __slots__ = ("_static_neighbour", "count", "one_way", "others", "rows", "segments", "static_places")
 
-    def __init__(self, statics: list[Neighbour], others: list[Neighbour]) -> None:
-        super().__init__(statics)
-        self.extend(others)
-        self.segments: list[int] = [n.collider.segment for n in statics]
-        self.static_places: list[int] = list(range(len(statics)))
-        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(statics)))
-        self.rows: dict[object, Any] = {}
-        self.one_way = any(n.collider.one_way is not None for n in statics)
+    def __init__(self, segments: Any, others: list[Neighbour], one_way: bool,
+                 static_neighbour: Callable[[int], Neighbour]) -> None:
+        self.segments = segments
+        self.static_places: list[int] | None = None
+        """Places of the segments in the gathered order (``None``: the first ``len(segments)``)."""
+        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments)))
+        self.one_way = one_way
         """Whether a one-way segment is among them."""
+        self.count = len(segments) + len(others)
+        self.rows: dict[object, Any] = {}
+        self._static_neighbour = static_neighbour
 
-    def extended(self, found: list[Neighbour]) -> Gathered:
-        """These neighbours followed by those of ``found`` not among them yet (by collider)."""
-        known = {id(n.collider) for n in self}
-        more = Gathered([], [])
-        more.extend(self)
-        more.segments, more.static_places, more.others = list(self.segments), list(self.static_places), list(self.others)
-        more.one_way = self.one_way
-        for neighbour in found:
-            if id(neighbour.collider) in known:
-                continue
-            if neighbour.collider.segment >= 0:
-                more.one_way = more.one_way or neighbour.collider.one_way is not None
-                more.segments.append(neighbour.collider.segment)
-                more.static_places.append(len(more))
-            else:
-                more.others.append((len(more), neighbour))
-            more.append(neighbour)
-        return more
+    def place_of_static(self, k: int) -> int:
+        """The place of the ``k``-th static segment in the gathered order."""
+        return k if self.static_places is None else self.static_places[k]
+
+    def neighbours(self) -> list[Neighbour]:
+        """Every gathered collider as a neighbour, in the gathered order."""
+        found: list[Neighbour | None] = [None] * self.count
+        for k, segment in enumerate(self.segments.tolist()):
+            found[self.place_of_static(k)] = self._static_neighbour(segment)
+        for place, neighbour in self.others:
+            found[place] = neighbour
+        return found  # type: ignore[return-value]
+
+    def extended(self, more: Gathered) -> Gathered:
+        """These, followed by those of ``more`` not among them yet (by collider)."""
+        known_segments = set(self.segments.tolist())
+        known_others = {id(n.collider) for _, n in self.others}
+        merged = Gathered(self.segments, [], self.one_way or more.one_way, self._static_neighbour)
+        merged.static_places = [self.place_of_static(k) for k in range(len(self.segments))]
+        merged.others = list(self.others)
+        merged.count = self.count
+        new_segments = []
+        arriving = [(more.place_of_static(k), 0, s) for k, s in enumerate(more.segments.tolist())]
+        arriving += [(p, 1, n) for p, n in more.others]
+        for _, kind, item in sorted(arriving, key=lambda e: e[0]):
+            if kind == 0 and item not in known_segments:
+                new_segments.append(item)
+                merged.static_places.append(merged.count)
+                merged.count += 1
+            elif kind == 1 and id(item.collider) not in known_others:
+                merged.others.append((merged.count, item))
+                merged.count += 1
+        if new_segments:
+            merged.segments = np.concatenate([self.segments, np.array(new_segments, dtype=np.int64)])
+        return merged
 
 
 class Scene(Protocol):
@@ -255,15 +276,17 @@ class Scene(Protocol):
     def gather(self, box: AABB, ignore: Iterable[object] = (),
                filter: CollisionFilter | None = None) -> list[Neighbour]: ...
 
+    def candidates(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered: ...
+
     def cast(self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
-             candidates: list[Neighbour] | None = None) -> list[SceneHit]: ...
+             candidates: list[Neighbour] | Gathered | None = None) -> list[SceneHit]: ...
 
     def contacts(self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
-                 candidates: list[Neighbour] | None = None) -> list[SceneContact]: ...
+                 candidates: list[Neighbour] | Gathered | None = None) -> list[SceneContact]: ...
 
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: Any, candidates: list[Neighbour] | None, ignore: Iterable[object]
+                       config: Any, candidates: Gathered | None, ignore: Iterable[object]
                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None: ...

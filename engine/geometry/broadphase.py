@@ -206,6 +206,19 @@ class StaticBroadPhase:
             cells[(int(ix[group_start]), int(iy[group_start]))] = members
         return cells
 
+    def cell_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The grid as flat arrays, for compiled queries: the occupied cells' (ix, iy) sorted by ix then iy
+        (two int64 arrays), and their members, cell ``c``'s being ``members[offsets[c]:offsets[c + 1]]``
+        (sorted segment indices)."""
+        keys = sorted(self._cells)
+        ix = np.array([k[0] for k in keys], dtype=np.int64)
+        iy = np.array([k[1] for k in keys], dtype=np.int64)
+        sizes = [len(self._cells[k]) for k in keys]
+        offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum(sizes) if keys else []
+        members = np.concatenate([self._cells[k] for k in keys]).astype(np.int64) if keys else np.zeros(0, np.int64)
+        return ix, iy, offsets, members
+
     # ------------------------------------------------------------------ queries
     def box(self, index: int) -> tuple[float, float, float, float]:
         """Segment ``index``'s bounding box (min_x, min_y, max_x, max_y), its thickness included."""

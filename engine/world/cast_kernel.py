@@ -25,8 +25,8 @@ from collections.abc import Iterator
 import numba
 import numpy as np
 
-__all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "py_hypot", "slide_sums",
-           "sum_row_width"]
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
+           "grid_query", "py_hypot", "slide_sums", "sum_row_width"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -466,15 +466,75 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
     for i in range(boxes.shape[0]):
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
             continue
-        other_category, other_mask, other_group = filters[i, 0], filters[i, 1], filters[i, 2]
-        if group != 0 and group == other_group:
-            if group < 0:
-                continue
-        elif (category & other_mask) == 0 or (other_category & mask) == 0:
+        if not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
         found[count] = i
         count += 1
     return found[:count]
+
+
+GRID_OFFSET = 2 ** 30
+"""Grid cell indices are keyed as ``(ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET`` (|ix|, |iy| < 2**30)."""
+GRID_SPAN = 2 ** 31
+
+
+@_jit
+def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
+               category, mask, group):
+    """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
+    the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
+    :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
+    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's."""
+    picked = []
+    reach = float(GRID_OFFSET - 1)
+    fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
+    small = -reach < fx0 and fx1 < reach and -reach < fy0 and fy1 < reach
+    if small:
+        x0, x1, y0, y1 = math.floor(fx0), math.floor(fx1), math.floor(fy0), math.floor(fy1)
+        small = (x1 - x0 + 1) * (y1 - y0 + 1) <= cell_keys.shape[0]
+    if small:
+        for ix in range(x0, x1 + 1):
+            for iy in range(y0, y1 + 1):
+                key = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
+                c = np.searchsorted(cell_keys, key)
+                if c < cell_keys.shape[0] and cell_keys[c] == key:
+                    picked.append(c)
+    else:  # a box larger than the grid: walk the occupied cells instead
+        for c in range(cell_keys.shape[0]):
+            ix, iy = cell_keys[c] // GRID_SPAN - GRID_OFFSET, cell_keys[c] % GRID_SPAN - GRID_OFFSET
+            if fx0 < ix + 1 and ix <= fx1 and fy0 < iy + 1 and iy <= fy1:  # floor(fx0) <= ix <= floor(fx1)
+                picked.append(c)
+    total = 0
+    for c in picked:
+        total += offsets[c + 1] - offsets[c]
+    found = np.empty(total, dtype=np.int64)
+    total = 0
+    for c in picked:
+        size = offsets[c + 1] - offsets[c]
+        found[total:total + size] = members[offsets[c]:offsets[c + 1]]
+        total += size
+    found.sort()
+    out = np.empty(total, dtype=np.int64)
+    count = 0
+    for j in range(total):
+        i = found[j]
+        if j > 0 and i == found[j - 1]:
+            continue
+        if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
+            continue
+        if check_filter and not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+            continue
+        out[count] = i
+        count += 1
+    return out[:count]
+
+
+@_inline
+def _filters_touch(category, mask, group, other_category, other_mask, other_group):
+    """``CollisionFilter.touches``."""
+    if group != 0 and group == other_group:
+        return group > 0
+    return (category & other_mask) != 0 and (other_category & mask) != 0
 
 
 def compile_steps() -> Iterator[str]:
@@ -497,3 +557,7 @@ def compile_steps() -> Iterator[str]:
     yield "character slides"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
     yield "crowd boxes"
+    keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
+    grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    yield "level grid"

@@ -20,7 +20,9 @@ from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkow
 from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
-from .cast_kernel import SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, sum_row_width
+from .cast_kernel import (
+    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, grid_query, sum_row_width,
+)
 from .filters import filter_arrays
 
 __all__ = ["QueryConfig", "StaticGeometry"]
@@ -67,6 +69,7 @@ class StaticGeometry:
         self._sum_tables: dict[tuple[Vec2, ...], _SumTable] = {}
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._grid: _Grid | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -132,6 +135,7 @@ class StaticGeometry:
         self._broadphase = StaticBroadPhase(a, b, r)
         self._sums.clear()
         self._sum_tables.clear()
+        self._grid = None
         self._neighbours.clear()
         filters: list[tuple[CollisionFilter, Any]] = []
         for count, flt, data in self._pending_colliders:
@@ -175,6 +179,33 @@ class StaticGeometry:
             found.append(neighbour)
         return found
 
+    def neighbour(self, segment: int) -> Neighbour:
+        """Segment ``segment`` as a gathered neighbour (made once)."""
+        found = self._neighbours.get(segment)
+        if found is None:
+            bp = self.broadphase
+            found = self._neighbours[segment] = Neighbour(self._colliders[segment], bp.shape(segment), _IDENTITY,
+                                                          bp.box(segment))
+        return found
+
+    def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
+        """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
+        call over the broad phase's grid."""
+        grid = self._grid
+        if grid is None or self._broadphase is None:
+            bp = self.broadphase  # (re)builds the broad phase first if segments were added
+            grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
+        check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
+        min_x, min_y, max_x, max_y = box
+        found: np.ndarray = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check,
+                                       grid.inv_cell, min_x, min_y, max_x, max_y, query.category, query.mask, query.group)
+        return found
+
+    def has_one_way(self, segments: np.ndarray) -> bool:
+        """Whether any of ``segments`` is one-way."""
+        grid = self._grid
+        return grid is not None and grid.any_one_way and bool(grid.one_way[segments].any())
+
     def ray_cast(self, origin: Sequence[float], direction: Sequence[float], max_distance: float) -> Any:
         """The nearest segment hit by a ray (see :meth:`StaticBroadPhase.ray_cast`)."""
         return self.broadphase.ray_cast(origin, direction, max_distance)
@@ -194,7 +225,7 @@ class StaticGeometry:
         self.broadphase  # noqa: B018
         return self._joints.shared(segment)
 
-    def sum_table(self, shape: RoundedPolygon, segments: list[int]) -> _SumTable | None:
+    def sum_table(self, shape: RoundedPolygon, segments: list[int] | np.ndarray) -> _SumTable | None:
         """The table of the Minkowski sums of the segments with the upright ``shape``'s core, for the compiled
         queries (:mod:`engine.world.cast_kernel`; the radius is added there, so a shape and its skin-grown
         copy share it), with the rows of ``segments`` built. Each row is built once per segment and core,
@@ -208,6 +239,7 @@ class StaticGeometry:
                 self._sum_tables.clear()
             table = self._sum_tables[shape.vertices] = _SumTable(shape, len(self))
         built = table.built
+        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
         for segment in segments:
             if not built[segment]:
                 table.build(self.broadphase, segment)
@@ -229,6 +261,26 @@ class StaticGeometry:
                 sums.clear()
             found = sums[segment] = minkowski_difference(self.shape(segment), _IDENTITY, shape, 0.0)
         return found
+
+
+class _Grid:
+    """The broad phase's grid as flat arrays for :func:`~engine.world.cast_kernel.grid_query`, with the
+    segments' boxes, filters (the default everywhere when the level has no others) and one-way flags."""
+
+    def __init__(self, broadphase: StaticBroadPhase, filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+                 colliders: list[Collider]) -> None:
+        ix, iy, self.offsets, self.members = broadphase.cell_table()
+        if len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= GRID_OFFSET:
+            raise WorldError("the level is too large for its grid: cells beyond 2**30 from the origin")
+        self.keys = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
+        self.boxes = broadphase.aabbs
+        n = len(broadphase)
+        if filters is None:
+            filters = (np.ones(n, np.int64), np.full(n, DEFAULT_FILTER.mask, np.int64), np.zeros(n, np.int64))
+        self.filters = np.ascontiguousarray(np.stack(filters, axis=1), dtype=np.int64).reshape(-1, 3)
+        self.inv_cell = 1.0 / broadphase.cell_size
+        self.one_way = np.array([c.one_way is not None for c in colliders], dtype=bool).reshape(n)
+        self.any_one_way = bool(self.one_way.any())
 
 
 class _SumTable:

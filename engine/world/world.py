@@ -254,13 +254,23 @@ class World:
             floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
 
     # ---------------------------------------------------------------- queries
-    def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered:
+    def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> list[Neighbour]:
         """Everything that may touch ``box``: static segments from the broad phase, kinematic bodies, rigid
         bodies and characters whose boxes overlap it, and whose filters touch ``filter`` (default: all).
-        Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step)."""
+        Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step, with
+        :meth:`candidates`, which the queries answer faster)."""
+        return self.candidates(box, ignore, filter).neighbours()
+
+    def candidates(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered:
+        """:meth:`gather`'s answer kept for the compiled queries: the static segments as indices (found in one
+        compiled call over the broad phase's grid), the rest as neighbours."""
+        ignore = tuple(ignore)
         ignored = {id(x) for x in ignore}
         query = filter or DEFAULT_FILTER
-        statics = self.static.neighbours_in(box, ignored, query)
+        segments = self.static.segments_in(box, query)
+        dropped = [x.segment for x in ignore if isinstance(x, Collider) and x.segment >= 0]
+        if dropped:
+            segments = segments[~np.isin(segments, dropped)]
         found: list[Neighbour] = []
         crowd = self._crowd
         for group in (self.kinematic_bodies, self.bodies, self.characters):
@@ -280,23 +290,26 @@ class World:
                 if body_box.overlaps(box):
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
-        return Gathered(statics, found)
+        return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
 
-    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
+    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | Gathered | None
+                    ) -> list[Neighbour]:
         """What a query in ``box`` must test: the caller's ``gathered`` candidates narrowed to the box, or,
         without them, a fresh :meth:`gather`."""
-        return self.gather(box, ignore) if gathered is None else _near(gathered, box, ignore)
+        if gathered is None:
+            return self.gather(box, ignore)
+        return _near(gathered.neighbours() if isinstance(gathered, Gathered) else gathered, box, ignore)
 
     def cast(
         self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
-        candidates: list[Neighbour] | None = None,
+        candidates: list[Neighbour] | Gathered | None = None,
     ) -> list[SceneHit]:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
         box = shape.aabb(xf).swept((tx, ty))
         if candidates is None:
-            candidates = self.gather(box, ignore)
+            candidates = self.candidates(box, ignore)
         rows = self._sum_rows(shape, xf, ignore, candidates)
         if rows is not None:
             assert isinstance(candidates, Gathered)
@@ -318,13 +331,13 @@ class World:
 
     def contacts(
         self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
-        candidates: list[Neighbour] | None = None,
+        candidates: list[Neighbour] | Gathered | None = None,
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
         box = shape.aabb(xf).grown(margin)
         if candidates is None:
-            candidates = self.gather(box, ignore)
+            candidates = self.candidates(box, ignore)
         rows = self._sum_rows(shape, xf, ignore, candidates)
         if rows is not None:
             assert isinstance(candidates, Gathered)
@@ -347,7 +360,7 @@ class World:
         return found
 
     def _sum_rows(self, shape: RoundedPolygon, xf: Transform, ignore: Iterable[object],
-                  candidates: list[Neighbour] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                  candidates: list[Neighbour] | Gathered | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
         shape's core (see :mod:`engine.world.cast_kernel`), when the compiled queries can answer for the
         gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
@@ -359,12 +372,12 @@ class World:
         found = candidates.rows.get(key, False)
         if found is False:
             table = self.static.sum_table(shape, candidates.segments)
-            found = None if table is None else (table.rows, np.array(candidates.segments, dtype=np.int64), table.core)
+            found = None if table is None else (table.rows, candidates.segments, table.core)
             candidates.rows[key] = found
         return found  # type: ignore[no-any-return]
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: MoverConfig, candidates: list[Neighbour] | None, ignore: Iterable[object]
+                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object]
                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None:
         """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
         when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
@@ -403,12 +416,13 @@ class World:
         others = _near_others(candidates, box, ignore)
         if not others:
             return hits
-        places = candidates.static_places
-        keyed = [(hit.fraction, places[int(k)], hit) for k, hit in zip(found[:, 0].tolist(), hits)]
-        for place, (other, target, xf_target, _) in others:
+        place = candidates.place_of_static
+        keyed = [(hit.fraction, place(int(k)), hit) for k, hit in zip(found[:, 0].tolist(), hits)]
+        for other_place, (other, target, xf_target, _) in others:
             hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
             if hit is not None:
-                keyed.append((hit.fraction, place, SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)))
+                found_hit = SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)
+                keyed.append((hit.fraction, other_place, found_hit))
         keyed.sort(key=lambda entry: (entry[0], entry[1]))
         return [hit for _, _, hit in keyed]
 
@@ -428,12 +442,12 @@ class World:
         others = _near_others(candidates, box, ignore)
         if not others:
             return contacts
-        places = candidates.static_places
-        keyed = [(places[int(k)], contact) for k, contact in zip(found[:, 0].tolist(), contacts)]
-        for place, (other, target, xf_target, _) in others:
+        place = candidates.place_of_static
+        keyed = [(place(int(k)), contact) for k, contact in zip(found[:, 0].tolist(), contacts)]
+        for other_place, (other, target, xf_target, _) in others:
             contact = _contact(shape, xf, other, target, xf_target, margin)
             if contact is not None:
-                keyed.append((place, contact))
+                keyed.append((other_place, contact))
         keyed.sort(key=lambda entry: entry[0])
         return [contact for _, contact in keyed]
 

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Character, KinematicBody, MoverConfig, RoundedPolygon, World
+from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RoundedPolygon, World
+from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
 from engine.world.cast_kernel import py_hypot
 from tests.geometry.oracle import convex_polygons
@@ -71,11 +72,11 @@ def both_ways(world: World, shape: RoundedPolygon, position, translation, margin
     """(compiled, reference) answers of a cast and a contact query with the candidates gathered around."""
     xf = Transform(position)
     box = shape.aabb(xf).swept(translation).grown(margin + 1.0)
-    gathered = world.gather(box)
+    gathered = world.candidates(box)
     assert world._sum_rows(shape, xf, (), gathered) is not None  # the compiled way answers these
     compiled = (world.cast(shape, xf, translation, candidates=gathered),
                 world.contacts(shape, xf, margin, candidates=gathered))
-    plain = list(gathered)
+    plain = gathered.neighbours()
     reference = (world.cast(shape, xf, translation, candidates=plain), world.contacts(shape, xf, margin, candidates=plain))
     return compiled, reference
 
@@ -116,7 +117,7 @@ def test_the_compiled_cast_reports_what_the_pure_geometry_cast_does():
     world.add_segments([(-100.0, 0.0)], [(100.0, 0.0)], radius=1.0)
     shape = RoundedPolygon.box(10, 16, radius=2)
     xf = Transform((3.0, 40.0))
-    hits = world.cast(shape, xf, (5.0, -60.0), candidates=world.gather(AABB(-200, -200, 200, 200)))
+    hits = world.cast(shape, xf, (5.0, -60.0), candidates=world.candidates(AABB(-200, -200, 200, 200)))
     target = world.static.shape(0)
     expected = cast_against_sum(minkowski_difference(target, Transform(), shape, 0.0), shape, xf, 5.0, -60.0,
                                 target, Transform(), False)
@@ -151,3 +152,26 @@ def test_characters_move_the_same_with_and_without_the_compiled_queries(seed, bo
     reference = crowd_run(random_world(seed, with_bodies=bodies), False, monkeypatch)
     assert compiled == reference
     assert len({trace[0][0] for trace in compiled[-1:]}) >= 1 and compiled[0] != compiled[-1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_compiled_grid_query_finds_what_the_broad_phase_does(seed):
+    """World.candidates' static segments (one compiled grid query) against the broad phase's Python query and
+    the filters checked one by one (neighbours_in), for small, large and huge boxes and filtered levels."""
+    world = random_world(seed)
+    rng = np.random.default_rng(seed)
+    world.add_segments([(0.0, 300.0)], [(50.0, 300.0)], radius=1.0, filter=CollisionFilter(category=2, mask=2))
+    world.add_segments([(0.0, 310.0)], [(50.0, 310.0)], radius=1.0, filter=CollisionFilter(group=-3))
+    queries = [None, CollisionFilter(category=2, mask=2), CollisionFilter(category=4, mask=1), CollisionFilter(group=-3)]
+    boxes = [AABB(-1e12, -1e12, 1e12, 1e12), AABB(-5000, -5000, 5000, 5000), AABB(0, 290, 60, 320)]
+    for _ in range(200):
+        x, y = rng.uniform(-260, 260, 2)
+        w, h = rng.uniform(0, 150, 2) * rng.choice([0.05, 1.0, 3.0])
+        boxes.append(AABB(x, y, x + w, y + h))
+    for box in boxes:
+        for query in queries:
+            expected = world.static.neighbours_in(box, None, query or DEFAULT_FILTER)  # as World.gather asked
+            found = world.candidates(box, filter=query)
+            assert found.segments.tolist() == [n.collider.segment for n in expected]
+            assert found.neighbours() == expected
+    assert any(len(world.candidates(box).segments) > 10 for box in boxes)
