@@ -368,7 +368,7 @@ class World:
             return None
         if ignore and any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):
             return None
-        key = shape.vertices
+        key = id(shape.vertices)  # (the shape, alive, keeps its vertices: the id stays theirs while gathered)
         found = candidates.rows.get(key, False)
         if found is False:
             table = self.static.sum_table(shape, candidates.segments)
