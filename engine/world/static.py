@@ -195,6 +195,8 @@ class StaticGeometry:
         if grid is None or self._broadphase is None:
             bp = self.broadphase  # (re)builds the broad phase first if segments were added
             grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
+        if not grid.usable:
+            return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         min_x, min_y, max_x, max_y = box
         found: np.ndarray = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check,
@@ -270,8 +272,9 @@ class _Grid:
     def __init__(self, broadphase: StaticBroadPhase, filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                  colliders: list[Collider]) -> None:
         ix, iy, self.offsets, self.members = broadphase.cell_table()
-        if len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= GRID_OFFSET:
-            raise WorldError("the level is too large for its grid: cells beyond 2**30 from the origin")
+        self.usable = not (len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= GRID_OFFSET - 1)
+        """False for a level with cells beyond 2**30 from the origin (tens of billions of px): it is queried
+        the scalar way."""
         self.keys = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
         self.boxes = broadphase.aabbs
         n = len(broadphase)
