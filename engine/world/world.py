@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -50,22 +51,34 @@ _CROWD = 12
 call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call)."""
 
 
+_BOX_STATE = attrgetter("position", "filter", "shape")
+"""What a character's box and filter in :class:`_CrowdBoxes` depend on."""
+
+
 class _CrowdBoxes:
-    """The characters' boxes and filters while they move one after another in a step: only the mover changes
-    a character's position then, and it is updated here after each move, so a gather's answer is the same
-    as testing every character's current box."""
+    """The characters' boxes and filters, for a crowd's gathers. While they move one after another in a step
+    only the mover changes a character's position, and the mover's updates (:meth:`moved`) keep the boxes
+    current; between steps (a controller's probe) they are used only while :meth:`current` (the same
+    characters, positions, filters and shapes). Either way a gather's answer is the same as testing every
+    character's current box."""
 
     def __init__(self, characters: list[Character]) -> None:
-        self.characters = characters
+        self.characters = list(characters)
+        self.state = list(map(_BOX_STATE, characters))
         self.rows = [tuple(ch.aabb()) for ch in characters]
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
 
+    def current(self, characters: list[Character]) -> bool:
+        """Whether these are still ``characters``' boxes and filters."""
+        return characters == self.characters and list(map(_BOX_STATE, characters)) == self.state
+
     def moved(self, k: int, character: Character) -> None:
         """Character ``k`` has moved: its box now."""
         row = self.rows[k] = tuple(character.aabb())
         self.boxes[k] = row
+        self.state[k] = _BOX_STATE(character)
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
@@ -113,6 +126,8 @@ class World:
         self._removals: list[object] = []
         self._crowd: _CrowdBoxes | None = None
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
+        self._crowd_kept: _CrowdBoxes | None = None
+        """The last ones made, used again while still current."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -221,14 +236,14 @@ class World:
                 body.advance(dt)
             events: list[ContactEvent] = []
             if len(self.characters) >= _CROWD:
-                self._crowd = _CrowdBoxes(self.characters)
+                self._crowd = self._crowd_now()
             for k, character in enumerate(self.characters):
                 move_character(character, dt)
                 if self._crowd is not None:
                     self._crowd.moved(k, character)
                 events.extend(character.step_events)
                 self._press_on_floor(character, dt)
-            self._crowd = None
+            self._crowd_kept, self._crowd = self._crowd, None
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
             events.extend(self._rigid.step(scene, dt))
@@ -273,6 +288,8 @@ class World:
             segments = segments[~np.isin(segments, dropped)]
         found: list[Neighbour] = []
         crowd = self._crowd
+        if crowd is None and len(self.characters) >= _CROWD:
+            crowd = self._crowd_now()
         for group in (self.kinematic_bodies, self.bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
@@ -291,6 +308,13 @@ class World:
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
         return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
+
+    def _crowd_now(self) -> _CrowdBoxes:
+        """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""
+        kept = self._crowd_kept
+        if kept is None or not kept.current(self.characters):
+            kept = self._crowd_kept = _CrowdBoxes(self.characters)
+        return kept
 
     def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | Gathered | None
                     ) -> list[Neighbour]:

@@ -175,3 +175,38 @@ def test_the_compiled_grid_query_finds_what_the_broad_phase_does(seed):
             assert found.segments.tolist() == [n.collider.segment for n in expected]
             assert found.neighbours() == expected
     assert any(len(world.candidates(box).segments) > 10 for box in boxes)
+
+
+def test_a_crowds_gathers_see_each_character_where_it_is_now():
+    """Fifteen characters (a crowd: their boxes are tested in one compiled call, and kept between steps while
+    nothing changed): gathers between and during steps find exactly the characters whose boxes touch the
+    query box, after moves, teleports, direct position changes and filter changes."""
+    world = World()
+    world.add_segments([(-500.0, 0.0)], [(500.0, 0.0)], radius=1.0)
+    crowd = [world.add_character(RoundedPolygon.box(8, 12), (float(x), 20.0)) for x in range(-420, 420, 60)]
+    assert len(crowd) == 14
+    crowd.append(world.add_character(RoundedPolygon.box(8, 12), (0.0, 200.0)))
+
+    def expected(box, query=DEFAULT_FILTER):
+        return [ch for ch in crowd if ch.aabb().overlaps(box) and query.touches(ch.filter)]
+
+    def found(box, query=None):
+        return [n.collider.body for n in world.gather(box, filter=query) if n.collider.body is not None]
+
+    probe = AABB(-10, 190, 10, 210)
+    for step in range(5):
+        for ch in crowd:
+            ch.velocity = (120.0, -50.0)
+        world.step(1 / 60)
+        for box in (probe, AABB(-500, -50, 500, 50), AABB(-100, 0, 100, 40)):
+            assert found(box) == expected(box)
+    crowd[3].position = (0.0, 195.0)  # moved by the game between steps
+    assert crowd[3] in found(probe) and found(probe) == expected(probe)
+    crowd[5].teleport((5.0, 205.0))
+    assert found(probe) == expected(probe) and crowd[5] in found(probe)
+    crowd[3].filter = CollisionFilter(group=-2)
+    query = CollisionFilter(group=-2)
+    assert crowd[3] not in found(probe, query) and found(probe, query) == expected(probe, query)
+    world.remove(crowd[5])
+    crowd.remove(crowd[5])
+    assert found(probe) == expected(probe)
