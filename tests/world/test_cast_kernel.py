@@ -194,7 +194,7 @@ def test_a_crowds_gathers_see_each_character_where_it_is_now():
         return [n.collider.body for n in world.gather(box, filter=query) if n.collider.body is not None]
 
     probe = AABB(-10, 190, 10, 210)
-    for step in range(5):
+    for _ in range(5):
         for ch in crowd:
             ch.velocity = (120.0, -50.0)
         world.step(1 / 60)
