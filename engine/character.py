@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, Neighbour, Scene,
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
     SceneContact, SceneHit, WorldError, require_nonnegative,
 )
 
@@ -173,7 +173,7 @@ class Character:
     _floor_point: Vec2 | None = field(default=None, init=False)
     _needs_recovery: bool = field(default=True, init=False)
     _floor_gap: float = field(default=math.inf, init=False)
-    _candidates: list[Neighbour] | None = field(default=None, init=False)
+    _candidates: Gathered | None = field(default=None, init=False)
     _came_from: Vec2 | None = field(default=None, init=False)
     """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
     it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
@@ -328,7 +328,7 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
     start = Transform(position)
     candidates = ch._candidates
     if candidates is None:  # outside a move (a controller probing): gather with the character's filter
-        candidates = ch.scene.gather(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
+        candidates = ch.scene.candidates(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
     for hit in ch.scene.cast(ch._cast_shape, start, d, ignore, candidates):
         if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
@@ -346,6 +346,16 @@ def _slide(
 ) -> tuple[Vec2, Vec2]:
     """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
     stop against a surface and the end."""
+    compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
+                                       ignore)
+    if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
+        slid_hits, stops, end, end_velocity = compiled
+        hits.extend(slid_hits)
+        if trail is not None:
+            trail.extend(stops)
+            if not trail or trail[-1] != end:
+                trail.append(end)
+        return end, end_velocity
     cfg = ch.config
     ux, uy = cfg.up
     px, py = position
@@ -497,7 +507,7 @@ def _swept_by_movers(ch: Character, position: Vec2) -> tuple[Collider, Vec2, flo
     """The kinematic body whose motion this step swept through the character's place farthest (a lift fast
     enough to pass the character's whole height in one step), with its push; ``None`` when none did."""
     best: tuple[Collider, Vec2, float] | None = None
-    for neighbour in ch._candidates or ():
+    for _, neighbour in ch._candidates.others if ch._candidates is not None else ():
         collider = neighbour.collider
         if collider.kind is not BodyKind.KINEMATIC:
             continue
@@ -703,13 +713,10 @@ def _step_up(
 
 def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
     """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
-    box = ch.shape.aabb(Transform(position)).grown(reach)
-    found = ch.scene.gather(box, ignore=(ch,), filter=ch.filter)
-    if ch._candidates is None:
-        ch._candidates = found
-        return
-    known = {id(n.collider) for n in ch._candidates}
-    ch._candidates = ch._candidates + [n for n in found if id(n.collider) not in known]
+    box, (x, y) = ch.shape.local_aabb, position  # the shape's box at `position` (it never turns), grown
+    box = AABB(box.min_x + x - reach, box.min_y + y - reach, box.max_x + x + reach, box.max_y + y + reach)
+    found = ch.scene.candidates(box, ignore=(ch,), filter=ch.filter)
+    ch._candidates = found if ch._candidates is None else ch._candidates.extended(found)
 
 
 def _step_across_and_down(
@@ -793,7 +800,7 @@ def _move(
 
     # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
     #    moving body nearby may have moved into us. Static geometry alone cannot.
-    if ch._needs_recovery or any(n.collider.body is not None for n in ch._candidates or ()):
+    if ch._needs_recovery or (ch._candidates is not None and ch._candidates.others):
         position = _recover(ch, position, came_from)
         ch._needs_recovery = False
         if position != trail[-1]:

@@ -10,16 +10,19 @@ Units: pixels, seconds, radians (counter-clockwise); y-up.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
+
+import numpy as np
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
-    "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative", "unit_or_none",
+    "Gathered", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative",
+    "unit_or_none",
 ]
 
 DEFAULT_GRAVITY: Vec2 = (0.0, -1800.0)
@@ -208,6 +211,63 @@ class Neighbour(NamedTuple):
     box: tuple[float, float, float, float]
 
 
+class Gathered:
+    """What the mover gathered around a move (``World.candidates``): the static segments as indices
+    (``segments``, an int64 array; ``static_places``: their places in the gathered order), the other colliders
+    as neighbours with their places (``others``), and the Minkowski-sum rows the compiled queries built for
+    them (``rows``, per moving core). :meth:`neighbours` lists them all, in order, as ``World.gather`` does."""
+
+    __slots__ = ("_static_neighbour", "count", "one_way", "others", "rows", "segments", "static_places")
+
+    def __init__(self, segments: Any, others: list[Neighbour], one_way: bool,
+                 static_neighbour: Callable[[int], Neighbour]) -> None:
+        self.segments = segments
+        self.static_places: list[int] | None = None
+        """Places of the segments in the gathered order (``None``: the first ``len(segments)``)."""
+        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments)))
+        self.one_way = one_way
+        """Whether a one-way segment is among them."""
+        self.count = len(segments) + len(others)
+        self.rows: dict[object, Any] = {}
+        self._static_neighbour = static_neighbour
+
+    def place_of_static(self, k: int) -> int:
+        """The place of the ``k``-th static segment in the gathered order."""
+        return k if self.static_places is None else self.static_places[k]
+
+    def neighbours(self) -> list[Neighbour]:
+        """Every gathered collider as a neighbour, in the gathered order."""
+        found: list[Neighbour | None] = [None] * self.count
+        for k, segment in enumerate(self.segments.tolist()):
+            found[self.place_of_static(k)] = self._static_neighbour(segment)
+        for place, neighbour in self.others:
+            found[place] = neighbour
+        return found  # type: ignore[return-value]
+
+    def extended(self, more: Gathered) -> Gathered:
+        """These, followed by those of ``more`` not among them yet (by collider)."""
+        known_segments = set(self.segments.tolist())
+        known_others = {id(n.collider) for _, n in self.others}
+        merged = Gathered(self.segments, [], self.one_way or more.one_way, self._static_neighbour)
+        merged.static_places = [self.place_of_static(k) for k in range(len(self.segments))]
+        merged.others = list(self.others)
+        merged.count = self.count
+        new_segments = []
+        arriving = [(more.place_of_static(k), 0, s) for k, s in enumerate(more.segments.tolist())]
+        arriving += [(p, 1, n) for p, n in more.others]
+        for _, kind, item in sorted(arriving, key=lambda e: e[0]):
+            if kind == 0 and item not in known_segments:
+                new_segments.append(item)
+                merged.static_places.append(merged.count)
+                merged.count += 1
+            elif kind == 1 and id(item.collider) not in known_others:
+                merged.others.append((merged.count, item))
+                merged.count += 1
+        if new_segments:
+            merged.segments = np.concatenate([self.segments, np.array(new_segments, dtype=np.int64)])
+        return merged
+
+
 class Scene(Protocol):
     """What the character mover sees of the world: colliders near a box, casts and contacts against them."""
 
@@ -216,11 +276,17 @@ class Scene(Protocol):
     def gather(self, box: AABB, ignore: Iterable[object] = (),
                filter: CollisionFilter | None = None) -> list[Neighbour]: ...
 
+    def candidates(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered: ...
+
     def cast(self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
-             candidates: list[Neighbour] | None = None) -> list[SceneHit]: ...
+             candidates: list[Neighbour] | Gathered | None = None) -> list[SceneHit]: ...
 
     def contacts(self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
-                 candidates: list[Neighbour] | None = None) -> list[SceneContact]: ...
+                 candidates: list[Neighbour] | Gathered | None = None) -> list[SceneContact]: ...
 
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
+
+    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+                       config: Any, candidates: Gathered | None, ignore: Iterable[object]
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None: ...

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 __all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "warm_up"]
 
-WARM_UP_STAGES = 8
+WARM_UP_STAGES = 13
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
 
 
@@ -25,6 +25,7 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
     name. Safe to call from a background thread and more than once (later calls return at once)."""
     from itertools import chain
 
+    from .world.cast_kernel import compile_steps as mover_steps
     from .world.collide_kernel import compile_steps as manifold_steps
     from .world.kernel import compile_steps as solve_steps
     from .world.step_kernel import compile_steps as glue_steps
@@ -32,7 +33,8 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
 
     global _ready
     start = time.perf_counter()
-    for done, stage in enumerate(chain(manifold_steps(), preparation_steps(), solve_steps(), glue_steps()), start=1):
+    stages = chain(manifold_steps(), preparation_steps(), solve_steps(), glue_steps(), mover_steps())
+    for done, stage in enumerate(stages, start=1):
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     _ready = True

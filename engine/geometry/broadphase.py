@@ -165,6 +165,7 @@ class StaticBroadPhase:
         for arr in (self.a, self.b, self.radius, self.aabbs):
             arr.setflags(write=False)
         self._shapes: dict[int, RoundedPolygon] = {}
+        self._cell_table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._cell_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
@@ -206,6 +207,22 @@ class StaticBroadPhase:
             members.setflags(write=False)
             cells[(int(ix[group_start]), int(iy[group_start]))] = members
         return cells
+
+    def cell_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The grid as flat arrays, for compiled queries: the occupied cells' (ix, iy) sorted by ix then iy
+        (two int64 arrays), and their members, cell ``c``'s being ``members[offsets[c]:offsets[c + 1]]``
+        (sorted segment indices). Made once."""
+        if self._cell_table is None:
+            keys = sorted(self._cells)
+            ix = np.array([k[0] for k in keys], dtype=np.int64)
+            iy = np.array([k[1] for k in keys], dtype=np.int64)
+            sizes = [len(self._cells[k]) for k in keys]
+            offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+            offsets[1:] = np.cumsum(sizes) if keys else []
+            members = np.concatenate([self._cells[k] for k in keys]).astype(np.int64) if keys \
+                else np.zeros(0, np.int64)
+            self._cell_table = (ix, iy, offsets, members)
+        return self._cell_table
 
     # ------------------------------------------------------------------ queries
     def box(self, index: int) -> tuple[float, float, float, float]:
@@ -251,15 +268,11 @@ class StaticBroadPhase:
         return candidates[keep]
 
     def cell_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The grid as arrays, for compiled queries: every occupied cell's key ``ix * 2**32 + iy + 2**31``
-        (ascending, as (ix, iy)), the start of its members in the third array (then the end), and the
-        members (segment indices), cell after cell. Made once."""
+        """:meth:`cell_table` with each cell as one key, ``ix * 2**32 + iy + 2**31`` (ascending, as (ix,
+        iy)): the keys, the start of each cell's members (then the end), and the members. Made once."""
         if self._cell_arrays is None:
-            keys = np.array([ix * 2**32 + iy + 2**31 for ix, iy in self._cells], dtype=np.int64)
-            sizes = [len(members) for members in self._cells.values()]
-            starts = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
-            members = np.concatenate(list(self._cells.values())).astype(np.int64) if sizes else np.zeros(0, np.int64)
-            self._cell_arrays = (keys, starts, members)
+            ix, iy, offsets, members = self.cell_table()
+            self._cell_arrays = (ix * 2**32 + iy + 2**31, offsets, members)
         return self._cell_arrays
 
     def query_list(self, box: Sequence[float]) -> list[int]:

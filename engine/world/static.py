@@ -20,6 +20,9 @@ from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkow
 from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
+from .cast_kernel import (
+    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, grid_query, sum_row_width,
+)
 from .filters import filter_arrays
 
 __all__ = ["QueryConfig", "StaticGeometry"]
@@ -63,8 +66,10 @@ class StaticGeometry:
         self._neighbours: dict[int, Neighbour] = {}
         self._joints = _Joints(np.zeros((0, 2)), np.zeros((0, 2)), 1e-6)
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
+        self._sum_tables: dict[tuple[Vec2, ...], _SumTable] = {}
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._grid: _Grid | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -129,6 +134,8 @@ class StaticGeometry:
         ow = np.concatenate(self._one_way) if self._one_way else np.zeros((0, 2))
         self._broadphase = StaticBroadPhase(a, b, r)
         self._sums.clear()
+        self._sum_tables.clear()
+        self._grid = None
         self._neighbours.clear()
         filters: list[tuple[CollisionFilter, Any]] = []
         for count, flt, data in self._pending_colliders:
@@ -172,6 +179,35 @@ class StaticGeometry:
             found.append(neighbour)
         return found
 
+    def neighbour(self, segment: int) -> Neighbour:
+        """Segment ``segment`` as a gathered neighbour (made once)."""
+        found = self._neighbours.get(segment)
+        if found is None:
+            bp = self.broadphase
+            found = self._neighbours[segment] = Neighbour(self._colliders[segment], bp.shape(segment), _IDENTITY,
+                                                          bp.box(segment))
+        return found
+
+    def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
+        """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
+        call over the broad phase's grid."""
+        grid = self._grid
+        if grid is None or self._broadphase is None:
+            bp = self.broadphase  # (re)builds the broad phase first if segments were added
+            grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
+        if not grid.usable:
+            return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
+        check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
+        min_x, min_y, max_x, max_y = box
+        found: np.ndarray = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check,
+                                       grid.inv_cell, min_x, min_y, max_x, max_y, query.category, query.mask, query.group)
+        return found
+
+    def has_one_way(self, segments: np.ndarray) -> bool:
+        """Whether any of ``segments`` is one-way."""
+        grid = self._grid
+        return grid is not None and grid.any_one_way and bool(grid.one_way[segments].any())
+
     def ray_cast(self, origin: Sequence[float], direction: Sequence[float], max_distance: float) -> Any:
         """The nearest segment hit by a ray (see :meth:`StaticBroadPhase.ray_cast`)."""
         return self.broadphase.ray_cast(origin, direction, max_distance)
@@ -196,6 +232,28 @@ class StaticGeometry:
         self.broadphase  # noqa: B018
         return self._joints.shared_flags()
 
+    def sum_table(self, shape: RoundedPolygon, segments: list[int] | np.ndarray) -> _SumTable | None:
+        """The table of the Minkowski sums of the segments with the upright ``shape``'s core, for the compiled
+        queries (:mod:`engine.world.cast_kernel`; the radius is added there, so a shape and its skin-grown
+        copy share it), with the rows of ``segments`` built. Each row is built once per segment and core,
+        with the reference :func:`~engine.geometry.minkowski_difference`. ``None`` when the shape or one of
+        those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
+        if shape.count < 3:
+            return None
+        table = self._sum_tables.get(shape.vertices)
+        if table is None:
+            if len(self._sum_tables) >= self.config.sum_cache_shapes:
+                self._sum_tables.clear()
+            table = self._sum_tables[shape.vertices] = _SumTable(shape, len(self))
+        built = table.built
+        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
+        for segment in segments:
+            if not built[segment]:
+                table.build(self.broadphase, segment)
+        if table.unusable and not table.unusable.isdisjoint(segments):
+            return None
+        return table
+
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
         """Minkowski sum of ``segment`` and a non-rotating ``shape``, built once and kept: a character sweeps
         the same shape against the same segments every step."""
@@ -210,6 +268,58 @@ class StaticGeometry:
                 sums.clear()
             found = sums[segment] = minkowski_difference(self.shape(segment), _IDENTITY, shape, 0.0)
         return found
+
+
+class _Grid:
+    """The broad phase's grid as flat arrays for :func:`~engine.world.cast_kernel.grid_query`, with the
+    segments' boxes, filters (the default everywhere when the level has no others) and one-way flags."""
+
+    def __init__(self, broadphase: StaticBroadPhase, filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+                 colliders: list[Collider]) -> None:
+        ix, iy, self.offsets, self.members = broadphase.cell_table()
+        self.usable = not (len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= GRID_OFFSET - 1)
+        """False for a level with cells beyond 2**30 from the origin (tens of billions of px): it is queried
+        the scalar way."""
+        self.keys = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
+        self.boxes = broadphase.aabbs
+        n = len(broadphase)
+        if filters is None:
+            filters = (np.ones(n, np.int64), np.full(n, DEFAULT_FILTER.mask, np.int64), np.zeros(n, np.int64))
+        self.filters = np.ascontiguousarray(np.stack(filters, axis=1), dtype=np.int64).reshape(-1, 3)
+        self.inv_cell = 1.0 / broadphase.cell_size
+        self.one_way = np.array([c.one_way is not None for c in colliders], dtype=bool).reshape(n)
+        self.any_one_way = bool(self.one_way.any())
+
+
+class _SumTable:
+    """The rows of one moving core's Minkowski sums with the segments (see ``engine.world.cast_kernel.SUM_*``),
+    each built when its segment is first asked for. Rows of untouched segments cost no memory until written
+    (``np.zeros`` maps pages lazily)."""
+
+    def __init__(self, shape: RoundedPolygon, segments: int) -> None:
+        self.shape = shape
+        self.core = np.array(shape.vertices, dtype=np.float64).reshape(-1, 2)
+        """The moving core's vertices (k, 2), px, in its own frame."""
+        self.rows = np.zeros((segments, sum_row_width(shape.count)))
+        self.built = bytearray(segments)
+        """1 where the segment's row is built."""
+        self.unusable: set[int] = set()
+        """Segments whose sum is not a polygon the rows can hold (never asked of the compiled queries)."""
+
+    def build(self, broadphase: StaticBroadPhase, segment: int) -> None:
+        """Fill ``segment``'s row."""
+        capsule = broadphase.shape(segment)
+        grown = minkowski_difference(capsule, _IDENTITY, self.shape, 0.0)
+        row = self.rows[segment]
+        row[SUM_SEGMENT_RADIUS] = capsule.radius
+        row[SUM_MIN_X:SUM_MIN_X + 4] = broadphase.box(segment)
+        row[SUM_COUNT] = grown.count
+        self.built[segment] = 1
+        if not 3 <= grown.count <= self.shape.count + 2:
+            self.unusable.add(segment)
+            return
+        for i, ((x, y), (nx, ny)) in enumerate(zip(grown.vertices, grown.normals)):
+            row[SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
 
 
 class _Joints:

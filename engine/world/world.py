@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -31,9 +32,10 @@ from ..character import Character, MoverConfig, move_character
 from ..geometry import AABB, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, shape_cast
 from ..types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Neighbour,
-    SceneContact, SceneHit, Vec2, WorldError,
+    DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
+    Neighbour, SceneContact, SceneHit, Vec2, WorldError,
 )
+from .cast_kernel import boxes_near, cast_sums, contact_sums, slide_sums
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -43,6 +45,51 @@ from .static import QueryConfig, StaticGeometry
 __all__ = ["World"]
 
 _IDENTITY = Transform()
+
+_CROWD = 12
+"""From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
+call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call)."""
+
+
+_BOX_STATE = attrgetter("position", "filter", "shape")
+"""What a character's box and filter in :class:`_CrowdBoxes` depend on."""
+
+
+class _CrowdBoxes:
+    """The characters' boxes and filters, for a crowd's gathers. While they move one after another in a step
+    only the mover changes a character's position, and the mover's updates (:meth:`moved`) keep the boxes
+    current; between steps (a controller's probe) they are used only while :meth:`current` (the same
+    characters, positions, filters and shapes). Either way a gather's answer is the same as testing every
+    character's current box."""
+
+    def __init__(self, characters: list[Character]) -> None:
+        self.characters = list(characters)
+        self.state = list(map(_BOX_STATE, characters))
+        self.rows = [tuple(ch.aabb()) for ch in characters]
+        self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
+        self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
+                                dtype=np.int64).reshape(-1, 3)
+
+    def current(self, characters: list[Character]) -> bool:
+        """Whether these are still ``characters``' boxes and filters."""
+        return characters == self.characters and list(map(_BOX_STATE, characters)) == self.state
+
+    def moved(self, k: int, character: Character) -> None:
+        """Character ``k`` has moved: its box now."""
+        row = self.rows[k] = tuple(character.aabb())
+        self.boxes[k] = row
+        self.state[k] = _BOX_STATE(character)
+
+    def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
+        """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
+        ``query``, not ignored (by character or collider id); in order."""
+        found = []
+        for k in boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group).tolist():
+            ch = self.characters[k]
+            if id(ch.collider) in ignored or id(ch) in ignored:
+                continue
+            found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
+        return found
 
 
 class World:
@@ -77,6 +124,10 @@ class World:
         """What happened in the last step: contact and sensor begin/end, ``land`` and ``crushed`` events."""
         self._stepping = False
         self._removals: list[object] = []
+        self._crowd: _CrowdBoxes | None = None
+        """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
+        self._crowd_kept: _CrowdBoxes | None = None
+        """The last ones made, used again while still current."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -184,10 +235,15 @@ class World:
             for body in self.kinematic_bodies:
                 body.advance(dt)
             events: list[ContactEvent] = []
-            for character in self.characters:
+            if len(self.characters) >= _CROWD:
+                self._crowd = self._crowd_now()
+            for k, character in enumerate(self.characters):
                 move_character(character, dt)
+                if self._crowd is not None:
+                    self._crowd.moved(k, character)
                 events.extend(character.step_events)
                 self._press_on_floor(character, dt)
+            self._crowd_kept, self._crowd = self._crowd, None
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
             events.extend(self._rigid.step(scene, dt))
@@ -197,6 +253,7 @@ class World:
             self.step_count += 1
         finally:
             self._stepping = False
+            self._crowd = None
             removals, self._removals = self._removals, []
             for thing in removals:
                 if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
@@ -215,11 +272,28 @@ class World:
     def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> list[Neighbour]:
         """Everything that may touch ``box``: static segments from the broad phase, kinematic bodies, rigid
         bodies and characters whose boxes overlap it, and whose filters touch ``filter`` (default: all).
-        Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step)."""
+        Pass the result as ``candidates`` to several queries in a row (the mover gathers once per step, with
+        :meth:`candidates`, which the queries answer faster)."""
+        return self.candidates(box, ignore, filter).neighbours()
+
+    def candidates(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered:
+        """:meth:`gather`'s answer kept for the compiled queries: the static segments as indices (found in one
+        compiled call over the broad phase's grid), the rest as neighbours."""
+        ignore = tuple(ignore)
         ignored = {id(x) for x in ignore}
         query = filter or DEFAULT_FILTER
-        found = self.static.neighbours_in(box, ignored, query)
+        segments = self.static.segments_in(box, query)
+        dropped = [x.segment for x in ignore if isinstance(x, Collider) and x.segment >= 0]
+        if dropped:
+            segments = segments[~np.isin(segments, dropped)]
+        found: list[Neighbour] = []
+        crowd = self._crowd
+        if crowd is None and len(self.characters) >= _CROWD:
+            crowd = self._crowd_now()
         for group in (self.kinematic_bodies, self.bodies, self.characters):
+            if group is self.characters and crowd is not None:
+                found.extend(crowd.near(box, ignored, query))
+                continue
             for body in group:
                 if id(body.collider) in ignored or id(body) in ignored:
                     continue
@@ -233,21 +307,38 @@ class World:
                 if body_box.overlaps(box):
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
-        return found
+        return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
 
-    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | None) -> list[Neighbour]:
+    def _crowd_now(self) -> _CrowdBoxes:
+        """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""
+        kept = self._crowd_kept
+        if kept is None or not kept.current(self.characters):
+            kept = self._crowd_kept = _CrowdBoxes(self.characters)
+        return kept
+
+    def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | Gathered | None
+                    ) -> list[Neighbour]:
         """What a query in ``box`` must test: the caller's ``gathered`` candidates narrowed to the box, or,
         without them, a fresh :meth:`gather`."""
-        return self.gather(box, ignore) if gathered is None else _near(gathered, box, ignore)
+        if gathered is None:
+            return self.gather(box, ignore)
+        return _near(gathered.neighbours() if isinstance(gathered, Gathered) else gathered, box, ignore)
 
     def cast(
         self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
-        candidates: list[Neighbour] | None = None,
+        candidates: list[Neighbour] | Gathered | None = None,
     ) -> list[SceneHit]:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
         per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
         tx, ty = float(translation[0]), float(translation[1])
-        candidates = self._candidates(shape.aabb(xf).swept((tx, ty)), ignore, candidates)
+        box = shape.aabb(xf).swept((tx, ty))
+        if candidates is None:
+            candidates = self.candidates(box, ignore)
+        rows = self._sum_rows(shape, xf, ignore, candidates)
+        if rows is not None:
+            assert isinstance(candidates, Gathered)
+            return self._compiled_cast(shape, xf, tx, ty, box, candidates, rows, ignore)
+        candidates = self._candidates(box, ignore, candidates)
         upright = xf.angle == 0.0
         hits = []
         for neighbour in candidates:
@@ -264,11 +355,18 @@ class World:
 
     def contacts(
         self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
-        candidates: list[Neighbour] | None = None,
+        candidates: list[Neighbour] | Gathered | None = None,
     ) -> list[SceneContact]:
         """Contacts of ``shape`` with every collider within ``margin`` pixels: normals point from the
         collider to the shape (the way out)."""
-        candidates = self._candidates(shape.aabb(xf).grown(margin), ignore, candidates)
+        box = shape.aabb(xf).grown(margin)
+        if candidates is None:
+            candidates = self.candidates(box, ignore)
+        rows = self._sum_rows(shape, xf, ignore, candidates)
+        if rows is not None:
+            assert isinstance(candidates, Gathered)
+            return self._compiled_contacts(shape, xf, margin, box, candidates, rows, ignore)
+        candidates = self._candidates(box, ignore, candidates)
         upright = xf.angle == 0.0
         found = []
         for neighbour in candidates:
@@ -284,6 +382,98 @@ class World:
             if contact is not None:
                 found.append(contact)
         return found
+
+    def _sum_rows(self, shape: RoundedPolygon, xf: Transform, ignore: Iterable[object],
+                  candidates: list[Neighbour] | Gathered | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
+        shape's core (see :mod:`engine.world.cast_kernel`), when the compiled queries can answer for the
+        gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
+        if not isinstance(candidates, Gathered) or xf.angle != 0.0 or shape.count < 3:
+            return None
+        if ignore and any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):
+            return None
+        key = id(shape.vertices)  # (the shape, alive, keeps its vertices: the id stays theirs while gathered)
+        found = candidates.rows.get(key, False)
+        if found is False:
+            table = self.static.sum_table(shape, candidates.segments)
+            found = None if table is None else (table.rows, candidates.segments, table.core)
+            candidates.rows[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object]
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None:
+        """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
+        when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
+        (hits, stops, end position, end velocity). ``None`` otherwise: the mover slides cast by cast."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        stops, px, py, vx, vy = slide_sums(
+            table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
+            velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
+            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
+        hits, trail = [], []
+        if len(stops):
+            segments, collider = candidates.segments, self.static.collider
+            for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
+                hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
+                trail.append((sx, sy))
+        return hits, trail, (px, py), (vx, vy)
+
+    def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
+                       candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+                       ignore: Iterable[object]) -> list[SceneHit]:
+        """:meth:`cast` with the static segments swept against in one compiled call (the same hits, bit for
+        bit), the other colliders one by one; merged in the candidates' order between equal fractions."""
+        ox, oy = xf.position
+        table, segment_rows, core = rows
+        found = cast_sums(table, segment_rows, core, shape.radius, ox, oy, tx, ty, *box, 2.0)
+        hits = []
+        if len(found):
+            segments, collider = candidates.segments, self.static.collider
+            hits = [SceneHit(f, (px, py), (nx, ny), collider(segments[int(k)]), inside != 0.0)
+                    for k, f, px, py, nx, ny, inside in found.tolist()]
+        others = _near_others(candidates, box, ignore)
+        if not others:
+            return hits
+        place = candidates.place_of_static
+        keyed = [(hit.fraction, place(int(k)), hit) for k, hit in zip(found[:, 0].tolist(), hits)]
+        for other_place, (other, target, xf_target, _) in others:
+            hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+            if hit is not None:
+                found_hit = SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)
+                keyed.append((hit.fraction, other_place, found_hit))
+        keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [hit for _, _, hit in keyed]
+
+    def _compiled_contacts(self, shape: RoundedPolygon, xf: Transform, margin: float, box: AABB,
+                           candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+                           ignore: Iterable[object]) -> list[SceneContact]:
+        """:meth:`contacts` with the static segments in one compiled call, the other colliders one by one;
+        in the candidates' order."""
+        ox, oy = xf.position
+        table, segment_rows, core = rows
+        found = contact_sums(table, segment_rows, core, shape.radius, ox, oy, margin, *box, 2.0)
+        contacts = []
+        if len(found):
+            segments, collider = candidates.segments, self.static.collider
+            contacts = [SceneContact((nx, ny), separation, (px, py), collider(segments[int(k)]))
+                        for k, separation, nx, ny, px, py in found.tolist()]
+        others = _near_others(candidates, box, ignore)
+        if not others:
+            return contacts
+        place = candidates.place_of_static
+        keyed = [(place(int(k)), contact) for k, contact in zip(found[:, 0].tolist(), contacts)]
+        for other_place, (other, target, xf_target, _) in others:
+            contact = _contact(shape, xf, other, target, xf_target, margin)
+            if contact is not None:
+                keyed.append((other_place, contact))
+        keyed.sort(key=lambda entry: entry[0])
+        return [contact for _, contact in keyed]
 
     def contact_with(
         self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
@@ -313,6 +503,19 @@ def _near(candidates: list[Neighbour], box: AABB, ignore: Iterable[object]) -> l
     ignored = {id(x) for x in ignore} if ignore else ()
     return [
         n for n in candidates
+        if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
+        and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
+    ]
+
+
+def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> list[tuple[int, Neighbour]]:
+    """The gathered non-static candidates (with their places) whose boxes overlap ``box``, not ignored."""
+    if not candidates.others:
+        return []
+    min_x, min_y, max_x, max_y = box
+    ignored = {id(x) for x in ignore} if ignore else ()
+    return [
+        (place, n) for place, n in candidates.others
         if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
         and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
     ]

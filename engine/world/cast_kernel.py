@@ -1,0 +1,563 @@
+"""The character mover's queries against static geometry, compiled (numba): a shape's cast and its contacts
+against many segments' Minkowski sums in one call.
+
+:func:`cast_sums` is :func:`engine.geometry.cast_against_sum` (with ``edge_midpoints=False``) for every
+gathered segment at once, and :func:`contact_sums` is :func:`engine.geometry.contact_from_sum` likewise.
+They follow the readable reference in :mod:`engine.geometry.queries` (``_local_ray``,
+``_ray_polygon_outside``, ``_ray_circle``, ``_polygon_closest``, ``_contact_point``) step for step and in
+the same arithmetic order, so they give the same bits: Python's ``math.hypot`` (CPython's own correctly
+rounded algorithm, not the C library's) is rebuilt in :func:`py_hypot`, and Python's ``x ** 2`` (the C
+library's ``pow``, which differs from ``x * x`` in the last bit now and then) is ``x ** two`` with ``two`` a
+run-time 2.0 that the compiler cannot fold into a multiplication.
+
+The sums are polygon cores (3+ vertices: a segment grown by a polygon character), one row each of a sum
+table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
+with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
+
+Units: pixels. Normals point from the segment towards the moving shape (against the motion).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numba
+import numpy as np
+
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
+           "grid_query", "py_hypot", "slide_sums", "sum_row_width"]
+
+_jit = numba.njit(cache=True, nogil=True, fastmath=False)
+"""Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
+_inline = numba.njit(inline="always", fastmath=False)
+"""Small helpers, inlined where called."""
+
+# Columns of a sum-table row: the core's vertex count, the segment's radius (px), the segment's bounding box
+# (px, its thickness included), then per core vertex its x, y and the outward unit normal of the edge that
+# starts there.
+SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
+
+_ON_SURFACE = 1e-9
+"""Pixels: as ``engine.geometry.queries._ON_SURFACE``."""
+_ON_CORE = 1e-9
+"""Pixels: as ``engine.geometry.queries._ON_CORE``."""
+
+# Columns of :func:`cast_sums`' answer and of :func:`contact_sums`' answer.
+CAST_ROW, CAST_FRACTION, CAST_POINT_X, CAST_POINT_Y, CAST_NORMAL_X, CAST_NORMAL_Y, CAST_INSIDE = range(7)
+CONTACT_ROW, CONTACT_SEPARATION, CONTACT_NORMAL_X, CONTACT_NORMAL_Y, CONTACT_POINT_X, CONTACT_POINT_Y = range(6)
+
+
+def sum_row_width(core_vertices: int) -> int:
+    """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
+    at most two more)."""
+    return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
+
+
+@_inline
+def _split(x):
+    """Veltkamp's split of ``x`` into a high half and the exact rest (CPython's ``dl_split``)."""
+    t = x * 134217729.0
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+@_inline
+def _exact_product(x, y):
+    """``x * y`` as a rounded part and its error (Dekker's product, CPython's ``dl_mul``)."""
+    xh, xl = _split(x)
+    yh, yl = _split(y)
+    p = xh * yh
+    q = xh * yl + xl * yh
+    z = p + q
+    return z, p - z + q + xl * yl
+
+
+@numba.njit(fastmath=False)
+def py_hypot(a, b):
+    """Python's ``math.hypot(a, b)``, the same bits: CPython 3.11's ``vector_norm`` for two values (scale by
+    a power of two, sum the squares with their exact errors, one correction step after the square root)."""
+    a, b = abs(a), abs(b)
+    m = b if b > a else a
+    if math.isinf(m):
+        return m
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if m == 0.0:
+        return m
+    _, exponent = math.frexp(m)
+    if exponent < -1023:
+        return math.hypot(a, b)  # subnormal: far below a pixel, the C library's answer is as good
+    scale = math.ldexp(1.0, -exponent)
+    total, low, carry = 1.0, 0.0, 0.0
+    for x in (a * scale, b * scale):
+        square, square_error = _exact_product(x, x)
+        summed = total + square
+        carry += (total - summed) + square
+        total = summed
+        low += square_error
+    h = math.sqrt(total - 1.0 + (low + carry))
+    square, square_error = _exact_product(-h, h)
+    summed = total + square
+    carry += (total - summed) + square
+    total = summed
+    low += square_error
+    x = total - 1.0 + (low + carry)
+    h += x / (2.0 * h)
+    return h / scale
+
+
+@_inline
+def _vertex(row, i):
+    base = SUM_FIRST_VERTEX + 4 * i
+    return row[base], row[base + 1]
+
+
+@_inline
+def _normal(row, i):
+    base = SUM_FIRST_VERTEX + 4 * i
+    return row[base + 2], row[base + 3]
+
+
+@numba.njit(fastmath=False)
+def _polygon_closest(row, n, px, py, two):
+    """``queries._polygon_closest`` on a sum row: (qx, qy, signed core distance, nx, ny, feature)."""
+    best_i = 0
+    best_sep = -math.inf
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        vx, vy = _vertex(row, i)
+        sep = nx * (px - vx) + ny * (py - vy)
+        if sep > best_sep:
+            best_sep, best_i = sep, i
+    if best_sep <= 0.0:
+        nx, ny = _normal(row, best_i)
+        return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
+    best_d2 = math.inf
+    qx = qy = 0.0
+    feature = 0
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        ax, ay = _vertex(row, i)
+        if nx * (px - ax) + ny * (py - ay) <= 0.0:
+            continue
+        j = (i + 1) % n
+        bx, by = _vertex(row, j)
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t <= 0.0:
+            cx, cy, f = ax, ay, i
+        elif t >= 1.0:
+            cx, cy, f = bx, by, j
+        else:
+            cx, cy, f = ax + t * ex, ay + t * ey, 32 + i
+        d2 = (px - cx) ** two + (py - cy) ** two
+        if d2 < best_d2:
+            best_d2, qx, qy, feature = d2, cx, cy, f
+    d = math.sqrt(best_d2)
+    if feature >= 32:
+        nx, ny = _normal(row, feature - 32)
+    elif d <= _ON_CORE:
+        nx, ny = _normal(row, best_i)
+    else:
+        nx, ny = (px - qx) / d, (py - qy) / d
+    return qx, qy, d, nx, ny, feature
+
+
+@_inline
+def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
+    """``queries._ray_circle``: (hit, t, nx, ny) for an origin outside the circle."""
+    mx, my = px - cx, py - cy
+    b = mx * dx + my * dy
+    c = mx * mx + my * my - r * r
+    if b >= 0.0:
+        return False, 0.0, 0.0, 0.0
+    disc = b * b - c
+    if disc < 0.0:
+        return False, 0.0, 0.0, 0.0
+    t = -b - math.sqrt(disc)
+    t = 0.0 if 0.0 > t else t  # Python's max(t, 0.0)
+    if t > max_distance:
+        return False, 0.0, 0.0, 0.0
+    hx, hy = px + t * dx - cx, py + t * dy - cy
+    hl = py_hypot(hx, hy)
+    return True, t, hx / hl, hy / hl
+
+
+@numba.njit(fastmath=False)
+def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two):
+    """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon."""
+    t_enter = 0.0
+    t_exit = max_distance
+    enter = -1
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        height = heights[i]
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if height > 0.0:
+                return False, 0.0, 0.0, 0.0
+            continue
+        t = -height / den
+        if den < 0.0:
+            if t > t_enter or (enter < 0 and t == t_enter):
+                t_enter, enter = t, i
+        elif t < t_exit:
+            t_exit = t
+        if t_enter > t_exit:
+            return False, 0.0, 0.0, 0.0
+    if enter < 0:
+        if feature < 0:
+            feature = _polygon_closest(row, n, px, py, two)[5]
+        if r == 0.0 or not 0 <= feature < 32:
+            return False, 0.0, 0.0, 0.0
+        cx, cy = _vertex(row, feature)
+    else:
+        ax, ay = _vertex(row, enter)
+        bx, by = _vertex(row, (enter + 1) % n)
+        ex, ey = bx - ax, by - ay
+        hx, hy = px + t_enter * dx, py + t_enter * dy
+        u = (hx - ax) * ex + (hy - ay) * ey
+        if r == 0.0 or 0.0 <= u <= ex * ex + ey * ey:
+            nx, ny = _normal(row, enter)
+            return True, t_enter, nx, ny
+        cx, cy = (ax, ay) if u < 0.0 else (bx, by)
+    return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
+
+
+@numba.njit(fastmath=False)
+def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
+    """``queries._local_ray`` for a polygon core: (hit, t, nx, ny, started_inside)."""
+    heights = np.empty(n)
+    top_i = 0
+    for i in range(n):
+        nx, ny = _normal(row, i)
+        vx, vy = _vertex(row, i)
+        heights[i] = nx * (px - vx) + ny * (py - vy) - r
+        if heights[i] > heights[top_i]:
+            top_i = i  # the first of the highest, as Python's max() and list.index() find it
+    top = heights[top_i]
+    feature = -1
+    on_face = -1
+    if abs(top) <= _ON_SURFACE:
+        ax, ay = _vertex(row, top_i)
+        bx, by = _vertex(row, (top_i + 1) % n)
+        u = (px - ax) * (bx - ax) + (py - ay) * (by - ay)
+        if 0.0 <= u <= (bx - ax) ** two + (by - ay) ** two:
+            on_face = top_i
+    if on_face >= 0:
+        nx, ny = _normal(row, on_face)
+        if dx * nx + dy * ny < 0.0:
+            return True, 0.0, nx, ny, False
+    elif top <= _ON_SURFACE:
+        _, _, dcore, onx, ony, feature = _polygon_closest(row, n, px, py, two)
+        if dcore - r < 0.0:
+            return True, 0.0, onx, ony, True
+        if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
+            return True, 0.0, onx, ony, False
+    hit, t, nx, ny = _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two)
+    return hit, t, nx, ny, False
+
+
+@_inline
+def _support_point(core, radius, ox, oy, nx, ny):
+    """``queries._contact_point`` with ``edge_midpoints=False`` for an upright moving shape whose origin is at
+    (ox, oy): its surface point farthest against (nx, ny)."""
+    best = math.inf
+    sx = sy = 0.0
+    for i in range(core.shape[0]):
+        x, y = core[i, 0], core[i, 1]
+        wx, wy = 1.0 * x - 0.0 * y, 0.0 * x + 1.0 * y  # the reference's rotation by an upright transform
+        d = wx * nx + wy * ny
+        if d < best:
+            best, sx, sy = d, wx, wy
+    return ox + sx - radius * nx, oy + sy - radius * ny
+
+
+@_inline
+def _in_box(row, min_x, min_y, max_x, max_y):
+    """Whether the row's segment box overlaps the query box (the world's ``_near`` test)."""
+    return row[SUM_MIN_X] <= max_x and row[SUM_MAX_X] >= min_x and row[SUM_MIN_Y] <= max_y and row[SUM_MAX_Y] >= min_y
+
+
+@numba.njit(fastmath=False)
+def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
+    """``queries.cast_against_sum`` (``edge_midpoints=False``) of the shape against one sum row, ``length``
+    being ``hypot(tx, ty)``: (hit, fraction, point x, y, normal x, y, started inside)."""
+    n = int(row[SUM_COUNT])
+    r = row[SUM_SEGMENT_RADIUS] + radius
+    if length == 0.0:
+        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        if not d - r < 0.0:
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, False
+        fraction, hx, hy, inside = 0.0, ox, oy, True
+    else:
+        dx, dy = tx / length, ty / length
+        hit, t, nx, ny, inside = _local_ray(row, n, r, ox, oy, dx, dy, length, two)
+        if not hit:
+            return False, 0.0, 0.0, 0.0, 0.0, 0.0, False
+        hx, hy = ox + t * dx, oy + t * dy
+        fraction = t / length
+        fraction = 1.0 if 1.0 < fraction else fraction  # Python's min(fraction, 1.0)
+    px, py = _support_point(core, radius, hx, hy, nx, ny)
+    return True, fraction, px, py, nx, ny, inside
+
+
+@_jit
+def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
+    """Sweep the upright shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px) from (ox, oy)
+    by (tx, ty) against the sum-table rows ``table[segments]`` whose segment boxes overlap the query box.
+    Returns one row per hit (``CAST_*`` columns: index into ``segments``, fraction, contact point, normal,
+    started inside 1.0/0.0), nearest first and, between equal fractions, in ``segments``' order (a stable
+    sort, as ``list.sort``). ``two`` must be 2.0."""
+    length = py_hypot(tx, ty)
+    out = np.empty((segments.shape[0], 7))
+    count = 0
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        if not hit:
+            continue
+        j = count
+        while j > 0 and out[j - 1, CAST_FRACTION] > fraction:  # insertion sort: stable, and hits are few
+            out[j] = out[j - 1]
+            j -= 1
+        out[j, CAST_ROW], out[j, CAST_FRACTION], out[j, CAST_POINT_X], out[j, CAST_POINT_Y] = k, fraction, px, py
+        out[j, CAST_NORMAL_X], out[j, CAST_NORMAL_Y], out[j, CAST_INSIDE] = nx, ny, 1.0 if inside else 0.0
+        count += 1
+    return out[:count]
+
+
+@numba.njit(fastmath=False)
+def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two):
+    """The mover's ``_first_hit`` over static solid segments: the nearest hit (the first in ``segments``' order
+    between equal fractions) that the sweep runs into rather than grazes. Returns (index into ``segments``
+    or -1, fraction, point x, y, normal x, y, started inside)."""
+    length = py_hypot(tx, ty)
+    min_x = local_box[0] + ox + (0.0 if 0.0 < tx else tx)  # AABB.swept: Python's min(tx, 0.0) and max
+    min_y = local_box[1] + oy + (0.0 if 0.0 < ty else ty)
+    max_x = local_box[2] + ox + (0.0 if 0.0 > tx else tx)
+    max_y = local_box[3] + oy + (0.0 if 0.0 > ty else ty)
+    best = -1
+    best_fraction = best_px = best_py = best_nx = best_ny = 0.0
+    best_inside = False
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        if not hit or tx * nx + ty * ny >= -graze_cosine * length:
+            continue  # a miss, or moving away from it, along it or skimming it
+        if best < 0 or fraction < best_fraction:
+            best, best_fraction, best_px, best_py, best_nx, best_ny, best_inside = k, fraction, px, py, nx, ny, inside
+    return best, best_fraction, best_px, best_py, best_nx, best_ny, best_inside
+
+
+@_inline
+def _surface(nx, ny, ux, uy, floor_limit):
+    """``character._classify``: 0 floor, 1 wall, 2 ceiling (``floor_limit``: cos of the steepest floor)."""
+    d = nx * ux + ny * uy
+    if d >= floor_limit - _MOVER_EPS:
+        return 0
+    if d <= -floor_limit + _MOVER_EPS:
+        return 2
+    return 1
+
+
+_MOVER_EPS = 1e-9
+"""As ``engine.character._EPS``."""
+
+
+@_jit
+def slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
+               ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
+    """``character._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+    being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
+    velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
+    fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
+    velocity."""
+    local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
+    stops = np.empty((max_slides, 9))
+    count = 0
+    for _ in range(max_slides):
+        if dx * dx + dy * dy < 1e-18:
+            break
+        k, f, hx, hy, nx, ny, inside = _first_blocking(table, segments, core, radius, local_box, px, py, dx, dy,
+                                                       graze_cosine, two)
+        if k < 0:
+            px, py = px + dx, py + dy
+            break
+        px, py = px + dx * f, py + dy * f
+        stops[count, 0], stops[count, 1], stops[count, 2], stops[count, 3] = k, f, hx, hy
+        stops[count, 4], stops[count, 5], stops[count, 6] = nx, ny, 1.0 if inside else 0.0
+        stops[count, 7], stops[count, 8] = px, py
+        count += 1
+        surface = _surface(nx, ny, ux, uy, floor_limit)
+        vu = vx * ux + vy * uy
+        if surface == 0 and vu < 0 or surface == 2 and vu > 0:
+            vx, vy = vx - ux * vu, vy - uy * vu
+        elif surface == 1:
+            vn = vx * nx + vy * ny
+            if vn < 0:
+                vx, vy = vx - nx * vn, vy - ny * vn
+        dx, dy = _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed)
+        for j in range(count - 1):  # a crease: the slide would push into a plane hit earlier, so stop there
+            if dx * stops[j, 4] + dy * stops[j, 5] < -_MOVER_EPS:
+                dx = dy = 0.0
+                break
+    return stops[:count], px, py, vx, vy
+
+
+@_inline
+def _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed):
+    """The rest of a slide's displacement after a hit at fraction ``f``, projected onto the hit plane (and
+    kept at its lateral length on a grounded walk onto a floor; a grounded walk does not climb walls)."""
+    rx, ry = dx * (1.0 - f), dy * (1.0 - f)
+    rn = rx * nx + ry * ny
+    lateral_before = abs(rx * -uy + ry * ux)
+    rx, ry = rx - nx * rn, ry - ny * rn
+    if grounded and surface == 0 and constant_speed:
+        lateral_after = abs(rx * -uy + ry * ux)
+        if lateral_after > _MOVER_EPS:
+            scale = lateral_before / lateral_after
+            rx, ry = rx * scale, ry * scale
+    elif grounded and surface == 1:
+        up_part = rx * ux + ry * uy
+        if up_part > 0:
+            rx, ry = rx - ux * up_part, ry - uy * up_part
+    return rx, ry
+
+
+@_jit
+def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two):
+    """Contacts of the upright shape (``core``, ``radius``) at (ox, oy) with the sum-table rows
+    ``table[segments]`` whose segment boxes overlap the query box and whose separation is at most ``margin``
+    px, in ``segments``' order (``CONTACT_*`` columns: index into ``segments``, separation (negative =
+    overlap), normal towards the shape, contact point)."""
+    out = np.empty((segments.shape[0], 6))
+    count = 0
+    for k in range(segments.shape[0]):
+        row = table[segments[k]]
+        if not _in_box(row, min_x, min_y, max_x, max_y):
+            continue
+        n = int(row[SUM_COUNT])
+        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        separation = d - (row[SUM_SEGMENT_RADIUS] + radius)
+        if not separation <= margin:
+            continue
+        hx, hy = ox - nx * separation, oy - ny * separation
+        px, py = _support_point(core, radius, hx, hy, nx, ny)
+        out[count, CONTACT_ROW], out[count, CONTACT_SEPARATION] = k, separation
+        out[count, CONTACT_NORMAL_X], out[count, CONTACT_NORMAL_Y] = nx, ny
+        out[count, CONTACT_POINT_X], out[count, CONTACT_POINT_Y] = px, py
+        count += 1
+    return out[:count]
+
+
+@_jit
+def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group):
+    """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
+    query box and whose ``filters`` (rows category, mask, group) touch the query's filter
+    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd."""
+    found = np.empty(boxes.shape[0], dtype=np.int64)
+    count = 0
+    for i in range(boxes.shape[0]):
+        if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
+            continue
+        if not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+            continue
+        found[count] = i
+        count += 1
+    return found[:count]
+
+
+GRID_OFFSET = 2 ** 30
+"""Grid cell indices are keyed as ``(ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET`` (|ix|, |iy| < 2**30)."""
+GRID_SPAN = 2 ** 31
+
+
+@_jit
+def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
+               category, mask, group):
+    """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
+    the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
+    :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
+    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's."""
+    picked = []
+    reach = float(GRID_OFFSET - 1)
+    fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
+    small = -reach < fx0 and fx1 < reach and -reach < fy0 and fy1 < reach
+    if small:
+        x0, x1, y0, y1 = math.floor(fx0), math.floor(fx1), math.floor(fy0), math.floor(fy1)
+        small = (x1 - x0 + 1) * (y1 - y0 + 1) <= cell_keys.shape[0]
+    if small:
+        for ix in range(x0, x1 + 1):
+            for iy in range(y0, y1 + 1):
+                key = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
+                c = np.searchsorted(cell_keys, key)
+                if c < cell_keys.shape[0] and cell_keys[c] == key:
+                    picked.append(c)
+    else:  # a box larger than the grid: walk the occupied cells instead
+        for c in range(cell_keys.shape[0]):
+            ix, iy = cell_keys[c] // GRID_SPAN - GRID_OFFSET, cell_keys[c] % GRID_SPAN - GRID_OFFSET
+            if fx0 < ix + 1 and ix <= fx1 and fy0 < iy + 1 and iy <= fy1:  # floor(fx0) <= ix <= floor(fx1)
+                picked.append(c)
+    total = 0
+    for c in picked:
+        total += offsets[c + 1] - offsets[c]
+    found = np.empty(total, dtype=np.int64)
+    total = 0
+    for c in picked:
+        size = offsets[c + 1] - offsets[c]
+        found[total:total + size] = members[offsets[c]:offsets[c + 1]]
+        total += size
+    found.sort()
+    out = np.empty(total, dtype=np.int64)
+    count = 0
+    for j in range(total):
+        i = found[j]
+        if j > 0 and i == found[j - 1]:
+            continue
+        if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
+            continue
+        if check_filter and not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+            continue
+        out[count] = i
+        count += 1
+    return out[:count]
+
+
+@_inline
+def _filters_touch(category, mask, group, other_category, other_mask, other_group):
+    """``CollisionFilter.touches``."""
+    if group != 0 and group == other_group:
+        return group > 0
+    return (category & other_mask) != 0 and (other_category & mask) != 0
+
+
+def compile_steps() -> Iterator[str]:
+    """Compile (or load from the disk cache) both kernels on a box over a flat segment; yields each one's name
+    once it is ready (for progress displays)."""
+    core = np.array([[-8.0, -14.0], [8.0, -14.0], [8.0, 14.0], [-8.0, 14.0]])
+    rows = np.zeros((1, sum_row_width(4)))
+    rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0
+    sum_core = ((-108.0, -14.0), (108.0, -14.0), (108.0, 14.0), (-108.0, 14.0))
+    sum_normals = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
+    for i, ((x, y), (nx, ny)) in enumerate(zip(sum_core, sum_normals)):
+        rows[0, SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
+    segments = np.zeros(1, dtype=np.int64)
+    cast_sums(rows, segments, core, 2.5, 0.0, 20.0, 0.0, -10.0, -10.0, -18.0, 10.0, 36.0, 2.0)
+    yield "character casts"
+    contact_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 2.0)
+    yield "character contacts"
+    slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
+               0.64, True, 1e-4, 4, 2.0)
+    yield "character slides"
+    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    yield "crowd boxes"
+    keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
+    grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    yield "level grid"

@@ -1,0 +1,212 @@
+"""The compiled character queries (engine.world.cast_kernel) against the readable reference, bit for bit.
+
+``World.cast`` and ``World.contacts`` answer gathered candidates (``World.gather``'s answer) with the compiled
+kernels; handed a plain list of the same neighbours, they take the reference's scalar way
+(``engine.geometry.cast_against_sum`` / ``contact_from_sum`` per segment). Both must give equal hits and
+contacts: the same floats, colliders, order.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RoundedPolygon, World
+from engine.types import DEFAULT_FILTER
+from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
+from engine.world.cast_kernel import py_hypot
+from tests.geometry.oracle import convex_polygons
+
+
+def test_py_hypot_gives_pythons_hypot_bit_for_bit():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=100_000) * 10.0 ** rng.uniform(-8, 8, 100_000)
+    y = np.where(rng.random(100_000) < 0.3, x * rng.uniform(0.999, 1.001, 100_000), rng.normal(size=100_000) * 50)
+    special = [(0.0, 0.0), (-0.0, 3.0), (3.0, 4.0), (math.inf, 1.0), (1.0, -math.inf), (5e-324, 1e-310), (1e300, 1e300)]
+    pairs = list(zip(x.tolist(), y.tolist())) + special
+    assert [py_hypot(a, b) for a, b in pairs] == [math.hypot(a, b) for a, b in pairs]
+    assert math.isnan(py_hypot(math.nan, 1.0))
+
+
+def random_world(seed: int, with_bodies: bool = False) -> World:
+    """Chains (joints where grown shapes meet), loose segments at any angle and a box outline; optionally a
+    kinematic box among them (the compiled casts merge it in order)."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(6):
+        start = rng.uniform(-200, 200, 2)
+        steps = rng.integers(-40, 41, (int(rng.integers(2, 6)), 2)) * rng.choice([1.0, 0.5, 8.0])
+        world.add_chain(np.cumsum(np.vstack([start, steps]), axis=0), radius=float(rng.choice([0.0, 1.0, 2.0])))
+    a = rng.uniform(-200, 200, (25, 2))
+    b = a + rng.normal(0, 40, (25, 2))
+    world.add_segments(a, b, radius=rng.choice([0.0, 0.5, 3.0], 25))
+    world.add_chain([(-64, -64), (64, -64), (64, 0), (-64, 0)], radius=1.0, closed=True)
+    if with_bodies:
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(20, 6, radius=1), (float(rng.uniform(-60, 60)), 30.0)))
+    return world
+
+
+def probes(rng: np.random.Generator, count: int):
+    """Positions and translations: random ones, axis-aligned ones and zero ones."""
+    for _ in range(count):
+        x, y = rng.uniform(-220, 220, 2).tolist()
+        kind = rng.integers(0, 4)
+        if kind == 0:
+            tx, ty = rng.normal(0, 60, 2).tolist()
+        elif kind == 1:
+            tx, ty = (float(rng.normal(0, 60)), 0.0) if rng.random() < 0.5 else (0.0, float(rng.normal(0, 60)))
+        elif kind == 2:
+            tx, ty = 0.0, 0.0
+        else:
+            tx, ty = rng.normal(0, 3, 2).tolist()
+        yield (x, y), (tx, ty)
+
+
+SHAPES = [RoundedPolygon.box(10, 16, radius=2), RoundedPolygon([(-6, -9), (7, -8), (3, 10)], radius=0.5),
+          RoundedPolygon.box(4, 4)]
+
+
+def both_ways(world: World, shape: RoundedPolygon, position, translation, margin: float):
+    """(compiled, reference) answers of a cast and a contact query with the candidates gathered around."""
+    xf = Transform(position)
+    box = shape.aabb(xf).swept(translation).grown(margin + 1.0)
+    gathered = world.candidates(box)
+    assert world._sum_rows(shape, xf, (), gathered) is not None  # the compiled way answers these
+    compiled = (world.cast(shape, xf, translation, candidates=gathered),
+                world.contacts(shape, xf, margin, candidates=gathered))
+    plain = gathered.neighbours()
+    reference = (world.cast(shape, xf, translation, candidates=plain), world.contacts(shape, xf, margin, candidates=plain))
+    return compiled, reference
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_casts_and_contacts_equal_the_reference_on_random_levels(seed):
+    world = random_world(seed, with_bodies=seed % 2 == 1)
+    rng = np.random.default_rng(100 + seed)
+    hits = 0
+    for shape in SHAPES:
+        for position, translation in probes(rng, 150):
+            compiled, reference = both_ways(world, shape, position, translation, float(rng.choice([0.0, 1.5, 8.0])))
+            assert compiled == reference, (shape, position, translation)
+            hits += len(reference[0])
+            # From where the first hit stopped the sweep: on (or within rounding of) a surface, where the
+            # reference's on-surface rules decide.
+            if reference[0] and translation != (0.0, 0.0):
+                f = reference[0][0].fraction
+                touching = (position[0] + translation[0] * f, position[1] + translation[1] * f)
+                for again in (translation, (-translation[1], translation[0]), (0.0, -1.0)):
+                    compiled, reference = both_ways(world, shape, touching, again, 1.0)
+                    assert compiled == reference, (shape, touching, again)
+    assert hits > 100  # the probes hit things (the comparison is not between empty answers)
+
+
+@settings(max_examples=150, deadline=None)
+@given(convex_polygons(), st.floats(-60, 60), st.floats(-20, 60), st.floats(-80, 80), st.floats(-80, 80),
+       st.floats(0.0, 4.0))
+def test_compiled_casts_and_contacts_equal_the_reference_for_any_convex_shape(shape, x, y, tx, ty, margin):
+    world = random_world(3)
+    compiled, reference = both_ways(world, shape, (x, y), (tx, ty), margin)
+    assert compiled == reference
+
+
+def test_the_compiled_cast_reports_what_the_pure_geometry_cast_does():
+    """Against engine.geometry directly: the nearest hit of a sweep onto a floor segment."""
+    world = World()
+    world.add_segments([(-100.0, 0.0)], [(100.0, 0.0)], radius=1.0)
+    shape = RoundedPolygon.box(10, 16, radius=2)
+    xf = Transform((3.0, 40.0))
+    hits = world.cast(shape, xf, (5.0, -60.0), candidates=world.candidates(AABB(-200, -200, 200, 200)))
+    target = world.static.shape(0)
+    expected = cast_against_sum(minkowski_difference(target, Transform(), shape, 0.0), shape, xf, 5.0, -60.0,
+                                target, Transform(), False)
+    assert len(hits) == 1 and expected is not None
+    assert (hits[0].fraction, hits[0].point, hits[0].normal) == (expected.fraction, expected.point, expected.normal)
+    assert hits[0].normal == (0.0, 1.0) and 0.0 < hits[0].fraction < 1.0
+
+
+def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
+    if not compiled:
+        monkeypatch.setattr(World, "_sum_rows", lambda *args: None)
+    config = MoverConfig()
+    walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (float(x), 60.0), config))
+               for x in range(-150, 150, 37)]
+    trace = []
+    for step in range(240):
+        for k, ch in enumerate(walkers):
+            phase = (step + 11 * k) % 80
+            vy = 520.0 if phase == 0 and ch.on_floor else ch.velocity[1] - 1800.0 / 60.0
+            ch.velocity = (220.0 if (step // 60 + k) % 2 else -220.0, vy)
+        world.step(1.0 / 60.0)
+        trace.append(tuple((ch.position, ch.velocity, ch.on_floor, ch.on_wall, ch.floor_normal) for ch in walkers))
+    monkeypatch.undo()
+    return trace
+
+
+@pytest.mark.parametrize("seed, bodies", [(1, True), (4, True), (2, False), (5, False)])
+def test_characters_move_the_same_with_and_without_the_compiled_queries(seed, bodies, monkeypatch):
+    """The compiled casts, contacts and slides (without bodies around, whole slides run compiled) against the
+    mover's scalar way, step by step: the same positions, velocities and flags, bit for bit."""
+    compiled = crowd_run(random_world(seed, with_bodies=bodies), True, monkeypatch)
+    reference = crowd_run(random_world(seed, with_bodies=bodies), False, monkeypatch)
+    assert compiled == reference
+    assert len({trace[0][0] for trace in compiled[-1:]}) >= 1 and compiled[0] != compiled[-1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_compiled_grid_query_finds_what_the_broad_phase_does(seed):
+    """World.candidates' static segments (one compiled grid query) against the broad phase's Python query and
+    the filters checked one by one (neighbours_in), for small, large and huge boxes and filtered levels."""
+    world = random_world(seed)
+    rng = np.random.default_rng(seed)
+    world.add_segments([(0.0, 300.0)], [(50.0, 300.0)], radius=1.0, filter=CollisionFilter(category=2, mask=2))
+    world.add_segments([(0.0, 310.0)], [(50.0, 310.0)], radius=1.0, filter=CollisionFilter(group=-3))
+    queries = [None, CollisionFilter(category=2, mask=2), CollisionFilter(category=4, mask=1), CollisionFilter(group=-3)]
+    boxes = [AABB(-1e12, -1e12, 1e12, 1e12), AABB(-5000, -5000, 5000, 5000), AABB(0, 290, 60, 320)]
+    for _ in range(200):
+        x, y = rng.uniform(-260, 260, 2)
+        w, h = rng.uniform(0, 150, 2) * rng.choice([0.05, 1.0, 3.0])
+        boxes.append(AABB(x, y, x + w, y + h))
+    for box in boxes:
+        for query in queries:
+            expected = world.static.neighbours_in(box, None, query or DEFAULT_FILTER)  # as World.gather asked
+            found = world.candidates(box, filter=query)
+            assert found.segments.tolist() == [n.collider.segment for n in expected]
+            assert found.neighbours() == expected
+    assert any(len(world.candidates(box).segments) > 10 for box in boxes)
+
+
+def test_a_crowds_gathers_see_each_character_where_it_is_now():
+    """Fifteen characters (a crowd: their boxes are tested in one compiled call, and kept between steps while
+    nothing changed): gathers between and during steps find exactly the characters whose boxes touch the
+    query box, after moves, teleports, direct position changes and filter changes."""
+    world = World()
+    world.add_segments([(-500.0, 0.0)], [(500.0, 0.0)], radius=1.0)
+    crowd = [world.add_character(RoundedPolygon.box(8, 12), (float(x), 20.0)) for x in range(-420, 420, 60)]
+    assert len(crowd) == 14
+    crowd.append(world.add_character(RoundedPolygon.box(8, 12), (0.0, 200.0)))
+
+    def expected(box, query=DEFAULT_FILTER):
+        return [ch for ch in crowd if ch.aabb().overlaps(box) and query.touches(ch.filter)]
+
+    def found(box, query=None):
+        return [n.collider.body for n in world.gather(box, filter=query) if n.collider.body is not None]
+
+    probe = AABB(-10, 190, 10, 210)
+    for _ in range(5):
+        for ch in crowd:
+            ch.velocity = (120.0, -50.0)
+        world.step(1 / 60)
+        for box in (probe, AABB(-500, -50, 500, 50), AABB(-100, 0, 100, 40)):
+            assert found(box) == expected(box)
+    crowd[3].position = (0.0, 195.0)  # moved by the game between steps
+    assert crowd[3] in found(probe) and found(probe) == expected(probe)
+    crowd[5].teleport((5.0, 205.0))
+    assert found(probe) == expected(probe) and crowd[5] in found(probe)
+    crowd[3].filter = CollisionFilter(group=-2)
+    query = CollisionFilter(group=-2)
+    assert crowd[3] not in found(probe, query) and found(probe, query) == expected(probe, query)
+    world.remove(crowd[5])
+    crowd.remove(crowd[5])
+    assert found(probe) == expected(probe)
