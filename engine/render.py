@@ -13,10 +13,13 @@ conversion happens here.
 from __future__ import annotations
 
 import math
+import weakref
 from pathlib import Path
 from typing import Any
 
 import arcade
+import numpy as np
+from arcade.gl import BufferDescription
 from PIL import Image
 
 from .bodies import RigidBody, Sensor
@@ -62,6 +65,8 @@ class LevelRenderer:
         self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         self.backgrounds: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         """Image layers (sprites, parallax factor), drawn first, in map order."""
+        self._image_quads: dict[int, _ImageQuad] = {}
+        """What draws each image layer (by its sprite list's id): one textured quad instead of its many sprites."""
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
         self.bodies: arcade.SpriteList = arcade.SpriteList()
@@ -145,6 +150,8 @@ class LevelRenderer:
                 sprite = arcade.Sprite(tex)
                 sprite.center_x, sprite.center_y = x + tex.width / 2, y - tex.height / 2  # (not left / top: hit box)
                 sprites.append(sprite)
+        image = Image.open(layer["image"]).convert("RGBA")
+        self._image_quads[id(sprites)] = _ImageQuad(image, (xs[0], ys[-1] - tex.height), (len(xs), len(ys)))
         return sprites
 
     # ---------------------------------------------------------------- things, drawn by their tiles
@@ -294,7 +301,16 @@ class LevelRenderer:
         factor is not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is
         the view's centre in the engine frame, px)."""
         cx, cy = camera_position
-        for sprites, (px, py) in [*self.backgrounds, *self.layers]:
+        for sprites, (px, py) in self.backgrounds:
+            quad = self._image_quads.get(id(sprites))
+            shift = (round((1 - px) * cx), round((1 - py) * cy))  # whole pixels, as the tile layers' below
+            if quad is not None:
+                quad.draw(shift)
+            else:
+                sprites.move(*shift)
+                sprites.draw(pixelated=True)
+                sprites.move(-shift[0], -shift[1])
+        for sprites, (px, py) in self.layers:
             if (px, py) != (1.0, 1.0):
                 # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
                 dx, dy = round((1 - px) * cx), round((1 - py) * cy)
@@ -348,6 +364,75 @@ def _character_animator(level: Level, gid: int) -> Animator:
         fps = 1000.0 * len(frames) / sum(durations)
         animations["run"] = Animation(tuple(ts.firstgid + tile for tile, _ in frames), fps=fps)  # type: ignore[union-attr]
     return Animator(animations, fallbacks={"jump": "run", "fall": "run", "climb": "run", "hurt": "idle"})
+
+
+_IMAGE_QUAD_VERTEX = """#version 330
+uniform WindowBlock { mat4 projection; mat4 view; } window;
+uniform vec2 shift;
+in vec2 in_vert;
+in vec2 in_uv;
+out vec2 uv;
+void main() {
+    uv = in_uv;
+    gl_Position = window.projection * window.view * vec4(in_vert + shift, 0.0, 1.0);
+}
+"""
+_IMAGE_QUAD_FRAGMENT = """#version 330
+#define CUTOUT 0
+uniform sampler2D image;
+in vec2 uv;
+out vec4 color;
+void main() {
+    color = texture(image, uv);
+#if CUTOUT
+    if (color.a == 0.0) discard;
+#endif
+}
+"""
+_image_quad_programs: weakref.WeakKeyDictionary[Any, dict[bool, Any]] = weakref.WeakKeyDictionary()
+"""The two image-layer programs (plain, cutout) of each GL context, compiled once per context."""
+
+
+class _ImageQuad:
+    """An image layer as one textured quad: the image repeats inside it through the texture's wrapping, so
+    a layer of a hundred copies is one draw of four vertices, and it fills each covered pixel once.
+
+    The picture is the sprites' one (nearest sampling of the same pixels at the same places), drawn the
+    cheapest exact way for software renderers: an opaque image (a sky) without blending, an image whose
+    pixels are all either opaque or fully transparent (pixel art) by discarding the transparent ones, and
+    only an image with translucent pixels with blending."""
+
+    def __init__(self, image: Image.Image, bottom_left: tuple[float, float], copies: tuple[int, int]) -> None:
+        ctx = arcade.get_window().ctx
+        alpha = np.asarray(image)[..., 3]
+        self.blended = bool(((alpha > 0) & (alpha < 255)).any())
+        cutout = not self.blended and bool((alpha == 0).any())
+        programs = _image_quad_programs.setdefault(ctx, {})
+        if cutout not in programs:
+            programs[cutout] = ctx.program(vertex_shader=_IMAGE_QUAD_VERTEX, fragment_shader=_IMAGE_QUAD_FRAGMENT,
+                                           defines={"CUTOUT": str(int(cutout))})  # (replaces the #define)
+        self.program = programs[cutout]
+        wrap_x = ctx.REPEAT if copies[0] > 1 else ctx.CLAMP_TO_EDGE
+        wrap_y = ctx.REPEAT if copies[1] > 1 else ctx.CLAMP_TO_EDGE
+        # GL's rows go up: the image's bottom row first, so that v = 0 is a copy's bottom edge.
+        self.texture = ctx.texture(image.size, components=4, data=image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).tobytes(),
+                                   filter=(ctx.NEAREST, ctx.NEAREST), wrap_x=wrap_x, wrap_y=wrap_y)
+        left, bottom = bottom_left
+        right, top = left + copies[0] * image.width, bottom + copies[1] * image.height
+        u, v = copies
+        corners = np.array([left, bottom, 0, 0, right, bottom, u, 0, left, top, 0, v, right, top, u, v], dtype="f4")
+        self.geometry = ctx.geometry([BufferDescription(ctx.buffer(data=corners.tobytes()), "2f 2f", ["in_vert", "in_uv"])],
+                                     mode=ctx.TRIANGLE_STRIP)
+
+    def draw(self, shift: tuple[float, float]) -> None:
+        """Draw inside the current camera, moved by ``shift`` (px, the layer's parallax offset)."""
+        ctx = self.texture.ctx
+        self.program["shift"] = shift
+        self.texture.use(0)
+        with ctx.enabled_only(*((ctx.BLEND,) if self.blended else ())):
+            if self.blended:
+                ctx.blend_func = ctx.BLEND_DEFAULT
+            self.geometry.render(self.program)
 
 
 class _Placed:
