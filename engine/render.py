@@ -301,15 +301,19 @@ class LevelRenderer:
         factor is not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is
         the view's centre in the engine frame, px)."""
         cx, cy = camera_position
-        for sprites, (px, py) in self.backgrounds:
-            quad = self._image_quads.get(id(sprites))
-            shift = (round((1 - px) * cx), round((1 - py) * cy))  # whole pixels, as the tile layers' below
+        # Whole pixels, as the tile layers' below.
+        shifts = [(round((1 - px) * cx), round((1 - py) * cy)) for _, (px, py) in self.backgrounds]
+        quads = [self._image_quads.get(id(sprites)) for sprites, _ in self.backgrounds]
+        for k, (sprites, _) in enumerate(self.backgrounds):
+            quad = quads[k]
             if quad is not None:
-                quad.draw(shift)
+                in_front = zip(quads[k + 1:], shifts[k + 1:])
+                quad.draw(shifts[k], [(q.opaque_band[0] + dy, q.opaque_band[1] + dy)
+                                      for q, (_, dy) in in_front if q is not None and q.opaque_band is not None])
             else:
-                sprites.move(*shift)
+                sprites.move(*shifts[k])
                 sprites.draw(pixelated=True)
-                sprites.move(-shift[0], -shift[1])
+                sprites.move(-shifts[k][0], -shifts[k][1])
         for sprites, (px, py) in self.layers:
             if (px, py) != (1.0, 1.0):
                 # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
@@ -398,41 +402,102 @@ class _ImageQuad:
     a layer of a hundred copies is one draw of four vertices, and it fills each covered pixel once.
 
     The picture is the sprites' one (nearest sampling of the same pixels at the same places), drawn the
-    cheapest exact way for software renderers: an opaque image (a sky) without blending, an image whose
-    pixels are all either opaque or fully transparent (pixel art) by discarding the transparent ones, and
-    only an image with translucent pixels with blending."""
+    cheapest exact way for software renderers, where every pixel a draw covers costs: an opaque image (a
+    sky) without blending, an image whose pixels are all either opaque or fully transparent (pixel art) by
+    discarding the transparent ones, and only an image with translucent pixels with blending. The quad
+    leaves out the image's fully transparent top and bottom rows, and the rows that the opaque bands of
+    the layers in front will cover anyway (see :meth:`draw`): then it is drawn as the pieces left."""
 
     def __init__(self, image: Image.Image, bottom_left: tuple[float, float], copies: tuple[int, int]) -> None:
-        ctx = arcade.get_window().ctx
+        self.image, self.copies = image, copies
         alpha = np.asarray(image)[..., 3]
         self.blended = bool(((alpha > 0) & (alpha < 255)).any())
-        cutout = not self.blended and bool((alpha == 0).any())
-        programs = _image_quad_programs.setdefault(ctx, {})
-        if cutout not in programs:
-            programs[cutout] = ctx.program(vertex_shader=_IMAGE_QUAD_VERTEX, fragment_shader=_IMAGE_QUAD_FRAGMENT,
-                                           defines={"CUTOUT": str(int(cutout))})  # (replaces the #define)
-        self.program = programs[cutout]
-        wrap_x = ctx.REPEAT if copies[0] > 1 else ctx.CLAMP_TO_EDGE
-        wrap_y = ctx.REPEAT if copies[1] > 1 else ctx.CLAMP_TO_EDGE
-        # GL's rows go up: the image's bottom row first, so that v = 0 is a copy's bottom edge.
-        self.texture = ctx.texture(image.size, components=4, data=image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).tobytes(),
-                                   filter=(ctx.NEAREST, ctx.NEAREST), wrap_x=wrap_x, wrap_y=wrap_y)
-        left, bottom = bottom_left
-        right, top = left + copies[0] * image.width, bottom + copies[1] * image.height
-        u, v = copies
-        corners = np.array([left, bottom, 0, 0, right, bottom, u, 0, left, top, 0, v, right, top, u, v], dtype="f4")
-        self.geometry = ctx.geometry([BufferDescription(ctx.buffer(data=corners.tobytes()), "2f 2f", ["in_vert", "in_uv"])],
-                                     mode=ctx.TRIANGLE_STRIP)
+        self.cutout = not self.blended and bool((alpha == 0).any())
+        self.copy_bottom, self.copy_height = bottom_left[1], image.height
+        self.left, self.right = bottom_left[0], bottom_left[0] + copies[0] * image.width
+        self.u = float(copies[0])
+        self.bottom, self.top = self.copy_bottom, self.copy_bottom + copies[1] * image.height
+        self.opaque_band: tuple[float, float] | None = None
+        """World y range (px, before the parallax shift) that the layer covers with opaque pixels from side to
+        side (a layer repeated across; ``None`` when it has no such rows)."""
+        if copies[1] == 1:
+            drawn = np.flatnonzero((alpha > 0).any(axis=1))  # image rows, from the top
+            if len(drawn):
+                self.bottom, self.top = self._row_span(int(drawn[0]), int(drawn[-1]))
+            opaque = (alpha == 255).all(axis=1)
+            if copies[0] > 1 and opaque.any():
+                self.opaque_band = self._row_span(*_longest_run(opaque))
+        self.drawn_spans: list[tuple[float, float]] = []
+        """The world y ranges (px, before the shift) the vertices cover now: the quad's pieces left visible."""
+        self.gl: tuple[Any, Any, Any, Any] | None = None
+        """(program, texture, vertex buffer, geometry), made at the first draw (as a SpriteList's: a renderer
+        can be made without an active window)."""
 
-    def draw(self, shift: tuple[float, float]) -> None:
-        """Draw inside the current camera, moved by ``shift`` (px, the layer's parallax offset)."""
-        ctx = self.texture.ctx
-        self.program["shift"] = shift
-        self.texture.use(0)
+    def _gl_objects(self) -> tuple[Any, Any, Any, Any]:
+        if self.gl is None:
+            ctx = arcade.get_window().ctx
+            programs = _image_quad_programs.setdefault(ctx, {})
+            if self.cutout not in programs:
+                programs[self.cutout] = ctx.program(vertex_shader=_IMAGE_QUAD_VERTEX, fragment_shader=_IMAGE_QUAD_FRAGMENT,
+                                                    defines={"CUTOUT": str(int(self.cutout))})  # (replaces the #define)
+            wrap_x, wrap_y = (ctx.REPEAT if n > 1 else ctx.CLAMP_TO_EDGE for n in self.copies)
+            # GL's rows go up: the image's bottom row first, so that v = 0 is a copy's bottom edge.
+            texture = ctx.texture(self.image.size, components=4,
+                                  data=self.image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).tobytes(),
+                                  filter=(ctx.NEAREST, ctx.NEAREST), wrap_x=wrap_x, wrap_y=wrap_y)
+            buffer = ctx.buffer(reserve=3 * 6 * 4 * 4)  # room for three pieces (a band in front cuts one in two)
+            geometry = ctx.geometry([BufferDescription(buffer, "2f 2f", ["in_vert", "in_uv"])], mode=ctx.TRIANGLES)
+            self.gl = (programs[self.cutout], texture, buffer, geometry)
+        return self.gl
+
+    def _row_span(self, first: int, last: int) -> tuple[float, float]:
+        """World y range (px, bottom, top) of the image's rows ``first`` to ``last`` (from the top) in its copy."""
+        return self.copy_bottom + self.copy_height - 1 - last, self.copy_bottom + self.copy_height - first
+
+    def draw(self, shift: tuple[float, float], covered: list[tuple[float, float]]) -> None:
+        """Draw inside the current camera, moved by ``shift`` (px, the layer's parallax offset), leaving out
+        the rows inside the ``covered`` world y ranges (px, after the shift: the layers in front cover them
+        with opaque pixels, so the picture is the same)."""
+        spans = [(self.bottom + shift[1], self.top + shift[1])]
+        for low, high in covered:
+            spans = [piece for bottom, top in spans for piece in ((bottom, min(top, low)), (max(bottom, high), top))
+                     if piece[0] < piece[1]]
+        if not spans:
+            return  # wholly hidden
+        spans = [(bottom - shift[1], top - shift[1]) for bottom, top in spans]
+        program, texture, buffer, geometry = self._gl_objects()
+        if spans != self.drawn_spans:
+            self.drawn_spans = spans
+            corners = []
+            for bottom, top in spans:  # two triangles each
+                v0, v1 = (bottom - self.copy_bottom) / self.copy_height, (top - self.copy_bottom) / self.copy_height
+                low_left, low_right = (self.left, bottom, 0.0, v0), (self.right, bottom, self.u, v0)
+                up_left, up_right = (self.left, top, 0.0, v1), (self.right, top, self.u, v1)
+                corners += [*low_left, *low_right, *up_left, *up_left, *low_right, *up_right]
+            data = np.array(corners, dtype="f4").tobytes()
+            if len(data) > buffer.size:
+                buffer.orphan(len(data))
+            buffer.write(data)
+        ctx = texture.ctx
+        program["shift"] = shift
+        texture.use(0)
         with ctx.enabled_only(*((ctx.BLEND,) if self.blended else ())):
             if self.blended:
                 ctx.blend_func = ctx.BLEND_DEFAULT
-            self.geometry.render(self.program)
+            geometry.render(program, vertices=6 * len(spans))
+
+
+def _longest_run(flags: np.ndarray) -> tuple[int, int]:
+    """First and last index of the longest run of true values (there is at least one)."""
+    best, start = (0, -1), None
+    for i, flag in enumerate([*flags.tolist(), False]):
+        if flag and start is None:
+            start = i
+        elif not flag and start is not None:
+            if i - 1 - start > best[1] - best[0]:
+                best = (start, i - 1)
+            start = None
+    return best
 
 
 class _Placed:
