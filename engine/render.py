@@ -325,6 +325,22 @@ class LevelRenderer:
                 sprites.draw(pixelated=True)
         self.bodies.draw(pixelated=True)
 
+    def fills(self, camera_position: tuple[float, float], view_size: tuple[float, float]) -> bool:
+        """Whether the image layers alone cover every pixel of the view with opaque ones (an opaque sky
+        repeated across it), so that clearing the picture before :meth:`draw` would be wasted work.
+        ``camera_position``: the view's centre as for :meth:`draw`; ``view_size``: its width and height (px)."""
+        cx, cy = camera_position
+        half_w, half_h = view_size[0] / 2, view_size[1] / 2
+        for sprites, (px, py) in self.backgrounds:
+            quad = self._image_quads.get(id(sprites))
+            if quad is None or quad.blended or quad.cutout:
+                continue
+            dx, dy = round((1 - px) * cx), round((1 - py) * cy)
+            if (quad.left + dx <= cx - half_w and cx + half_w <= quad.right + dx
+                    and quad.bottom + dy <= cy - half_h and cy + half_h <= quad.top + dy):
+                return True
+        return False
+
     def draw_debug(self, physics_ms: float | None = None) -> None:
         """The debug overlay: level segments with their thickness, body shapes, contacts, characters."""
         bp = self.world.static.broadphase
