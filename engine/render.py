@@ -65,8 +65,8 @@ class LevelRenderer:
         self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         self.backgrounds: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         """Image layers (sprites, parallax factor), drawn first, in map order."""
-        self._image_quads: dict[int, _ImageQuad] = {}
-        """What draws each image layer (by its sprite list's id): one textured quad instead of its many sprites."""
+        self._image_quads: dict[arcade.SpriteList, _ImageQuad] = {}
+        """What draws each image layer (by its sprite list): one textured quad instead of its many sprites."""
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
         self.bodies: arcade.SpriteList = arcade.SpriteList()
@@ -151,7 +151,7 @@ class LevelRenderer:
                 sprite.center_x, sprite.center_y = x + tex.width / 2, y - tex.height / 2  # (not left / top: hit box)
                 sprites.append(sprite)
         image = Image.open(layer["image"]).convert("RGBA")
-        self._image_quads[id(sprites)] = _ImageQuad(image, (xs[0], ys[-1] - tex.height), (len(xs), len(ys)))
+        self._image_quads[sprites] = _ImageQuad(image, (xs[0], ys[-1] - tex.height), (len(xs), len(ys)))
         return sprites
 
     # ---------------------------------------------------------------- things, drawn by their tiles
@@ -303,7 +303,7 @@ class LevelRenderer:
         cx, cy = camera_position
         # Whole pixels, as the tile layers' below.
         shifts = [(round((1 - px) * cx), round((1 - py) * cy)) for _, (px, py) in self.backgrounds]
-        quads = [self._image_quads.get(id(sprites)) for sprites, _ in self.backgrounds]
+        quads = [self._image_quads.get(sprites) for sprites, _ in self.backgrounds]
         for k, (sprites, _) in enumerate(self.backgrounds):
             quad = quads[k]
             if quad is not None:
@@ -332,7 +332,7 @@ class LevelRenderer:
         cx, cy = camera_position
         half_w, half_h = view_size[0] / 2, view_size[1] / 2
         for sprites, (px, py) in self.backgrounds:
-            quad = self._image_quads.get(id(sprites))
+            quad = self._image_quads.get(sprites)
             if quad is None or quad.blended or quad.cutout:
                 continue
             dx, dy = round((1 - px) * cx), round((1 - py) * cy)

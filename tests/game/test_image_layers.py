@@ -90,7 +90,7 @@ def test_rows_hidden_behind_an_opaque_band_in_front_are_left_out(level):
     window, lvl = level
     renderer = LevelRenderer(lvl, lvl.build_world())
     shoot(window, renderer, (160.0, 90.0))
-    sky, hills = (renderer._image_quads[id(sprites)] for sprites, _ in renderer.backgrounds[:2])
+    sky, hills = (renderer._image_quads[sprites] for sprites, _ in renderer.backgrounds[:2])
     # cut.png's band (its rows 40..51 from the top) on the hills layer: world y 256 - 90 - 52 .. 256 - 90 - 40.
     assert hills.opaque_band == (114.0, 126.0)
     assert all(not (bottom < 126.0 and top > 114.0) for bottom, top in sky.drawn_spans)  # the sky skips it
@@ -113,7 +113,7 @@ def test_fills_when_an_opaque_sky_covers_the_view_and_the_picture_needs_no_clear
 
 
 def test_a_level_without_an_opaque_repeating_layer_never_fills(level, tmp_path):
-    window, lvl = level
+    _, lvl = level
     for image in lvl.path.parent.glob("*.png"):
         shutil.copy(image, tmp_path / image.name)
     (tmp_path / "m.tmx").write_text(TMX.replace('repeatx="1"', 'repeatx="0"'))
