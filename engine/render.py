@@ -13,10 +13,13 @@ conversion happens here.
 from __future__ import annotations
 
 import math
+import weakref
 from pathlib import Path
 from typing import Any
 
 import arcade
+import numpy as np
+from arcade.gl import BufferDescription
 from PIL import Image
 
 from .bodies import RigidBody, Sensor
@@ -62,6 +65,8 @@ class LevelRenderer:
         self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         self.backgrounds: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
         """Image layers (sprites, parallax factor), drawn first, in map order."""
+        self._image_quads: dict[arcade.SpriteList, _ImageQuad] = {}
+        """What draws each image layer (by its sprite list): one textured quad instead of its many sprites."""
         self._animated: list[tuple[arcade.Sprite, list[tuple[int, int]], int]] = []
         self._build_tiles()
         self.bodies: arcade.SpriteList = arcade.SpriteList()
@@ -145,6 +150,8 @@ class LevelRenderer:
                 sprite = arcade.Sprite(tex)
                 sprite.center_x, sprite.center_y = x + tex.width / 2, y - tex.height / 2  # (not left / top: hit box)
                 sprites.append(sprite)
+        image = Image.open(layer["image"]).convert("RGBA")
+        self._image_quads[sprites] = _ImageQuad(image, (xs[0], ys[-1] - tex.height), (len(xs), len(ys)))
         return sprites
 
     # ---------------------------------------------------------------- things, drawn by their tiles
@@ -294,7 +301,20 @@ class LevelRenderer:
         factor is not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is
         the view's centre in the engine frame, px)."""
         cx, cy = camera_position
-        for sprites, (px, py) in [*self.backgrounds, *self.layers]:
+        # Whole pixels, as the tile layers' below.
+        shifts = [(round((1 - px) * cx), round((1 - py) * cy)) for _, (px, py) in self.backgrounds]
+        quads = [self._image_quads.get(sprites) for sprites, _ in self.backgrounds]
+        for k, (sprites, _) in enumerate(self.backgrounds):
+            quad = quads[k]
+            if quad is not None:
+                in_front = zip(quads[k + 1:], shifts[k + 1:])
+                quad.draw(shifts[k], [(q.opaque_band[0] + dy, q.opaque_band[1] + dy)
+                                      for q, (_, dy) in in_front if q is not None and q.opaque_band is not None])
+            else:
+                sprites.move(*shifts[k])
+                sprites.draw(pixelated=True)
+                sprites.move(-shifts[k][0], -shifts[k][1])
+        for sprites, (px, py) in self.layers:
             if (px, py) != (1.0, 1.0):
                 # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
                 dx, dy = round((1 - px) * cx), round((1 - py) * cy)
@@ -304,6 +324,22 @@ class LevelRenderer:
             else:
                 sprites.draw(pixelated=True)
         self.bodies.draw(pixelated=True)
+
+    def fills(self, camera_position: tuple[float, float], view_size: tuple[float, float]) -> bool:
+        """Whether the image layers alone cover every pixel of the view with opaque ones (an opaque sky
+        repeated across it), so that clearing the picture before :meth:`draw` would be wasted work.
+        ``camera_position``: the view's centre as for :meth:`draw`; ``view_size``: its width and height (px)."""
+        cx, cy = camera_position
+        half_w, half_h = view_size[0] / 2, view_size[1] / 2
+        for sprites, (px, py) in self.backgrounds:
+            quad = self._image_quads.get(sprites)
+            if quad is None or quad.blended or quad.cutout:
+                continue
+            dx, dy = round((1 - px) * cx), round((1 - py) * cy)
+            if (quad.left + dx <= cx - half_w and cx + half_w <= quad.right + dx
+                    and quad.bottom + dy <= cy - half_h and cy + half_h <= quad.top + dy):
+                return True
+        return False
 
     def draw_debug(self, physics_ms: float | None = None) -> None:
         """The debug overlay: level segments with their thickness, body shapes, contacts, characters."""
@@ -348,6 +384,136 @@ def _character_animator(level: Level, gid: int) -> Animator:
         fps = 1000.0 * len(frames) / sum(durations)
         animations["run"] = Animation(tuple(ts.firstgid + tile for tile, _ in frames), fps=fps)  # type: ignore[union-attr]
     return Animator(animations, fallbacks={"jump": "run", "fall": "run", "climb": "run", "hurt": "idle"})
+
+
+_IMAGE_QUAD_VERTEX = """#version 330
+uniform WindowBlock { mat4 projection; mat4 view; } window;
+uniform vec2 shift;
+in vec2 in_vert;
+in vec2 in_uv;
+out vec2 uv;
+void main() {
+    uv = in_uv;
+    gl_Position = window.projection * window.view * vec4(in_vert + shift, 0.0, 1.0);
+}
+"""
+_IMAGE_QUAD_FRAGMENT = """#version 330
+#define CUTOUT 0
+uniform sampler2D image;
+in vec2 uv;
+out vec4 color;
+void main() {
+    color = texture(image, uv);
+#if CUTOUT
+    if (color.a == 0.0) discard;
+#endif
+}
+"""
+_image_quad_programs: weakref.WeakKeyDictionary[Any, dict[bool, Any]] = weakref.WeakKeyDictionary()
+"""The two image-layer programs (plain, cutout) of each GL context, compiled once per context."""
+
+
+class _ImageQuad:
+    """An image layer as one textured quad: the image repeats inside it through the texture's wrapping, so
+    a layer of a hundred copies is one draw of four vertices, and it fills each covered pixel once.
+
+    The picture is the sprites' one (nearest sampling of the same pixels at the same places), drawn the
+    cheapest exact way for software renderers, where every pixel a draw covers costs: an opaque image (a
+    sky) without blending, an image whose pixels are all either opaque or fully transparent (pixel art) by
+    discarding the transparent ones, and only an image with translucent pixels with blending. The quad
+    leaves out the image's fully transparent top and bottom rows, and the rows that the opaque bands of
+    the layers in front will cover anyway (see :meth:`draw`): then it is drawn as the pieces left."""
+
+    def __init__(self, image: Image.Image, bottom_left: tuple[float, float], copies: tuple[int, int]) -> None:
+        self.image, self.copies = image, copies
+        alpha = np.asarray(image)[..., 3]
+        self.blended = bool(((alpha > 0) & (alpha < 255)).any())
+        self.cutout = not self.blended and bool((alpha == 0).any())
+        self.copy_bottom, self.copy_height = bottom_left[1], image.height
+        self.left, self.right = bottom_left[0], bottom_left[0] + copies[0] * image.width
+        self.u = float(copies[0])
+        self.bottom, self.top = self.copy_bottom, self.copy_bottom + copies[1] * image.height
+        self.opaque_band: tuple[float, float] | None = None
+        """World y range (px, before the parallax shift) that the layer covers with opaque pixels from side to
+        side (a layer repeated across; ``None`` when it has no such rows)."""
+        if copies[1] == 1:
+            drawn = np.flatnonzero((alpha > 0).any(axis=1))  # image rows, from the top
+            if len(drawn):
+                self.bottom, self.top = self._row_span(int(drawn[0]), int(drawn[-1]))
+            opaque = (alpha == 255).all(axis=1)
+            if copies[0] > 1 and opaque.any():
+                self.opaque_band = self._row_span(*_longest_run(opaque))
+        self.drawn_spans: list[tuple[float, float]] = []
+        """The world y ranges (px, before the shift) the vertices cover now: the quad's pieces left visible."""
+        self.gl: tuple[Any, Any, Any, Any] | None = None
+        """(program, texture, vertex buffer, geometry), made at the first draw (as a SpriteList's: a renderer
+        can be made without an active window)."""
+
+    def _gl_objects(self) -> tuple[Any, Any, Any, Any]:
+        if self.gl is None:
+            ctx = arcade.get_window().ctx
+            programs = _image_quad_programs.setdefault(ctx, {})
+            if self.cutout not in programs:
+                programs[self.cutout] = ctx.program(vertex_shader=_IMAGE_QUAD_VERTEX, fragment_shader=_IMAGE_QUAD_FRAGMENT,
+                                                    defines={"CUTOUT": str(int(self.cutout))})  # (replaces the #define)
+            wrap_x, wrap_y = (ctx.REPEAT if n > 1 else ctx.CLAMP_TO_EDGE for n in self.copies)
+            # GL's rows go up: the image's bottom row first, so that v = 0 is a copy's bottom edge.
+            texture = ctx.texture(self.image.size, components=4,
+                                  data=self.image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).tobytes(),
+                                  filter=(ctx.NEAREST, ctx.NEAREST), wrap_x=wrap_x, wrap_y=wrap_y)
+            buffer = ctx.buffer(reserve=3 * 6 * 4 * 4)  # room for three pieces (a band in front cuts one in two)
+            geometry = ctx.geometry([BufferDescription(buffer, "2f 2f", ["in_vert", "in_uv"])], mode=ctx.TRIANGLES)
+            self.gl = (programs[self.cutout], texture, buffer, geometry)
+        return self.gl
+
+    def _row_span(self, first: int, last: int) -> tuple[float, float]:
+        """World y range (px, bottom, top) of the image's rows ``first`` to ``last`` (from the top) in its copy."""
+        return self.copy_bottom + self.copy_height - 1 - last, self.copy_bottom + self.copy_height - first
+
+    def draw(self, shift: tuple[float, float], covered: list[tuple[float, float]]) -> None:
+        """Draw inside the current camera, moved by ``shift`` (px, the layer's parallax offset), leaving out
+        the rows inside the ``covered`` world y ranges (px, after the shift: the layers in front cover them
+        with opaque pixels, so the picture is the same)."""
+        spans = [(self.bottom + shift[1], self.top + shift[1])]
+        for low, high in covered:
+            spans = [piece for bottom, top in spans for piece in ((bottom, min(top, low)), (max(bottom, high), top))
+                     if piece[0] < piece[1]]
+        if not spans:
+            return  # wholly hidden
+        spans = [(bottom - shift[1], top - shift[1]) for bottom, top in spans]
+        program, texture, buffer, geometry = self._gl_objects()
+        if spans != self.drawn_spans:
+            self.drawn_spans = spans
+            corners = []
+            for bottom, top in spans:  # two triangles each
+                v0, v1 = (bottom - self.copy_bottom) / self.copy_height, (top - self.copy_bottom) / self.copy_height
+                low_left, low_right = (self.left, bottom, 0.0, v0), (self.right, bottom, self.u, v0)
+                up_left, up_right = (self.left, top, 0.0, v1), (self.right, top, self.u, v1)
+                corners += [*low_left, *low_right, *up_left, *up_left, *low_right, *up_right]
+            data = np.array(corners, dtype="f4").tobytes()
+            if len(data) > buffer.size:
+                buffer.orphan(len(data))
+            buffer.write(data)
+        ctx = texture.ctx
+        program["shift"] = shift
+        texture.use(0)
+        with ctx.enabled_only(*((ctx.BLEND,) if self.blended else ())):
+            if self.blended:
+                ctx.blend_func = ctx.BLEND_DEFAULT
+            geometry.render(program, vertices=6 * len(spans))
+
+
+def _longest_run(flags: np.ndarray) -> tuple[int, int]:
+    """First and last index of the longest run of true values (there is at least one)."""
+    best, start = (0, -1), None
+    for i, flag in enumerate([*flags.tolist(), False]):
+        if flag and start is None:
+            start = i
+        elif not flag and start is not None:
+            if i - 1 - start > best[1] - best[0]:
+                best = (start, i - 1)
+            start = None
+    return best
 
 
 class _Placed:

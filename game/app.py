@@ -167,9 +167,11 @@ class Play:
 
     def draw_world(self) -> None:
         """The level, things and hero into the offscreen game image (logical pixels)."""
-        self.screen.framebuffer.clear(color=SKY)
         self.camera.use()
-        self.renderer.draw((self.camera.camera.position[0], self.camera.camera.position[1]))
+        position = (self.camera.camera.position[0], self.camera.camera.position[1])
+        if not self.renderer.fills(position, self.screen.size):  # (an opaque sky over the view needs no clear)
+            self.screen.framebuffer.clear(color=SKY)
+        self.renderer.draw(position)
         self.sprites.draw(pixelated=True)
         self.particles.draw()
         if self.debug:
