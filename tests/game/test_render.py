@@ -88,12 +88,23 @@ def test_crates_are_drawn_at_their_angle_and_interpolated(scene):
 
 
 def test_parallax_layers_move_slower_than_the_camera(scene):
+    """The far layer (factor 0.5: red, a black stripe at x 32-40, green) seen through the top row's empty cell
+    (world x 32-64): with the camera 40 px further right it has moved 20 px, half as far as the tiles."""
     _, _, renderer = scene
-    sprites, factor = renderer.backgrounds[0]
-    assert factor == (0.5, 1.0)
-    x = sprites[0].center_x
-    renderer.draw((100.0, 0.0))  # drawing with the camera 100 px right shifts it 50 px, then restores it
-    assert sprites[0].center_x == x
+    assert renderer.backgrounds[0][1] == (0.5, 1.0)
+
+    def colour_at(camera_x: float, world_x: float) -> tuple[int, int, int]:
+        window = arcade.get_window()
+        window.clear()
+        camera = arcade.Camera2D(position=(camera_x, 50.0))
+        with camera.activate():
+            renderer.draw((camera_x, 50.0))
+        picture = arcade.get_image(0, 0, window.width, window.height).convert("RGB")
+        return picture.getpixel((round(world_x - camera_x + window.width / 2), window.height - 48))
+
+    black, green, red = (0, 0, 0), (0, 255, 0), (255, 0, 0)
+    assert [colour_at(0.0, x) for x in (36.0, 54.0)] == [black, green]  # the layer's x 36 and 54
+    assert [colour_at(40.0, x) for x in (36.0, 54.0)] == [red, black]  # its x 16 and 34 are there now
 
 
 CLASS_TSX = """<?xml version="1.0" encoding="UTF-8"?>
