@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bodies import STATE_COLUMNS, PhysicsConfig, RigidBody
+from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
 from ..types import ContactEvent, WorldError
+from .collide_kernel import body_boxes
 from .contacts import ContactSet, RigidScene, ShapeTable
 from .solver import step_bodies
 
@@ -84,6 +85,22 @@ class RigidBodySet:
             self._contacts = ContactSet()  # bodies removed or reordered: its body indices are stale
         self._table = ShapeTable(bodies)
         return self._table
+
+    def near(self, box: tuple[float, float, float, float], pad: float) -> list[int]:
+        """The indices (ascending) of the bodies whose boxes, grown by ``pad`` px, overlap ``box`` (min x,
+        min y, max x, max y, px): every body's box at once, where they are now (a character's gather asks
+        this for each move, and a level may have hundreds of crates)."""
+        count = len(self.bodies)
+        if not count:
+            return []
+        table = self.table()
+        state = self._state[:count]
+        _, boxes = body_boxes(table.vertices, table.offsets, table.radius, np.ascontiguousarray(state[:, X:Y + 1]),
+                              np.ascontiguousarray(state[:, ANGLE]), float(pad))
+        min_x, min_y, max_x, max_y = box
+        hit = (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
+        found: list[int] = np.flatnonzero(hit).tolist()
+        return found
 
     def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
         """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""

@@ -290,7 +290,10 @@ class World:
         crowd = self._crowd
         if crowd is None and len(self.characters) >= _CROWD:
             crowd = self._crowd_now()
-        for group in (self.kinematic_bodies, self.bodies, self.characters):
+        # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
+        # exact test below decides as it did body by body).
+        near_bodies = [self.bodies[k] for k in self._rigid.near((box.min_x, box.min_y, box.max_x, box.max_y), 1e-6)]
+        for group in (self.kinematic_bodies, near_bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
                 continue

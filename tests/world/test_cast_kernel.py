@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RoundedPolygon, World
+from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RigidBody, RoundedPolygon, World
 from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
 from engine.world.cast_kernel import py_hypot
@@ -210,3 +210,27 @@ def test_a_crowds_gathers_see_each_character_where_it_is_now():
     world.remove(crowd[5])
     crowd.remove(crowd[5])
     assert found(probe) == expected(probe)
+
+
+def test_a_gather_finds_exactly_the_rigid_bodies_whose_boxes_meet_its_box():
+    """The rigid bodies a gather returns (found from all their boxes at once) are those whose own boxes
+    overlap the query box, as one body at a time would find them: turned boxes, circles, bodies touching
+    the box's edge exactly, and bodies game code has just moved."""
+    rng = np.random.default_rng(11)
+    world = World(gravity=(0.0, 0.0))
+    shapes = [RoundedPolygon.box(8, 8, radius=1), RoundedPolygon.box(20, 5), RoundedPolygon.circle(6),
+              RoundedPolygon([(0, 0), (12, 0), (5, 9)], radius=0.5)]
+    bodies = [world.add_body(RigidBody(shapes[k % 4], tuple(rng.uniform(-300, 300, 2)), angle=rng.uniform(-3, 3)))
+              for k in range(80)]
+    for trial in range(300):
+        if trial % 50 == 25:
+            for body in bodies[::3]:
+                body.position = tuple(rng.uniform(-300, 300, 2))
+        x, y = rng.uniform(-320, 320, 2)
+        w, h = rng.uniform(1, 120, 2)
+        box = AABB(x, y, x + w, y + h)
+        if trial % 10 == 0:  # a box ending exactly where a body's box begins
+            edge = bodies[trial % len(bodies)].aabb()
+            box = AABB(edge.max_x, edge.min_y, edge.max_x + w, edge.max_y)
+        gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
+        assert gathered == [b for b in bodies if b.aabb().overlaps(box)]
