@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import Sensor
-from ..geometry import AABB, collide
+from ..geometry import AABB, RoundedPolygon, collide
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
@@ -24,8 +24,9 @@ class SensorSet:
         self.sensors: list[Sensor] = []
         self._inside: dict[int, dict[int, Any]] = {}
         """id(sensor) -> {id(other): other} overlapping after the last step."""
-        self._boxes: dict[int, tuple[tuple, tuple[float, float, float, float]]] = {}
-        """id(sensor) -> (its placement and shape, its box) when the box was last made."""
+        self._boxes: dict[int, tuple[tuple, float, RoundedPolygon, tuple[float, float, float, float]]] = {}
+        """id(sensor) -> its position, angle and shape when its box was last made, and that box (the shape
+        itself is kept: an id could be reused by a new shape once the old one is gone)."""
 
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
@@ -75,11 +76,11 @@ class SensorSet:
 
     def _box_of(self, sensor: Sensor) -> tuple[float, float, float, float]:
         """The sensor's box, made again only when its placement or shape changed (game code may move it)."""
-        placement = (tuple(sensor.position), sensor.angle, id(sensor.shape))
+        position, angle, shape = tuple(sensor.position), sensor.angle, sensor.shape
         kept = self._boxes.get(id(sensor))
-        if kept is None or kept[0] != placement:
-            kept = self._boxes[id(sensor)] = (placement, _box(sensor.aabb()))
-        return kept[1]
+        if kept is None or kept[2] is not shape or kept[0] != position or kept[1] != angle:
+            kept = self._boxes[id(sensor)] = (position, angle, shape, _box(sensor.aabb()))
+        return kept[3]
 
     @staticmethod
     def _overlapping(sensor: Sensor, near: list[Any]) -> dict[int, Any]:

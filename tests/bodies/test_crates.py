@@ -424,8 +424,9 @@ def test_a_210_crate_pyramid_settles_and_sleeps_instead_of_trembling():
 
 
 def test_a_sensor_game_code_moves_reports_what_it_now_covers():
-    """A sensor moved by game code (a coin carried, a hazard switched to another place) between steps senses
-    at its new place: a resting crate it is moved onto begins; moved away, it ends."""
+    """A sensor moved or reshaped by game code (a coin carried, a hazard switched to another place) between
+    steps senses at its new place: a resting crate it is moved onto begins; moved away, it ends; grown over
+    it, it begins again."""
     world = World()
     tiled_floor(world, range(-10, 30))
     crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (200.0, 20.0)))
@@ -436,7 +437,8 @@ def test_a_sensor_game_code_moves_reports_what_it_now_covers():
             marker.position[0] = 200.0  # moved in place, as a list (a game may keep one)
         if step == 120:
             marker.position = (-100.0, 20.0)
+        if step == 150:
+            marker.shape = RoundedPolygon.box(400, 10)  # grown where it is: reaches the crate again
         world.step(DT)
         seen += [(step, e.kind) for e in world.events if e.a is marker and e.b is crate]
-    assert [kind for _, kind in seen] == ["begin", "end"]
-    assert seen[0][0] == 60 and seen[1][0] == 120
+    assert seen == [(60, "begin"), (120, "end"), (150, "begin")]
