@@ -127,6 +127,10 @@ class World:
         self._crowd: _CrowdBoxes | None = None
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
+        self._kinematic_boxes: tuple[list[tuple], np.ndarray] = ([], np.zeros((0, 4)))
+        """The kinematic bodies' placements (position, angle, previous transform, shape) when their swept boxes
+        (the array) were last made: kept while none of them moves (a level's lifts and doors, gathered for
+        every character's every move)."""
         """The last ones made, used again while still current."""
 
     # ---------------------------------------------------------------- parts, read-only views
@@ -293,7 +297,7 @@ class World:
         # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
         # exact test below decides as it did body by body).
         near_bodies = [self.bodies[k] for k in self._rigid.near((box.min_x, box.min_y, box.max_x, box.max_y), 1e-6)]
-        for group in (self.kinematic_bodies, near_bodies, self.characters):
+        for group in (self._kinematic_near(box), near_bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
                 continue
@@ -303,7 +307,7 @@ class World:
                 if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
                     continue
                 body_box = body.aabb()
-                before = body.previous_transform if group is self.kinematic_bodies else None
+                before = body.previous_transform if body.collider.kind is BodyKind.KINEMATIC else None
                 if before is not None and (before.position != body.position or before.angle != body.angle):
                     # Where it swept this step counts (a lift fast enough to pass a character in one step).
                     body_box = body_box.union(body.shape.aabb(before))
@@ -311,6 +315,24 @@ class World:
                     found.append(Neighbour(body.collider, body.shape, body.transform, (
                         body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
         return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
+
+    def _kinematic_near(self, box: AABB) -> list[KinematicBody]:
+        """The kinematic bodies whose boxes, swept over this step's motion, may overlap ``box`` (in the order
+        they were added; a conservative test, the exact one is the caller's)."""
+        bodies = self.kinematic_bodies
+        if not bodies:
+            return []
+        placements = [(tuple(b.position), b.angle, b.previous_transform, b.shape) for b in bodies]
+        kept, boxes = self._kinematic_boxes
+        if len(kept) != len(placements) or any(
+                a[0] != b[0] or a[1] != b[1] or a[2] is not b[2] or a[3] is not b[3] for a, b in zip(kept, placements)):
+            swept = [b.aabb().union(b.shape.aabb(b.previous_transform)) for b in bodies]
+            boxes = np.array([(s.min_x, s.min_y, s.max_x, s.max_y) for s in swept], dtype=np.float64).reshape(-1, 4)
+            self._kinematic_boxes = (placements, boxes)
+        pad = 1e-6
+        hit = (boxes[:, 0] <= box.max_x + pad) & (boxes[:, 2] >= box.min_x - pad) \
+            & (boxes[:, 1] <= box.max_y + pad) & (boxes[:, 3] >= box.min_y - pad)
+        return [bodies[k] for k in np.flatnonzero(hit).tolist()]
 
     def _crowd_now(self) -> _CrowdBoxes:
         """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""

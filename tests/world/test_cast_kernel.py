@@ -234,3 +234,29 @@ def test_a_gather_finds_exactly_the_rigid_bodies_whose_boxes_meet_its_box():
             box = AABB(edge.max_x, edge.min_y, edge.max_x + w, edge.max_y)
         gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
         assert gathered == [b for b in bodies if b.aabb().overlaps(box)]
+
+
+def test_a_gather_finds_exactly_the_kinematic_bodies_whose_swept_boxes_meet_its_box():
+    """Kinematic bodies a gather returns (found from their kept boxes) are those whose boxes, swept over the
+    step's motion, overlap the query box, as one body at a time would find them: while they move, while they
+    stand, and right after game code moves or reshapes one between steps."""
+    rng = np.random.default_rng(5)
+    world = World(gravity=(0.0, 0.0))
+    lifts = [world.add_kinematic(KinematicBody(RoundedPolygon.box(20, 4), tuple(rng.uniform(-300, 300, 2)),
+                                               velocity=tuple(rng.uniform(-900, 900, 2)) if k % 2 else (0.0, 0.0)))
+             for k in range(30)]
+
+    def swept(lift):
+        return lift.aabb().union(lift.shape.aabb(lift.previous_transform))
+
+    for trial in range(200):
+        if trial % 20 == 0:
+            world.step(1 / 60)
+        if trial % 20 == 10:
+            lifts[trial % 30].position = tuple(rng.uniform(-300, 300, 2))
+            lifts[(trial + 7) % 30].shape = RoundedPolygon.box(60, 10)
+        x, y = rng.uniform(-320, 320, 2)
+        w, h = rng.uniform(1, 150, 2)
+        box = AABB(x, y, x + w, y + h)
+        gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
+        assert gathered == [lift for lift in lifts if swept(lift).overlaps(box)]
