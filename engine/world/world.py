@@ -127,11 +127,11 @@ class World:
         self._crowd: _CrowdBoxes | None = None
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
+        """The last ones made, used again while still current."""
         self._kinematic_boxes: tuple[list[tuple], np.ndarray] = ([], np.zeros((0, 4)))
         """The kinematic bodies' placements (position, angle, previous transform, shape) when their swept boxes
         (the array) were last made: kept while none of them moves (a level's lifts and doors, gathered for
         every character's every move)."""
-        """The last ones made, used again while still current."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
