@@ -18,7 +18,7 @@ points from A to B; separation and signed distance are negative when overlapping
 ``None``; bad input raises :class:`GeometryError` (a ``ValueError``) naming the bad value.
 """
 
-from .broadphase import SegmentHit, StaticBroadPhase, ray_cast_capsules
+from .broadphase import SegmentHit, StaticBroadPhase, boxes_touching, ray_cast_capsules
 from .collide import ContactPoint, Manifold, collide
 from .mass import MassProperties, mass_properties
 from .queries import (
@@ -59,6 +59,7 @@ __all__ = [
     "StaticBroadPhase",
     "Transform",
     "Vec2",
+    "boxes_touching",
     "cast_against_sum",
     "closest_point",
     "collide",

@@ -24,7 +24,7 @@ import numpy as np
 from .queries import CastHit, RayHit, _unit_direction, ray_capsule, shape_cast
 from .shapes import AABB, GeometryError, RoundedPolygon, Transform, _finite_point
 
-__all__ = ["SegmentHit", "StaticBroadPhase", "ray_cast_capsules"]
+__all__ = ["SegmentHit", "StaticBroadPhase", "boxes_touching", "ray_cast_capsules"]
 
 
 _SCALAR_CANDIDATES = 16
@@ -115,6 +115,13 @@ def ray_cast_capsules(
     t_best = np.where(t_best <= max_distance, t_best, np.inf)
     normals = np.stack([np.where(inside, out_x, nx_best), np.where(inside, out_y, ny_best)], axis=1)
     return t_best, normals, inside
+
+
+def boxes_touching(boxes: np.ndarray, box: Sequence[float]) -> np.ndarray:
+    """Which rows of ``boxes`` ((n, 4): min x, min y, max x, max y, px) overlap or touch ``box`` (the same
+    four numbers, e.g. an :class:`~engine.geometry.AABB`), as an (n,) bool mask."""
+    min_x, min_y, max_x, max_y = box
+    return (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
 
 
 class StaticBroadPhase:
@@ -264,8 +271,7 @@ class StaticBroadPhase:
             return np.zeros(0, dtype=np.int64)
         candidates = found[0] if len(found) == 1 else np.unique(np.concatenate(found))
         boxes = self.aabbs[candidates]
-        keep = (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
-        return candidates[keep]
+        return candidates[boxes_touching(boxes, (min_x, min_y, max_x, max_y))]
 
     def cell_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`cell_table` with each cell as one key, ``ix * 2**32 + iy + 2**31`` (ascending, as (ix,

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody
-from ..geometry import Manifold, Transform, Vec2, collide
+from ..geometry import Manifold, Transform, Vec2, boxes_touching, collide
 from ..types import DEFAULT_FILTER
 from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes, refresh_near, sweep_pairs
 from .filters import filter_arrays, filter_columns, filters_touch
@@ -331,9 +331,7 @@ def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.nd
     awake_boxes = box_array[awake]
     for kind, i, mover, start in movers:
         mbox = mover.shape.aabb(start)
-        near = (awake_boxes[:, 0] <= mbox.max_x) & (awake_boxes[:, 2] >= mbox.min_x) \
-            & (awake_boxes[:, 1] <= mbox.max_y) & (awake_boxes[:, 3] >= mbox.min_y)
-        for j in np.flatnonzero(near).tolist():
+        for j in np.flatnonzero(boxes_touching(awake_boxes, mbox)).tolist():
             k = awake[j]
             if not mover.filter.touches(bodies[k].filter):
                 continue

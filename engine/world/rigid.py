@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
+from ..geometry import boxes_touching
 from ..types import ContactEvent, WorldError
 from .collide_kernel import body_boxes
 from .contacts import ContactSet, RigidScene, ShapeTable
@@ -97,9 +98,7 @@ class RigidBodySet:
         state = self._state[:count]
         _, boxes = body_boxes(table.vertices, table.offsets, table.radius, np.ascontiguousarray(state[:, X:Y + 1]),
                               np.ascontiguousarray(state[:, ANGLE]), float(pad))
-        min_x, min_y, max_x, max_y = box
-        hit = (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
-        found: list[int] = np.flatnonzero(hit).tolist()
+        found: list[int] = np.flatnonzero(boxes_touching(boxes, box)).tolist()
         return found
 
     def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:

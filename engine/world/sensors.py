@@ -24,7 +24,7 @@ class SensorSet:
         self.sensors: list[Sensor] = []
         self._inside: dict[int, dict[int, Any]] = {}
         """id(sensor) -> {id(other): other} overlapping after the last step."""
-        self._boxes: dict[int, tuple[tuple, float, RoundedPolygon, tuple[float, float, float, float]]] = {}
+        self._boxes: dict[int, tuple[tuple, float, RoundedPolygon, AABB]] = {}
         """id(sensor) -> its position, angle and shape when its box was last made, and that box (the shape
         itself is kept: an id could be reused by a new shape once the old one is gone)."""
 
@@ -65,7 +65,7 @@ class SensorSet:
         crates, and only a few pairs are near each other."""
         if not others or not self.sensors:
             return {}
-        theirs = np.array([_box(other.shape.aabb(other.transform)) for other in others], dtype=np.float64)
+        theirs = np.array([other.shape.aabb(other.transform) for other in others], dtype=np.float64)
         ours = np.array([self._box_of(sensor) for sensor in self.sensors], dtype=np.float64)
         near = (theirs[None, :, 0] <= ours[:, None, 2]) & (theirs[None, :, 2] >= ours[:, None, 0]) \
             & (theirs[None, :, 1] <= ours[:, None, 3]) & (theirs[None, :, 3] >= ours[:, None, 1])
@@ -74,12 +74,12 @@ class SensorSet:
             pairs.setdefault(sensor, []).append(other)
         return pairs
 
-    def _box_of(self, sensor: Sensor) -> tuple[float, float, float, float]:
+    def _box_of(self, sensor: Sensor) -> AABB:
         """The sensor's box, made again only when its placement or shape changed (game code may move it)."""
         position, angle, shape = tuple(sensor.position), sensor.angle, sensor.shape
         kept = self._boxes.get(id(sensor))
         if kept is None or kept[2] is not shape or kept[0] != position or kept[1] != angle:
-            kept = self._boxes[id(sensor)] = (position, angle, shape, _box(sensor.aabb()))
+            kept = self._boxes[id(sensor)] = (position, angle, shape, sensor.aabb())
         return kept[3]
 
     @staticmethod
@@ -97,6 +97,3 @@ class SensorSet:
                 found[id(other)] = other
         return found
 
-
-def _box(aabb: AABB) -> tuple[float, float, float, float]:
-    return aabb.min_x, aabb.min_y, aabb.max_x, aabb.max_y

@@ -45,7 +45,7 @@ import numpy as np
 from ..bodies import (
     GRAVITY_SCALE, VX, X, Y, PhysicsConfig, RigidBody,
 )
-from ..geometry import CastHit, Transform, Vec2, shape_cast
+from ..geometry import CastHit, Transform, Vec2, boxes_touching, shape_cast
 from ..types import ContactEvent
 from .step_kernel import (
     ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
@@ -395,8 +395,7 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
     boxes = polys["box_array"]
     touched = np.zeros(len(boxes), dtype=bool)
     for m in movers:
-        touched |= (boxes[:, 0] <= m.max_x) & (boxes[:, 2] >= m.min_x) & (boxes[:, 1] <= m.max_y) \
-            & (boxes[:, 3] >= m.min_y)
+        touched |= boxes_touching(boxes, m)
     for k in np.flatnonzero(touched & asleep).tolist():
         bodies[k].wake()
         asleep[k] = False

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody, Sensor
 from ..character import Character, MoverConfig, move_character
-from ..geometry import AABB, RoundedPolygon, Transform, cast_against_sum, collide, \
+from ..geometry import AABB, RoundedPolygon, Transform, boxes_touching, cast_against_sum, collide, \
     contact_from_sum, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
@@ -296,7 +296,7 @@ class World:
             crowd = self._crowd_now()
         # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
         # exact test below decides as it did body by body).
-        near_bodies = [self.bodies[k] for k in self._rigid.near((box.min_x, box.min_y, box.max_x, box.max_y), 1e-6)]
+        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)]
         for group in (self._kinematic_near(box), near_bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
@@ -327,12 +327,9 @@ class World:
         if len(kept) != len(placements) or any(
                 a[0] != b[0] or a[1] != b[1] or a[2] is not b[2] or a[3] is not b[3] for a, b in zip(kept, placements)):
             swept = [b.aabb().union(b.shape.aabb(b.previous_transform)) for b in bodies]
-            boxes = np.array([(s.min_x, s.min_y, s.max_x, s.max_y) for s in swept], dtype=np.float64).reshape(-1, 4)
+            boxes = np.array(swept, dtype=np.float64).reshape(-1, 4)
             self._kinematic_boxes = (placements, boxes)
-        pad = 1e-6
-        hit = (boxes[:, 0] <= box.max_x + pad) & (boxes[:, 2] >= box.min_x - pad) \
-            & (boxes[:, 1] <= box.max_y + pad) & (boxes[:, 3] >= box.min_y - pad)
-        return [bodies[k] for k in np.flatnonzero(hit).tolist()]
+        return [bodies[k] for k in np.flatnonzero(boxes_touching(boxes, box.grown(1e-6))).tolist()]
 
     def _crowd_now(self) -> _CrowdBoxes:
         """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""
