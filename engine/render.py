@@ -73,6 +73,13 @@ class LevelRenderer:
         self._body_sprites: list[tuple[arcade.Sprite, Any, tuple[float, float]]] = []
         """(sprite, body or character, the sprite's offset from the body's position in the body's frame)."""
         self._sensor_sprites: list[tuple[arcade.Sprite, Sensor, tuple[float, float]]] = []
+        self._body_groups: list[tuple[Any, list[tuple[arcade.Sprite, float, float]]]] = []
+        """Each drawn body or character with its sprites and their offsets (:attr:`_body_sprites` by thing)."""
+        self._body_shown: list[tuple[float, float, float, bool] | None] = []
+        """The pose (x, y, angle, shown) each of :attr:`_body_groups` was last drawn at."""
+        self._sensor_groups: list[tuple[Sensor, list[tuple[arcade.Sprite, float, float]]]] = []
+        self._sensor_shown: list[tuple[float, float, bool] | None] = []
+        """The place (x, y) and visibility each of :attr:`_sensor_groups` was last drawn with."""
         self._class_tiles: dict[str, int | None] = {}
         self._animators: list[tuple[arcade.Sprite, Character, Animator]] = []
         """Characters drawn by the renderer (enemies), animated through engine.play's Animator by pose."""
@@ -236,6 +243,8 @@ class LevelRenderer:
                 self.bodies.append(sprite)
                 self._sensor_sprites.append((sprite, sensor, (dx, dy)))
         self._static_sprites()
+        self._body_groups, self._sensor_groups = _grouped(self._body_sprites), _grouped(self._sensor_sprites)
+        self._body_shown, self._sensor_shown = [None] * len(self._body_groups), [None] * len(self._sensor_groups)
         self.sync()
 
     def _static_sprites(self) -> None:
@@ -261,19 +270,32 @@ class LevelRenderer:
         return None
 
     def sync(self, alpha: float = 1.0) -> None:
-        """Move sprites to the bodies' poses, blended ``alpha`` of the way from their previous step."""
-        for sprite, body, (dx, dy) in self._body_sprites:
+        """Move sprites to the bodies' poses, blended ``alpha`` of the way from their previous step. The sprites
+        of a thing whose pose is the one they already show are left alone (most of a level's crates rest and its
+        coins and spikes never move, and arcade re-uploads every sprite that is set)."""
+        for k, (body, sprites) in enumerate(self._body_groups):
             prev = body.previous_transform
-            x = prev.position[0] + (body.position[0] - prev.position[0]) * alpha
-            y = prev.position[1] + (body.position[1] - prev.position[1]) * alpha
-            angle = prev.angle + (body.angle - prev.angle) * alpha
+            (x0, y0), a0 = prev.position, prev.angle
+            (x1, y1), a1 = body.position, body.angle
+            x, y, angle = x0 + (x1 - x0) * alpha, y0 + (y1 - y0) * alpha, a0 + (a1 - a0) * alpha
+            shown = not isinstance(body, Character) or body.world is not None  # (removed: a stomped enemy)
+            if self._body_shown[k] == (x, y, angle, shown):
+                continue
+            self._body_shown[k] = (x, y, angle, shown)
             c, s = math.cos(angle), math.sin(angle)
-            sprite.center_x, sprite.center_y = x + c * dx - s * dy, y + s * dx + c * dy
-            sprite.angle = -math.degrees(angle)  # arcade turns clockwise
-            sprite.visible = not isinstance(body, Character) or body.world is not None  # (removed: a stomped enemy)
-        for sprite, sensor, (dx, dy) in self._sensor_sprites:
-            sprite.visible = sensor.enabled and sensor in self.world.sensors
-            sprite.center_x, sprite.center_y = sensor.position[0] + dx, sensor.position[1] + dy
+            for sprite, dx, dy in sprites:
+                sprite.center_x, sprite.center_y = x + c * dx - s * dy, y + s * dx + c * dy
+                sprite.angle = -math.degrees(angle)  # arcade turns clockwise
+                sprite.visible = shown
+        in_world = set(map(id, self.world.sensors))
+        for k, (sensor, sprites) in enumerate(self._sensor_groups):
+            x, y = sensor.position
+            shown = sensor.enabled and id(sensor) in in_world
+            if self._sensor_shown[k] == (x, y, shown):
+                continue
+            self._sensor_shown[k] = (x, y, shown)
+            for sprite, dx, dy in sprites:
+                sprite.center_x, sprite.center_y, sprite.visible = x + dx, y + dy, shown
 
     def animate(self, dt: float) -> None:
         """Advance tile animations by ``dt`` seconds, and characters' animations by their poses."""
@@ -411,6 +433,15 @@ void main() {
 """
 _image_quad_programs: weakref.WeakKeyDictionary[Any, dict[bool, Any]] = weakref.WeakKeyDictionary()
 """The two image-layer programs (plain, cutout) of each GL context, compiled once per context."""
+
+
+def _grouped(placed: list[tuple[arcade.Sprite, Any, tuple[float, float]]]
+             ) -> list[tuple[Any, list[tuple[arcade.Sprite, float, float]]]]:
+    """(sprite, thing, offset) rows as (thing, its sprites with their offsets), things in first-seen order."""
+    groups: dict[int, tuple[Any, list[tuple[arcade.Sprite, float, float]]]] = {}
+    for sprite, thing, (dx, dy) in placed:
+        groups.setdefault(id(thing), (thing, []))[1].append((sprite, dx, dy))
+    return list(groups.values())
 
 
 class _ImageQuad:

@@ -1,5 +1,6 @@
 """The rendering adapter: flips, animated tiles, parallax, bodies at their angle (headless)."""
 
+import dataclasses
 import math
 import os
 import shutil
@@ -12,6 +13,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 import arcade  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from engine import RoundedPolygon, Sensor  # noqa: E402
 from engine.level.level import load_level  # noqa: E402
 from engine.render import LevelRenderer  # noqa: E402
 
@@ -255,3 +257,35 @@ def test_a_repeating_image_layer_covers_the_map_and_beyond_a_hidden_one_is_not_d
     assert (lefts[0] - 10) % 128 == 0  # on the layer's offset's grid
     assert lefts[0] <= -REPEAT_MARGIN and lefts[-1] + 128 >= repeat_level.width + REPEAT_MARGIN
     assert all(sprite.center_y == repeat_level.height - 20 - 16 for sprite in hills)  # offset y: down from the top
+
+
+def test_sprites_follow_what_game_code_does_to_sensors_and_bodies_between_syncs(scene):
+    """The renderer leaves a thing's sprites alone while its pose is unchanged; a sensor that game code moves,
+    disables or enables and a crate it puts somewhere else must still show that at the next sync."""
+    level, world, renderer = scene
+
+    crate = world.bodies[0]
+    crate_sprite = renderer.sprite_of(crate)
+    renderer.sync()
+    crate.position, crate.angle = (120.0, 40.0), 0.0
+    crate.previous_transform = type(crate.previous_transform)((120.0, 40.0), 0.0)
+    renderer.sync()
+    assert (crate_sprite.center_x, crate_sprite.center_y) == pytest.approx((120.0, 40.0))
+
+    look = dataclasses.replace(level.objects[-1], tile=2)  # (the crate's object, shown by the green tile)
+    coin = world.add_sensor(Sensor(RoundedPolygon.box(8.0, 8.0), (50.0, 60.0), user_data=look))
+    made = LevelRenderer(level, world)
+    sprite = made.sprite_of(coin)
+    assert sprite is not None and sprite.visible and sprite.center_x == pytest.approx(50.0)
+    coin.position = (70.0, 60.0)
+    made.sync()
+    assert sprite.center_x == pytest.approx(70.0)
+    coin.enabled = False
+    made.sync()
+    assert not sprite.visible
+    coin.enabled = True
+    made.sync()
+    assert sprite.visible
+    world.remove(coin)
+    made.sync()
+    assert not sprite.visible
