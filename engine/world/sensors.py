@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import Sensor
-from ..geometry import AABB, RoundedPolygon, collide
+from ..geometry import RoundedPolygon, collide
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
@@ -23,10 +23,13 @@ class SensorSet:
     def __init__(self) -> None:
         self.sensors: list[Sensor] = []
         self._inside: dict[int, dict[int, Any]] = {}
-        """id(sensor) -> {id(other): other} overlapping after the last step."""
-        self._boxes: dict[int, tuple[tuple, float, RoundedPolygon, AABB]] = {}
-        """id(sensor) -> its position, angle and shape when its box was last made, and that box (the shape
-        itself is kept: an id could be reused by a new shape once the old one is gone)."""
+        """id(sensor) -> {id(other): other} overlapping after the last step; only sensors something is in."""
+        self._placements: list[tuple[tuple, float, int]] = []
+        """Each sensor's position, angle and id(shape) when :attr:`_boxes` were made (in sensor order)."""
+        self._shapes: list[RoundedPolygon] = []
+        """Those shapes, kept alive so that their ids cannot be reused by new shapes while compared."""
+        self._boxes = np.zeros((0, 4))
+        """Every sensor's box (min x, min y, max x, max y, px) as placed in :attr:`_placements`."""
 
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
@@ -35,52 +38,66 @@ class SensorSet:
     def remove(self, sensor: Sensor) -> None:
         self.sensors.remove(sensor)
         self._inside.pop(id(sensor), None)
-        self._boxes.pop(id(sensor), None)
 
     def forget(self, other: object) -> None:
         """``other`` left the world: no sensor overlaps it any more (and no end event is owed for it)."""
-        for inside in self._inside.values():
-            inside.pop(id(other), None)
+        for key in list(self._inside):
+            self._inside[key].pop(id(other), None)
+            if not self._inside[key]:
+                del self._inside[key]
 
-    def sense(self, others: Sequence[Any]) -> list[ContactEvent]:
+    def sense(self, others: Sequence[Any], boxes: np.ndarray | None = None) -> list[ContactEvent]:
         """Begin / end events of every sensor against ``others`` (characters and rigid bodies: anything with
-        ``shape``, ``transform`` and ``filter``). A disabled sensor overlaps nothing (its overlaps end)."""
+        ``shape``, ``transform`` and ``filter``), in sensor order. ``boxes``: the others' boxes ((len(others),
+        4) px, at least as large as their shapes' boxes), when the caller has them. A disabled sensor overlaps
+        nothing (its overlaps end). Only the sensors that something is near or was in are looked at."""
         events = []
-        near = self._near_pairs(others)
-        for index, sensor in enumerate(self.sensors):
-            before = self._inside.get(id(sensor), {})
-            now = self._overlapping(sensor, [others[k] for k in near.get(index, ())]) if sensor.enabled else {}
+        near = self._near_pairs(others, boxes)
+        inside = self._inside
+        if inside:
+            for index, sensor in enumerate(self.sensors):
+                if id(sensor) in inside:
+                    near.setdefault(index, [])
+        for index in sorted(near):
+            sensor = self.sensors[index]
+            before = inside.get(id(sensor), {})
+            now = self._overlapping(sensor, [others[k] for k in near[index]]) if sensor.enabled else {}
             for key, entered in now.items():
                 if key not in before:
                     events.append(ContactEvent("begin", sensor, entered, (0.0, 0.0)))
             for key, left in before.items():
                 if key not in now:
                     events.append(ContactEvent("end", sensor, left, (0.0, 0.0)))
-            self._inside[id(sensor)] = now
+            if now:
+                inside[id(sensor)] = now
+            else:
+                inside.pop(id(sensor), None)
         return events
 
-    def _near_pairs(self, others: Sequence[Any]) -> dict[int, list[int]]:
-        """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending). All boxes once
-        per step and one array test: a level has dozens of sensors (coins, checkpoints, spikes) and dozens of
-        crates, and only a few pairs are near each other."""
+    def _near_pairs(self, others: Sequence[Any], boxes: np.ndarray | None) -> dict[int, list[int]]:
+        """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending). All boxes at once
+        and one array test: a level has dozens of sensors (coins, checkpoints, spikes) and dozens of crates,
+        and only a few pairs are near each other."""
         if not others or not self.sensors:
             return {}
-        theirs = np.array([other.shape.aabb(other.transform) for other in others], dtype=np.float64)
-        ours = np.array([self._box_of(sensor) for sensor in self.sensors], dtype=np.float64)
-        near = (theirs[None, :, 0] <= ours[:, None, 2]) & (theirs[None, :, 2] >= ours[:, None, 0]) \
-            & (theirs[None, :, 1] <= ours[:, None, 3]) & (theirs[None, :, 3] >= ours[:, None, 1])
+        if boxes is None:
+            boxes = np.array([other.shape.aabb(other.transform) for other in others], dtype=np.float64)
+        ours = self._sensor_boxes()
+        near = (boxes[None, :, 0] <= ours[:, None, 2]) & (boxes[None, :, 2] >= ours[:, None, 0]) \
+            & (boxes[None, :, 1] <= ours[:, None, 3]) & (boxes[None, :, 3] >= ours[:, None, 1])
         pairs: dict[int, list[int]] = {}
         for sensor, other in zip(*(index.tolist() for index in np.nonzero(near))):
             pairs.setdefault(sensor, []).append(other)
         return pairs
 
-    def _box_of(self, sensor: Sensor) -> AABB:
-        """The sensor's box, made again only when its placement or shape changed (game code may move it)."""
-        position, angle, shape = tuple(sensor.position), sensor.angle, sensor.shape
-        kept = self._boxes.get(id(sensor))
-        if kept is None or kept[2] is not shape or kept[0] != position or kept[1] != angle:
-            kept = self._boxes[id(sensor)] = (position, angle, shape, sensor.aabb())
-        return kept[3]
+    def _sensor_boxes(self) -> np.ndarray:
+        """Every sensor's box, made again only when a sensor was added, removed, moved, turned or reshaped
+        (game code may do any of those between steps; most sensors never move)."""
+        placements = [(tuple(s.position), s.angle, id(s.shape)) for s in self.sensors]
+        if placements != self._placements:
+            self._boxes = np.array([s.aabb() for s in self.sensors], dtype=np.float64).reshape(-1, 4)
+            self._placements, self._shapes = placements, [s.shape for s in self.sensors]
+        return self._boxes
 
     @staticmethod
     def _overlapping(sensor: Sensor, near: list[Any]) -> dict[int, Any]:
@@ -96,4 +113,3 @@ class SensorSet:
             if m is not None and m.separation < 0.0:
                 found[id(other)] = other
         return found
-

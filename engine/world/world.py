@@ -251,7 +251,7 @@ class World:
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
             events.extend(self._rigid.step(scene, dt))
-            events.extend(self._sensor_set.sense([*self.characters, *self.bodies]))
+            events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
             self.events = events
             self.time += dt
             self.step_count += 1
@@ -263,6 +263,12 @@ class World:
                 if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
                         or thing in self.sensors:
                     self._remove_now(thing)
+
+    def _boxes_for_sensors(self) -> np.ndarray:
+        """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
+        padded a little (the sensors' exact test decides)."""
+        characters = np.array([ch.aabb() for ch in self.characters], dtype=np.float64).reshape(-1, 4)
+        return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
     def _press_on_floor(self, character: Character, dt: float) -> None:
         """A character standing on a rigid body weighs on it (mass x gravity, at the contact)."""

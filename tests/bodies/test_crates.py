@@ -442,3 +442,25 @@ def test_a_sensor_game_code_moves_reports_what_it_now_covers():
         world.step(DT)
         seen += [(step, e.kind) for e in world.events if e.a is marker and e.b is crate]
     assert seen == [(60, "begin"), (120, "end"), (150, "begin")]
+
+
+def test_sensors_disabled_enabled_added_and_removed_by_game_code_report_at_once():
+    """Game code switches sensors between steps: disabling one ends its overlaps, enabling it begins them
+    again, a sensor added over a resting crate begins at the next step, and removing one ends nothing else."""
+    world = World()
+    tiled_floor(world, range(-10, 30))
+    crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (200.0, 20.0)))
+    gate = world.add_sensor(Sensor(RoundedPolygon.box(30, 30), (200.0, 20.0), tag="gate"))
+    seen = []
+    for step in range(100):
+        if step == 20:
+            gate.enabled = False
+        if step == 40:
+            gate.enabled = True
+        if step == 60:
+            late = world.add_sensor(Sensor(RoundedPolygon.box(30, 30), (210.0, 20.0), tag="late"))
+        if step == 80:
+            world.remove(late)
+        world.step(DT)
+        seen += [(step, e.kind, e.a.tag) for e in world.events if e.b is crate and isinstance(e.a, Sensor)]
+    assert seen == [(0, "begin", "gate"), (20, "end", "gate"), (40, "begin", "gate"), (60, "begin", "late")]
