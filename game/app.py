@@ -28,6 +28,7 @@ from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volu
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
 from .runner import Recorder, frames_of
+from .hud import Hud
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
 from .settings import Settings
@@ -129,6 +130,7 @@ class Play:
         """Seconds left of the hurt pose (after a death)."""
         self.debug = False
         self.physics_ms = 0.0
+        self.hud = Hud()
         self.previous_position = session.hero.position
 
     def after_step(self) -> None:
@@ -181,8 +183,7 @@ class Play:
         """Level name, coins and time over the game, at window resolution."""
         s = self.session
         name = level_name(s.level.path)
-        ui.shadowed(f"{name}    coins {s.pickups}/{s.pickup_total}    time {s.time:5.1f}", 8, LOGICAL_HEIGHT - 16,
-                    INK, 8, live=True)
+        self.hud.draw(ui, name, f"coins {s.pickups}/{s.pickup_total}", f"time {s.time:.1f}")
         if self.debug:
             ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7,
                         live=True)
