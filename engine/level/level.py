@@ -21,7 +21,7 @@ from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, ObjectRef, TileLayer
 from .objects import LevelObject
-from .outlines import merge_outlines, ring_segments
+from .outlines import merge_packed, ring_segments
 from .project import Project, find_project, read_project
 from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
@@ -372,7 +372,7 @@ class _Builder:
         for extra in spawns[1:]:
             self.problem("error", f"more than one Spawn (the first is object {spawns[0].id})", extra)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
-        rings = merge_outlines(static.polygons)
+        rings = merge_packed(*static.all_polygons())
         objects = self.level_objects()
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),

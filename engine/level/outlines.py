@@ -34,7 +34,7 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from ..geometry import Vec2
 
-__all__ = ["merge_outlines", "ring_segments"]
+__all__ = ["merge_outlines", "merge_packed", "ring_segments"]
 
 _GRID = 1e-6
 """Pixels. Vertices are snapped to this grid before a shapely union, so corners that should coincide do."""
@@ -60,24 +60,38 @@ _SIMPLE_MAX = 6
 def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[Vec2]]:
     """Union of the given polygons (each a ring of points, either winding) as a list of rings: every
     outer boundary and every hole, without repeated or collinear vertices."""
-    rings = [ring for ring in polygons if len(ring) >= 3]
-    if not rings:
+    rings = list(polygons)
+    points = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
+    return merge_packed(points, np.array([len(ring) for ring in rings], dtype=np.int64))
+
+
+def merge_packed(points: np.ndarray, sizes: np.ndarray) -> list[list[Vec2]]:
+    """:func:`merge_outlines` of polygons laid end to end: ``points`` ((n, 2) px), ``sizes`` each polygon's
+    point count. Polygons of fewer than 3 points or with a point that is not finite are left out."""
+    points, sizes = _usable(np.asarray(points, dtype=float).reshape(-1, 2), np.asarray(sizes, dtype=np.int64))
+    if not len(sizes):
         return []
-    size = np.array([len(r) for r in rings])
-    pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
-    start = np.concatenate([[0], np.cumsum(size)[:-1]])
-    finite = np.logical_and.reduceat(np.isfinite(pts).all(axis=1), start)
-    if not finite.all():
-        return merge_outlines([r for r, ok in zip(rings, finite) if ok])
-    if np.abs(pts).max() * _SCALE >= 1 << 30:  # beyond the exact integer arithmetic's range
-        return _shapely_union([np.asarray(r, dtype=float) for r in rings])
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    if np.abs(points).max() * _SCALE >= 1 << 30:  # beyond the exact integer arithmetic's range
+        return _shapely_union(np.split(points, start[1:]))
     try:
-        grid_pts, grid_start, grid_size = _disjoint_rings(pts, start, size)
+        grid_pts, grid_start, grid_size = _disjoint_rings(points, start, sizes)
         edges = _boundary_edges(grid_pts, _following(grid_start, grid_size))
         chained = _chain(edges)
     except _Inconsistent:
-        return _shapely_union([np.asarray(r, dtype=float) for r in rings])
+        return _shapely_union(np.split(points, start[1:]))
     return [[(float(x) / _SCALE, float(y) / _SCALE) for x, y in ring.tolist()] for ring in chained]
+
+
+def _usable(points: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The packed polygons of at least 3 points, all finite."""
+    long_enough = sizes >= 3
+    points, sizes = points[np.repeat(long_enough, sizes)], sizes[long_enough]
+    if not len(sizes):
+        return points, sizes
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    finite = np.logical_and.reduceat(np.isfinite(points).all(axis=1), start)
+    return points[np.repeat(finite, sizes)], sizes[finite]
 
 
 def _following(start: np.ndarray, size: np.ndarray) -> np.ndarray:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..geometry import Vec2
 from .model import FLIP_D, FLIP_H, FLIP_V, GID_MASK, MapObject, TiledMap, TileLayer
 
@@ -34,12 +36,27 @@ class TileShapes:
 
 @dataclass
 class TileGeometry:
-    """Everything tile layers add to the static world (engine frame, pixels)."""
+    """Everything tile layers and Solid objects add to the static world (engine frame, pixels)."""
 
     polygons: list[list[Vec2]] = field(default_factory=list)
+    """Solid polygons added one by one (objects'); the tile layers' are packed (:meth:`add_packed`)."""
     chains: list[list[Vec2]] = field(default_factory=list)
     one_way_tops: list[tuple[float, float, float]] = field(default_factory=list)
     """(left, right, top) of every one-way tile's collision shape."""
+    _packed: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
+
+    def add_packed(self, points: np.ndarray, sizes: np.ndarray) -> None:
+        """Add solid polygons laid end to end: ``points`` ((n, 2) px), ``sizes`` each polygon's point count."""
+        self._packed.append((points, sizes))
+
+    def all_polygons(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every solid polygon, packed (points, sizes): those added packed, in the order added, then
+        :attr:`polygons`."""
+        listed = self.polygons
+        listed_points = np.array([q for ring in listed for q in ring], dtype=np.float64).reshape(-1, 2)
+        points = [p for p, _ in self._packed] + [listed_points]
+        sizes = [n for _, n in self._packed] + [np.array([len(ring) for ring in listed], dtype=np.int64)]
+        return np.concatenate(points).reshape(-1, 2), np.concatenate(sizes).astype(np.int64)
 
 
 def _flip(px: float, py: float, raw: int, w: float, h: float) -> tuple[float, float]:
@@ -107,37 +124,54 @@ class TilePlacer:
         return full
 
     def layer(self, layer: TileLayer, into: TileGeometry) -> None:
-        """Add one tile layer's collision (its offset applied) to ``into``."""
+        """Add one tile layer's collision (its offset applied) to ``into``, in the cells' order (row by row, left
+        to right), a run of whole-cell blocks as one rectangle where the run ends. Each gid's cells are placed
+        at once and the polygons stay packed (a large map has hundreds of thousands of cells, a few dozen
+        gids)."""
+        if not layer.cells or not layer.cells[0]:
+            return
+        cells = np.array(layer.cells, dtype=np.int64)
+        full = np.isin(cells, np.fromiter(self.full_blocks, dtype=np.int64, count=len(self.full_blocks)))
+        solid: list[tuple[np.ndarray, np.ndarray]] = []  # ((n, k, 2) points, (n, 3) keys) per gid and shape
+        rows, ends, starts = _runs(full)
+        if len(rows):
+            solid.append((self._run_rectangles(layer, rows, starts, ends), _keys(rows, ends, -1)))
+        tops: list[tuple[list[tuple[float, float, float]], np.ndarray]] = []
+        chains: list[tuple[np.ndarray, np.ndarray]] = []
+        placed = (cells != 0) & ~full
+        for raw in np.unique(cells[placed]).tolist():
+            shapes = self.shapes(raw)
+            if not shapes.polygons and not shapes.chains:
+                continue
+            row, col = np.nonzero(placed & (cells == raw))
+            anchors = self._anchors(layer, row, col)[:, None, :]
+            for k, poly in enumerate(shapes.polygons):
+                points, keys = anchors + np.array(poly, dtype=np.float64), _keys(row, col, k)
+                if shapes.one_way:
+                    xs, ys = points[:, :, 0], points[:, :, 1]  # (left, right, top) of each placed copy
+                    tops.append((list(zip(xs.min(1).tolist(), xs.max(1).tolist(), ys.max(1).tolist())), keys))
+                else:
+                    solid.append((points, keys))
+            for k, chain in enumerate([] if shapes.one_way else shapes.chains):
+                chains.append((anchors + np.array(chain, dtype=np.float64), _keys(row, col, k)))
+        if solid:
+            into.add_packed(*_packed_in_order(solid))
+        into.one_way_tops.extend(_in_order([t for group, _ in tops for t in group], [keys for _, keys in tops]))
+        into.chains.extend(_in_order([list(map(tuple, c)) for group, _ in chains for c in group.tolist()],
+                                     [keys for _, keys in chains]))
+
+    def _anchors(self, layer: TileLayer, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """Each cell's anchor (the bottom-left of the cell, the layer's offset applied; px, engine frame)."""
         tw, th = self.tiled.tilewidth, self.tiled.tileheight
         dx, dy = layer.offset[0], -layer.offset[1]  # Tiled's offset is y down
-        full = self.full_blocks
-        for row, cells in enumerate(layer.cells):
-            base_y = self.map_h - (row + 1) * th + dy
-            block_start = -1
-            for col, raw in enumerate([*cells, 0]):
-                if raw in full:
-                    if block_start < 0:
-                        block_start = col
-                    continue
-                if block_start >= 0:
-                    x0, x1 = block_start * tw + dx, col * tw + dx
-                    into.polygons.append([(x0, base_y), (x1, base_y), (x1, base_y + th), (x0, base_y + th)])
-                    block_start = -1
-                if not raw:
-                    continue
-                self._place(self.shapes(raw), col * tw + dx, base_y, into)
+        return np.stack([col * tw + dx, self.map_h - (row + 1) * th + dy], axis=1).astype(np.float64)
 
-    @staticmethod
-    def _place(shapes: TileShapes, ax: float, ay: float, into: TileGeometry) -> None:
-        for poly in shapes.polygons:
-            placed = [(ax + x, ay + y) for x, y in poly]
-            if shapes.one_way:
-                xs = [p[0] for p in placed]
-                into.one_way_tops.append((min(xs), max(xs), max(p[1] for p in placed)))
-            else:
-                into.polygons.append(placed)
-        if not shapes.one_way:
-            into.chains.extend([[(ax + x, ay + y) for x, y in chain] for chain in shapes.chains])
+    def _run_rectangles(self, layer: TileLayer, rows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """The rectangles ((n, 4, 2) px) of runs of whole-cell blocks: row, first column, the column after."""
+        th = self.tiled.tileheight
+        left, bottom = self._anchors(layer, rows, starts).T
+        right = self._anchors(layer, rows, ends)[:, 0]
+        return np.stack([left, bottom, right, bottom, right, bottom + th, left, bottom + th], axis=1).reshape(-1, 4, 2)
 
     def object_shapes(self, obj: MapObject) -> tuple[list[list[Vec2]], list[list[Vec2]]] | None:
         """A tile object's collision in the engine frame: its tile's shapes scaled to the object's size,
@@ -161,3 +195,42 @@ class TilePlacer:
 
         return [place(p) for p in shapes.polygons], [place(p) for p in shapes.chains]
 
+
+
+def _runs(full: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Runs of true cells along each row of ``full`` ((rows, cols) bools): their rows, the column after each
+    run's last cell, and each run's first column, in row then column order."""
+    edges = np.diff(np.pad(full, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    return rows, ends, starts
+
+
+def _keys(rows: np.ndarray, cols: np.ndarray, part: int) -> np.ndarray:
+    """(row, column, part) rows: where each placed polygon comes in a walk over the cells (``part``: its place
+    among its cell's polygons; -1 for a run of blocks, which comes before the cell where it ends)."""
+    return np.stack([rows, cols, np.full_like(rows, part)], axis=1)
+
+
+def _order(keys: list[np.ndarray]) -> np.ndarray:
+    """The order of items by their (row, column, part) keys (stacked in the items' order): the order a
+    cell-by-cell walk would have made them in."""
+    stacked = np.concatenate(keys)
+    return np.lexsort((stacked[:, 2], stacked[:, 1], stacked[:, 0]))
+
+
+def _in_order(items: list, keys: list[np.ndarray]) -> list:
+    """``items`` in the cells' order (see :func:`_order`)."""
+    return [items[k] for k in _order(keys).tolist()] if items else []
+
+
+def _packed_in_order(groups: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons given as groups of equal size ((n, k, 2) points, (n, 3) keys), packed end to end in the cells'
+    order: (points (N, 2), each polygon's size)."""
+    sizes = np.concatenate([np.full(len(points), points.shape[1]) for points, _ in groups])
+    flat = np.concatenate([points.reshape(-1, 2) for points, _ in groups])
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    order = _order([keys for _, keys in groups])
+    taken = sizes[order]
+    within = np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+    return flat[np.repeat(first[order], taken) + within], taken
