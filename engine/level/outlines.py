@@ -80,7 +80,7 @@ def merge_packed(points: np.ndarray, sizes: np.ndarray) -> list[list[Vec2]]:
         chained = _chain(edges)
     except _Inconsistent:
         return _shapely_union(np.split(points, start[1:]))
-    return [[(float(x) / _SCALE, float(y) / _SCALE) for x, y in ring.tolist()] for ring in chained]
+    return [list(map(tuple, (ring / _SCALE).tolist())) for ring in chained]  # (ints below 2^31: exact floats)
 
 
 def _usable(points: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
