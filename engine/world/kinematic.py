@@ -8,12 +8,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..geometry import RoundedPolygon, Transform, Vec2
 from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, WorldError, unit_or_none
 
 __all__ = ["KinematicBody", "PlatformPath"]
+
+_PLACEMENT = frozenset({"position", "angle", "shape", "previous_transform"})
+"""The fields of a kinematic body that place it (see :attr:`KinematicBody.placements`)."""
 
 
 @dataclass
@@ -84,8 +87,19 @@ class KinematicBody(MovingBody):
     collider: Collider = field(init=False)
     previous_transform: Transform = field(init=False)
 
+    placements: ClassVar[int] = 0
+    """How many times any kinematic body's placement (position, angle, shape or previous transform) has been
+    set: a world keeps its kinematic bodies' boxes while this stays the same (every character's every move
+    asks which of them are near)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _PLACEMENT:
+            KinematicBody.placements += 1
+            if name == "position":  # (a tuple: an in-place change could not be seen)
+                value = (float(value[0]), float(value[1]))
+        object.__setattr__(self, name, value)
+
     def __post_init__(self) -> None:
-        self.position = (float(self.position[0]), float(self.position[1]))
         if not isinstance(self.filter, CollisionFilter):
             raise WorldError(f"KinematicBody.filter must be a CollisionFilter, got {self.filter!r}")
         self.collider = Collider(BodyKind.KINEMATIC, unit_or_none(self.one_way, "one_way"), self)

@@ -128,10 +128,12 @@ class World:
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
         """The last ones made, used again while still current."""
-        self._kinematic_boxes: tuple[list[tuple], np.ndarray] = ([], np.zeros((0, 4)))
-        """The kinematic bodies' placements (position, angle, previous transform, shape) when their swept boxes
-        (the array) were last made: kept while none of them moves (a level's lifts and doors, gathered for
-        every character's every move)."""
+        self._kinematic_boxes: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros((0, 4)))
+        """The kinematic bodies' swept boxes and when they were made (:attr:`KinematicBody.placements`,
+        :attr:`_kinematic_changes` and their count): kept while no kinematic body is placed, added or removed
+        (a level's lifts and doors, gathered for every character's every move)."""
+        self._kinematic_changes = 0
+        """How many times a kinematic body was added to or removed from this world."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -171,6 +173,7 @@ class World:
         if not isinstance(body, KinematicBody):
             raise WorldError(f"add_kinematic takes a KinematicBody, got {body!r}")
         self.kinematic_bodies.append(body)
+        self._kinematic_changes += 1
         return body
 
     def add_body(self, body: RigidBody) -> RigidBody:
@@ -212,6 +215,7 @@ class World:
             self._rigid.remove(thing)
         elif isinstance(thing, KinematicBody) and thing in self.kinematic_bodies:
             self.kinematic_bodies.remove(thing)
+            self._kinematic_changes += 1
             self._rigid.forget(thing)
         elif isinstance(thing, Character) and thing in self.characters:
             self.characters.remove(thing)
@@ -328,13 +332,12 @@ class World:
         bodies = self.kinematic_bodies
         if not bodies:
             return []
-        placements = [(tuple(b.position), b.angle, b.previous_transform, b.shape) for b in bodies]
-        kept, boxes = self._kinematic_boxes
-        if len(kept) != len(placements) or any(
-                a[0] != b[0] or a[1] != b[1] or a[2] is not b[2] or a[3] is not b[3] for a, b in zip(kept, placements)):
+        made, boxes = self._kinematic_boxes
+        now = (KinematicBody.placements, self._kinematic_changes, len(bodies))
+        if made != now:
             swept = [b.aabb().union(b.shape.aabb(b.previous_transform)) for b in bodies]
             boxes = np.array(swept, dtype=np.float64).reshape(-1, 4)
-            self._kinematic_boxes = (placements, boxes)
+            self._kinematic_boxes = (now, boxes)
         return [bodies[k] for k in np.flatnonzero(boxes_touching(boxes, box.grown(1e-6))).tolist()]
 
     def _crowd_now(self) -> _CrowdBoxes:

@@ -249,14 +249,20 @@ def test_a_gather_finds_exactly_the_kinematic_bodies_whose_swept_boxes_meet_its_
     def swept(lift):
         return lift.aabb().union(lift.shape.aabb(lift.previous_transform))
 
+    spares = [KinematicBody(RoundedPolygon.box(40, 40), tuple(rng.uniform(-300, 300, 2))) for _ in range(10)]
     for trial in range(200):
         if trial % 20 == 0:
             world.step(1 / 60)
         if trial % 20 == 10:
             lifts[trial % 30].position = tuple(rng.uniform(-300, 300, 2))
             lifts[(trial + 7) % 30].shape = RoundedPolygon.box(60, 10)
+            lifts[(trial + 3) % 30].angle = float(rng.uniform(0, 3))
+        if trial % 20 == 15:  # one taken out and one (made long before) put in: as many as before
+            world.remove(world.kinematic_bodies[trial % 7])
+            world.add_kinematic(spares.pop())
         x, y = rng.uniform(-320, 320, 2)
         w, h = rng.uniform(1, 150, 2)
         box = AABB(x, y, x + w, y + h)
         gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
-        assert gathered == [lift for lift in lifts if swept(lift).overlaps(box)]
+        assert gathered == [lift for lift in world.kinematic_bodies if swept(lift).overlaps(box)]
+    assert not spares and lifts
