@@ -196,7 +196,6 @@ class TilePlacer:
         return [place(p) for p in shapes.polygons], [place(p) for p in shapes.chains]
 
 
-
 def _runs(full: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Runs of true cells along each row of ``full`` ((rows, cols) bools): their rows, the column after each
     run's last cell, and each run's first column, in row then column order."""

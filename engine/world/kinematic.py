@@ -19,6 +19,16 @@ _PLACEMENT = frozenset({"position", "angle", "shape", "previous_transform"})
 """The fields of a kinematic body that place it (see :attr:`KinematicBody.placements`)."""
 
 
+def _pair(value: Any, body: object) -> Vec2:
+    """A position as a tuple of two floats; a bad one is named with the body."""
+    try:
+        x, y = value
+        return (float(x), float(y))
+    except (TypeError, ValueError):
+        name = getattr(body, "name", "") or "a kinematic body"
+        raise WorldError(f"{name}: position must be two numbers (px), got {value!r}") from None
+
+
 @dataclass
 class PlatformPath:
     """A path for a kinematic body: ``points`` (world, pixels) visited in order at ``speed`` px/s.
@@ -96,7 +106,7 @@ class KinematicBody(MovingBody):
         if name in _PLACEMENT:
             KinematicBody.placements += 1
             if name == "position":  # (a tuple: an in-place change could not be seen)
-                value = (float(value[0]), float(value[1]))
+                value = _pair(value, self)
         object.__setattr__(self, name, value)
 
     def __post_init__(self) -> None:

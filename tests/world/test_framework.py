@@ -224,3 +224,14 @@ def test_a_removed_body_keeps_its_numbers_and_the_others_keep_theirs():
     world.add_body(gone)
     world.step(DT)
     assert gone.position[1] < 300.0 and gone.position[0] == pytest.approx(500.0, abs=1.0)  # falls again
+
+
+def test_a_kinematic_body_given_a_bad_position_says_which_and_what():
+    """Game code moving a lift (or a map's factory making one) with a bad position gets a clear error naming
+    the body and the value, never a bare TypeError; a list position becomes a tuple of floats."""
+    lift = KinematicBody(RoundedPolygon.box(20, 4), [10, 20], name="lift 3")
+    assert lift.position == (10.0, 20.0) and isinstance(lift.position, tuple)
+    with pytest.raises(WorldError, match=r"lift 3: position must be two numbers \(px\), got \('up', 1\)"):
+        lift.position = ("up", 1)
+    with pytest.raises(WorldError, match="position must be two numbers"):
+        KinematicBody(RoundedPolygon.box(20, 4), None)  # type: ignore[arg-type]
