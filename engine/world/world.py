@@ -29,8 +29,8 @@ import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody, Sensor
 from ..character import Character, MoverConfig, move_character
-from ..geometry import AABB, RoundedPolygon, Transform, boxes_touching, cast_against_sum, collide, \
-    contact_from_sum, shape_cast
+from ..geometry import AABB, CastHit, RoundedPolygon, Transform, boxes_touching, cast_against_sum, collide, \
+    contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     Neighbour, SceneContact, SceneHit, Vec2, WorldError,
@@ -50,6 +50,9 @@ _CROWD = 12
 """From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
 call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call)."""
 
+
+_BODY_SUMS = 4096
+"""How many body Minkowski sums a world keeps before it starts over (moving bodies make new ones each step)."""
 
 _BOX_STATE = attrgetter("position", "filter", "shape")
 """What a character's box and filter in :class:`_CrowdBoxes` depend on."""
@@ -133,6 +136,9 @@ class World:
         :attr:`_kinematic_changes` and their count): kept while no kinematic body is placed, added or removed
         (a level's lifts and doors, gathered for every character's every move)."""
         self._kinematic_changes = 0
+        self._body_sums: dict[tuple, tuple[RoundedPolygon, RoundedPolygon, RoundedPolygon]] = {}
+        """Minkowski sums of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
+        cast shape, its angle); the shapes are kept with the sum so that their ids stay theirs."""
         """How many times a kinematic body was added to or removed from this world."""
 
     # ---------------------------------------------------------------- parts, read-only views
@@ -378,7 +384,7 @@ class World:
                 grown = self.static.minkowski_sum(shape, collider.segment)
                 hit = cast_against_sum(grown, shape, xf, tx, ty, target, xf_target, False)
             else:
-                hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+                hit = self._body_cast(shape, xf, tx, ty, target, xf_target)
             if hit is not None:
                 hits.append(SceneHit(hit.fraction, hit.point, hit.normal, collider, hit.started_inside))
         hits.sort(key=lambda h: h.fraction)
@@ -474,12 +480,27 @@ class World:
         place = candidates.place_of_static
         keyed = [(hit.fraction, place(int(k)), hit) for k, hit in zip(found[:, 0].tolist(), hits)]
         for other_place, (other, target, xf_target, _) in others:
-            hit = shape_cast(shape, xf, (tx, ty), target, xf_target)
+            hit = self._body_cast(shape, xf, tx, ty, target, xf_target)
             if hit is not None:
                 found_hit = SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)
                 keyed.append((hit.fraction, other_place, found_hit))
         keyed.sort(key=lambda entry: (entry[0], entry[1]))
         return [hit for _, _, hit in keyed]
+
+    def _body_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, target: RoundedPolygon,
+                   xf_target: Transform) -> CastHit | None:
+        """:func:`~engine.geometry.shape_cast` of ``shape`` against a body's ``target`` shape, the Minkowski sum
+        made once per placement of the two and kept (a character casts a dozen times a step against a crate
+        it pushes, which mostly rests; making the sum is most of a cast): the same hit, bit for bit."""
+        if not (math.isfinite(tx) and math.isfinite(ty)):
+            return shape_cast(shape, xf, (tx, ty), target, xf_target)  # (it names the bad translation)
+        key = (id(target), xf_target.position, xf_target.angle, id(shape), xf.angle)
+        kept = self._body_sums.get(key)
+        if kept is None:
+            if len(self._body_sums) >= _BODY_SUMS:
+                self._body_sums.clear()
+            kept = self._body_sums[key] = (minkowski_difference(target, xf_target, shape, xf.angle), target, shape)
+        return cast_against_sum(kept[0], shape, xf, tx, ty, target, xf_target)
 
     def _compiled_contacts(self, shape: RoundedPolygon, xf: Transform, margin: float, box: AABB,
                            candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],

@@ -266,3 +266,31 @@ def test_a_gather_finds_exactly_the_kinematic_bodies_whose_swept_boxes_meet_its_
         gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
         assert gathered == [lift for lift in world.kinematic_bodies if swept(lift).overlaps(box)]
     assert not spares and lifts
+
+
+def test_casts_against_bodies_hit_as_the_reference_cast_while_bodies_rest_move_and_turn():
+    """A world keeps the Minkowski sum of a cast shape and a body's shape while both stay where they are; its
+    casts against crates must equal :func:`~engine.geometry.shape_cast` bit for bit while the crates rest,
+    after game code moves or turns them, and for another cast shape."""
+    from engine.geometry import shape_cast
+
+    rng = np.random.default_rng(8)
+    world = World(gravity=(0.0, 0.0))
+    crates = [world.add_body(RigidBody(RoundedPolygon.box(float(rng.uniform(6, 20)), float(rng.uniform(6, 20)), 1.0),
+                                       tuple(rng.uniform(-150, 150, 2)), angle=float(rng.uniform(0, 3))))
+              for _ in range(12)]
+    shapes = [RoundedPolygon.box(10, 16, 2.0), RoundedPolygon.circle(7.0)]
+    for trial in range(300):
+        if trial % 50 == 25:
+            crates[trial % 12].position = tuple(rng.uniform(-150, 150, 2))
+            crates[(trial + 5) % 12].angle = float(rng.uniform(0, 3))
+        shape = shapes[trial % 2]
+        xf = Transform(tuple(rng.uniform(-200, 200, 2)))
+        move = tuple(rng.uniform(-300, 300, 2))
+        got = [(h.fraction, h.point, h.normal, h.collider.body) for h in world.cast(shape, xf, move)]
+        expected = []
+        for crate in crates:
+            hit = shape_cast(shape, xf, move, crate.shape, crate.transform)
+            if hit is not None:
+                expected.append((hit.fraction, hit.point, hit.normal, crate))
+        assert got == sorted(expected, key=lambda h: h[0])
