@@ -329,6 +329,9 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
     candidates = ch._candidates
     if candidates is None:  # outside a move (a controller probing): gather with the character's filter
         candidates = ch.scene.candidates(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
+    compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
+    if compiled is not None:  # only static solid segments around: the same hit in one compiled call
+        return compiled[0]
     for hit in ch.scene.cast(ch._cast_shape, start, d, ignore, candidates):
         if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
@@ -909,8 +912,21 @@ def _v_floor(walls: list[SceneContact], cfg: MoverConfig) -> SceneContact | None
 
 
 def _classify_contacts(ch: Character, position: Vec2) -> None:
+    """What the character touches at ``position`` (within ``skin + ground_probe``): its floor, wall and
+    ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
+    the start of the next step."""
     cfg = ch.config
     margin = cfg.skin + cfg.ground_probe
+    touching = ch.scene.compiled_touching(ch.shape, position, margin, cfg, ch._candidates)
+    # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
+    # or more, which may make a V floor: the loop below decides that).
+    if touching is not None and (touching[0] is not None or touching[3] < 2):
+        floor, wall, ceiling, _, overlapping = touching
+        if overlapping:
+            ch._needs_recovery = True
+        ch._dropping = set()  # no one-way collider around: none is still being dropped through
+        _touch(ch, floor, wall, ceiling)
+        return
     floor = wall = ceiling = None
     walls: list[SceneContact] = []
     still_dropping: set[int] = set()
@@ -940,6 +956,11 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     if floor is None and len(walls) >= 2:
         floor = _v_floor(walls, cfg)
     ch._dropping = still_dropping
+    _touch(ch, floor, wall, ceiling)
+
+
+def _touch(ch: Character, floor: SceneContact | None, wall: SceneContact | None, ceiling: SceneContact | None) -> None:
+    """Set the character's contact state from the floor, wall and ceiling it touches (``None``: none)."""
     ch.on_floor = floor is not None
     ch.on_wall = wall is not None
     ch.on_ceiling = ceiling is not None

@@ -290,3 +290,10 @@ class Scene(Protocol):
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
                        config: Any, candidates: Gathered | None, ignore: Iterable[object]
                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None: ...
+
+    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: Any,
+                          candidates: Gathered | None
+                          ) -> tuple[SceneContact | None, SceneContact | None, SceneContact | None, int, bool] | None: ...
+
+    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
+                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...

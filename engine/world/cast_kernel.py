@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 __all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "grid_query", "py_hypot", "slide_sums", "sum_row_width"]
+           "first_hit_sums", "grid_query", "py_hypot", "slide_sums", "sum_row_width", "thousandths", "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -456,6 +456,71 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
     return out[:count]
 
 
+@_inline
+def _thousandths(x):
+    """Python's ``round(x, 3)`` as the whole number of thousandths it stands for: ``x * 1000`` rounded to the
+    nearest whole number, ties to even, on the exact product (Python rounds the exact decimal value of ``x``;
+    the float product may round across a half). Distinct results stand for distinct ``round(x, 3)`` and in the
+    same order, so comparing these compares those (for the pixel-sized values here, far below 2**40)."""
+    product, error = _exact_product(x, 1000.0)  # product + error == x * 1000 exactly
+    whole = np.floor(product)  # (a float: math.floor makes an integer here)
+    part = product - whole  # exact; a multiple of the product's last place, so only 0.5 itself is near a half
+    odd = np.floor(whole * 0.5) * 2.0 != whole
+    if part > 0.5 or part == 0.5 and (error > 0.0 or error == 0.0 and odd):
+        return whole + 1.0
+    return whole
+
+
+@_jit
+def thousandths(x):
+    """:func:`_thousandths` on its own (its test compares it with Python's ``round``)."""
+    return _thousandths(x)
+
+
+@_jit
+def touch_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, ux, uy, floor_limit,
+               penetration_slop, two):
+    """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
+    ``margin`` px of the shape at (ox, oy), in the query box) and, as places in them (-1: none), the floor
+    (the nearest, its separation rounded to thousandths of a pixel as the mover's ``round(separation, 3)``;
+    between equally near ones the most level, then the first), the nearest wall and the nearest ceiling
+    (the first between equally near ones), with the number of walls and whether one contact overlaps
+    deeper than ``penetration_slop`` px. (ux, uy): the unit up vector; ``floor_limit``: cos of the steepest
+    floor."""
+    found = contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two)
+    floor = wall = ceiling = -1
+    walls = 0
+    overlapping = False
+    floor_key = floor_level = 0.0
+    for i in range(found.shape[0]):
+        separation, nx, ny = found[i, CONTACT_SEPARATION], found[i, CONTACT_NORMAL_X], found[i, CONTACT_NORMAL_Y]
+        if separation < -penetration_slop:
+            overlapping = True
+        surface = _surface(nx, ny, ux, uy, floor_limit)
+        if surface == 0:
+            key, level = _thousandths(separation), -(nx * ux + ny * uy)  # the mover's _floor_key
+            if floor < 0 or key < floor_key or key == floor_key and level < floor_level:
+                floor, floor_key, floor_level = i, key, level
+        elif surface == 2:
+            if ceiling < 0 or separation < found[ceiling, CONTACT_SEPARATION]:
+                ceiling = i
+        else:
+            if wall < 0 or separation < found[wall, CONTACT_SEPARATION]:
+                wall = i
+            walls += 1
+    return found, floor, wall, ceiling, walls, overlapping
+
+
+@_jit
+def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
+                   graze_cosine, two):
+    """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of
+    the upright shape (``box_*``: its box in its own frame) from (ox, oy) by (tx, ty) px, grazes skipped
+    (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
+    local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
+    return _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two)
+
+
 @_jit
 def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group):
     """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
@@ -555,6 +620,10 @@ def compile_steps() -> Iterator[str]:
     slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
                0.64, True, 1e-4, 4, 2.0)
     yield "character slides"
+    touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 0.0, 1.0, 0.64, 0.01, 2.0)
+    first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
+    thousandths(0.0625)
+    yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
     yield "crowd boxes"
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)

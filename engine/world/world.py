@@ -35,7 +35,7 @@ from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     Neighbour, SceneContact, SceneHit, Vec2, WorldError,
 )
-from .cast_kernel import boxes_near, cast_sums, contact_sums, slide_sums
+from .cast_kernel import boxes_near, cast_sums, contact_sums, first_hit_sums, slide_sums, touch_sums
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -445,6 +445,52 @@ class World:
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
         return hits, trail, (px, py), (vx, vy)
+
+    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: MoverConfig,
+                          candidates: Gathered | None
+                          ) -> tuple[SceneContact | None, SceneContact | None, SceneContact | None, int, bool] | None:
+        """The mover's classification of what ``shape`` at ``position`` touches within ``margin`` px
+        (``engine.character._classify_contacts``) in one compiled call, when the gathered candidates are static
+        solid segments only: (the floor, the nearest wall, the nearest ceiling (each ``None`` when there is
+        none), the number of walls, whether one contact overlaps deeper than ``config.penetration_slop``).
+        ``None`` otherwise: the mover classifies :meth:`contacts` itself."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        xf = Transform(position)
+        rows = self._sum_rows(shape, xf, (), candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        box = shape.aabb(xf).grown(margin)
+        found, floor, wall, ceiling, walls, overlapping = touch_sums(
+            table, segment_rows, core, shape.radius, position[0], position[1], margin, *box, config.up[0],
+            config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0)
+        chosen: list[SceneContact | None] = []
+        for place in (floor, wall, ceiling):
+            if place < 0:
+                chosen.append(None)
+                continue
+            k, separation, nx, ny, px, py = found[place].tolist()
+            chosen.append(SceneContact((nx, ny), separation, (px, py), self.static.collider(segment_rows[int(k)])))
+        return chosen[0], chosen[1], chosen[2], walls, overlapping
+
+    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
+                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
+        """The mover's first hit (``engine.character._first_hit``) of the skin-grown ``shape`` swept from
+        ``position`` by ``d`` px in one compiled call, when the gathered candidates are static solid segments
+        only: a 1-tuple holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise:
+        the mover filters :meth:`cast`'s hits itself."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        k, f, hx, hy, nx, ny, inside = first_hit_sums(table, segment_rows, core, shape.radius, *shape.local_aabb,
+                                                      position[0], position[1], d[0], d[1], graze_cosine, 2.0)
+        if k < 0:
+            return (None,)
+        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
