@@ -478,15 +478,18 @@ def thousandths(x):
 
 
 @_jit
-def touch_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, ux, uy, floor_limit,
-               penetration_slop, two):
+def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
+               floor_limit, penetration_slop, two):
     """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
-    ``margin`` px of the shape at (ox, oy), in the query box) and, as places in them (-1: none), the floor
+    ``margin`` px of the upright shape at (ox, oy), ``box_*`` being its box in its own frame, in that box
+    placed and grown by ``margin``: ``World.contacts``' query box) and, as places in them (-1: none), the floor
     (the nearest, its separation rounded to thousandths of a pixel as the mover's ``round(separation, 3)``;
     between equally near ones the most level, then the first), the nearest wall and the nearest ceiling
     (the first between equally near ones), with the number of walls and whether one contact overlaps
     deeper than ``penetration_slop`` px. (ux, uy): the unit up vector; ``floor_limit``: cos of the steepest
     floor."""
+    min_x, min_y = box_min_x + ox - margin, box_min_y + oy - margin  # shape.aabb(Transform((ox, oy))).grown(margin)
+    max_x, max_y = box_max_x + ox + margin, box_max_y + oy + margin
     found = contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two)
     floor = wall = ceiling = -1
     walls = 0
@@ -620,7 +623,7 @@ def compile_steps() -> Iterator[str]:
     slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
                0.64, True, 1e-4, 4, 2.0)
     yield "character slides"
-    touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 0.0, 1.0, 0.64, 0.01, 2.0)
+    touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, -16.0, 10.0, 16.0, 0.0, 1.0, 0.64, 0.01, 2.0)
     first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
     thousandths(0.0625)
     yield "character touches"

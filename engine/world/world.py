@@ -76,7 +76,8 @@ class _CrowdBoxes:
 
     def moved(self, k: int, character: Character) -> None:
         """Character ``k`` has moved: its box now."""
-        row = self.rows[k] = tuple(character.aabb())
+        box, (x, y) = character.shape.local_aabb, character.position  # Character.aabb's sums, no box made
+        row = self.rows[k] = (box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
         self.boxes[k] = row
         self.state[k] = _BOX_STATE(character)
 
@@ -296,7 +297,7 @@ class World:
             crowd = self._crowd_now()
         # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
         # exact test below decides as it did body by body).
-        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)]
+        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)] if self.bodies else []
         for group in (self._kinematic_near(box), near_bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
@@ -456,15 +457,13 @@ class World:
         ``None`` otherwise: the mover classifies :meth:`contacts` itself."""
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None
-        xf = Transform(position)
-        rows = self._sum_rows(shape, xf, (), candidates)
+        rows = self._sum_rows(shape, _IDENTITY, (), candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
-        box = shape.aabb(xf).grown(margin)
         found, floor, wall, ceiling, walls, overlapping = touch_sums(
-            table, segment_rows, core, shape.radius, position[0], position[1], margin, *box, config.up[0],
-            config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0)
+            table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
+            config.up[0], config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0)
         chosen: list[SceneContact | None] = []
         for place in (floor, wall, ceiling):
             if place < 0:
