@@ -26,7 +26,8 @@ import numba
 import numpy as np
 
 __all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "first_hit_sums", "grid_query", "py_hypot", "slide_sums", "sum_row_width", "thousandths", "touch_sums"]
+           "first_hit_sums", "grid_query", "py_hypot", "slide_sums", "slide_touch_sums", "sum_row_width", "thousandths",
+           "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -515,6 +516,22 @@ def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min
 
 
 @_jit
+def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x, cast_max_y, px, py, dx, dy,
+                     vx, vy, ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, radius, box_min_x,
+                     box_min_y, box_max_x, box_max_y, margin, penetration_slop, two):
+    """:func:`slide_sums` of the skin-grown shape (``cast_radius``, ``cast_*`` its box), then :func:`touch_sums`
+    of the shape itself (``radius``, ``box_*``) where the slide ended: the mover's slide and what it touches
+    after it in one call. Returns both answers, the slide's first."""
+    stops, px, py, vx, vy = slide_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x,
+                                       cast_max_y, px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
+                                       constant_speed, graze_cosine, max_slides, two)
+    found, floor, wall, ceiling, walls, overlapping = touch_sums(
+        table, segments, core, radius, px, py, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
+        floor_limit, penetration_slop, two)
+    return stops, px, py, vx, vy, found, floor, wall, ceiling, walls, overlapping
+
+
+@_jit
 def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
                    graze_cosine, two):
     """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of
@@ -626,6 +643,8 @@ def compile_steps() -> Iterator[str]:
     touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, -16.0, 10.0, 16.0, 0.0, 1.0, 0.64, 0.01, 2.0)
     first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
     thousandths(0.0625)
+    slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
+                     0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
     yield "crowd boxes"

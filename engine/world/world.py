@@ -33,9 +33,11 @@ from ..geometry import AABB, RoundedPolygon, Transform, boxes_touching, cast_aga
     contact_from_sum, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
-    Neighbour, SceneContact, SceneHit, Vec2, WorldError,
+    Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
-from .cast_kernel import boxes_near, cast_sums, contact_sums, first_hit_sums, slide_sums, touch_sums
+from .cast_kernel import (
+    boxes_near, cast_sums, contact_sums, first_hit_sums, slide_sums, slide_touch_sums, touch_sums,
+)
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -424,32 +426,41 @@ class World:
         return found  # type: ignore[no-any-return]
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object]
-                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None:
+                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
+                       touching: RoundedPolygon | None = None
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None:
         """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
         when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
-        (hits, stops, end position, end velocity). ``None`` otherwise: the mover slides cast by cast."""
+        (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
+        touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
+        mover slides cast by cast."""
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None
         rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
-        stops, px, py, vx, vy = slide_sums(
-            table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
-            velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
-            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
+        slid = (table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
+                velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
+                config.constant_speed_on_slopes, config.graze_cosine, config.max_slides)
+        touched = None
+        if touching is None:
+            stops, px, py, vx, vy = slide_sums(*slid, 2.0)
+        else:
+            stops, px, py, vx, vy, *touch = slide_touch_sums(*slid, touching.radius, *touching.local_aabb,
+                                                             config.skin + config.ground_probe, config.penetration_slop,
+                                                             2.0)
+            touched = self._touching(segment_rows, *touch)
         hits, trail = [], []
         if len(stops):
             segments, collider = candidates.segments, self.static.collider
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
-        return hits, trail, (px, py), (vx, vy)
+        return hits, trail, (px, py), (vx, vy), touched
 
     def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: MoverConfig,
-                          candidates: Gathered | None
-                          ) -> tuple[SceneContact | None, SceneContact | None, SceneContact | None, int, bool] | None:
+                          candidates: Gathered | None) -> Touching | None:
         """The mover's classification of what ``shape`` at ``position`` touches within ``margin`` px
         (``engine.character._classify_contacts``) in one compiled call, when the gathered candidates are static
         solid segments only: (the floor, the nearest wall, the nearest ceiling (each ``None`` when there is
@@ -461,9 +472,13 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        found, floor, wall, ceiling, walls, overlapping = touch_sums(
+        return self._touching(segment_rows, *touch_sums(
             table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
-            config.up[0], config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0)
+            config.up[0], config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0))
+
+    def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
+                  overlapping: bool) -> Touching:
+        """:func:`~engine.world.cast_kernel.touch_sums`' answer with the chosen contacts as scene contacts."""
         chosen: list[SceneContact | None] = []
         for place in (floor, wall, ceiling):
             if place < 0:

@@ -185,6 +185,37 @@ def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch
         world.remove(ch)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_compiled_slide_tells_what_it_touches_where_it_ended_as_the_mover_would(seed, monkeypatch):
+    """``World.compiled_slide`` asked for what the character touches at the end (one compiled call for both)
+    against the slide alone followed by the mover's own classification of ``World.contacts`` there: the
+    same slide and the same touching state, bit for bit."""
+    world = random_world(seed)
+    rng = np.random.default_rng(seed + 10)
+    config = MoverConfig()
+    ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
+    cast_shape = ch.shape.inflated(config.skin)
+    touched = 0
+    for position, d in touching_probes(world, ch, rng, 300):
+        velocity = (d[0] * 60.0, d[1] * 60.0)
+        grounded = bool(rng.random() < 0.5)
+        both = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, (), ch.shape)
+        alone = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, ())
+        assert both is not None and alone is not None and both[:4] == alone[:4] and alone[4] is None
+        states = []
+        for compiled in (True, False):
+            ch._touched = (both[2], ch._candidates, both[4]) if compiled else None
+            if not compiled:
+                monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
+            ch._needs_recovery = False
+            character_module._classify_contacts(ch, both[2])
+            states.append(touch_state(ch))
+            monkeypatch.undo()
+        assert states[0] == states[1], (position, d)
+        touched += states[0][0] or states[0][1]
+    assert touched > 30
+
+
 def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_to_a_thousandth(monkeypatch):
     """A gentle ramp crossing a flat floor: where the character stands over the crossing, both are floors and,
     over a few hundredths of a pixel, equally near once rounded to a thousandth (the mover's
