@@ -934,7 +934,8 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
         floor, wall, ceiling, _, overlapping = touching
         if overlapping:
             ch._needs_recovery = True
-        ch._dropping = set()  # no one-way collider around: none is still being dropped through
+        if ch._dropping:
+            ch._dropping = set()  # no one-way collider around: none is still being dropped through
         _touch(ch, floor, wall, ceiling)
         return
     floor = wall = ceiling = None

@@ -518,17 +518,27 @@ def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min
 @_jit
 def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x, cast_max_y, px, py, dx, dy,
                      vx, vy, ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, radius, box_min_x,
-                     box_min_y, box_max_x, box_max_y, margin, penetration_slop, two):
+                     box_min_y, box_max_x, box_max_y, margin, penetration_slop, two, stops_out, touched_out):
     """:func:`slide_sums` of the skin-grown shape (``cast_radius``, ``cast_*`` its box), then :func:`touch_sums`
     of the shape itself (``radius``, ``box_*``) where the slide ended: the mover's slide and what it touches
-    after it in one call. Returns both answers, the slide's first."""
+    after it in one call. The answers go into the caller's arrays (handing new arrays back to Python costs
+    more than the work here): the stops into the first rows of ``stops_out`` (at least ``max_slides`` rows
+    of :func:`slide_sums`' columns), the floor, wall and ceiling contacts into rows 0, 1 and 2 of
+    ``touched_out`` (``CONTACT_*`` columns). Returns (the number of stops, the end position x, y and velocity
+    x, y, whether there is a floor, a wall, a ceiling, the number of walls, whether one contact overlaps
+    deeper than ``penetration_slop``)."""
     stops, px, py, vx, vy = slide_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x,
                                        cast_max_y, px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
                                        constant_speed, graze_cosine, max_slides, two)
+    stops_out[:stops.shape[0]] = stops
     found, floor, wall, ceiling, walls, overlapping = touch_sums(
         table, segments, core, radius, px, py, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
         floor_limit, penetration_slop, two)
-    return stops, px, py, vx, vy, found, floor, wall, ceiling, walls, overlapping
+    places = (floor, wall, ceiling)
+    for slot in range(3):
+        if places[slot] >= 0:
+            touched_out[slot] = found[places[slot]]
+    return stops.shape[0], px, py, vx, vy, floor >= 0, wall >= 0, ceiling >= 0, walls, overlapping
 
 
 @_jit
@@ -644,7 +654,7 @@ def compile_steps() -> Iterator[str]:
     first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
     thousandths(0.0625)
     slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
-                     0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0)
+                     0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0, np.zeros((4, 9)), np.zeros((3, 6)))
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
     yield "crowd boxes"

@@ -131,6 +131,9 @@ class World:
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
         """The last ones made, used again while still current."""
+        self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
+        """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
+        and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
         self._kinematic_boxes: tuple[list[tuple], np.ndarray] = ([], np.zeros((0, 4)))
         """The kinematic bodies' placements (position, angle, previous transform, shape) when their swept boxes
         (the array) were last made: kept while none of them moves (a level's lifts and doors, gathered for
@@ -447,10 +450,15 @@ class World:
         if touching is None:
             stops, px, py, vx, vy = slide_sums(*slid, 2.0)
         else:
-            stops, px, py, vx, vy, *touch = slide_touch_sums(*slid, touching.radius, *touching.local_aabb,
-                                                             config.skin + config.ground_probe, config.penetration_slop,
-                                                             2.0)
-            touched = self._touching(segment_rows, *touch)
+            stops_out, touched_out = self._slide_out
+            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_sums(
+                *slid, touching.radius, *touching.local_aabb, config.skin + config.ground_probe,
+                config.penetration_slop, 2.0, stops_out, touched_out)
+            stops = stops_out[:count]
+            rows_touched = touched_out.tolist()
+            chosen = [self._contact_of(segment_rows, rows_touched[slot]) if there else None
+                      for slot, there in enumerate((floor, wall, ceiling))]
+            touched = (chosen[0], chosen[1], chosen[2], walls, overlapping)
         hits, trail = [], []
         if len(stops):
             segments, collider = candidates.segments, self.static.collider
@@ -479,14 +487,14 @@ class World:
     def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
                   overlapping: bool) -> Touching:
         """:func:`~engine.world.cast_kernel.touch_sums`' answer with the chosen contacts as scene contacts."""
-        chosen: list[SceneContact | None] = []
-        for place in (floor, wall, ceiling):
-            if place < 0:
-                chosen.append(None)
-                continue
-            k, separation, nx, ny, px, py = found[place].tolist()
-            chosen.append(SceneContact((nx, ny), separation, (px, py), self.static.collider(segment_rows[int(k)])))
+        chosen = [None if place < 0 else self._contact_of(segment_rows, found[place].tolist())
+                  for place in (floor, wall, ceiling)]
         return chosen[0], chosen[1], chosen[2], walls, overlapping
+
+    def _contact_of(self, segment_rows: np.ndarray, row: list[float]) -> SceneContact:
+        """A row of :func:`~engine.world.cast_kernel.contact_sums`' answer as a scene contact."""
+        k, separation, nx, ny, px, py = row
+        return SceneContact((nx, ny), separation, (px, py), self.static.collider(segment_rows[int(k)]))
 
     def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
                            candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
