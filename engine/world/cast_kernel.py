@@ -552,11 +552,12 @@ def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_
 
 
 @_jit
-def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group):
+def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group, found):
     """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
     query box and whose ``filters`` (rows category, mask, group) touch the query's filter
-    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd."""
-    found = np.empty(boxes.shape[0], dtype=np.int64)
+    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd. They go into the first
+    places of ``found`` (as long as ``boxes``: handing a new array back to Python would cost more than the
+    search); returns how many."""
     count = 0
     for i in range(boxes.shape[0]):
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
@@ -565,7 +566,7 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
             continue
         found[count] = i
         count += 1
-    return found[:count]
+    return count
 
 
 GRID_OFFSET = 2 ** 30
@@ -575,11 +576,13 @@ GRID_SPAN = 2 ** 31
 
 @_jit
 def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
-               category, mask, group):
+               category, mask, group, found_out):
     """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
     the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
     :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
-    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's."""
+    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's. They go
+    into the first places of ``found_out`` (one per segment at least: handing a new array back to Python
+    costs more than a small query); returns how many."""
     picked = []
     reach = float(GRID_OFFSET - 1)
     fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
@@ -609,7 +612,6 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
         found[total:total + size] = members[offsets[c]:offsets[c + 1]]
         total += size
     found.sort()
-    out = np.empty(total, dtype=np.int64)
     count = 0
     for j in range(total):
         i = found[j]
@@ -619,9 +621,9 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
             continue
         if check_filter and not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
-        out[count] = i
+        found_out[count] = i
         count += 1
-    return out[:count]
+    return count
 
 
 @_inline
@@ -656,9 +658,10 @@ def compile_steps() -> Iterator[str]:
     slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
                      0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0, np.zeros((4, 9)), np.zeros((3, 6)))
     yield "character touches"
-    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
+               np.zeros(1, dtype=np.int64))
     yield "crowd boxes"
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
     grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
-               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64))
     yield "level grid"

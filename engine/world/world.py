@@ -71,6 +71,8 @@ class _CrowdBoxes:
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
+        self.found = np.zeros(len(self.characters), dtype=np.int64)
+        """Where :func:`~engine.world.cast_kernel.boxes_near` puts the indices it finds (reused)."""
 
     def current(self, characters: list[Character]) -> bool:
         """Whether these are still ``characters``' boxes and filters."""
@@ -86,8 +88,11 @@ class _CrowdBoxes:
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
         ``query``, not ignored (by character or collider id); in order."""
-        found = []
-        for k in boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group).tolist():
+        found: list[Neighbour] = []
+        count = boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group, self.found)
+        if not count:
+            return found
+        for k in self.found[:count].tolist():
             ch = self.characters[k]
             if id(ch.collider) in ignored or id(ch) in ignored:
                 continue
