@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
-    SceneContact, SceneHit, WorldError, require_nonnegative,
+    SceneContact, SceneHit, Touching, WorldError, require_nonnegative,
 )
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
@@ -174,6 +174,9 @@ class Character:
     _needs_recovery: bool = field(default=True, init=False)
     _floor_gap: float = field(default=math.inf, init=False)
     _candidates: Gathered | None = field(default=None, init=False)
+    _touched: tuple[Vec2, Gathered | None, Touching] | None = field(default=None, init=False)
+    """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
+    the answer); see :func:`_slide`."""
     _came_from: Vec2 | None = field(default=None, init=False)
     """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
     it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
@@ -329,6 +332,9 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
     candidates = ch._candidates
     if candidates is None:  # outside a move (a controller probing): gather with the character's filter
         candidates = ch.scene.candidates(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
+    compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
+    if compiled is not None:  # only static solid segments around: the same hit in one compiled call
+        return compiled[0]
     for hit in ch.scene.cast(ch._cast_shape, start, d, ignore, candidates):
         if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
@@ -342,14 +348,17 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
 
 def _slide(
     ch: Character, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
-    ignore: Sequence[object] = (), trail: list[Vec2] | None = None,
+    ignore: Sequence[object] = (), trail: list[Vec2] | None = None, touching: bool = False,
 ) -> tuple[Vec2, Vec2]:
     """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
-    stop against a surface and the end."""
+    stop against a surface and the end. With ``touching``, a compiled slide also works out what the character
+    touches where it ended, for :func:`_classify_contacts` to use if it is asked about that very place."""
     compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
-                                       ignore)
+                                       ignore, ch.shape if touching else None)
     if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
-        slid_hits, stops, end, end_velocity = compiled
+        slid_hits, stops, end, end_velocity, touched = compiled
+        if touched is not None:
+            ch._touched = (end, ch._candidates, touched)
         hits.extend(slid_hits)
         if trail is not None:
             trail.extend(stops)
@@ -776,7 +785,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     try:
         result = _move(ch, dt, position, carry, riding, hits, came_from)
     finally:
-        ch._candidates = None
+        ch._candidates = ch._touched = None
     if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
         floor = ch.floor_collider
         ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
@@ -866,7 +875,7 @@ def _slide_or_climb(
     wall, also try stepping up it, and keep whichever gets farther along ``d``. ``trail`` gets the path taken."""
     cfg = ch.config
     before_slide = len(trail)
-    position, velocity = _slide(ch, start, d, velocity, grounded, hits, trail=trail)
+    position, velocity = _slide(ch, start, d, velocity, grounded, hits, trail=trail, touching=True)
     if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
         corners: list[Vec2] = []
         stepped = _step_up(ch, start, d, lateral, [], corners)
@@ -909,8 +918,26 @@ def _v_floor(walls: list[SceneContact], cfg: MoverConfig) -> SceneContact | None
 
 
 def _classify_contacts(ch: Character, position: Vec2) -> None:
+    """What the character touches at ``position`` (within ``skin + ground_probe``): its floor, wall and
+    ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
+    the start of the next step."""
     cfg = ch.config
     margin = cfg.skin + cfg.ground_probe
+    touched, ch._touched = ch._touched, None
+    if touched is not None and touched[0] is position and touched[1] is ch._candidates:
+        touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates
+    else:
+        touching = ch.scene.compiled_touching(ch.shape, position, margin, cfg, ch._candidates)
+    # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
+    # or more, which may make a V floor: the loop below decides that).
+    if touching is not None and (touching[0] is not None or touching[3] < 2):
+        floor, wall, ceiling, _, overlapping = touching
+        if overlapping:
+            ch._needs_recovery = True
+        if ch._dropping:
+            ch._dropping = set()  # no one-way collider around: none is still being dropped through
+        _touch(ch, floor, wall, ceiling)
+        return
     floor = wall = ceiling = None
     walls: list[SceneContact] = []
     still_dropping: set[int] = set()
@@ -940,6 +967,11 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     if floor is None and len(walls) >= 2:
         floor = _v_floor(walls, cfg)
     ch._dropping = still_dropping
+    _touch(ch, floor, wall, ceiling)
+
+
+def _touch(ch: Character, floor: SceneContact | None, wall: SceneContact | None, ceiling: SceneContact | None) -> None:
+    """Set the character's contact state from the floor, wall and ceiling it touches (``None``: none)."""
     ch.on_floor = floor is not None
     ch.on_wall = wall is not None
     ch.on_ceiling = ceiling is not None

@@ -21,8 +21,8 @@ from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
-    "Gathered", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "WorldError", "require_nonnegative",
-    "unit_or_none",
+    "Gathered", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "Touching", "WorldError",
+    "require_nonnegative", "unit_or_none",
 ]
 
 DEFAULT_GRAVITY: Vec2 = (0.0, -1800.0)
@@ -268,6 +268,11 @@ class Gathered:
         return merged
 
 
+Touching = tuple[SceneContact | None, SceneContact | None, SceneContact | None, int, bool]
+"""What a character touches (``Scene.compiled_touching``): its floor, nearest wall and nearest ceiling (``None``:
+none), how many walls, and whether it overlaps something deeper than the mover's ``penetration_slop``."""
+
+
 class Scene(Protocol):
     """What the character mover sees of the world: colliders near a box, casts and contacts against them."""
 
@@ -288,5 +293,12 @@ class Scene(Protocol):
                      at_previous: bool = False) -> SceneContact | None: ...
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: Any, candidates: Gathered | None, ignore: Iterable[object]
-                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None: ...
+                       config: Any, candidates: Gathered | None, ignore: Iterable[object],
+                       touching: RoundedPolygon | None = None
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None: ...
+
+    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: Any,
+                          candidates: Gathered | None) -> Touching | None: ...
+
+    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
+                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 __all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "warm_up"]
 
-WARM_UP_STAGES = 13
+WARM_UP_STAGES = 14
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
 
 

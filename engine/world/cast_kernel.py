@@ -26,7 +26,8 @@ import numba
 import numpy as np
 
 __all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "grid_query", "py_hypot", "slide_sums", "sum_row_width"]
+           "first_hit_sums", "grid_query", "py_hypot", "slide_sums", "slide_touch_sums", "sum_row_width", "thousandths",
+           "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -456,12 +457,107 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
     return out[:count]
 
 
+@_inline
+def _thousandths(x):
+    """Python's ``round(x, 3)`` as the whole number of thousandths it stands for: ``x * 1000`` rounded to the
+    nearest whole number, ties to even, on the exact product (Python rounds the exact decimal value of ``x``;
+    the float product may round across a half). Distinct results stand for distinct ``round(x, 3)`` and in the
+    same order, so comparing these compares those (for the pixel-sized values here, far below 2**40)."""
+    product, error = _exact_product(x, 1000.0)  # product + error == x * 1000 exactly
+    whole = np.floor(product)  # (a float: math.floor makes an integer here)
+    part = product - whole  # exact; a multiple of the product's last place, so only 0.5 itself is near a half
+    odd = np.floor(whole * 0.5) * 2.0 != whole
+    if part > 0.5 or part == 0.5 and (error > 0.0 or error == 0.0 and odd):
+        return whole + 1.0
+    return whole
+
+
 @_jit
-def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group):
+def thousandths(x):
+    """:func:`_thousandths` on its own (its test compares it with Python's ``round``)."""
+    return _thousandths(x)
+
+
+@_jit
+def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
+               floor_limit, penetration_slop, two):
+    """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
+    ``margin`` px of the upright shape at (ox, oy), ``box_*`` being its box in its own frame, in that box
+    placed and grown by ``margin``: ``World.contacts``' query box) and, as places in them (-1: none), the floor
+    (the nearest, its separation rounded to thousandths of a pixel as the mover's ``round(separation, 3)``;
+    between equally near ones the most level, then the first), the nearest wall and the nearest ceiling
+    (the first between equally near ones), with the number of walls and whether one contact overlaps
+    deeper than ``penetration_slop`` px. (ux, uy): the unit up vector; ``floor_limit``: cos of the steepest
+    floor."""
+    min_x, min_y = box_min_x + ox - margin, box_min_y + oy - margin  # shape.aabb(Transform((ox, oy))).grown(margin)
+    max_x, max_y = box_max_x + ox + margin, box_max_y + oy + margin
+    found = contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two)
+    floor = wall = ceiling = -1
+    walls = 0
+    overlapping = False
+    floor_key = floor_level = 0.0
+    for i in range(found.shape[0]):
+        separation, nx, ny = found[i, CONTACT_SEPARATION], found[i, CONTACT_NORMAL_X], found[i, CONTACT_NORMAL_Y]
+        if separation < -penetration_slop:
+            overlapping = True
+        surface = _surface(nx, ny, ux, uy, floor_limit)
+        if surface == 0:
+            key, level = _thousandths(separation), -(nx * ux + ny * uy)  # the mover's _floor_key
+            if floor < 0 or key < floor_key or key == floor_key and level < floor_level:
+                floor, floor_key, floor_level = i, key, level
+        elif surface == 2:
+            if ceiling < 0 or separation < found[ceiling, CONTACT_SEPARATION]:
+                ceiling = i
+        else:
+            if wall < 0 or separation < found[wall, CONTACT_SEPARATION]:
+                wall = i
+            walls += 1
+    return found, floor, wall, ceiling, walls, overlapping
+
+
+@_jit
+def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x, cast_max_y, px, py, dx, dy,
+                     vx, vy, ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, radius, box_min_x,
+                     box_min_y, box_max_x, box_max_y, margin, penetration_slop, two, stops_out, touched_out):
+    """:func:`slide_sums` of the skin-grown shape (``cast_radius``, ``cast_*`` its box), then :func:`touch_sums`
+    of the shape itself (``radius``, ``box_*``) where the slide ended: the mover's slide and what it touches
+    after it in one call. The answers go into the caller's arrays (handing new arrays back to Python costs
+    more than the work here): the stops into the first rows of ``stops_out`` (at least ``max_slides`` rows
+    of :func:`slide_sums`' columns), the floor, wall and ceiling contacts into rows 0, 1 and 2 of
+    ``touched_out`` (``CONTACT_*`` columns). Returns (the number of stops, the end position x, y and velocity
+    x, y, whether there is a floor, a wall, a ceiling, the number of walls, whether one contact overlaps
+    deeper than ``penetration_slop``)."""
+    stops, px, py, vx, vy = slide_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x,
+                                       cast_max_y, px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
+                                       constant_speed, graze_cosine, max_slides, two)
+    stops_out[:stops.shape[0]] = stops
+    found, floor, wall, ceiling, walls, overlapping = touch_sums(
+        table, segments, core, radius, px, py, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
+        floor_limit, penetration_slop, two)
+    places = (floor, wall, ceiling)
+    for slot in range(3):
+        if places[slot] >= 0:
+            touched_out[slot] = found[places[slot]]
+    return stops.shape[0], px, py, vx, vy, floor >= 0, wall >= 0, ceiling >= 0, walls, overlapping
+
+
+@_jit
+def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
+                   graze_cosine, two):
+    """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of
+    the upright shape (``box_*``: its box in its own frame) from (ox, oy) by (tx, ty) px, grazes skipped
+    (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
+    local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
+    return _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two)
+
+
+@_jit
+def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group, found):
     """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
     query box and whose ``filters`` (rows category, mask, group) touch the query's filter
-    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd."""
-    found = np.empty(boxes.shape[0], dtype=np.int64)
+    (``CollisionFilter.touches``): the characters a mover's gather finds in a crowd. They go into the first
+    places of ``found`` (as long as ``boxes``: handing a new array back to Python would cost more than the
+    search); returns how many."""
     count = 0
     for i in range(boxes.shape[0]):
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
@@ -470,7 +566,7 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
             continue
         found[count] = i
         count += 1
-    return found[:count]
+    return count
 
 
 GRID_OFFSET = 2 ** 30
@@ -480,11 +576,13 @@ GRID_SPAN = 2 ** 31
 
 @_jit
 def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
-               category, mask, group):
+               category, mask, group, found_out):
     """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
     the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
     :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
-    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's."""
+    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's. They go
+    into the first places of ``found_out`` (one per segment at least: handing a new array back to Python
+    costs more than a small query); returns how many."""
     picked = []
     reach = float(GRID_OFFSET - 1)
     fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
@@ -514,7 +612,6 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
         found[total:total + size] = members[offsets[c]:offsets[c + 1]]
         total += size
     found.sort()
-    out = np.empty(total, dtype=np.int64)
     count = 0
     for j in range(total):
         i = found[j]
@@ -524,9 +621,9 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
             continue
         if check_filter and not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
-        out[count] = i
+        found_out[count] = i
         count += 1
-    return out[:count]
+    return count
 
 
 @_inline
@@ -555,9 +652,16 @@ def compile_steps() -> Iterator[str]:
     slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
                0.64, True, 1e-4, 4, 2.0)
     yield "character slides"
-    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+    touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, -16.0, 10.0, 16.0, 0.0, 1.0, 0.64, 0.01, 2.0)
+    first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
+    thousandths(0.0625)
+    slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
+                     0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0, np.zeros((4, 9)), np.zeros((3, 6)))
+    yield "character touches"
+    boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
+               np.zeros(1, dtype=np.int64))
     yield "crowd boxes"
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
     grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
-               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0)
+               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64))
     yield "level grid"

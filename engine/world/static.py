@@ -199,9 +199,9 @@ class StaticGeometry:
             return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         min_x, min_y, max_x, max_y = box
-        found: np.ndarray = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check,
-                                       grid.inv_cell, min_x, min_y, max_x, max_y, query.category, query.mask, query.group)
-        return found
+        count = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell,
+                           min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.found)
+        return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def has_one_way(self, segments: np.ndarray) -> bool:
         """Whether any of ``segments`` is one-way."""
@@ -289,6 +289,8 @@ class _Grid:
         self.inv_cell = 1.0 / broadphase.cell_size
         self.one_way = np.array([c.one_way is not None for c in colliders], dtype=bool).reshape(n)
         self.any_one_way = bool(self.one_way.any())
+        self.found = np.zeros(n, dtype=np.int64)
+        """Where :func:`~engine.world.cast_kernel.grid_query` puts the segments it finds (reused)."""
 
 
 class _SumTable:

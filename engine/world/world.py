@@ -33,9 +33,11 @@ from ..geometry import AABB, CastHit, RoundedPolygon, Transform, boxes_touching,
     contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
-    Neighbour, SceneContact, SceneHit, Vec2, WorldError,
+    Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
-from .cast_kernel import boxes_near, cast_sums, contact_sums, slide_sums
+from .cast_kernel import (
+    boxes_near, cast_sums, contact_sums, first_hit_sums, slide_sums, slide_touch_sums, touch_sums,
+)
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -46,9 +48,12 @@ __all__ = ["World"]
 
 _IDENTITY = Transform()
 
-_CROWD = 12
+_CROWD = 8
 """From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
-call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call)."""
+call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call and
+the boxes' upkeep). Measured per gather on the benchmark level: with colliding characters, 8 of them cost
+33 us looping and 16 us through the crowd; with characters that ignore each other (a negative group), 11
+and 12 (+ 1.6 us of upkeep per move), 10 of them 14 and 12."""
 
 
 _BODY_SUMS = 4096
@@ -72,6 +77,8 @@ class _CrowdBoxes:
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
+        self.found = np.zeros(len(self.characters), dtype=np.int64)
+        """Where :func:`~engine.world.cast_kernel.boxes_near` puts the indices it finds (reused)."""
 
     def current(self, characters: list[Character]) -> bool:
         """Whether these are still ``characters``' boxes and filters."""
@@ -79,15 +86,19 @@ class _CrowdBoxes:
 
     def moved(self, k: int, character: Character) -> None:
         """Character ``k`` has moved: its box now."""
-        row = self.rows[k] = tuple(character.aabb())
+        box, (x, y) = character.shape.local_aabb, character.position  # Character.aabb's sums, no box made
+        row = self.rows[k] = (box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
         self.boxes[k] = row
         self.state[k] = _BOX_STATE(character)
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
         ``query``, not ignored (by character or collider id); in order."""
-        found = []
-        for k in boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group).tolist():
+        found: list[Neighbour] = []
+        count = boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group, self.found)
+        if not count:
+            return found
+        for k in self.found[:count].tolist():
             ch = self.characters[k]
             if id(ch.collider) in ignored or id(ch) in ignored:
                 continue
@@ -131,15 +142,18 @@ class World:
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
         """The last ones made, used again while still current."""
+        self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
+        """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
+        and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
         self._kinematic_boxes: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros((0, 4)))
         """The kinematic bodies' swept boxes and when they were made (:attr:`KinematicBody.placements`,
         :attr:`_kinematic_changes` and their count): kept while no kinematic body is placed, added or removed
         (a level's lifts and doors, gathered for every character's every move)."""
         self._kinematic_changes = 0
+        """How many times a kinematic body was added to or removed from this world."""
         self._body_sums: dict[tuple, tuple[RoundedPolygon, RoundedPolygon, RoundedPolygon]] = {}
         """Minkowski sums of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
         cast shape, its angle); the shapes are kept with the sum so that their ids stay theirs."""
-        """How many times a kinematic body was added to or removed from this world."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -312,7 +326,7 @@ class World:
             crowd = self._crowd_now()
         # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
         # exact test below decides as it did body by body).
-        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)]
+        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)] if self.bodies else []
         for group in (self._kinematic_near(box), near_bodies, self.characters):
             if group is self.characters and crowd is not None:
                 found.extend(crowd.near(box, ignored, query))
@@ -438,28 +452,90 @@ class World:
         return found  # type: ignore[no-any-return]
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object]
-                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2] | None:
+                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
+                       touching: RoundedPolygon | None = None
+                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None:
         """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
         when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
-        (hits, stops, end position, end velocity). ``None`` otherwise: the mover slides cast by cast."""
+        (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
+        touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
+        mover slides cast by cast."""
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None
         rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
-        stops, px, py, vx, vy = slide_sums(
-            table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
-            velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
-            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
+        slid = (table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
+                velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
+                config.constant_speed_on_slopes, config.graze_cosine, config.max_slides)
+        touched = None
+        if touching is None:
+            stops, px, py, vx, vy = slide_sums(*slid, 2.0)
+        else:
+            stops_out, touched_out = self._slide_out
+            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_sums(
+                *slid, touching.radius, *touching.local_aabb, config.skin + config.ground_probe,
+                config.penetration_slop, 2.0, stops_out, touched_out)
+            stops = stops_out[:count]
+            rows_touched = touched_out.tolist()
+            chosen = [self._contact_of(segment_rows, rows_touched[slot]) if there else None
+                      for slot, there in enumerate((floor, wall, ceiling))]
+            touched = (chosen[0], chosen[1], chosen[2], walls, overlapping)
         hits, trail = [], []
         if len(stops):
             segments, collider = candidates.segments, self.static.collider
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
-        return hits, trail, (px, py), (vx, vy)
+        return hits, trail, (px, py), (vx, vy), touched
+
+    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: MoverConfig,
+                          candidates: Gathered | None) -> Touching | None:
+        """The mover's classification of what ``shape`` at ``position`` touches within ``margin`` px
+        (``engine.character._classify_contacts``) in one compiled call, when the gathered candidates are static
+        solid segments only: (the floor, the nearest wall, the nearest ceiling (each ``None`` when there is
+        none), the number of walls, whether one contact overlaps deeper than ``config.penetration_slop``).
+        ``None`` otherwise: the mover classifies :meth:`contacts` itself."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        rows = self._sum_rows(shape, _IDENTITY, (), candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        return self._touching(segment_rows, *touch_sums(
+            table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
+            config.up[0], config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0))
+
+    def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
+                  overlapping: bool) -> Touching:
+        """:func:`~engine.world.cast_kernel.touch_sums`' answer with the chosen contacts as scene contacts."""
+        chosen = [None if place < 0 else self._contact_of(segment_rows, found[place].tolist())
+                  for place in (floor, wall, ceiling)]
+        return chosen[0], chosen[1], chosen[2], walls, overlapping
+
+    def _contact_of(self, segment_rows: np.ndarray, row: list[float]) -> SceneContact:
+        """A row of :func:`~engine.world.cast_kernel.contact_sums`' answer as a scene contact."""
+        k, separation, nx, ny, px, py = row
+        return SceneContact((nx, ny), separation, (px, py), self.static.collider(segment_rows[int(k)]))
+
+    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
+                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
+        """The mover's first hit (``engine.character._first_hit``) of the skin-grown ``shape`` swept from
+        ``position`` by ``d`` px in one compiled call, when the gathered candidates are static solid segments
+        only: a 1-tuple holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise:
+        the mover filters :meth:`cast`'s hits itself."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        if rows is None:
+            return None
+        table, segment_rows, core = rows
+        k, f, hx, hy, nx, ny, inside = first_hit_sums(table, segment_rows, core, shape.radius, *shape.local_aabb,
+                                                      position[0], position[1], d[0], d[1], graze_cosine, 2.0)
+        if k < 0:
+            return (None,)
+        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],

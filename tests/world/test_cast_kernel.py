@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RigidBody, RoundedPolygon, World
 from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
-from engine.world.cast_kernel import py_hypot
+from engine import character as character_module
+from engine.world.cast_kernel import py_hypot, thousandths
 from tests.geometry.oracle import convex_polygons
 
 
@@ -124,6 +125,120 @@ def test_the_compiled_cast_reports_what_the_pure_geometry_cast_does():
     assert len(hits) == 1 and expected is not None
     assert (hits[0].fraction, hits[0].point, hits[0].normal) == (expected.fraction, expected.point, expected.normal)
     assert hits[0].normal == (0.0, 1.0) and 0.0 < hits[0].fraction < 1.0
+
+
+def test_thousandths_order_as_pythons_round_to_three_places():
+    """The compiled floor choice compares separations as the mover's ``round(separation, 3)`` does: whole
+    thousandths standing for exactly Python's rounded values, ties (exact halves) to even, values a last
+    place either side of a half on the right side of it."""
+    rng = np.random.default_rng(3)
+    values = (rng.normal(size=20_000) * 10.0 ** rng.uniform(-6, 2, 20_000)).tolist()
+    for k in rng.integers(-5000, 5000, 5_000).tolist():
+        half = (k + 0.5) / 1000
+        values += [half, math.nextafter(half, math.inf), math.nextafter(half, -math.inf)]
+    values += [0.0625, -0.0625, 0.1875, 0.0005, 0.0, -0.0, -1.5]  # 0.0625 * 1000 is an exact half
+    assert [float(f"{int(thousandths(x))}e-3") for x in values] == [round(x, 3) for x in values]
+
+
+def touching_probes(world: World, ch: Character, rng: np.random.Generator, count: int):
+    """Positions where ``ch`` touches or nearly touches the level (the ends of casts, nudged), and sweeps."""
+    for position, (tx, ty) in probes(rng, count):
+        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(200.0), (ch,), ch.filter)
+        hit = character_module._first_hit(ch, position, (tx, ty))
+        if hit is not None:
+            nudge = float(rng.choice([0.0, 0.3, -0.2, 1.2]))
+            position = (position[0] + tx * hit.fraction + hit.normal[0] * nudge,
+                        position[1] + ty * hit.fraction + hit.normal[1] * nudge)
+        yield position, tuple(rng.normal(0, 30, 2).tolist())
+
+
+def touch_state(ch: Character) -> tuple:
+    return (ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.wall_normal, ch.floor_collider,
+            ch.floor_point, ch._floor_gap, ch.platform, ch._needs_recovery, ch._dropping)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch):
+    """``World.compiled_touching`` (what the character touches, classified, its floor chosen, in one compiled
+    call) and ``World.compiled_first_hit`` against the mover's own classification of ``World.contacts`` and
+    filtering of ``World.cast``, with an upright and a tilted up vector: the same state and hits, bit for
+    bit."""
+    world = random_world(seed)
+    rng = np.random.default_rng(seed)
+    for up in ((0.0, 1.0), (0.6, 0.8)):
+        ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), MoverConfig(up=up)))
+        both = []
+        for position, d in touching_probes(world, ch, rng, 300):
+            answers = []
+            for compiled in (True, False):
+                if not compiled:
+                    monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
+                    monkeypatch.setattr(World, "compiled_first_hit", lambda *args: None)
+                ch._needs_recovery = False
+                character_module._classify_contacts(ch, position)
+                answers.append((touch_state(ch), character_module._first_hit(ch, position, d)))
+                monkeypatch.undo()
+            assert answers[0] == answers[1], (position, d)
+            both.append(answers[0])
+        assert sum(state[0] for state, _ in both) > 30 and sum(state[1] for state, _ in both) > 5
+        assert sum(hit is not None for _, hit in both) > 30 and sum(state[9] for state, _ in both) > 0
+        world.remove(ch)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_compiled_slide_tells_what_it_touches_where_it_ended_as_the_mover_would(seed, monkeypatch):
+    """``World.compiled_slide`` asked for what the character touches at the end (one compiled call for both)
+    against the slide alone followed by the mover's own classification of ``World.contacts`` there: the
+    same slide and the same touching state, bit for bit."""
+    world = random_world(seed)
+    rng = np.random.default_rng(seed + 10)
+    config = MoverConfig()
+    ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
+    cast_shape = ch.shape.inflated(config.skin)
+    touched = 0
+    for position, d in touching_probes(world, ch, rng, 300):
+        velocity = (d[0] * 60.0, d[1] * 60.0)
+        grounded = bool(rng.random() < 0.5)
+        both = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, (), ch.shape)
+        alone = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, ())
+        assert both is not None and alone is not None and both[:4] == alone[:4] and alone[4] is None
+        states = []
+        for compiled in (True, False):
+            ch._touched = (both[2], ch._candidates, both[4]) if compiled else None
+            if not compiled:
+                monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
+            ch._needs_recovery = False
+            character_module._classify_contacts(ch, both[2])
+            states.append(touch_state(ch))
+            monkeypatch.undo()
+        assert states[0] == states[1], (position, d)
+        touched += states[0][0] or states[0][1]
+    assert touched > 30
+
+
+def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_to_a_thousandth(monkeypatch):
+    """A gentle ramp crossing a flat floor: where the character stands over the crossing, both are floors and,
+    over a few hundredths of a pixel, equally near once rounded to a thousandth (the mover's
+    ``round(separation, 3)``); the compiled choice is the mover's (the most level one there), bit for bit."""
+    world = World()
+    world.add_segments([(-100.0, 0.0)], [(100.0, 0.0)], radius=1.0)
+    slope = math.radians(5.0)
+    world.add_segments([(-100.0, -100.0 * math.tan(slope))], [(100.0, 100.0 * math.tan(slope))], radius=1.0)
+    ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0)))
+    chosen = []
+    for x in np.arange(-10.0, -6.0, 0.0005).tolist():
+        position = (x, 16.0 + 1.0 + 0.4)  # the box's bottom 0.4 px above the flat floor's top
+        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(50.0), (ch,))
+        states = []
+        for compiled in (True, False):
+            if not compiled:
+                monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
+            character_module._classify_contacts(ch, position)
+            states.append(touch_state(ch))
+            monkeypatch.undo()
+        assert states[0] == states[1], x
+        chosen.append(states[0][3])
+    assert chosen[0] == (0.0, 1.0) and chosen[-1] != (0.0, 1.0)  # the flat floor, then the ramp
 
 
 def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
