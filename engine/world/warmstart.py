@@ -123,6 +123,9 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
     m = len(keys)
     source = _match(old_keys, keys)
     table, impulse, anchors = np.zeros((m, k_.CONTACT_COLUMNS)), np.zeros((m, 4)), np.zeros((m, 2, 4))
+    trig = np.empty((len(angle), 2))  # each row's cos and sin, once (not per fresh anchor: most of the time)
+    for row in range(len(angle)):
+        trig[row, 0], trig[row, 1] = math.cos(angle[row]), math.sin(angle[row])
     for i in range(m):
         a, b = pair[i, 0], pair[i, 1]
         for slot in range(2):
@@ -135,7 +138,7 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
                     anchors[i, slot, j] = old_anchors[source[i], old, j]
             else:  # a fresh anchor: the contact point in each body's frame at step start
                 for side, row in ((0, a), (1, b)):
-                    c, s = math.cos(angle[row]), math.sin(angle[row])
+                    c, s = trig[row, 0], trig[row, 1]
                     rx, ry = point[i, slot, 0] - center[row, 0], point[i, slot, 1] - center[row, 1]
                     anchors[i, slot, 2 * side], anchors[i, slot, 2 * side + 1] = c * rx + s * ry, c * ry - s * rx
             table[i, k_.VALID0 + slot] = 1.0 if valid[i, slot] else 0.0
