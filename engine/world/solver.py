@@ -51,8 +51,8 @@ from .step_kernel import (
     ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
 )
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
-    world_polys,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, DeferredList, Found, RigidScene, ShapeTable,
+    collide_all, pick, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -379,8 +379,9 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
         numbers, awake_rows, position, angle, params, settings)
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
-        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index, a=pick(found.a, order),
-        b=pick(found.b, order), colouring=Colouring(ia, ib, light, order, starts, light_colours))
+        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index,
+        a=DeferredList(lambda: pick(found.a, order)), b=DeferredList(lambda: pick(found.b, order)),
+        colouring=Colouring(ia, ib, light, order, starts, light_colours))
     return contacts, moved, motion, _Solved(fast, same, touching_count, began, ended)
 
 

@@ -1,0 +1,66 @@
+"""The contact set's participant lists (made on first use, :class:`engine.world.contacts.DeferredList`) name
+the same objects as its arrays: B is the body at ``b_index``, A the body at ``a_index``, the static segment
+its key names, or the kinematic body or character; also when read steps later, after bodies were added."""
+
+from __future__ import annotations
+
+from engine import KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, World
+from engine.world.contacts import CHARACTER, DYNAMIC, KINEMATIC, STATIC, DeferredList, pick
+
+import numpy as np
+
+
+def crate_world():
+    world = World(physics=PhysicsConfig(enable_sleep=True))
+    world.add_chain([(-200, 300), (-200, 0), (200, 0), (200, 300)], radius=2.0)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (-120, 40), velocity=(30.0, 0.0)))
+    for i in range(12):
+        world.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (-150 + 22 * i, 20 + 25 * (i % 3))))
+    hero = world.add_character(RoundedPolygon.box(8, 16), (100, 120))
+    return world, lift, hero
+
+
+def check(contacts, bodies, lift, hero):
+    assert len(contacts.a) == len(contacts.b) == len(contacts.keys)
+    for i, (a, b) in enumerate(zip(contacts.a, contacts.b)):
+        assert b is bodies[contacts.b_index[i]]
+        kind = int(contacts.keys[i]) >> 58
+        if kind == DYNAMIC:
+            assert a is bodies[contacts.a_index[i]]
+        elif kind == STATIC:
+            assert a == (int(contacts.keys[i]) >> 29) & (2**29 - 1)
+        else:
+            assert a is (lift if kind == KINEMATIC else hero) and kind in (KINEMATIC, CHARACTER)
+
+
+def test_participant_lists_name_the_objects_of_the_arrays():
+    world, lift, hero = crate_world()
+    kept = []
+    kinds = set()
+    for step in range(240):
+        hero.velocity = (-80.0 if (step // 60) % 2 else 80.0, -200.0)
+        world.step(1 / 60)
+        contacts = world.contacts_of_last_step
+        kinds |= {int(k) >> 58 for k in contacts.keys}
+        if step % 7 == 0:
+            kept.append((contacts, list(world.bodies)))  # read later
+        else:
+            check(contacts, world.bodies, lift, hero)
+        if step == 100:  # bodies added: the kept sets' lists, made now, still name the bodies of their step
+            world.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (0, 200)))
+    assert kinds == {STATIC, KINEMATIC, CHARACTER, DYNAMIC}
+    for contacts, bodies in kept:
+        check(contacts, bodies, lift, hero)
+
+
+def test_a_deferred_list_is_made_once_and_picks_like_a_list():
+    made = []
+
+    def make():
+        made.append(1)
+        return ["a", "b", "c"]
+
+    items = DeferredList(make)
+    assert not made
+    assert pick(items, np.array([2, 0])) == ["c", "a"] and items[1] == "b" and list(items) == ["a", "b", "c"]
+    assert len(items) == 3 and made == [1]
