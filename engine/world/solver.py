@@ -51,8 +51,8 @@ from .step_kernel import (
     ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
 )
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, DeferredList, Found, RigidScene, ShapeTable,
-    collide_all, pick, world_polys,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
+    picked_from, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -380,7 +380,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
         anchors=anchors, touching=touching, a_index=a_index, b_index=b_index,
-        a=DeferredList(lambda: pick(found.a, order)), b=DeferredList(lambda: pick(found.b, order)),
+        a=picked_from(found.a, order), b=picked_from(found.b, order),
         colouring=Colouring(ia, ib, light, order, starts, light_colours))
     return contacts, moved, motion, _Solved(fast, same, touching_count, began, ended)
 
@@ -485,8 +485,8 @@ def _events(before: dict[int, tuple[object, object]], old: ContactSet, contacts:
     else:
         began = now_rows[~np.isin(now_keys, old_keys)]
         ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
-    events = [ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist()))
-              for i in began.tolist()]
+    events = [ContactEvent("begin", a, b, tuple(contacts.normal[i].tolist()))
+              for i, a, b in zip(began.tolist(), pick(contacts.a, began), pick(contacts.b, began))]
     if ended:
         events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in before.items() if key in ended]
     return events, dict(zip(now_keys.tolist(), zip(pick(contacts.a, now_rows), pick(contacts.b, now_rows))))
