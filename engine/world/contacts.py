@@ -423,14 +423,13 @@ def _collide_shapes(static: StaticGeometry, table: ShapeTable, polys: dict,
     listed = table.bodies  # (the table's own list, which never changes: the deferred lists may be made later)
 
     def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
-        rows = a_rows[index]
         if len(index) and index.min() >= static_count:
-            return pick(listed, rows)
-        return [row if k < static_count else listed[row] for k, row in zip(index.tolist(), rows.tolist())]
+            return pick(listed, a_rows[index])
+        return pick(found_a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
 
-    found = Found(keys, DeferredList(lambda: a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:]),
-                                     pick_a), picked_from(listed, b_rows), a_kind, normal, point, separation, ids,
-                  valid, a_index, b_rows)
+    found_a = DeferredList(lambda: a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:]), pick_a)
+    found = Found(keys, found_a, picked_from(listed, b_rows), a_kind, normal, point, separation, ids, valid, a_index,
+                  b_rows)
     # The seam rule, for the few one-point contacts at a segment end that meets another segment.
     dropped = [i for i in seam.tolist() if _leans_over_neighbour(
         static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]

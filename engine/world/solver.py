@@ -481,14 +481,16 @@ def _events(before: dict[int, tuple[object, object]], old: ContactSet, contacts:
     if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
         return _events_by_pair(before, contacts)
     if solved is not None:
-        began, ended = solved.began, set(old.keys[solved.ended].tolist())
+        began, ended = solved.began, old.keys[solved.ended]
     else:
         began = now_rows[~np.isin(now_keys, old_keys)]
-        ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
+        ended = old_keys[~np.isin(old_keys, now_keys)]
     events = [ContactEvent("begin", a, b, tuple(contacts.normal[i].tolist()))
               for i, a, b in zip(began.tolist(), pick(contacts.a, began), pick(contacts.b, began))]
-    if ended:
-        events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in before.items() if key in ended]
+    if len(ended):  # in ``before``'s order (a pile's thousands of pairs: found in arrays, not one by one)
+        before_keys = np.fromiter(before, dtype=np.int64, count=len(before))
+        events += [ContactEvent("end", *before[key], (0.0, 0.0))
+                   for key in before_keys[np.isin(before_keys, ended)].tolist()]
     return events, dict(zip(now_keys.tolist(), zip(pick(contacts.a, now_rows), pick(contacts.b, now_rows))))
 
 
