@@ -22,6 +22,8 @@ import engine.world.kernel as k_  # (the column names)
 __all__ = ["colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
+_inline = numba.njit(inline="always", fastmath=False)
+"""Small helpers of the per-contact loops, inlined (a call passing arrays costs more than their work)."""
 
 
 _OVERFLOW = 62
@@ -88,7 +90,7 @@ def _match(old_keys, keys):
     return source
 
 
-@_jit
+@_inline
 def _carry(i, slot, src, old_ids, old_valid, ids, valid):
     """Which slot of old contact ``src`` point ``slot`` of contact ``i`` continues (-1 for none): the same
     slot first, else the other one, when the feature id matches."""
