@@ -169,7 +169,7 @@ def _masses(k, contact, body, a, b, jac, out):
 def _contact_constants(contact, body, velocity, pair, params):
     """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
     m = len(pair)
-    jac, constants = np.zeros((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))
+    jac, constants = np.empty((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))  # (every row of jac is written)
     trig = _row_trig(body)
     for k in range(m):
         a, b = pair[k, 0], pair[k, 1]
