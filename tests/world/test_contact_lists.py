@@ -5,7 +5,7 @@ its key names, or the kinematic body or character; also when read steps later, a
 from __future__ import annotations
 
 from engine import KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, World
-from engine.world.contacts import CHARACTER, DYNAMIC, KINEMATIC, STATIC, DeferredList, pick
+from engine.world.contacts import CHARACTER, DYNAMIC, KINEMATIC, STATIC, DeferredList, TouchingPairs, pick
 
 import numpy as np
 import pytest
@@ -77,3 +77,26 @@ def test_a_deferred_list_is_made_once_and_picks_like_a_list():
     picked = DeferredList(make, lambda index: [f"picked {i}" for i in index.tolist()])
     assert pick(picked, np.array([1])) == ["picked 1"] and len(made) == 1  # (the picker: nothing made)
     assert list(picked) == ["a", "b", "c"] and pick(picked, np.array([1])) == ["b"]  # (made: picked from it)
+
+
+def test_the_touching_pairs_are_those_of_the_touching_contacts_in_their_order():
+    """The touching pairs kept as rows of a contact set (:class:`engine.world.contacts.TouchingPairs`) read
+    as the dict of the touching contacts' keys and participants that they replaced, in the same order; and
+    the pairs of some keys come in that order too."""
+    world, _, _ = crate_world(False)
+    made = 0
+    for step in range(200):
+        world.step(1 / 60)
+        touching, contacts = world._rigid.touching, world.contacts_of_last_step
+        rows = np.flatnonzero(contacts.touching)
+        reference = {int(contacts.keys[i]): (contacts.a[i], contacts.b[i]) for i in rows.tolist()}
+        assert set(touching) == set(reference) and len(touching) == len(reference)
+        assert all(touching[key][0] is a and touching[key][1] is b for key, (a, b) in reference.items())
+        if isinstance(touching, TouchingPairs):
+            made += 1
+            keys = list(touching)
+            assert keys == touching.key_array.tolist() and list(touching.keys()) == keys
+            some = np.array(keys[::2], dtype=np.int64)
+            expected = [touching[key] for key in keys if key in set(some.tolist())]
+            assert [(a, b) for a, b in touching.pairs_of(some[::-1])] == expected
+    assert made
