@@ -85,7 +85,7 @@ def test_the_touching_pairs_are_those_of_the_touching_contacts_in_their_order():
     the pairs of some keys come in that order too."""
     world, _, _ = crate_world(False)
     made = 0
-    for step in range(200):
+    for _ in range(200):
         world.step(1 / 60)
         touching, contacts = world._rigid.touching, world.contacts_of_last_step
         rows = np.flatnonzero(contacts.touching)
