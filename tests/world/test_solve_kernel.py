@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from engine.world import kernel as k_
-from engine.world.warmstart import fill_contact_table
+from engine.world.warmstart import _match, carried_rows, fill_contact_table
 
 
 def random_contacts(seed, rows=7, m=12):
@@ -74,3 +74,25 @@ def test_fresh_anchors_are_the_points_in_each_rows_frame_as_per_point_cos_and_si
                 rx, ry = point[i, slot, 0] - center[row, 0], point[i, slot, 1] - center[row, 1]
                 assert anchors[i, slot, 2 * side] == c * rx + s * ry
                 assert anchors[i, slot, 2 * side + 1] == c * ry - s * rx
+
+
+def test_carried_rows_are_the_key_match():
+    """:func:`engine.world.warmstart.carried_rows` maps this step's contacts (in colour order) to the last
+    step's rows as the match by key does: through the last colouring when the same pairs were found in the
+    same order, by key otherwise (pairs gone or new, another found order, a last set longer than its
+    colouring)."""
+    rng = np.random.default_rng(5)
+    for case in range(40):
+        m = int(rng.integers(0, 30))
+        found_keys = rng.choice(10**6, m, replace=False).astype(np.int64)
+        old_order = rng.permutation(m).astype(np.int64)
+        old_keys = found_keys[old_order]
+        if case % 4 == 1 and m:  # one pair gone, another new
+            old_keys = old_keys.copy()
+            old_keys[int(rng.integers(0, m))] = 10**6 + case
+        elif case % 4 == 2 and m > 1:  # found in another order
+            found_keys = found_keys[rng.permutation(m)]
+        elif case % 4 == 3:  # the last set is longer than its colouring (sleepers' contacts carried)
+            old_keys = np.concatenate([old_keys, np.array([2 * 10**6 + case], dtype=np.int64)])
+        order = rng.permutation(m).astype(np.int64)
+        assert np.array_equal(carried_rows(order, found_keys, old_keys, old_order), _match(old_keys, found_keys[order]))
