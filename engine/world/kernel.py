@@ -94,22 +94,33 @@ def _set_row(jac, k, kind, r, ux, uy, arm_a, arm_b):
 
 
 @_inline
-def _rotated(x, y, angle):
-    c, s = math.cos(angle), math.sin(angle)
+def _rotated(x, y, trig, row):
+    """(``x``, ``y``) turned by row ``row``'s angle (``trig``: each row's cos and sin)."""
+    c, s = trig[row, 0], trig[row, 1]
     return c * x - s * y, s * x + c * y
 
 
+@_jit
+def _row_trig(body):
+    """Each row's cos and sin of its angle at step start ((rows, 2)): made once, not for every contact point
+    (a body is in several contacts of two points each; cos and sin were most of the constants' time)."""
+    trig = np.empty((len(body), 2))
+    for r in range(len(body)):
+        trig[r, 0], trig[r, 1] = math.cos(body[r, ANGLE]), math.sin(body[r, ANGLE])
+    return trig
+
+
 @_inline
-def _point_rows(k, i, contact, body, a, b, jac):
+def _point_rows(k, i, contact, body, a, b, jac, trig):
     """Point ``i`` of contact ``k``: its velocity and position rows (all zero for a missing point). Lever arms
     run from each body's centre at step start to the point; the anchor rows use the friction anchors turned
-    into the world's orientation."""
+    into the world's orientation (``trig``: each row's cos and sin)."""
     nx, ny = contact[k, NX], contact[k, NY]
     on = contact[k, VALID0 + i]  # (an invalid point's numbers are garbage: multiply them away)
     rax, ray = contact[k, POINT0_X + 2 * i] - body[a, CENTER_X], contact[k, POINT0_Y + 2 * i] - body[a, CENTER_Y]
     rbx, rby = contact[k, POINT0_X + 2 * i] - body[b, CENTER_X], contact[k, POINT0_Y + 2 * i] - body[b, CENTER_Y]
-    qax, qay = _rotated(contact[k, ANCHOR_A0_X + 2 * i], contact[k, ANCHOR_A0_Y + 2 * i], body[a, ANGLE])
-    qbx, qby = _rotated(contact[k, ANCHOR_B0_X + 2 * i], contact[k, ANCHOR_B0_Y + 2 * i], body[b, ANGLE])
+    qax, qay = _rotated(contact[k, ANCHOR_A0_X + 2 * i], contact[k, ANCHOR_A0_Y + 2 * i], trig, a)
+    qbx, qby = _rotated(contact[k, ANCHOR_B0_X + 2 * i], contact[k, ANCHOR_B0_Y + 2 * i], trig, b)
     normal_a, normal_b = on * (ray * nx - rax * ny), on * (rbx * ny - rby * nx)
     _set_row(jac, k, _VELOCITY_ROWS, i, on * nx, on * ny, normal_a, normal_b)
     _set_row(jac, k, _POSITION_ROWS, i, on * nx, on * ny, normal_a, normal_b)
@@ -158,14 +169,15 @@ def _masses(k, contact, body, a, b, jac, out):
 def _contact_constants(contact, body, velocity, pair, params):
     """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
     m = len(pair)
-    jac, constants = np.zeros((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))
+    jac, constants = np.empty((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))  # (every row of jac is written)
+    trig = _row_trig(body)
     for k in range(m):
         a, b = pair[k, 0], pair[k, 1]
         out = constants[k]
         first = STIFF_RATE if contact[k, STIFF] > 0.0 else SOFT_RATE
         out[RATE], out[MSCALE], out[ISCALE] = params[first], params[first + 1], params[first + 2]
-        out[DRIFT0] = _point_rows(k, 0, contact, body, a, b, jac)
-        out[DRIFT1] = _point_rows(k, 1, contact, body, a, b, jac)
+        out[DRIFT0] = _point_rows(k, 0, contact, body, a, b, jac, trig)
+        out[DRIFT1] = _point_rows(k, 1, contact, body, a, b, jac, trig)
         kn0, kn1, k12, det = _masses(k, contact, body, a, b, jac, out)
         # Two-point contacts well enough conditioned (k11^2 / det below the limit) are solved as one block.
         block = contact[k, VALID0] > 0.0 and contact[k, VALID1] > 0.0 and kn0 * kn0 < params[BLOCK_LIMIT] * det

@@ -8,6 +8,8 @@ module stores what it returns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
@@ -30,7 +32,7 @@ class RigidBodySet:
         """Every body's row (see :data:`engine.bodies.STATE_COLUMNS`), in the order of :attr:`bodies`; the rows
         past the last body are spare room."""
         self._contacts = ContactSet()
-        self._touching: dict[int, tuple[object, object]] = {}
+        self._touching: Mapping[int, tuple[object, object]] = {}
         self._table: ShapeTable | None = None
 
     @property
@@ -39,7 +41,7 @@ class RigidBodySet:
         return self._contacts
 
     @property
-    def touching(self) -> dict[int, tuple[object, object]]:
+    def touching(self) -> Mapping[int, tuple[object, object]]:
         """The pairs touching after the last step, by contact key (read-only)."""
         return self._touching
 

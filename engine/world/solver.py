@@ -38,6 +38,7 @@ Everything runs in a fixed order, so the same inputs give bit-identical results 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -51,8 +52,8 @@ from .step_kernel import (
     ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
 )
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, collide_all, pick,
-    world_polys,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
+    collide_all, pick, picked_from, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -77,7 +78,7 @@ class SolverState(Protocol):
     def contacts(self) -> ContactSet: ...
 
     @property
-    def touching(self) -> dict[int, tuple[object, object]]: ...
+    def touching(self) -> Mapping[int, tuple[object, object]]: ...
 
     def table(self) -> ShapeTable: ...
 
@@ -108,7 +109,7 @@ class StepOutcome(NamedTuple):
     """What a step leaves for the next: its contacts, the pairs touching after it, and its events."""
 
     contacts: ContactSet
-    touching: dict[int, tuple[object, object]]
+    touching: Mapping[int, tuple[object, object]]
     events: list[ContactEvent]
 
 
@@ -379,8 +380,9 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
         numbers, awake_rows, position, angle, params, settings)
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
-        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index, a=pick(found.a, order),
-        b=pick(found.b, order), colouring=Colouring(ia, ib, light, order, starts, light_colours))
+        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index,
+        a=picked_from(found.a, order), b=picked_from(found.b, order),
+        colouring=Colouring(ia, ib, light, order, starts, light_colours))
     return contacts, moved, motion, _Solved(fast, same, touching_count, began, ended)
 
 
@@ -467,12 +469,12 @@ def _moving(participant: Any) -> bool:
     return velocity != (0.0, 0.0) or getattr(participant, "angular_velocity", 0.0) != 0.0
 
 
-def _events(before: dict[int, tuple[object, object]], old: ContactSet, contacts: ContactSet,
-            solved: _Solved | None) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
+def _events(before: Mapping[int, tuple[object, object]], old: ContactSet, contacts: ContactSet,
+            solved: _Solved | None) -> tuple[list[ContactEvent], Mapping[int, tuple[object, object]]]:
     """Begin / end events from the change in touching pairs since the last step (``before``: its touching
     pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays (by the
     compiled solve, ``solved``, unless sleepers' contacts were carried over); Python objects are made only
-    for them (and the new touching pairs, at C speed)."""
+    for them (the touching pairs are kept as rows of the contact set, :class:`TouchingPairs`)."""
     now_rows = np.flatnonzero(contacts.touching)
     now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
     if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):
@@ -480,18 +482,23 @@ def _events(before: dict[int, tuple[object, object]], old: ContactSet, contacts:
     if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
         return _events_by_pair(before, contacts)
     if solved is not None:
-        began, ended = solved.began, set(old.keys[solved.ended].tolist())
+        began, ended = solved.began, old.keys[solved.ended]
     else:
         began = now_rows[~np.isin(now_keys, old_keys)]
-        ended = set(old_keys[~np.isin(old_keys, now_keys)].tolist())
-    events = [ContactEvent("begin", contacts.a[i], contacts.b[i], tuple(contacts.normal[i].tolist()))
-              for i in began.tolist()]
-    if ended:
-        events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in before.items() if key in ended]
-    return events, dict(zip(now_keys.tolist(), zip(pick(contacts.a, now_rows), pick(contacts.b, now_rows))))
+        ended = old_keys[~np.isin(old_keys, now_keys)]
+    events = [ContactEvent("begin", a, b, tuple(contacts.normal[i].tolist()))
+              for i, a, b in zip(began.tolist(), pick(contacts.a, began), pick(contacts.b, began))]
+    if len(ended):  # in ``before``'s order (a pile's thousands of pairs: found in arrays, not one by one)
+        if isinstance(before, TouchingPairs):
+            pairs = before.pairs_of(ended)
+        else:
+            before_keys = np.fromiter(before, dtype=np.int64, count=len(before))
+            pairs = [before[key] for key in before_keys[np.isin(before_keys, ended)].tolist()]
+        events += [ContactEvent("end", a, b, (0.0, 0.0)) for a, b in pairs]
+    return events, TouchingPairs(contacts, now_rows)
 
 
-def _events_by_pair(before: dict[int, tuple[object, object]],
+def _events_by_pair(before: Mapping[int, tuple[object, object]],
                     contacts: ContactSet) -> tuple[list[ContactEvent], dict[int, tuple[object, object]]]:
     """:func:`_events` when the last step's contacts are not ``before``'s pairs: key by key."""
     events: list[ContactEvent] = []

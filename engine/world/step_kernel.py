@@ -39,7 +39,7 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .warmstart import colour_numbers, fill_contact_table
+from .warmstart import carried_rows, colour_numbers, fill_table_from
 
 __all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "rest_and_sleep", "solve_contacts",
            "sweep_may_hit", "touch_summary"]
@@ -263,6 +263,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
         order, starts, light_colours = old_order, old_starts, old_light_colours
     else:
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
+    source = carried_rows(order, keys, old_keys, old_order)
     (keys, ids, valid, normal, point, separation, a_kind, light_ordered, friction, restitution, pair, touching,
      a_index, b_index) = _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction,
                                   restitution, ia, ib, touching, a_index, b_index)
@@ -271,9 +272,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     for k in range(len(pair)):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
     center, row_angle = np.ascontiguousarray(rows[:, 5:7]), np.ascontiguousarray(rows[:, 7])
-    table, impulse, anchors, source = fill_contact_table(
-        old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point,
-        separation, stiff, static, light_ordered, friction, restitution, pair, center, row_angle)
+    table, impulse, anchors, source = fill_table_from(
+        source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point, separation,
+        stiff, static, light_ordered, friction, restitution, pair, center, row_angle)
     body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
     step_params = params[1 if any_uneven else 0].copy()
     step_params[DYNAMIC_ROWS] = dynamic_rows

@@ -19,9 +19,12 @@ import numpy as np
 
 import engine.world.kernel as k_  # (the column names)
 
-__all__ = ["colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table"]
+__all__ = ["carried_rows", "colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table",
+           "fill_table_from"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
+_inline = numba.njit(inline="always", fastmath=False)
+"""Small helpers of the per-contact loops, inlined (a call passing arrays costs more than their work)."""
 
 
 _OVERFLOW = 62
@@ -89,6 +92,30 @@ def _match(old_keys, keys):
 
 
 @_jit
+def carried_rows(order, found_keys, old_keys, old_order):
+    """For each contact in colour order (``order``: indices into ``found_keys``, this step's keys in the order
+    found), its row among the last step's contacts (``old_keys``, in the last colour order), -1 for a new
+    pair: what :func:`_match` gives. When the same pairs were found in the same order as in the last step (a
+    pile at rest, or one whose light contacts changed colour), the last colouring's ``old_order`` maps them
+    without a sort: found index -> last row. Keys are unique within a step, so both ways agree."""
+    m = len(order)
+    same = len(old_order) == len(old_keys) and len(old_keys) == len(found_keys)
+    for i in range(len(old_order) if same else 0):
+        if found_keys[old_order[i]] != old_keys[i]:
+            same = False
+            break
+    if not same:
+        return _match(old_keys, found_keys[order])
+    last_row = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        last_row[old_order[i]] = i
+    source = np.empty(m, dtype=np.int64)
+    for p in range(m):
+        source[p] = last_row[order[p]]
+    return source
+
+
+@_inline
 def _carry(i, slot, src, old_ids, old_valid, ids, valid):
     """Which slot of old contact ``src`` point ``slot`` of contact ``i`` continues (-1 for none): the same
     slot first, else the other one, when the feature id matches."""
@@ -120,9 +147,21 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
     ``old_impulse`` (n, 4), ``old_anchors`` (n, 2, 4)); ``pair``: solver rows of A and B; ``center``,
     ``angle``: every row's placement at step start. Last, each contact's row among the last step's (-1 for a
     new pair)."""
+    return fill_table_from(_match(old_keys, keys), old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys,
+                           ids, valid, normal, point, separation, stiff, static, light, friction, restitution, pair,
+                           center, angle)
+
+
+@_jit
+def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal,
+                    point, separation, stiff, static, light, friction, restitution, pair, center, angle):
+    """:func:`fill_contact_table` with each contact's row among the last step's given (``source``, -1 for a
+    new pair; :func:`carried_rows`)."""
     m = len(keys)
-    source = _match(old_keys, keys)
     table, impulse, anchors = np.zeros((m, k_.CONTACT_COLUMNS)), np.zeros((m, 4)), np.zeros((m, 2, 4))
+    trig = np.empty((len(angle), 2))  # each row's cos and sin, once (not per fresh anchor: most of the time)
+    for row in range(len(angle)):
+        trig[row, 0], trig[row, 1] = math.cos(angle[row]), math.sin(angle[row])
     for i in range(m):
         a, b = pair[i, 0], pair[i, 1]
         for slot in range(2):
@@ -135,7 +174,7 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
                     anchors[i, slot, j] = old_anchors[source[i], old, j]
             else:  # a fresh anchor: the contact point in each body's frame at step start
                 for side, row in ((0, a), (1, b)):
-                    c, s = math.cos(angle[row]), math.sin(angle[row])
+                    c, s = trig[row, 0], trig[row, 1]
                     rx, ry = point[i, slot, 0] - center[row, 0], point[i, slot, 1] - center[row, 1]
                     anchors[i, slot, 2 * side], anchors[i, slot, 2 * side + 1] = c * rx + s * ry, c * ry - s * rx
             table[i, k_.VALID0 + slot] = 1.0 if valid[i, slot] else 0.0

@@ -171,6 +171,19 @@ def test_the_sweep_with_a_kept_order_finds_all_pairs_in_order(seed):
         low += rng.normal(0, 3, low.shape)
 
 
+def test_the_sweep_finds_all_pairs_of_a_crowd_past_its_first_room():
+    """A crowd of boxes all over each other: far more pairs than the sweep makes room for at first (four per
+    box), so it grows its room and sweeps again."""
+    rng = np.random.default_rng(3)
+    low = rng.uniform(0, 10, (60, 2))
+    boxes = np.concatenate([low, low + 30.0], axis=1)
+    ids, asleep = np.arange(60, dtype=np.int64), np.zeros(60, dtype=bool)
+    lo, hi = sweep_pairs(boxes, np.arange(60, dtype=np.int64), ids, asleep)
+    expected_lo, expected_hi = all_pairs(boxes, ids, asleep)
+    assert len(lo) == 60 * 59 // 2
+    assert np.array_equal(lo, expected_lo) and np.array_equal(hi, expected_hi)
+
+
 def test_static_candidates_kept_from_step_to_step_are_fresh_look_ups():
     world = random_pile(5, count=50)
     for _ in range(40):
