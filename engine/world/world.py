@@ -275,7 +275,8 @@ class World:
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
             events.extend(self._rigid.step(scene, dt))
-            events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
+            if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
+                events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
             self.events = events
             self.time += dt
             self.step_count += 1
