@@ -452,6 +452,14 @@ class World:
             candidates.rows[key] = found
         return found  # type: ignore[no-any-return]
 
+    def _static_only_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered | None
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """:meth:`_sum_rows` for an upright ``shape`` when the gathered candidates are static solid segments
+        only (no bodies, no one-way rules: what the mover's compiled calls answer for); ``None`` otherwise."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None
+        return self._sum_rows(shape, _IDENTITY, ignore, candidates)
+
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
                        config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
                        touching: RoundedPolygon | None = None
@@ -461,9 +469,7 @@ class World:
         (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
         touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
         mover slides cast by cast."""
-        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
-            return None
-        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        rows = self._static_only_rows(shape, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
@@ -485,7 +491,7 @@ class World:
             touched = (chosen[0], chosen[1], chosen[2], walls, overlapping)
         hits, trail = [], []
         if len(stops):
-            segments, collider = candidates.segments, self.static.collider
+            segments, collider = segment_rows, self.static.collider  # (the gathered segments)
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
@@ -498,9 +504,7 @@ class World:
         solid segments only: (the floor, the nearest wall, the nearest ceiling (each ``None`` when there is
         none), the number of walls, whether one contact overlaps deeper than ``config.penetration_slop``).
         ``None`` otherwise: the mover classifies :meth:`contacts` itself."""
-        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
-            return None
-        rows = self._sum_rows(shape, _IDENTITY, (), candidates)
+        rows = self._static_only_rows(shape, (), candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
@@ -526,9 +530,7 @@ class World:
         ``position`` by ``d`` px in one compiled call, when the gathered candidates are static solid segments
         only: a 1-tuple holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise:
         the mover filters :meth:`cast`'s hits itself."""
-        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
-            return None
-        rows = self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        rows = self._static_only_rows(shape, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
