@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence, overload
+from typing import Any, ClassVar, Sequence, overload
 
 import numpy as np
 
@@ -218,9 +218,37 @@ class RigidBody(MovingBody):
         self.mass, self.inertia = props.mass, props.inertia
         self._state[0, INV_MASS] = 1.0 / props.mass
         self._state[0, INV_INERTIA] = 0.0 if fixed_rotation else 1.0 / props.inertia
-        check_filter(filter, "RigidBody")
         self.collider = Collider(BodyKind.DYNAMIC, None, self)
         self.begin_step()
+
+    layout_changes: ClassVar[int] = 0
+    """How many times the shape or the filter of any rigid body was set (the world's rigid-body set re-reads its
+    bodies' shapes and filters only when this or its own list of bodies changed, not every step)."""
+
+    @property  # type: ignore[override]
+    def shape(self) -> RoundedPolygon:
+        """The body's shape, in its frame (its centre of mass at the origin). Setting it wakes the body (what it
+        touches changed); its mass stays as it was."""
+        return self._shape
+
+    @shape.setter
+    def shape(self, shape: RoundedPolygon) -> None:
+        self._shape = shape
+        RigidBody.layout_changes += 1
+        self.wake()
+
+    @property  # type: ignore[override]
+    def filter(self) -> CollisionFilter:
+        """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`). Setting it wakes the
+        body (what it touches changed)."""
+        return self._filter
+
+    @filter.setter
+    def filter(self, value: CollisionFilter) -> None:
+        check_filter(value, "RigidBody")
+        self._filter = value
+        RigidBody.layout_changes += 1
+        self.wake()
 
     def __repr__(self) -> str:
         return (f"RigidBody(name={self.name!r}, id={self.id}, position={self.position!r}, angle={self.angle!r}, "

@@ -302,6 +302,9 @@ class ShapeTable:
     def __init__(self, bodies: list[RigidBody]) -> None:
         self.bodies = list(bodies)
         self.shapes = [b.shape for b in bodies]
+        self.filter_list = list(map(_FILTER_OF, bodies))
+        self.filters = filter_arrays(self.filter_list)
+        """The bodies' collision filters as (category, mask, group) arrays; ``None`` when all are the default."""
         self.ids = np.array([b.id for b in bodies], dtype=np.int64)
         self.count = np.array([sh.count for sh in self.shapes], dtype=np.int64)
         self.radius = np.array([sh.radius for sh in self.shapes], dtype=np.float64)
@@ -339,6 +342,10 @@ class ShapeTable:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
         return len(bodies) >= len(self.bodies) and all(map(operator.is_, bodies, self.bodies)) and all(
             map(operator.is_, map(_SHAPE_OF, bodies), self.shapes))
+
+    def filtered_as(self, bodies: list[RigidBody]) -> bool:
+        """This table's bodies (the first of ``bodies``) still have the filters it was made with."""
+        return all(map(operator.is_, map(_FILTER_OF, bodies), self.filter_list))
 
 
 def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndarray, box_array: np.ndarray,
@@ -384,7 +391,7 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     margin = scene.config.speculative_distance
     pairs = _Pairs()
     awake = np.flatnonzero(~asleep)
-    body_filters = filter_arrays(list(map(_FILTER_OF, bodies)))
+    body_filters = table.filters
     ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
     if scene.kinematic_bodies or scene.characters:
         _collide_movers(scene, bodies, polys["box_array"], awake.tolist(), margin, pairs)

@@ -198,12 +198,28 @@ def _body(rows, dynamic_rows, extent, circle, max_rotation_error, dt):
 @_jit
 def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib,
              touching, a_index, b_index):
-    """The contacts' arrays in colour order."""
-    pair = np.empty((len(order), 2), dtype=np.int64)
-    for i in range(len(order)):
-        pair[i, 0], pair[i, 1] = ia[order[i]], ib[order[i]]
-    return (keys[order], ids[order], valid[order], normal[order], point[order], separation[order], a_kind[order],
-            light[order], friction[order], restitution[order], pair, touching[order], a_index[order], b_index[order])
+    """The contacts' arrays in colour order. (Row by row in one loop: numba's fancy indexing, ``keys[order]``,
+    costs about half a microsecond per array even for a few rows, which was a quarter of a small pile's
+    solve.)"""
+    m = len(order)
+    keys_o, ids_o, valid_o = np.empty(m, dtype=np.int64), np.empty((m, 2), dtype=np.int64), np.empty((m, 2), dtype=np.bool_)
+    normal_o, point_o, separation_o = np.empty((m, 2)), np.empty((m, 2, 2)), np.empty((m, 2))
+    a_kind_o, light_o, friction_o, restitution_o = (np.empty(m, dtype=a_kind.dtype), np.empty(m, dtype=np.bool_),
+                                                    np.empty(m), np.empty(m))
+    pair, touching_o = np.empty((m, 2), dtype=np.int64), np.empty(m, dtype=np.bool_)
+    a_index_o, b_index_o = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    for i in range(m):
+        k = order[i]
+        keys_o[i], a_kind_o[i], light_o[i], friction_o[i], restitution_o[i] = (keys[k], a_kind[k], light[k],
+                                                                               friction[k], restitution[k])
+        pair[i, 0], pair[i, 1], touching_o[i], a_index_o[i], b_index_o[i] = ia[k], ib[k], touching[k], a_index[k], \
+            b_index[k]
+        for j in range(2):
+            ids_o[i, j], valid_o[i, j], normal_o[i, j], separation_o[i, j] = ids[k, j], valid[k, j], normal[k, j], \
+                separation[k, j]
+            point_o[i, j, 0], point_o[i, j, 1] = point[k, j, 0], point[k, j, 1]
+    return (keys_o, ids_o, valid_o, normal_o, point_o, separation_o, a_kind_o, light_o, friction_o, restitution_o, pair,
+            touching_o, a_index_o, b_index_o)
 
 
 @_jit

@@ -363,3 +363,37 @@ def test_pairs_that_began_and_ended_touching_are_the_key_set_differences(seed):
     was = old_keys[old_touching]
     assert np.array_equal(began, now_rows[~np.isin(keys[now_rows], was)]) and len(began)
     assert np.array_equal(ended, np.flatnonzero(old_touching & ~np.isin(old_keys, keys[touching]))) and len(ended)
+
+
+def _stacked_pair() -> tuple[World, RigidBody, RigidBody]:
+    """A crate resting on another on the floor, settled."""
+    world = World(gravity=(0.0, -1800.0))
+    world.add_chain([(-200.0, 0.0), (200.0, 0.0)], radius=1.0)
+    low = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (0.0, 17.0)))
+    high = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (0.0, 50.0)))
+    for _ in range(30):
+        world.step(1 / 60)
+    return world, low, high
+
+
+def test_a_filter_set_on_a_body_in_the_world_takes_effect_at_the_next_step():
+    # (The step keeps the bodies' filters between steps: a filter set later must still be seen.)
+    from engine import CollisionFilter
+    world, low, high = _stacked_pair()
+    assert high.position[1] > 45.0
+    high.filter = CollisionFilter(category=2, mask=1)
+    low.filter = CollisionFilter(category=4, mask=1)  # neither touches the other; both touch the floor
+    for _ in range(30):
+        world.step(1 / 60)
+    assert high.position[1] < 20.0  # fell through the lower crate onto the floor
+    with pytest.raises(Exception, match="filter must be a CollisionFilter"):
+        high.filter = 3  # type: ignore[assignment]
+
+
+def test_a_shape_set_on_a_body_in_the_world_takes_effect_at_the_next_step():
+    world, low, high = _stacked_pair()
+    high.position = (200.0, 50.0)  # (moved aside, not removed: a removal alone makes the step look again)
+    low.shape = RoundedPolygon.box(16, 32, radius=1)  # twice as tall about its centre: 16 px into the floor
+    for _ in range(60):
+        world.step(1 / 60)
+    assert 31.0 < low.position[1] < 35.0  # pushed out of the floor: it stands on it again
