@@ -270,8 +270,9 @@ def _solve_contact(k, pair, contact, jac, constants, impulse, v, d, use_bias, li
     vel, pos = _VELOCITY_ROWS, _POSITION_ROWS
     vn0, vn1 = _dot6(jac, k, vel, 0, v, a, b), _dot6(jac, k, vel, 1, v, a, b)
     vt0, vt1 = _dot6(jac, k, vel, 2, v, a, b), _dot6(jac, k, vel, 3, v, a, b)
-    sep0 = contact[k, SEP0] + _dot6(jac, k, pos, 0, d, a, b)
-    sep1 = contact[k, SEP1] + _dot6(jac, k, pos, 1, d, a, b)
+    # (A normal's position row is its velocity row: the same numbers, read once for both.)
+    sep0 = contact[k, SEP0] + _dot6(jac, k, vel, 0, d, a, b)
+    sep1 = contact[k, SEP1] + _dot6(jac, k, vel, 1, d, a, b)
     drift0 = drift1 = 0.0
     if use_bias:
         drift0 = constants[k, DRIFT0] + _dot6(jac, k, pos, 2, d, a, b)
