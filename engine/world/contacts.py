@@ -203,7 +203,16 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
 
     def pairs_of(self, keys: np.ndarray) -> list[tuple[Any, Any]]:
         """The pairs (A, B) of those of ``keys`` that are here, in this mapping's order."""
-        rows = self._rows[np.isin(self.key_array, keys)]
+        return self.pairs_at(self._rows[np.isin(self.key_array, keys)])
+
+    def made_of(self, contacts: "ContactSet") -> bool:
+        """These are the touching rows of ``contacts`` (that very set)."""
+        return self._contacts is contacts
+
+    def pairs_at(self, rows: np.ndarray) -> list[tuple[Any, Any]]:
+        """The pairs (A, B) of the contacts ``rows`` of the set these pairs were made of (:meth:`made_of`):
+        what :meth:`pairs_of` gives for their keys when ``rows`` are touching rows, ascending, without looking
+        the keys up (0.2 ms a step for a falling 1000-crate pile)."""
         return list(zip(pick(self._contacts.a, rows), pick(self._contacts.b, rows)))
 
 

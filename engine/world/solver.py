@@ -486,10 +486,12 @@ def _events(before: Mapping[int, tuple[object, object]], old: ContactSet, contac
     else:
         began = now_rows[~np.isin(now_keys, old_keys)]
         ended = old_keys[~np.isin(old_keys, now_keys)]
-    events = [ContactEvent("begin", a, b, tuple(contacts.normal[i].tolist()))
-              for i, a, b in zip(began.tolist(), pick(contacts.a, began), pick(contacts.b, began))]
+    events = [ContactEvent("begin", a, b, (nx, ny))
+              for (nx, ny), a, b in zip(contacts.normal[began].tolist(), pick(contacts.a, began), pick(contacts.b, began))]
     if len(ended):  # in ``before``'s order (a pile's thousands of pairs: found in arrays, not one by one)
-        if isinstance(before, TouchingPairs):
+        if solved is not None and isinstance(before, TouchingPairs) and before.made_of(old):
+            pairs = before.pairs_at(solved.ended)  # (the ended rows are ``before``'s own, ascending)
+        elif isinstance(before, TouchingPairs):
             pairs = before.pairs_of(ended)
         else:
             before_keys = np.fromiter(before, dtype=np.int64, count=len(before))

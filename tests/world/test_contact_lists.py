@@ -99,4 +99,7 @@ def test_the_touching_pairs_are_those_of_the_touching_contacts_in_their_order():
             some = np.array(keys[::2], dtype=np.int64)
             expected = [touching[key] for key in keys if key in set(some.tolist())]
             assert [(a, b) for a, b in touching.pairs_of(some[::-1])] == expected
+            if touching.made_of(contacts):  # (the pairs by their rows: as by their keys)
+                some_rows = rows[np.isin(contacts.keys[rows], some)]
+                assert [(a, b) for a, b in touching.pairs_at(some_rows)] == expected
     assert made
