@@ -49,7 +49,7 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, boxes_touching, shape_cast
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, begin_step, common_participants, rest_and_sleep, solve_contacts, sweep_may_hit, touch_summary,
+    ROW_COLUMNS, begin_step, rest_and_sleep, solve_common_contacts, solve_contacts, sweep_may_hit, touch_summary,
 )
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
@@ -360,24 +360,22 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the
     contact set, how far each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s,
     rad/s), and what the rest of the step needs to know of the solve."""
-    cfg = scene.config
+    params, settings = _parameters(scene.config, scene.gravity, dt)
+    kept = old.colouring or _NO_COLOURING
+    arrays = (found.keys, found.ids, found.valid, found.normal, found.point, found.separation, found.a_kind,
+              found.a_index, found.b_index, closest, touching, old.keys, old.ids, old.valid, old.impulse, old.sliding,
+              old.anchors, old.touching, kept.rows_a, kept.rows_b, kept.light, kept.order, kept.starts,
+              kept.light_colours, table.sleep_extent, table.count, table.reach, numbers, awake_rows, position, angle,
+              params, settings)
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
         p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
-        rows, ia, ib, friction, restitution = _rows(p), p.ia, p.ib, p.friction, p.restitution
+        ia, ib = p.ia, p.ib
+        solved = solve_contacts(_rows(p), len(awake_rows), ia, ib, p.friction, p.restitution, *arrays)
     else:
-        rows, ia, ib, friction, restitution = common_participants(
-            numbers, awake_rows, position, angle, found.a_kind, found.a_index, found.b_index,
-            float(scene.static_friction))
-    params, settings = _parameters(cfg, scene.gravity, dt)
-    kept = old.colouring or _NO_COLOURING
+        ia, ib, solved = solve_common_contacts(float(scene.static_friction), *arrays)
     (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index, impulse,
-     sliding, anchors, moved, motion, fast, same, touching_count, began, ended) = solve_contacts(
-        rows, len(awake_rows), ia, ib, friction, restitution, found.keys, found.ids, found.valid, found.normal,
-        found.point, found.separation, found.a_kind, found.a_index, found.b_index, closest, touching, old.keys,
-        old.ids, old.valid, old.impulse, old.sliding, old.anchors, old.touching, kept.rows_a, kept.rows_b,
-        kept.light, kept.order, kept.starts, kept.light_colours, table.sleep_extent, table.count, table.reach,
-        numbers, awake_rows, position, angle, params, settings)
+     sliding, anchors, moved, motion, fast, same, touching_count, began, ended) = solved
     contacts = ContactSet(
         keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
         anchors=anchors, touching=touching, a_index=a_index, b_index=b_index,
