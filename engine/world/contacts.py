@@ -217,21 +217,10 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
 
 
 class _Pairs:
-    """Manifolds gathered for this step, in one list per field, then stacked."""
+    """Manifolds gathered for this step, in batches (each a :class:`Found`), then stacked."""
 
     def __init__(self) -> None:
-        self.keys: list[np.ndarray] = []
-        self.a: list[Sequence[Any]] = []
-        """Participants A of each batch (one list per batch, as ``keys``); B likewise."""
-        self.b: list[Sequence[Any]] = []
-        self.a_kind: list[np.ndarray] = []
-        self.normal: list[np.ndarray] = []
-        self.point: list[np.ndarray] = []
-        self.separation: list[np.ndarray] = []
-        self.ids: list[np.ndarray] = []
-        self.valid: list[np.ndarray] = []
-        self.a_index: list[np.ndarray] = []
-        self.b_index: list[np.ndarray] = []
+        self.batches: list[Found] = []
 
     def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold, a_index: int, b_index: int) -> None:
         point = np.zeros((1, 2, 2))
@@ -243,37 +232,24 @@ class _Pairs:
             sep[0, j] = p.separation
             ids[0, j] = p.id
             valid[0, j] = True
-        self.keys.append(np.array([key], dtype=np.int64))
-        self.a.append([a_obj])
-        self.b.append([b_obj])
-        self.a_kind.append(np.array([a_kind]))
-        self.normal.append(np.array([m.normal], dtype=np.float64))
-        self.point.append(point)
-        self.separation.append(sep)
-        self.ids.append(ids)
-        self.valid.append(valid)
-        self.a_index.append(np.array([a_index], dtype=np.int64))
-        self.b_index.append(np.array([b_index], dtype=np.int64))
+        self.batches.append(Found(np.array([key], dtype=np.int64), [a_obj], [b_obj], np.array([a_kind]),
+                                  np.array([m.normal], dtype=np.float64), point, sep, ids, valid,
+                                  np.array([a_index], dtype=np.int64), np.array([b_index], dtype=np.int64)))
 
     def add_found(self, found: "Found") -> None:
         """A batch of contacts already gathered into arrays."""
-        self.keys.append(found.keys)
-        self.a.append(found.a)
-        self.b.append(found.b)
-        for name in ("a_kind", "normal", "point", "separation", "ids", "valid", "a_index", "b_index"):
-            getattr(self, name).append(getattr(found, name))
+        self.batches.append(found)
 
     def stacked(self) -> "Found":
-        if len(self.keys) == 1:  # one batch (the usual case): its arrays as they are
-            return Found(self.keys[0], self.a[0], self.b[0], self.a_kind[0], self.normal[0], self.point[0],
-                         self.separation[0], self.ids[0], self.valid[0], self.a_index[0], self.b_index[0])
-        if not self.keys:
+        if len(self.batches) == 1:  # one batch (the usual case): its arrays as they are
+            return self.batches[0]
+        if not self.batches:
             return Found(np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
                           np.zeros((0, 2, 2)), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64),
                           np.zeros((0, 2), dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-        cat = np.concatenate
-        return Found(cat(self.keys), _joined(self.a), _joined(self.b), cat(self.a_kind), cat(self.normal), cat(self.point),
-                      cat(self.separation), cat(self.ids), cat(self.valid), cat(self.a_index), cat(self.b_index))
+        columns = list(zip(*self.batches))  # (field by field, in Found's order)
+        return Found(*(_joined(list(column)) if name in ("a", "b") else np.concatenate(column)
+                       for name, column in zip(Found._fields, columns)))
 
 
 def picked_from(items: Sequence[Any], rows: np.ndarray) -> DeferredList:

@@ -117,7 +117,6 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     """Advance the rigid ``bodies`` by ``dt`` seconds in ``scene``, from the solver ``state`` of the last
     step; returns the new state and the contact begin/end events."""
     cfg = scene.config
-    unchanged = StepOutcome(state.contacts, state.touching, [])
     numbers = state.body_state
     movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
     movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
@@ -125,11 +124,11 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     position, angle, asleep, sleeping = begin_step(numbers)
     if not movers and sleeping == len(numbers):
         # Everything rests and nothing moves that could wake it: a sleeper that game code moved stays there.
-        return unchanged
+        return StepOutcome(state.contacts, state.touching, [])
     table = state.table()
     polys = _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
     if sleeping and asleep.all():
-        return unchanged  # everything rests: contacts and touching pairs stand as they were
+        return StepOutcome(state.contacts, state.touching, [])  # everything rests: contacts and pairs stand
     if polys is None:
         polys = world_polys(table, cfg.speculative_distance, position, angle)
     found = collide_all(scene, bodies, table, polys, asleep).stacked()
