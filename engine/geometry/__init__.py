@@ -18,7 +18,7 @@ points from A to B; separation and signed distance are negative when overlapping
 ``None``; bad input raises :class:`GeometryError` (a ``ValueError``) naming the bad value.
 """
 
-from .broadphase import SegmentHit, StaticBroadPhase, boxes_touching, ray_cast_capsules
+from .broadphase import SegmentHit, StaticBroadPhase, boxes_touching, ray_cast_capsules, touching_pairs
 from .collide import ContactPoint, Manifold, collide
 from .mass import MassProperties, mass_properties
 from .queries import (
@@ -70,4 +70,5 @@ __all__ = [
     "ray_cast",
     "ray_cast_capsules",
     "shape_cast",
+    "touching_pairs",
 ]

@@ -24,7 +24,7 @@ import numpy as np
 from .queries import CastHit, RayHit, _unit_direction, ray_capsule, shape_cast
 from .shapes import AABB, GeometryError, RoundedPolygon, Transform, _finite_point
 
-__all__ = ["SegmentHit", "StaticBroadPhase", "boxes_touching", "ray_cast_capsules"]
+__all__ = ["SegmentHit", "StaticBroadPhase", "boxes_touching", "ray_cast_capsules", "touching_pairs"]
 
 
 _SCALAR_CANDIDATES = 16
@@ -122,6 +122,15 @@ def boxes_touching(boxes: np.ndarray, box: Sequence[float]) -> np.ndarray:
     four numbers, e.g. an :class:`~engine.geometry.AABB`), as an (n,) bool mask."""
     min_x, min_y, max_x, max_y = box
     return (boxes[:, 0] <= max_x) & (boxes[:, 2] >= min_x) & (boxes[:, 1] <= max_y) & (boxes[:, 3] >= min_y)
+
+
+def touching_pairs(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of a row of ``first`` and a row of ``second`` (each (n, 4): min x, min y, max x, max y,
+    px) whose boxes overlap or touch, as :func:`boxes_touching` tests them; in row-major order (by i, then j),
+    all at once (a few dozen by a few dozen boxes: one array test instead of one call per row)."""
+    near = (second[None, :, 0] <= first[:, None, 2]) & (second[None, :, 2] >= first[:, None, 0]) \
+        & (second[None, :, 1] <= first[:, None, 3]) & (second[None, :, 3] >= first[:, None, 1])
+    return np.nonzero(near)  # type: ignore[return-value]
 
 
 class StaticBroadPhase:

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody
-from ..geometry import Manifold, Transform, Vec2, boxes_touching, collide
+from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
 from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes, refresh_near, sweep_pairs
 from .filters import filter_arrays, filter_columns, filters_touch
@@ -167,7 +167,7 @@ class ContactSet:
         arrays = {name: np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in (
             "keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors",
             "touching", "a_index", "b_index")}
-        return ContactSet(**arrays, a=list(self.a) + pick(other.a, rows), b=list(self.b) + pick(other.b, rows),
+        return ContactSet(**arrays, a=_followed_by(self.a, other.a, rows), b=_followed_by(self.b, other.b, rows),
                           colouring=self.colouring)
 
 
@@ -248,8 +248,14 @@ class _Pairs:
                           np.zeros((0, 2, 2)), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64),
                           np.zeros((0, 2), dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         columns = list(zip(*self.batches))  # (field by field, in Found's order)
-        return Found(*(_joined(list(column)) if name in ("a", "b") else np.concatenate(column)
-                       for name, column in zip(Found._fields, columns)))
+        return Found._make(_joined(list(column)) if name in ("a", "b") else np.concatenate(column)
+                           for name, column in zip(Found._fields, columns))
+
+
+def _followed_by(first: Sequence[Any], second: Sequence[Any], rows: np.ndarray) -> DeferredList:
+    """``list(first) + pick(second, rows)``, made on first use (a resting pile's carried contacts are joined
+    to the new ones every step, and their participants are rarely read)."""
+    return DeferredList(lambda: list(first) + pick(second, rows))
 
 
 def picked_from(items: Sequence[Any], rows: np.ndarray) -> DeferredList:
@@ -410,16 +416,15 @@ def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.nd
     movers: list[tuple[int, int, Any, Transform]] = [
         (KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(scene.kinematic_bodies)
     ] + [(CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(scene.characters)]
-    awake_boxes = box_array[awake]
-    for kind, i, mover, start in movers:
-        mbox = mover.shape.aabb(start)
-        for j in np.flatnonzero(boxes_touching(awake_boxes, mbox)).tolist():
-            k = awake[j]
-            if not mover.filter.touches(bodies[k].filter):
-                continue
-            m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
-            if m is not None:
-                pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
+    mover_boxes = np.array([mover.shape.aabb(start) for _, _, mover, start in movers], dtype=np.float64).reshape(-1, 4)
+    for n, j in zip(*(index.tolist() for index in touching_pairs(mover_boxes, box_array[awake]))):
+        kind, i, mover, start = movers[n]
+        k = awake[j]
+        if not mover.filter.touches(bodies[k].filter):
+            continue
+        m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
+        if m is not None:
+            pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
 
 
 def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,

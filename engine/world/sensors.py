@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import Sensor
-from ..geometry import RoundedPolygon, collide
+from ..geometry import RoundedPolygon, collide, touching_pairs
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
@@ -82,11 +82,8 @@ class SensorSet:
             return {}
         if boxes is None:
             boxes = np.array([other.shape.aabb(other.transform) for other in others], dtype=np.float64)
-        ours = self._sensor_boxes()
-        near = (boxes[None, :, 0] <= ours[:, None, 2]) & (boxes[None, :, 2] >= ours[:, None, 0]) \
-            & (boxes[None, :, 1] <= ours[:, None, 3]) & (boxes[None, :, 3] >= ours[:, None, 1])
         pairs: dict[int, list[int]] = {}
-        for sensor, other in zip(*(index.tolist() for index in np.nonzero(near))):
+        for sensor, other in zip(*(index.tolist() for index in touching_pairs(self._sensor_boxes(), boxes))):
             pairs.setdefault(sensor, []).append(other)
         return pairs
 

@@ -144,3 +144,18 @@ def test_empty_level_answers_every_query_with_nothing():
     assert len(bp.query_aabb((0, 0, 10, 10))) == 0
     assert bp.ray_cast((0, 0), (1, 0), 100) is None
     assert bp.shape_cast(RoundedPolygon.box(1, 1), Transform(), (10, 0)) is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_touching_pairs_are_each_rows_boxes_touching_in_row_major_order(seed):
+    from engine.geometry import boxes_touching, touching_pairs
+    rng = np.random.default_rng(seed)
+
+    def boxes(n):
+        low = rng.integers(0, 20, size=(n, 2)).astype(float)  # (integers: many boxes exactly touch)
+        return np.concatenate([low, low + rng.integers(0, 6, size=(n, 2))], axis=1)
+
+    first, second = boxes(int(rng.integers(0, 12))), boxes(int(rng.integers(0, 12)))
+    expected = [(i, j) for i in range(len(first)) for j in np.flatnonzero(boxes_touching(second, first[i])).tolist()]
+    i, j = touching_pairs(first, second)
+    assert list(zip(i.tolist(), j.tolist())) == expected
