@@ -30,6 +30,10 @@ class SensorSet:
         """Those shapes, kept alive so that their ids cannot be reused by new shapes while compared."""
         self._boxes = np.zeros((0, 4))
         """Every sensor's box (min x, min y, max x, max y, px) as placed in :attr:`_placements`."""
+        self._checked: dict[tuple[int, int], tuple[tuple, bool]] = {}
+        """(id(sensor), id(other)) -> (both placements and shapes, whether they overlapped): the last step's
+        exact tests, reused while neither moved nor changed shape (a coin over a resting crate is tested every
+        step otherwise: nine tenths of level 2's tests)."""
 
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
@@ -51,7 +55,8 @@ class SensorSet:
         ``shape``, ``transform`` and ``filter``), in sensor order. ``boxes``: the others' boxes ((len(others),
         4) px, at least as large as their shapes' boxes), when the caller has them. A disabled sensor overlaps
         nothing (its overlaps end). Only the sensors that something is near or was in are looked at."""
-        events = []
+        events: list[ContactEvent] = []
+        checked: dict[tuple[int, int], tuple[tuple, bool]] = {}
         near = self._near_pairs(others, boxes)
         inside = self._inside
         if inside:
@@ -61,7 +66,7 @@ class SensorSet:
         for index in sorted(near):
             sensor = self.sensors[index]
             before = inside.get(id(sensor), {})
-            now = self._overlapping(sensor, [others[k] for k in near[index]]) if sensor.enabled else {}
+            now = self._overlapping(sensor, [others[k] for k in near[index]], checked) if sensor.enabled else {}
             for key, entered in now.items():
                 if key not in before:
                     events.append(ContactEvent("begin", sensor, entered, (0.0, 0.0)))
@@ -72,6 +77,7 @@ class SensorSet:
                 inside[id(sensor)] = now
             else:
                 inside.pop(id(sensor), None)
+        self._checked = checked
         return events
 
     def _near_pairs(self, others: Sequence[Any], boxes: np.ndarray | None) -> dict[int, list[int]]:
@@ -96,9 +102,9 @@ class SensorSet:
             self._placements, self._shapes = placements, [s.shape for s in self.sensors]
         return self._boxes
 
-    @staticmethod
-    def _overlapping(sensor: Sensor, near: list[Any]) -> dict[int, Any]:
-        """Which of the ``near`` characters and bodies (in their order) overlap ``sensor``."""
+    def _overlapping(self, sensor: Sensor, near: list[Any], checked: dict) -> dict[int, Any]:
+        """Which of the ``near`` characters and bodies (in their order) overlap ``sensor``. Each exact test is
+        put in ``checked`` (this step's tests)."""
         found: dict[int, Any] = {}
         if not near:
             return found
@@ -106,7 +112,15 @@ class SensorSet:
         for other in near:
             if not sensor.filter.touches(other.filter):
                 continue
-            m = collide(sensor.shape, xf, other.shape, other.transform)
-            if m is not None and m.separation < 0.0:
+            key, other_xf = (id(sensor), id(other)), other.transform
+            placed = (sensor, sensor.shape, xf.position, xf.angle, other, other.shape, other_xf.position, other_xf.angle)
+            last = self._checked.get(key)
+            if last is not None and last[0] == placed:
+                overlaps = last[1]
+            else:
+                m = collide(sensor.shape, xf, other.shape, other_xf)
+                overlaps = m is not None and m.separation < 0.0
+            checked[key] = (placed, overlaps)
+            if overlaps:
                 found[id(other)] = other
         return found

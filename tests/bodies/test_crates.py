@@ -444,6 +444,28 @@ def test_a_sensor_game_code_moves_reports_what_it_now_covers():
     assert seen == [(60, "begin"), (120, "end"), (150, "begin")]
 
 
+def test_a_sensor_senses_a_resting_crate_that_game_code_reshapes_or_moves():
+    """What a sensor overlaps is tested again when the body next to it changes, also while both stay put (the
+    sensors keep their last tests while nothing moved): a crate grown into a coin begins, a crate moved away
+    ends, moved back begins."""
+    world = World()
+    tiled_floor(world, range(-10, 30))
+    # (Floating: it stays exactly where it is, so only its shape tells the sensor that something changed.)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(16, 16, radius=1), (200.0, 100.0), gravity_scale=0.0))
+    coin = world.add_sensor(Sensor(RoundedPolygon.box(6, 6, radius=4), (222.0, 122.0)))  # (corners' boxes touch)
+    seen = []
+    for step in range(200):
+        if step == 60:
+            crate.shape = RoundedPolygon.box(24, 20, radius=1)  # larger, where it is: into the coin
+        if step == 120:
+            crate.position = (100.0, crate.position[1])
+        if step == 150:
+            crate.position = (200.0, crate.position[1])
+        world.step(DT)
+        seen += [(step, e.kind) for e in world.events if e.a is coin and e.b is crate]
+    assert seen == [(60, "begin"), (120, "end"), (150, "begin")]
+
+
 def test_sensors_disabled_enabled_added_and_removed_by_game_code_report_at_once():
     """Game code switches sensors between steps: disabling one ends its overlaps, enabling it begins them
     again, a sensor added over a resting crate begins at the next step, and removing one ends nothing else."""
