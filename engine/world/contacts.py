@@ -167,8 +167,9 @@ class ContactSet:
         arrays = {name: np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in (
             "keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors",
             "touching", "a_index", "b_index")}
-        return ContactSet(**arrays, a=_followed_by(self.a, other.a, rows), b=_followed_by(self.b, other.b, rows),
-                          colouring=self.colouring)
+        count = len(self.keys)
+        return ContactSet(**arrays, a=_followed_by(self.a, count, pick(other.a, rows)),
+                          b=_followed_by(self.b, count, pick(other.b, rows)), colouring=self.colouring)
 
 
 class TouchingPairs(Mapping[int, tuple[Any, Any]]):
@@ -252,10 +253,22 @@ class _Pairs:
                            for name, column in zip(Found._fields, columns))
 
 
-def _followed_by(first: Sequence[Any], second: Sequence[Any], rows: np.ndarray) -> DeferredList:
-    """``list(first) + pick(second, rows)``, made on first use (a resting pile's carried contacts are joined
-    to the new ones every step, and their participants are rarely read)."""
-    return DeferredList(lambda: list(first) + pick(second, rows))
+def _followed_by(first: Sequence[Any], count: int, carried: list) -> DeferredList:
+    """``list(first) + carried`` (``first`` has ``count`` items), made on first use, and picked from without
+    making it (a resting pile's carried contacts are joined to the new ones every step, and their participants
+    are rarely read). ``carried`` is a list already: a list made on use from the last step's, made on use from
+    the one before, would keep every step's contacts alive."""
+    def picker(index: np.ndarray) -> list:
+        new = index < count
+        if new.all():
+            return pick(first, index)
+        picked: list = [carried[i - count] if i >= count else None for i in index.tolist()]
+        rows = np.flatnonzero(new)
+        for k, item in zip(rows.tolist(), pick(first, index[rows])):
+            picked[k] = item
+        return picked
+
+    return DeferredList(lambda: list(first) + carried, picker)
 
 
 def picked_from(items: Sequence[Any], rows: np.ndarray) -> DeferredList:

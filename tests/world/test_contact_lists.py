@@ -79,6 +79,21 @@ def test_a_deferred_list_is_made_once_and_picks_like_a_list():
     assert list(picked) == ["a", "b", "c"] and pick(picked, np.array([1])) == ["b"]  # (made: picked from it)
 
 
+def test_carried_contacts_participants_follow_the_new_ones_and_pick_as_a_list():
+    """A contact set extended by a sleeping pile's carried contacts lists its own participants, then the carried
+    ones; picking from it (the carried ones as a list already, the new ones not made) gives what picking from
+    that whole list gives, in any order of rows."""
+    from engine.world.contacts import _followed_by
+    made = []
+    first = DeferredList(lambda: made.append(1) or ["a", "b", "c"], lambda index: [["a", "b", "c"][i] for i in index])
+    joined = _followed_by(first, 3, ["x", "y"])
+    whole = ["a", "b", "c", "x", "y"]
+    for rows in ([4, 0, 3, 2], [1, 2], [3], [], [0, 4, 1, 3]):
+        assert pick(joined, np.array(rows, dtype=np.int64)) == [whole[i] for i in rows]
+    assert not made  # (picked without making the list)
+    assert list(joined) == whole and made == [1]
+
+
 def test_the_touching_pairs_are_those_of_the_touching_contacts_in_their_order():
     """The touching pairs kept as rows of a contact set (:class:`engine.world.contacts.TouchingPairs`) read
     as the dict of the touching contacts' keys and participants that they replaced, in the same order; and
