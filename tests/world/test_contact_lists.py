@@ -118,3 +118,28 @@ def test_the_touching_pairs_are_those_of_the_touching_contacts_in_their_order():
                 some_rows = rows[np.isin(contacts.keys[rows], some)]
                 assert [(a, b) for a, b in touching.pairs_at(some_rows)] == expected
     assert made
+
+
+def test_a_resting_pile_beside_a_moving_crate_keeps_no_earlier_steps_contacts_alive():
+    """Sleeping crates' contacts are carried from step to step; their participant lists, made on use, must not
+    hold on to the lists of every earlier step (a level left running would grow and slow down)."""
+    import gc
+    world = World()
+    world.add_chain([(-200, 300), (-200, 0), (200, 0), (200, 300)], radius=2.0)
+    for i in range(8):
+        world.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (-150 + 22 * i, 12)))
+    # One crate rides a lift far from the others, so it stays awake while they sleep: their contacts are carried.
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(20, 4), (150, 100), velocity=(0.0, 10.0)))
+    world.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (150, 116)))
+
+    def lists_alive() -> int:
+        gc.collect()
+        return sum(isinstance(thing, DeferredList) for thing in gc.get_objects())
+
+    for _ in range(120):
+        world.step(1 / 60)
+    assert sum(body.sleeping for body in world.bodies) == 8 and not world.bodies[-1].sleeping
+    before = lists_alive()
+    for _ in range(200):
+        world.step(1 / 60)
+    assert lists_alive() <= before + 4
