@@ -49,7 +49,8 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, boxes_touching, shape_cast
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, begin_step, rest_and_sleep, solve_common_contacts, solve_contacts, sweep_may_hit, touch_summary,
+    ROW_COLUMNS, all_asleep_in_place, begin_step, rest_and_sleep, solve_common_contacts, solve_contacts,
+    sweep_may_hit, touch_summary,
 )
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
@@ -120,6 +121,8 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     numbers = state.body_state
     movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
     movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
+    if not movers and all_asleep_in_place(numbers):
+        return StepOutcome(state.contacts, state.touching, [])  # a resting level: nothing moves, none was placed
     # (For a sleeper the start placement is the same as the last step's, unless game code moved it.)
     position, angle, asleep, sleeping = begin_step(numbers)
     if not movers and sleeping == len(numbers):

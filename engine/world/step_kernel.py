@@ -41,8 +41,8 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
-__all__ = ["ROW_COLUMNS", "begin_step", "common_participants", "compile_steps", "rest_and_sleep", "solve_common_contacts",
-           "solve_contacts", "sweep_may_hit", "touch_summary"]
+__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "common_participants", "compile_steps",
+           "rest_and_sleep", "solve_common_contacts", "solve_contacts", "sweep_may_hit", "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -66,6 +66,17 @@ def begin_step(numbers):
         position[k, 0], position[k, 1], angle[k] = numbers[k, X], numbers[k, Y], numbers[k, ANGLE]
         asleep[k] = numbers[k, SLEEPING] != 0.0
     return position, angle, asleep, np.count_nonzero(asleep)
+
+
+@_jit
+def all_asleep_in_place(numbers):
+    """Whether every body sleeps and game code placed none since the last step: then the step has nothing
+    to do, not even :func:`begin_step` (a whole resting level, every step; one flag back instead of four
+    arrays)."""
+    for k in range(len(numbers)):
+        if numbers[k, SLEEPING] == 0.0 or numbers[k, PLACED] != 0.0:
+            return False
+    return True
 
 
 @_jit
@@ -440,6 +451,7 @@ def compile_steps():
     numbers = np.zeros((1, STATE_COLUMNS))
     numbers[0, Y], numbers[0, INV_MASS], numbers[0, INV_INERTIA], numbers[0, FRICTION] = 18.0, 1.0, 0.01, 0.6
     numbers[0, GRAVITY_SCALE] = 1.0
+    all_asleep_in_place(numbers)
     begin_step(numbers)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)

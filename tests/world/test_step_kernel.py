@@ -397,3 +397,28 @@ def test_a_shape_set_on_a_body_in_the_world_takes_effect_at_the_next_step():
     for _ in range(60):
         world.step(1 / 60)
     assert 31.0 < low.position[1] < 35.0  # pushed out of the floor: it stands on it again
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_step_is_skipped_only_when_every_body_sleeps_where_the_last_step_left_it(seed):
+    """The resting shortcut (``all_asleep_in_place``) says yes exactly when every body sleeps and none was
+    placed by game code; and a sleeper placed by game code in a resting world stays where it was put, its
+    previous placement now that place (it did not move in a step)."""
+    from engine.bodies import PLACED, SLEEPING
+    from engine.world.step_kernel import all_asleep_in_place
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        numbers = np.zeros((int(rng.integers(0, 5)), STATE_COLUMNS))
+        numbers[:, SLEEPING] = rng.random(len(numbers)) < 0.8
+        numbers[:, PLACED] = rng.random(len(numbers)) < 0.2
+        expected = bool(np.all(numbers[:, SLEEPING] == 1.0) and np.all(numbers[:, PLACED] == 0.0))
+        assert all_asleep_in_place(numbers) == expected
+    world = World()
+    world.add_chain([(-100.0, 0.0), (100.0, 0.0)], radius=1.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(8, 8, radius=1), (0.0, 10.0)))
+    for _ in range(120):
+        world.step(1 / 60)
+    assert crate.sleeping
+    crate.position = (50.0, 60.0)  # (in the air: it stays asleep there until something wakes it)
+    world.step(1 / 60)
+    assert crate.position == (50.0, 60.0) and crate.previous_transform.position == (50.0, 60.0)
