@@ -291,10 +291,10 @@ def _solve_contact(k, pair, contact, jac, constants, impulse, v, d, use_bias, li
         n0 = max(point0 - g0 * vn0, 0.0) - acc0
         n1 = max(point1 - g1 * (vn1 + constants[k, K12] * n0), 0.0) - acc1
     acc0, acc1 = acc0 + n0, acc1 + n1
-    if use_bias:
+    if use_bias:  # (restitution asks whether the solve pushed a point)
         max_normal[k, 0], max_normal[k, 1] = max(max_normal[k, 0], n0), max(max_normal[k, 1], n1)
     f0 = f1 = 0.0
-    if not light:
+    if not light:  # friction after the normals, held at the anchors while static (the solve)
         mu = contact[k, FRICTION]
         vt0 += constants[k, CROSS00] * n0 + constants[k, CROSS01] * n1
         vt1 += constants[k, CROSS10] * n0 + constants[k, CROSS11] * n1
@@ -310,6 +310,8 @@ def _solve_contact(k, pair, contact, jac, constants, impulse, v, d, use_bias, li
 @_inline
 def _colours_in_order(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, use_bias, max_normal,
                       inv_h, push_max, anchor):
+    """:func:`_solve_contact` for every contact, colour after colour (inlined into :func:`_solve_pass` once per
+    kind of pass)."""
     for colour in range(len(colour_light)):
         light = colour_light[colour]
         for k in range(colour_starts[colour], colour_starts[colour + 1]):
