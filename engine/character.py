@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
@@ -116,6 +117,17 @@ class MoverConfig:
             value = getattr(self, name)
             if not (isinstance(value, int) and 1 <= value <= 64):
                 raise WorldError(f"MoverConfig.{name} must be an integer from 1 to 64, got {value!r}")
+
+    @cached_property
+    def floor_limit(self) -> float:
+        """The cosine of ``max_floor_angle``: a surface whose normal's dot product with ``up`` is at least this
+        is floor (at most minus this, ceiling)."""
+        return math.cos(self.max_floor_angle)
+
+    @cached_property
+    def touch_margin(self) -> float:
+        """Pixels: ``skin + ground_probe``, how far a surface still counts as touched."""
+        return self.skin + self.ground_probe
 
 
 class MoveResult(NamedTuple):
@@ -304,7 +316,7 @@ class _Surface:
 
 def _classify(normal: Vec2, cfg: MoverConfig) -> int:
     d = _dot(normal, cfg.up)
-    limit = math.cos(cfg.max_floor_angle)
+    limit = cfg.floor_limit
     if d >= limit - _EPS:
         return _Surface.FLOOR
     if d <= -limit + _EPS:
@@ -922,7 +934,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
     the start of the next step."""
     cfg = ch.config
-    margin = cfg.skin + cfg.ground_probe
+    margin = cfg.touch_margin
     touched, ch._touched = ch._touched, None
     if touched is not None and touched[0] is position and touched[1] is ch._candidates:
         touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates
