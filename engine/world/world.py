@@ -275,8 +275,10 @@ class World:
                 move_character(character, dt)
                 if self._crowd is not None:
                     self._crowd.moved(k, character)
-                events.extend(character.step_events)
-                self._press_on_floor(character, dt)
+                if character.step_events:
+                    events.extend(character.step_events)
+                if character.on_floor and character.floor_collider is not None:
+                    self._press_on_floor(character, dt)
             self._crowd_kept, self._crowd = self._crowd, None
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
@@ -323,12 +325,13 @@ class World:
         query = filter or DEFAULT_FILTER
         segments = self.static.segments_in(box, query)
         ignored: set[int] = set()
-        if ignore:
-            ignore = tuple(ignore)
-            ignored = {id(x) for x in ignore}
-            dropped = [x.segment for x in ignore if isinstance(x, Collider) and x.segment >= 0]
-            if dropped:
-                segments = segments[~np.isin(segments, dropped)]
+        dropped = []
+        for x in ignore:
+            ignored.add(id(x))
+            if isinstance(x, Collider) and x.segment >= 0:
+                dropped.append(x.segment)
+        if dropped:
+            segments = segments[~np.isin(segments, dropped)]
         found: list[Neighbour] = []
         # Only the groups that have members are looked at (a hero alone on a static level has none but itself).
         if self.kinematic_bodies:

@@ -2,7 +2,7 @@
 
 * :func:`engine.world.cast_kernel.slide_touch_mover` (a character's constants in one array) against
   :func:`~engine.world.cast_kernel.slide_touch_sums` called with every argument;
-* ``MoverConfig.floor_limit`` and ``touch_margin`` against the sums they keep;
+* ``MoverConfig.floor_limit``, ``touch_margin`` and ``path_stretch`` against the sums they keep;
 * ``StaticGeometry.sum_table``'s memory of the last core's table against looking the table up (and a table
   made after segments are added against the reference Minkowski sums).
 """
@@ -62,9 +62,11 @@ def test_the_slide_with_a_characters_constants_in_an_array_equals_the_slide_give
 
 
 def test_a_configs_kept_numbers_are_the_sums_they_stand_for():
-    for config in [*CONFIGS, dataclasses.replace(CONFIGS[2], skin=0.75, max_floor_angle=1.2)]:
+    for config in [*CONFIGS, dataclasses.replace(CONFIGS[1], skin=0.75, max_floor_angle=1.2, constant_speed_on_slopes=True)]:
         assert config.floor_limit == math.cos(config.max_floor_angle)
         assert config.touch_margin == config.skin + config.ground_probe
+        stretch = 1.0 / math.cos(config.max_floor_angle) if config.constant_speed_on_slopes else 1.0
+        assert config.path_stretch == stretch
     assert dataclasses.replace(CONFIGS[0]) == CONFIGS[0]  # (the kept numbers are not fields)
 
 
