@@ -25,9 +25,10 @@ from collections.abc import Iterator, Sequence
 import numba
 import numpy as np
 
-__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "first_hit_sums", "grid_query", "mover_constants", "py_hypot", "slide_sums", "slide_touch_mover",
-           "slide_touch_sums", "sum_row_width", "thousandths", "touch_sums"]
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
+           "contact_sums", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot",
+           "slide_sums", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths",
+           "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -566,6 +567,21 @@ def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grou
                             stops_out, touched_out)
 
 
+def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) -> np.ndarray:
+    """:func:`first_hit_sums`' arguments that stay the same from sweep to sweep of one shape, in one array for
+    :func:`first_hit_mover`: the radius, the box in its own frame, ``graze_cosine`` and last the ``two`` (2.0)
+    of the kernels' ``x ** two``, read from the array at run time so that the compiler cannot fold it."""
+    return np.array([radius, *box, graze_cosine, 2.0], dtype=np.float64)
+
+
+@_jit
+def first_hit_mover(table, segments, core, constants, ox, oy, tx, ty):
+    """:func:`first_hit_sums` with the shape's constants in ``constants`` (:func:`sweep_constants`): the same
+    answer, from a call with half the arguments."""
+    local_box = (constants[1], constants[2], constants[3], constants[4])
+    return _first_blocking(table, segments, core, constants[0], local_box, ox, oy, tx, ty, constants[5], constants[6])
+
+
 @_jit
 def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
                    graze_cosine, two):
@@ -686,6 +702,8 @@ def compile_steps() -> Iterator[str]:
                             (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
     slide_touch_mover(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
                       np.zeros((3, 6)))
+    first_hit_mover(rows, segments, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0,
+                    -10.0)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))

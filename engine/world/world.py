@@ -36,7 +36,8 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    boxes_near, cast_sums, contact_sums, first_hit_sums, mover_constants, slide_sums, slide_touch_mover, touch_sums,
+    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_mover,
+    sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
@@ -154,6 +155,9 @@ class World:
         (a level's lifts and doors, gathered for every character's every move)."""
         self._kinematic_changes = 0
         """How many times a kinematic body was added to or removed from this world."""
+        self._sweeps: dict[int, tuple[np.ndarray, RoundedPolygon, float]] = {}
+        """:meth:`compiled_first_hit`'s constants of a swept shape by its id (kept with it, and the graze cosine
+        they hold)."""
         self._movers: dict[tuple[int, int, int], tuple[np.ndarray, RoundedPolygon, RoundedPolygon, MoverConfig]] = {}
         """The characters' constants for the compiled slide by the ids of their cast shape, own shape and config
         (kept with them)."""
@@ -340,13 +344,14 @@ class World:
             # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
             # exact test decides as it did body by body).
             self._near_bodies([self.bodies[k] for k in self._rigid.near(box, 1e-6)], box, ignored, query, found)
+        characters = self.characters
         crowd = self._crowd
-        if crowd is None and len(self.characters) >= _CROWD:
+        if crowd is None and len(characters) >= _CROWD:
             crowd = self._crowd_now()
         if crowd is not None:
             found.extend(crowd.near(box, ignored, query))
-        elif self.characters:
-            self._near_bodies(self.characters, box, ignored, query, found)
+        elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
+            self._near_bodies(characters, box, ignored, query, found)
         return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
 
     @staticmethod
@@ -585,8 +590,14 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        k, f, hx, hy, nx, ny, inside = first_hit_sums(table, segment_rows, core, shape.radius, *shape.local_aabb,
-                                                      position[0], position[1], d[0], d[1], graze_cosine, 2.0)
+        constants = self._sweeps.get(id(shape))
+        if constants is None or constants[1] is not shape or constants[2] != graze_cosine:
+            if len(self._sweeps) >= _MOVERS:
+                self._sweeps.clear()
+            constants = self._sweeps[id(shape)] = (sweep_constants(shape.radius, shape.local_aabb, graze_cosine), shape,
+                                                   graze_cosine)
+        k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segment_rows, core, constants[0], position[0], position[1],
+                                                       d[0], d[1])
         if k < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)

@@ -2,6 +2,8 @@
 
 * :func:`engine.world.cast_kernel.slide_touch_mover` (a character's constants in one array) against
   :func:`~engine.world.cast_kernel.slide_touch_sums` called with every argument;
+* :func:`~engine.world.cast_kernel.first_hit_mover` against :func:`~engine.world.cast_kernel.first_hit_sums`;
+* a gather of the only character, ignoring it, against one that does not ignore it (or ignores its collider);
 * ``MoverConfig.floor_limit``, ``touch_margin`` and ``path_stretch`` against the sums they keep;
 * ``StaticGeometry.sum_table``'s memory of the last core's table against looking the table up (and a table
   made after segments are added against the reference Minkowski sums).
@@ -15,7 +17,10 @@ import pytest
 
 from engine import Character, MoverConfig, RoundedPolygon, World
 from engine.geometry import Transform, minkowski_difference
-from engine.world.cast_kernel import SUM_COUNT, SUM_FIRST_VERTEX, mover_constants, slide_touch_mover, slide_touch_sums
+from engine.world.cast_kernel import (
+    SUM_COUNT, SUM_FIRST_VERTEX, first_hit_mover, first_hit_sums, mover_constants, slide_touch_mover, slide_touch_sums,
+    sweep_constants,
+)
 from tests.world.test_cast_kernel import random_world, touching_probes
 
 CONFIGS = [MoverConfig(), MoverConfig(up=(0.6, 0.8), constant_speed_on_slopes=False, max_slides=2),
@@ -100,3 +105,35 @@ def test_the_last_cores_table_is_the_one_looked_up_and_new_segments_get_a_new_ta
     last = table.rows[added[0]]
     assert [last[SUM_COUNT], *last[SUM_FIRST_VERTEX:SUM_FIRST_VERTEX + 4 * int(last[SUM_COUNT])].tolist()] \
         == reference_rows(world, shapes[0], [added[0]])[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_first_hit_with_a_shapes_constants_in_an_array_equals_the_first_hit_given_each(seed):
+    world = random_world(seed)
+    rng = np.random.default_rng(seed + 30)
+    hits = 0
+    for config in CONFIGS:
+        ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
+        cast_shape = ch.shape.inflated(config.skin)
+        constants = sweep_constants(cast_shape.radius, cast_shape.local_aabb, config.graze_cosine)
+        for position, d in touching_probes(world, ch, rng, 150):
+            rows = world._static_only_rows(cast_shape, (), ch._candidates)
+            if rows is None:
+                continue
+            table, segments, core = rows
+            packed = first_hit_mover(table, segments, core, constants, *position, *d)
+            given = first_hit_sums(table, segments, core, cast_shape.radius, *cast_shape.local_aabb, *position, *d,
+                                   config.graze_cosine, 2.0)
+            assert packed == given, (config, position, d)
+            hits += packed[0] >= 0
+        world.remove(ch)
+    assert hits > 50
+
+
+def test_a_gather_leaves_out_the_only_character_exactly_when_it_is_ignored():
+    world = random_world(0)
+    ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 20.0)))
+    box = ch.aabb().grown(30.0)
+    assert [n.collider for _, n in world.candidates(box).others] == [ch.collider]
+    assert world.candidates(box, (ch,)).others == [] and world.candidates(box, (ch.collider,)).others == []
+    assert world.candidates(box, (object(),)).others[0][1].collider is ch.collider
