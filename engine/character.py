@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
@@ -116,6 +117,23 @@ class MoverConfig:
             value = getattr(self, name)
             if not (isinstance(value, int) and 1 <= value <= 64):
                 raise WorldError(f"MoverConfig.{name} must be an integer from 1 to 64, got {value!r}")
+
+    @cached_property
+    def floor_limit(self) -> float:
+        """The cosine of ``max_floor_angle``: a surface whose normal's dot product with ``up`` is at least this
+        is floor (at most minus this, ceiling)."""
+        return math.cos(self.max_floor_angle)
+
+    @cached_property
+    def path_stretch(self) -> float:
+        """How much longer than its lateral length a grounded walk's path may be: ``1 / floor_limit`` when it
+        keeps its lateral speed on slopes (``constant_speed_on_slopes``), else 1."""
+        return 1.0 / self.floor_limit if self.constant_speed_on_slopes else 1.0
+
+    @cached_property
+    def touch_margin(self) -> float:
+        """Pixels: ``skin + ground_probe``, how far a surface still counts as touched."""
+        return self.skin + self.ground_probe
 
 
 class MoveResult(NamedTuple):
@@ -304,7 +322,7 @@ class _Surface:
 
 def _classify(normal: Vec2, cfg: MoverConfig) -> int:
     d = _dot(normal, cfg.up)
-    limit = math.cos(cfg.max_floor_angle)
+    limit = cfg.floor_limit
     if d >= limit - _EPS:
         return _Surface.FLOOR
     if d <= -limit + _EPS:
@@ -328,14 +346,15 @@ def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: V
 def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
     """The first surface that stops a sweep of the skin-grown shape along ``d``."""
     length = math.hypot(d[0], d[1])
-    start = Transform(position)
     candidates = ch._candidates
     if candidates is None:  # outside a move (a controller probing): gather with the character's filter
-        candidates = ch.scene.candidates(ch._cast_shape.aabb(start).swept(d), ignore, ch.filter)
+        box, (x, y) = ch._cast_shape.local_aabb, position  # its box at `position` (it never turns), swept
+        swept = AABB(box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y).swept(d)
+        candidates = ch.scene.candidates(swept, ignore, ch.filter)
     compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
     if compiled is not None:  # only static solid segments around: the same hit in one compiled call
         return compiled[0]
-    for hit in ch.scene.cast(ch._cast_shape, start, d, ignore, candidates):
+    for hit in ch.scene.cast(ch._cast_shape, Transform(position), d, ignore, candidates):
         if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
             # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
             # flush neighbour hides): it does not stop us.
@@ -774,7 +793,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     # Everything this step can touch, gathered once: the shape's box grown by every distance it may
     # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),
     # which stretches the path by up to 1 / cos(max_floor_angle). (A step-up probing farther gathers more.)
-    stretch = 1.0 / math.cos(cfg.max_floor_angle) if cfg.constant_speed_on_slopes else 1.0
+    stretch = cfg.path_stretch
     reach = (
         math.hypot(*carry) + math.hypot(vx, vy) * dt * stretch + cfg.skin + cfg.ground_probe + cfg.snap_length
         + cfg.step_height + 1.0
@@ -922,7 +941,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
     the start of the next step."""
     cfg = ch.config
-    margin = cfg.skin + cfg.ground_probe
+    margin = cfg.touch_margin
     touched, ch._touched = ch._touched, None
     if touched is not None and touched[0] is position and touched[1] is ch._candidates:
         touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates

@@ -270,8 +270,10 @@ class PlatformerController:
     def _wall_slide(self, direction: int, vertical: float) -> float:
         cfg, ch = self.config, self.character
         self.wall_sliding = False
+        if not cfg.wall_slide:
+            return vertical
         wall = self._wall_side()
-        if cfg.wall_slide and wall and direction * wall < 0 and not ch.on_floor and vertical < 0:
+        if wall and direction * wall < 0 and not ch.on_floor and vertical < 0:
             self.wall_sliding = True
             return max(vertical, -cfg.wall_slide_speed)
         return vertical

@@ -224,10 +224,10 @@ class Gathered:
         self.segments = segments
         self.static_places: list[int] | None = None
         """Places of the segments in the gathered order (``None``: the first ``len(segments)``)."""
-        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments)))
+        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments))) if others else []
         self.one_way = one_way
         """Whether a one-way segment is among them."""
-        self.count = len(segments) + len(others)
+        self.count = len(segments) + len(others) if others else len(segments)
         self.rows: dict[object, Any] = {}
         self._static_neighbour = static_neighbour
 

@@ -20,13 +20,14 @@ Units: pixels. Normals point from the segment towards the moving shape (against 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numba
 import numpy as np
 
-__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "first_hit_sums", "grid_query", "py_hypot", "slide_sums", "slide_touch_sums", "sum_row_width", "thousandths",
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
+           "contact_sums", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot",
+           "slide_sums", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths",
            "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -541,6 +542,46 @@ def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y,
     return stops.shape[0], px, py, vx, vy, floor >= 0, wall >= 0, ceiling >= 0, walls, overlapping
 
 
+MOVER_CONSTANTS = 19
+"""Length of a mover's constants for :func:`slide_touch_mover` (see :func:`mover_constants`)."""
+
+
+def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[float], floor_limit: float,
+                    constant_speed: bool, graze_cosine: float, max_slides: int, radius: float, box: Sequence[float],
+                    margin: float, penetration_slop: float) -> np.ndarray:
+    """:func:`slide_touch_sums`' arguments that stay the same from move to move of one character, in one array
+    for :func:`slide_touch_mover` (a float64 holds each exactly: the flag as 1.0 or 0.0, the whole number of
+    slides as itself), and last the ``two`` (2.0) of the kernels' ``x ** two``, read from the array at run time
+    so that the compiler cannot fold it into a multiplication."""
+    return np.array([cast_radius, *cast_box, *up, floor_limit, 1.0 if constant_speed else 0.0, graze_cosine,
+                     float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
+
+
+@_jit
+def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
+    """:func:`slide_touch_sums` with the character's constants in ``mover`` (:func:`mover_constants`): the same
+    answer, from a call with a third of the arguments (a call's cost is mostly its arguments' here)."""
+    return slide_touch_sums(table, segments, core, mover[0], mover[1], mover[2], mover[3], mover[4], px, py, dx, dy,
+                            vx, vy, mover[5], mover[6], grounded, mover[7], mover[8] != 0.0, mover[9], int(mover[10]),
+                            mover[11], mover[12], mover[13], mover[14], mover[15], mover[16], mover[17], mover[18],
+                            stops_out, touched_out)
+
+
+def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) -> np.ndarray:
+    """:func:`first_hit_sums`' arguments that stay the same from sweep to sweep of one shape, in one array for
+    :func:`first_hit_mover`: the radius, the box in its own frame, ``graze_cosine`` and last the ``two`` (2.0)
+    of the kernels' ``x ** two``, read from the array at run time so that the compiler cannot fold it."""
+    return np.array([radius, *box, graze_cosine, 2.0], dtype=np.float64)
+
+
+@_jit
+def first_hit_mover(table, segments, core, constants, ox, oy, tx, ty):
+    """:func:`first_hit_sums` with the shape's constants in ``constants`` (:func:`sweep_constants`): the same
+    answer, from a call with half the arguments."""
+    local_box = (constants[1], constants[2], constants[3], constants[4])
+    return _first_blocking(table, segments, core, constants[0], local_box, ox, oy, tx, ty, constants[5], constants[6])
+
+
 @_jit
 def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
                    graze_cosine, two):
@@ -657,6 +698,12 @@ def compile_steps() -> Iterator[str]:
     thousandths(0.0625)
     slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
                      0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0, np.zeros((4, 9)), np.zeros((3, 6)))
+    mover = mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
+                            (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
+    slide_touch_mover(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
+                      np.zeros((3, 6)))
+    first_hit_mover(rows, segments, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0,
+                    -10.0)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))

@@ -67,6 +67,8 @@ class StaticGeometry:
         self._joints = _Joints(np.zeros((0, 2)), np.zeros((0, 2)), 1e-6)
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
         self._sum_tables: dict[tuple[Vec2, ...], _SumTable] = {}
+        self._last_sum_table: tuple[tuple[Vec2, ...], _SumTable] | None = None
+        """The core vertices and table of the last :meth:`sum_table` call, one of ``_sum_tables``' entries."""
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._grid: _Grid | None = None
@@ -135,6 +137,7 @@ class StaticGeometry:
         self._broadphase = StaticBroadPhase(a, b, r)
         self._sums.clear()
         self._sum_tables.clear()
+        self._last_sum_table = None
         self._grid = None
         self._neighbours.clear()
         filters: list[tuple[CollisionFilter, Any]] = []
@@ -240,16 +243,24 @@ class StaticGeometry:
         those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
         if shape.count < 3:
             return None
-        table = self._sum_tables.get(shape.vertices)
-        if table is None:
-            if len(self._sum_tables) >= self.config.sum_cache_shapes:
-                self._sum_tables.clear()
-            table = self._sum_tables[shape.vertices] = _SumTable(shape, len(self))
+        vertices = shape.vertices
+        last = self._last_sum_table
+        if last is not None and last[0] is vertices:
+            table = last[1]  # the same core as the last call (a character's every query): no tuple hashed
+        else:
+            kept = self._sum_tables.get(vertices)
+            if kept is None:
+                if len(self._sum_tables) >= self.config.sum_cache_shapes:
+                    self._sum_tables.clear()
+                kept = self._sum_tables[vertices] = _SumTable(shape, len(self))
+            table = kept
+            self._last_sum_table = (vertices, table)  # (kept alive with it: its id stays its own)
         built = table.built
         segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
-        for segment in segments:
-            if not built[segment]:
-                table.build(self.broadphase, segment)
+        if not all(map(built.__getitem__, segments)):  # (all built, mostly: checked at C speed)
+            for segment in segments:
+                if not built[segment]:
+                    table.build(self.broadphase, segment)
         if table.unusable and not table.unusable.isdisjoint(segments):
             return None
         return table

@@ -36,7 +36,8 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    boxes_near, cast_sums, contact_sums, first_hit_sums, slide_sums, slide_touch_sums, touch_sums,
+    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_mover,
+    sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
@@ -58,6 +59,9 @@ and 12 (+ 1.6 us of upkeep per move), 10 of them 14 and 12."""
 
 _BODY_SUMS = 4096
 """How many body Minkowski sums a world keeps before it starts over (moving bodies make new ones each step)."""
+
+_MOVERS = 4096
+"""How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
 _BOX_STATE = attrgetter("position", "filter", "shape")
 """What a character's box and filter in :class:`_CrowdBoxes` depend on."""
@@ -151,6 +155,12 @@ class World:
         (a level's lifts and doors, gathered for every character's every move)."""
         self._kinematic_changes = 0
         """How many times a kinematic body was added to or removed from this world."""
+        self._sweeps: dict[int, tuple[np.ndarray, RoundedPolygon, float]] = {}
+        """:meth:`compiled_first_hit`'s constants of a swept shape by its id (kept with it, and the graze cosine
+        they hold)."""
+        self._movers: dict[tuple[int, int, int], tuple[np.ndarray, RoundedPolygon, RoundedPolygon, MoverConfig]] = {}
+        """The characters' constants for the compiled slide by the ids of their cast shape, own shape and config
+        (kept with them)."""
         self._body_sums: dict[tuple, tuple[RoundedPolygon, RoundedPolygon, RoundedPolygon]] = {}
         """Minkowski sums of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
         cast shape, its angle); the shapes are kept with the sum so that their ids stay theirs."""
@@ -269,8 +279,10 @@ class World:
                 move_character(character, dt)
                 if self._crowd is not None:
                     self._crowd.moved(k, character)
-                events.extend(character.step_events)
-                self._press_on_floor(character, dt)
+                if character.step_events:
+                    events.extend(character.step_events)
+                if character.on_floor and character.floor_collider is not None:
+                    self._press_on_floor(character, dt)
             self._crowd_kept, self._crowd = self._crowd, None
             scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                self.static_friction)
@@ -314,38 +326,53 @@ class World:
     def candidates(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> Gathered:
         """:meth:`gather`'s answer kept for the compiled queries: the static segments as indices (found in one
         compiled call over the broad phase's grid), the rest as neighbours."""
-        ignore = tuple(ignore)
-        ignored = {id(x) for x in ignore}
         query = filter or DEFAULT_FILTER
         segments = self.static.segments_in(box, query)
-        dropped = [x.segment for x in ignore if isinstance(x, Collider) and x.segment >= 0]
+        ignored: set[int] = set()
+        dropped = []
+        for x in ignore:
+            ignored.add(id(x))
+            if isinstance(x, Collider) and x.segment >= 0:
+                dropped.append(x.segment)
         if dropped:
             segments = segments[~np.isin(segments, dropped)]
         found: list[Neighbour] = []
+        # Only the groups that have members are looked at (a hero alone on a static level has none but itself).
+        if self.kinematic_bodies:
+            self._near_bodies(self._kinematic_near(box), box, ignored, query, found)
+        if self.bodies:
+            # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
+            # exact test decides as it did body by body).
+            self._near_bodies([self.bodies[k] for k in self._rigid.near(box, 1e-6)], box, ignored, query, found)
+        characters = self.characters
         crowd = self._crowd
-        if crowd is None and len(self.characters) >= _CROWD:
+        if crowd is None and len(characters) >= _CROWD:
             crowd = self._crowd_now()
-        # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
-        # exact test below decides as it did body by body).
-        near_bodies = [self.bodies[k] for k in self._rigid.near(box, 1e-6)] if self.bodies else []
-        for group in (self._kinematic_near(box), near_bodies, self.characters):
-            if group is self.characters and crowd is not None:
-                found.extend(crowd.near(box, ignored, query))
-                continue
-            for body in group:
-                if id(body.collider) in ignored or id(body) in ignored:
-                    continue
-                if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
-                    continue
-                body_box = body.aabb()
-                before = body.previous_transform if body.collider.kind is BodyKind.KINEMATIC else None
-                if before is not None and (before.position != body.position or before.angle != body.angle):
-                    # Where it swept this step counts (a lift fast enough to pass a character in one step).
-                    body_box = body_box.union(body.shape.aabb(before))
-                if body_box.overlaps(box):
-                    found.append(Neighbour(body.collider, body.shape, body.transform, (
-                        body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
+        if crowd is not None:
+            found.extend(crowd.near(box, ignored, query))
+        elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
+            self._near_bodies(characters, box, ignored, query, found)
         return Gathered(segments, found, self.static.has_one_way(segments), self.static.neighbour)
+
+    @staticmethod
+    def _near_bodies(group: Sequence[KinematicBody | RigidBody | Character], box: AABB, ignored: set[int],
+                     query: CollisionFilter, found: list[Neighbour]) -> None:
+        """:meth:`candidates`' test of one group of bodies: those not ignored (by body or collider id), whose
+        filters touch ``query`` and whose boxes (a kinematic body's swept over this step) overlap ``box``, added
+        to ``found`` in order."""
+        for body in group:
+            if id(body.collider) in ignored or id(body) in ignored:
+                continue
+            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+                continue
+            body_box = body.aabb()
+            before = body.previous_transform if body.collider.kind is BodyKind.KINEMATIC else None
+            if before is not None and (before.position != body.position or before.angle != body.angle):
+                # Where it swept this step counts (a lift fast enough to pass a character in one step).
+                body_box = body_box.union(body.shape.aabb(before))
+            if body_box.overlaps(box):
+                found.append(Neighbour(body.collider, body.shape, body.transform, (
+                    body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
 
     def _kinematic_near(self, box: AABB) -> list[KinematicBody]:
         """The kinematic bodies whose boxes, swept over this step's motion, may overlap ``box`` (in the order
@@ -440,17 +467,9 @@ class World:
         """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
         shape's core (see :mod:`engine.world.cast_kernel`), when the compiled queries can answer for the
         gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
-        if not isinstance(candidates, Gathered) or xf.angle != 0.0 or shape.count < 3:
+        if not isinstance(candidates, Gathered) or xf.angle != 0.0:
             return None
-        if ignore and any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):
-            return None
-        key = id(shape.vertices)  # (the shape, alive, keeps its vertices: the id stays theirs while gathered)
-        found = candidates.rows.get(key, False)
-        if found is False:
-            table = self.static.sum_table(shape, candidates.segments)
-            found = None if table is None else (table.rows, candidates.segments, table.core)
-            candidates.rows[key] = found
-        return found  # type: ignore[no-any-return]
+        return self._gathered_rows(shape, ignore, candidates)
 
     def _static_only_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered | None
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -458,7 +477,23 @@ class World:
         only (no bodies, no one-way rules: what the mover's compiled calls answer for); ``None`` otherwise."""
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None
-        return self._sum_rows(shape, _IDENTITY, ignore, candidates)
+        return self._gathered_rows(shape, ignore, candidates)
+
+    def _gathered_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core)."""
+        if shape.count < 3:
+            return None
+        for x in ignore:
+            if isinstance(x, Collider) and x.segment >= 0:
+                return None
+        key = id(shape.vertices)  # (the shape, alive, keeps its vertices: the id stays theirs while gathered)
+        found = candidates.rows.get(key, False)
+        if found is False:
+            table = self.static.sum_table(shape, candidates.segments)
+            found = None if table is None else (table.rows, candidates.segments, table.core)
+            candidates.rows[key] = found
+        return found  # type: ignore[no-any-return]
 
     def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
                        config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
@@ -473,22 +508,28 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        slid = (table, segment_rows, core, shape.radius, *shape.local_aabb, position[0], position[1], d[0], d[1],
-                velocity[0], velocity[1], config.up[0], config.up[1], grounded, math.cos(config.max_floor_angle),
-                config.constant_speed_on_slopes, config.graze_cosine, config.max_slides)
         touched = None
         if touching is None:
-            stops, px, py, vx, vy = slide_sums(*slid, 2.0)
+            box = shape.local_aabb
+            stops, px, py, vx, vy = slide_sums(
+                table, segment_rows, core, shape.radius, box.min_x, box.min_y, box.max_x, box.max_y, position[0],
+                position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded,
+                config.floor_limit,
+                config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
         else:
             stops_out, touched_out = self._slide_out
-            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_sums(
-                *slid, touching.radius, *touching.local_aabb, config.skin + config.ground_probe,
-                config.penetration_slop, 2.0, stops_out, touched_out)
+            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_mover(
+                table, segment_rows, core, self._mover_constants(shape, touching, config), position[0], position[1],
+                d[0], d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
             stops = stops_out[:count]
-            rows_touched = touched_out.tolist()
-            chosen = [self._contact_of(segment_rows, rows_touched[slot]) if there else None
-                      for slot, there in enumerate((floor, wall, ceiling))]
-            touched = (chosen[0], chosen[1], chosen[2], walls, overlapping)
+            if floor or wall or ceiling:
+                rows_touched = touched_out.tolist()
+                contact_of = self._contact_of
+                touched = (contact_of(segment_rows, rows_touched[0]) if floor else None,
+                           contact_of(segment_rows, rows_touched[1]) if wall else None,
+                           contact_of(segment_rows, rows_touched[2]) if ceiling else None, walls, overlapping)
+            else:
+                touched = (None, None, None, walls, overlapping)
         hits, trail = [], []
         if len(stops):
             segments, collider = segment_rows, self.static.collider  # (the gathered segments)
@@ -496,6 +537,21 @@ class World:
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
         return hits, trail, (px, py), (vx, vy), touched
+
+    def _mover_constants(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig) -> np.ndarray:
+        """:func:`~engine.world.cast_kernel.mover_constants` of a character's cast ``shape``, own shape
+        (``touching``) and ``config``, made once per the three (kept with them, so that their ids stay theirs)."""
+        key = (id(shape), id(touching), id(config))
+        kept = self._movers.get(key)
+        if kept is None:
+            if len(self._movers) >= _MOVERS:
+                self._movers.clear()
+            constants = mover_constants(
+                shape.radius, shape.local_aabb, config.up, config.floor_limit, config.constant_speed_on_slopes,
+                config.graze_cosine, config.max_slides, touching.radius, touching.local_aabb,
+                config.touch_margin, config.penetration_slop)
+            kept = self._movers[key] = (constants, shape, touching, config)
+        return kept[0]
 
     def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: MoverConfig,
                           candidates: Gathered | None) -> Touching | None:
@@ -510,7 +566,7 @@ class World:
         table, segment_rows, core = rows
         return self._touching(segment_rows, *touch_sums(
             table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
-            config.up[0], config.up[1], math.cos(config.max_floor_angle), config.penetration_slop, 2.0))
+            config.up[0], config.up[1], config.floor_limit, config.penetration_slop, 2.0))
 
     def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
                   overlapping: bool) -> Touching:
@@ -534,8 +590,14 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        k, f, hx, hy, nx, ny, inside = first_hit_sums(table, segment_rows, core, shape.radius, *shape.local_aabb,
-                                                      position[0], position[1], d[0], d[1], graze_cosine, 2.0)
+        constants = self._sweeps.get(id(shape))
+        if constants is None or constants[1] is not shape or constants[2] != graze_cosine:
+            if len(self._sweeps) >= _MOVERS:
+                self._sweeps.clear()
+            constants = self._sweeps[id(shape)] = (sweep_constants(shape.radius, shape.local_aabb, graze_cosine), shape,
+                                                   graze_cosine)
+        k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segment_rows, core, constants[0], position[0], position[1],
+                                                       d[0], d[1])
         if k < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
