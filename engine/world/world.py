@@ -284,9 +284,10 @@ class World:
                 if character.on_floor and character.floor_collider is not None:
                     self._press_on_floor(character, dt)
             self._crowd_kept, self._crowd = self._crowd, None
-            scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
-                               self.static_friction)
-            events.extend(self._rigid.step(scene, dt))
+            if self._rigid.bodies or len(self._rigid.contacts):  # (a world of characters only: no rigid step)
+                scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
+                                   self.static_friction)
+                events.extend(self._rigid.step(scene, dt))
             if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
                 events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
             self.events = events
