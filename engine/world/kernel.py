@@ -36,6 +36,11 @@ __all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "compile_steps", "so
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """How every kernel entry point is compiled: cached, no fastmath (fastmath reorders sums: results would
 depend on the compiler, and replays on one machine must stay bit-identical)."""
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
+"""The per-contact loops: compiled without numba's runtime, as they allocate nothing (their callers make the
+arrays). With the runtime, numba counts references to every array handed to an inlined helper whose body
+branches, in and out at every contact of every pass: a third of the solve. Without it there is nothing to
+count."""
 _inline = numba.njit(inline="always", fastmath=False)
 """Helpers of the per-contact loops, inlined where called (numba's typing of a function grows fast with its
 size, so only the small helpers are inlined, and each loop is its own compiled function)."""
@@ -170,8 +175,14 @@ def _contact_constants(contact, body, velocity, pair, params):
     """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
     m = len(pair)
     jac, constants = np.empty((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))  # (every row of jac is written)
-    trig = _row_trig(body)
-    for k in range(m):
+    _fill_constants(contact, body, velocity, pair, params, _row_trig(body), jac, constants)
+    return jac, constants
+
+
+@_without_runtime
+def _fill_constants(contact, body, velocity, pair, params, trig, jac, constants):
+    """:func:`_contact_constants` into ``jac`` and ``constants`` (``trig``: each row's cos and sin)."""
+    for k in range(len(pair)):
         a, b = pair[k, 0], pair[k, 1]
         out = constants[k]
         first = STIFF_RATE if contact[k, STIFF] > 0.0 else SOFT_RATE
@@ -188,7 +199,6 @@ def _contact_constants(contact, body, velocity, pair, params):
         out[SOFT_DIAG0], out[SOFT_DIAG1], out[SOFT_OFF] = soft_a * kn1, soft_a * kn0, -soft_a * k12
         out[RELATIVE0] = _dot6(jac, k, _VELOCITY_ROWS, 0, velocity, a, b)
         out[RELATIVE1] = _dot6(jac, k, _VELOCITY_ROWS, 1, velocity, a, b)
-    return jac, constants
 
 
 @_inline
@@ -201,14 +211,19 @@ def _apply(v, jac, k, a, b, n0, n1, t0, t1):
                     + jac[k, r, 3, j + 3] * t1)
 
 
-@_jit
-def _warm_start(pair, jac, impulse, v):
-    """Apply last step's accumulated impulses (summed per row first: a body is in many contacts)."""
-    change = np.zeros_like(v)
+@_without_runtime
+def _warm_start(pair, jac, impulse, v, change):
+    """Apply last step's accumulated impulses (summed per row first, in ``change``, a scratch array shaped as
+    ``v``: a body is in many contacts)."""
+    for r in range(len(change)):
+        for j in range(3):
+            change[r, j] = 0.0
     for k in range(len(pair)):
         _apply(change, jac, k, pair[k, 0], pair[k, 1], impulse[k, _N0], impulse[k, _N1], impulse[k, _T0],
                impulse[k, _T1])
-    v += change
+    for r in range(len(change)):
+        for j in range(3):
+            v[r, j] += change[r, j]
 @_inline
 def _clamp(x, low, high):
     return min(max(x, low), high)
@@ -319,7 +334,7 @@ def _colours_in_order(pair, contact, jac, constants, impulse, colour_starts, col
                            push_max, anchor)
 
 
-@_jit
+@_without_runtime
 def _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, use_bias, max_normal,
                 params):
     """One pass over all colours, in order. ``use_bias``: 1.0 for the solve, 0.0 for the relax (a number, not
@@ -336,7 +351,7 @@ def _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_li
                           inv_h, push_max, anchor)
 
 
-@_jit
+@_without_runtime
 def _integrate_velocities(gravity_scale, params, v, h):
     """Gravity, damping and the speed cap for the dynamic rows over one substep of ``h`` seconds."""
     linear = 1.0 / (1.0 + h * params[LINEAR_DAMPING])
@@ -357,7 +372,7 @@ def _integrate_velocities(gravity_scale, params, v, h):
             v[r, 1] *= top / speed
 
 
-@_jit
+@_without_runtime
 def _cap_spin(body, v, dynamic_rows):
     """Keep each dynamic row's spin within its ``MAX_SPIN``: separations during a step are linear in the turn
     (the error is about extent x turn^2 / 2), so a crate struck hard at a corner must not turn so far in one
@@ -366,7 +381,7 @@ def _cap_spin(body, v, dynamic_rows):
         v[r, 2] = _clamp(v[r, 2], -body[r, MAX_SPIN], body[r, MAX_SPIN])
 
 
-@_jit
+@_without_runtime
 def _restitution(pair, contact, jac, constants, impulse, v, max_normal, params):
     """Once after the substeps: points that approached faster than the threshold and were pushed bounce back
     at their restitution times the approach speed."""
@@ -412,8 +427,13 @@ def _project_pairs(pair, contact, jac, body, v, d, params):
     driven into the floor, and the heavy one stops sinking into it (the soft contact between them alone sags
     in proportion to the mass ratio). Each moved pair also loses its approach speed. Three rounds reach three
     bodies up a stack per step."""
+    _propagate_shock(pair, contact, jac, body, v, d, params, np.zeros((int(params[DYNAMIC_ROWS]), 2)))
+
+
+@_without_runtime
+def _propagate_shock(pair, contact, jac, body, v, d, params, support):
+    """:func:`_project_pairs` (``support``: zeros, one row per dynamic row, for what holds each one up)."""
     dyn, limit = int(params[DYNAMIC_ROWS]), params[MAX_STATIC_OVERLAP]
-    support = np.zeros((dyn, 2))
     for k in range(len(pair)):
         b = pair[k, 1]
         if contact[k, STATIC] > 0.0 and b < dyn and _nearest(k, pair, contact, jac, d) < limit:
@@ -454,8 +474,18 @@ def _project_out(pair, contact, jac, v, d, params):
     surface. Per body the largest push each way along x and along y is taken (two points of one floor must
     not add up). Separations are this step's linear estimate (the manifold is rebuilt next step)."""
     dyn = int(params[DYNAMIC_ROWS])
+    _push_out(pair, contact, jac, v, d, params, np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2)))
+
+
+@_without_runtime
+def _push_out(pair, contact, jac, v, d, params, up, down, change):
+    """:func:`_project_out`'s rounds (``up``, ``down``, ``change``: scratch, one row per dynamic row, zeroed
+    here at each round)."""
+    dyn = int(params[DYNAMIC_ROWS])
     for _ in range(2):
-        up, down, change = np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2))
+        for r in range(dyn):
+            for j in range(2):
+                up[r, j] = down[r, j] = change[r, j] = 0.0
         moved = False
         for k in range(len(pair)):
             b = pair[k, 1]
@@ -486,13 +516,13 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
     m = len(pair)
     jac, constants = _contact_constants(contact, body, velocity, pair, params)
     v, d = velocity, np.zeros_like(velocity)
-    max_normal = np.zeros((m, 2))
+    max_normal, change = np.zeros((m, 2)), np.zeros_like(velocity)
     substeps = int(params[SUBSTEPS])
     h = params[DT] / substeps
     for _ in range(substeps):
         _integrate_velocities(gravity_scale, params, v, h)
         if m:
-            _warm_start(pair, jac, impulse, v)
+            _warm_start(pair, jac, impulse, v, change)
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 1.0, max_normal,
                         params)
         _cap_spin(body, v, int(params[DYNAMIC_ROWS]))
@@ -527,7 +557,7 @@ def compile_steps():
     impulse, starts, light = np.zeros((1, 4)), np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.bool_)
     jac, constants = _contact_constants(contact, body, velocity, pair, params)
     yield "contact constants"
-    _warm_start(pair, jac, impulse, velocity)
+    _warm_start(pair, jac, impulse, velocity, np.zeros_like(velocity))
     _integrate_velocities(np.ones(1), params, velocity, 1 / 240)
     yield "integration"
     _solve_pass(pair, contact, jac, constants, impulse, starts, light, velocity, np.zeros((2, 3)), 1.0,
