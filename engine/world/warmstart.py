@@ -160,9 +160,21 @@ def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_an
     m = len(keys)
     table, impulse, anchors = np.zeros((m, k_.CONTACT_COLUMNS)), np.zeros((m, 4)), np.zeros((m, 2, 4))
     trig = np.empty((len(angle), 2))  # each row's cos and sin, once (not per fresh anchor: most of the time)
+    _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
+                separation, stiff, static, light, friction, restitution, pair, center, angle, trig, table, impulse,
+                anchors)
+    return table, impulse, anchors, source
+
+
+@k_._without_runtime
+def _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
+                separation, stiff, static, light, friction, restitution, pair, center, angle, trig, table, impulse,
+                anchors):
+    """:func:`fill_table_from`'s loops, into its arrays (``trig``: room for each row's cos and sin; compiled
+    without numba's runtime, as :mod:`engine.world.kernel`'s contact loops are)."""
     for row in range(len(angle)):
         trig[row, 0], trig[row, 1] = math.cos(angle[row]), math.sin(angle[row])
-    for i in range(m):
+    for i in range(len(ids)):
         a, b = pair[i, 0], pair[i, 1]
         for slot in range(2):
             old = _carry(i, slot, source[i], old_ids, old_valid, ids, valid)
@@ -187,7 +199,6 @@ def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_an
         table[i, k_.NX], table[i, k_.NY] = normal[i, 0], normal[i, 1]
         table[i, k_.FRICTION], table[i, k_.RESTITUTION] = friction[i], restitution[i]
         table[i, k_.STIFF], table[i, k_.STATIC] = 1.0 if stiff[i] else 0.0, 1.0 if static[i] else 0.0
-    return table, impulse, anchors, source
 
 
 def compile_steps():
