@@ -90,6 +90,12 @@ def _into_frame(vertices, normals, first, count, cos_b, sin_b, bx, by, cos_a, si
 
 
 @_inline
+def _next(i, count):
+    """The vertex after ``i`` (0 <= i < count) round the polygon: ``(i + 1) % count`` without the division."""
+    return i + 1 if i + 1 < count else 0
+
+
+@_inline
 def _max_separation(verts1, normals1, first1, count1, verts2, first2, count2):
     """(face, separation): the face of core 1 that separates most from core 2 (same frame); the first on ties."""
     best_i = 0
@@ -258,7 +264,7 @@ def _point_polygon_closest(vertices, normals, first, count, px, py):
         ax, ay = vertices[first + i, 0], vertices[first + i, 1]
         if normals[first + i, 0] * (px - ax) + normals[first + i, 1] * (py - ay) <= 0.0:
             continue
-        j = (i + 1) % count
+        j = _next(i, count)
         bx, by = vertices[first + j, 0], vertices[first + j, 1]
         ex, ey = bx - ax, by - ay
         t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
@@ -313,22 +319,23 @@ def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig
     _put_point(out_point, out_sep, out_ids, out_valid, p, 0, mx, my, separation, fid, place, margin)
 
 
-@_jit
+@_inline
 def _vertex_contact(va, fa, na_count, ea, vb, nb_count, eb, ra, rb, place, margin, p,
                     out_normal, out_point, out_sep, out_ids, out_valid):
     """The cores are apart (or both are segments): if the closest points of A's edge ``ea`` (rows from ``fa``
     of ``va``) and B's edge ``eb`` (rows from 0 of ``vb``, in A's frame) are two vertices, not of parallel
     edges side by side, the contact is one point on the vertex-vertex axis. Returns whether that decided the
     pair (written, or too far apart); False: clip as usual."""
-    i11, i12 = ea, (ea + 1) % na_count
-    i21, i22 = eb, (eb + 1) % nb_count
+    i11, i12 = ea, _next(ea, na_count)
+    i21, i22 = eb, _next(eb, nb_count)
     a1x, a1y, a2x, a2y = va[fa + i11, 0], va[fa + i11, 1], va[fa + i12, 0], va[fa + i12, 1]
     b1x, b1y, b2x, b2y = vb[i21, 0], vb[i21, 1], vb[i22, 0], vb[i22, 1]
     f1, f2, c1x, c1y, c2x, c2y = _segment_closest(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y)
+    if not ((f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)):
+        return False  # (before the distance: edges side by side, the usual case, need no square root)
     dx, dy = c2x - c1x, c2y - c1y
     distance = math.hypot(dx, dy)
-    at_ends = (f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)
-    if not at_ends or distance <= DISJOINT_TOLERANCE:
+    if distance <= DISJOINT_TOLERANCE:
         return False
     if _parallel_overlap(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y):
         return False  # parallel edges side by side (crates stacked square): a two-point line contact
@@ -382,7 +389,7 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
             if not out_valid[p, 0]:
                 out_edge[p] = -1
             return
-    a1, a2, b1, b2 = fa + ea, fa + (ea + 1) % na_count, eb, (eb + 1) % nb_count
+    a1, a2, b1, b2 = fa + ea, fa + _next(ea, na_count), eb, _next(eb, nb_count)
     a1x, a1y, a2x, a2y = vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1]
     b1x, b1y, b2x, b2y = local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1]
     if flip:  # B's edge is the reference, A's the incident edge
