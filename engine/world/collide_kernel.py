@@ -77,13 +77,19 @@ def _clamp_unit(x):
 
 
 @_inline
-def _into_frame(vertices, normals, first, count, cos_b, sin_b, bx, by, cos_a, sin_a, ax, ay, out_v, out_n):
-    """Shape B's core (rows ``first``.. of ``count``) in A's local frame, into ``out_v``/``out_n`` rows 0.."""
+def _into_frame(vertices, first, count, cos_b, sin_b, bx, by, cos_a, sin_a, ax, ay, out_v):
+    """Shape B's core vertices (rows ``first``.. of ``count``) in A's local frame, into ``out_v`` rows 0.."""
     for i in range(count):
         x, y = vertices[first + i, 0], vertices[first + i, 1]
         wx, wy = cos_b * x - sin_b * y + bx, sin_b * x + cos_b * y + by
         dx, dy = wx - ax, wy - ay
         out_v[i, 0], out_v[i, 1] = cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy
+
+
+@_inline
+def _normals_into_frame(normals, first, count, cos_b, sin_b, cos_a, sin_a, out_n):
+    """Shape B's edge normals (rows ``first``.. of ``count``) turned into A's local frame, into ``out_n``."""
+    for i in range(count):
         x, y = normals[first + i, 0], normals[first + i, 1]
         wx, wy = cos_b * x - sin_b * y, sin_b * x + cos_b * y
         out_n[i, 0], out_n[i, 1] = cos_a * wx + sin_a * wy, -sin_a * wx + cos_a * wy
@@ -364,13 +370,15 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
                         out_normal, out_point, out_sep, out_ids, out_valid)
         return
     place = (trig[a, 0], trig[a, 1], placement[a, 0], placement[a, 1])
-    _into_frame(vertices, normals, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
-                place[0], place[1], place[2], place[3], local_v, local_n)
+    _into_frame(vertices, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
+                place[0], place[1], place[2], place[3], local_v)
     ra, rb = radius[a], radius[b]
     reach = margin + (ra + rb)
     ea, sep_a = _max_separation(vertices, normals, fa, na_count, local_v, 0, nb_count)
     if sep_a > reach:
         return
+    # (B's normals only now: A's faces alone rule out many pairs of a loose pile)
+    _normals_into_frame(normals, fb, nb_count, trig[b, 0], trig[b, 1], place[0], place[1], local_n)
     eb, sep_b = _max_separation(local_v, local_n, 0, nb_count, vertices, fa, na_count)
     if sep_b > reach:
         return
