@@ -760,10 +760,44 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
                                                       pair_a, pair_b, margin)
     keep, keys, seam = _kept_rows(static_pairs, a_rows, b_rows, ids, count, fid, valid, edge, segment_shared)
-    kind, a_index = np.full(len(keys), 3, dtype=np.int64), a_rows.copy()  # (3: DYNAMIC)
-    kind[:static_pairs], a_index[:static_pairs] = 0, -1  # (0: STATIC)
-    return (keys[keep], kind[keep], a_rows[keep], a_index[keep], b_rows[keep], normal[keep], point[keep], sep[keep],
-            fid[keep], valid[keep], np.flatnonzero(seam[keep]), np.count_nonzero(keep[:static_pairs]))
+    return _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam)
+
+
+@_jit
+def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam):
+    """:func:`gather_manifolds`' outputs: the rows ``keep`` of each array (the static pairs, the first
+    ``static_pairs``, with kind 0 and A's body row -1; the others kind 3 and A's body row ``a_rows``), the kept
+    seam rows renumbered, and how many kept pairs are static. One loop writes them all: numba's boolean-mask
+    indexing, array by array, cost more than the copying."""
+    kept, kept_static = 0, 0
+    for p in range(len(keep)):
+        if keep[p]:
+            kept += 1
+            if p < static_pairs:
+                kept_static += 1
+    out_keys, kind, out_a_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(kept, np.int64)
+    a_index, out_b_rows = np.empty(kept, np.int64), np.empty(kept, np.int64)
+    out_normal, out_point, out_sep = np.empty((kept, 2)), np.empty((kept, 2, 2)), np.empty((kept, 2))
+    out_fid, out_valid = np.empty((kept, 2), np.int64), np.empty((kept, 2), np.bool_)
+    seams = 0
+    for p in range(len(keep)):
+        seams += keep[p] and seam[p]
+    seam_rows, row, seam_at = np.empty(seams, np.int64), 0, 0
+    for p in range(len(keep)):
+        if not keep[p]:
+            continue
+        static = p < static_pairs
+        out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
+        kind[row], a_index[row] = (0, -1) if static else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
+        for slot in range(2):
+            out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
+            out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
+            out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
+        if seam[p]:
+            seam_rows[seam_at], seam_at = row, seam_at + 1
+        row += 1
+    return (out_keys, kind, out_a_rows, a_index, out_b_rows, out_normal, out_point, out_sep, out_fid, out_valid,
+            seam_rows, kept_static)
 
 
 @_jit
