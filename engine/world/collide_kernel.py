@@ -40,6 +40,10 @@ _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
 _inline = numba.njit(inline="always", fastmath=False)
 """Small helpers, inlined where called."""
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)
+"""The pair loop: compiled without numba's runtime, as it allocates nothing. With the runtime, numba counted
+references to every array handed to an inlined helper whose body branches, in and out at every pair (some 80 ns a
+box pair, a third of its manifold); without it there is nothing to count."""
 
 FLIP_TOLERANCE = 0.01
 """Pixels: the reference face stays A's unless B's face separates clearly more (stable ids from frame to
@@ -291,7 +295,7 @@ def _point_polygon_closest(vertices, normals, first, count, px, py):
     return qx, qy, d, (px - qx) / d, (py - qy) / d, feature
 
 
-@_jit
+@_inline
 def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
                     out_normal, out_point, out_sep, out_ids, out_valid):
     """Pair ``p`` where A or B is a circle: the closest core point of the other shape to the circle's centre
@@ -433,10 +437,19 @@ def _collide_pairs(vertices, normals, offsets, radius, placement, pair_a, pair_b
         trig[s, 0], trig[s, 1] = math.cos(placement[s, 2]), math.sin(placement[s, 2])
         widest = max(widest, offsets[s + 1] - offsets[s])
     local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
-    for p in range(count):
+    _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, placement, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
+
+
+@_without_runtime
+def _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, placement, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge):
+    """Pair ``p`` = (``pair_a[p]``, ``pair_b[p]``) into row ``p`` of the outputs, which arrive empty, for every
+    pair (``trig``: each shape's cos and sin; ``local_v``, ``local_n``: scratch rows for the widest core)."""
+    for p in range(len(pair_a)):
         _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, placement, trig, margin,
                      local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
-    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
 def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray, radius: np.ndarray,
@@ -708,9 +721,8 @@ def _manifolds(vertices, normals, offsets, radius, placement, trig, pair_a, pair
     local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
     padded = np.zeros((len(offsets) - 1, 3))  # (segments sit at the origin, unturned)
     padded[:len(placement)] = placement
-    for p in range(count):
-        _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, padded, trig, margin,
-                     local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, padded, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
     return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
