@@ -781,33 +781,33 @@ def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid
     ``static_pairs``, with kind 0 and A's body row -1; the others kind 3 and A's body row ``a_rows``), the kept
     seam rows renumbered, and how many kept pairs are static. One loop writes them all: numba's boolean-mask
     indexing, array by array, cost more than the copying."""
-    kept, kept_static = 0, 0
+    kept, kept_static, seams = 0, 0, 0
+    for p in range(len(keep)):
+        kept += keep[p]
+        kept_static += keep[p] and p < static_pairs
+        seams += keep[p] and seam[p]
+    kind, a_index, seam_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(seams, np.int64)
+    row, seam_at = 0, 0
     for p in range(len(keep)):
         if keep[p]:
-            kept += 1
-            if p < static_pairs:
-                kept_static += 1
-    out_keys, kind, out_a_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(kept, np.int64)
-    a_index, out_b_rows = np.empty(kept, np.int64), np.empty(kept, np.int64)
+            kind[row], a_index[row] = (0, -1) if p < static_pairs else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
+            if seam[p]:
+                seam_rows[seam_at], seam_at = row, seam_at + 1
+            row += 1
+    if kept == len(keep):  # (every pair has a point, as in a settled stack: the arrays themselves, no copies)
+        return keys, kind, a_rows, a_index, b_rows, normal, point, sep, fid, valid, seam_rows, kept_static
+    out_keys, out_a_rows, out_b_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(kept, np.int64)
     out_normal, out_point, out_sep = np.empty((kept, 2)), np.empty((kept, 2, 2)), np.empty((kept, 2))
     out_fid, out_valid = np.empty((kept, 2), np.int64), np.empty((kept, 2), np.bool_)
-    seams = 0
+    row = 0
     for p in range(len(keep)):
-        seams += keep[p] and seam[p]
-    seam_rows, row, seam_at = np.empty(seams, np.int64), 0, 0
-    for p in range(len(keep)):
-        if not keep[p]:
-            continue
-        static = p < static_pairs
-        out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
-        kind[row], a_index[row] = (0, -1) if static else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
-        for slot in range(2):
-            out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
-            out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
-            out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
-        if seam[p]:
-            seam_rows[seam_at], seam_at = row, seam_at + 1
-        row += 1
+        if keep[p]:
+            out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
+            for slot in range(2):
+                out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
+                out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
+                out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
+            row += 1
     return (out_keys, kind, out_a_rows, a_index, out_b_rows, out_normal, out_point, out_sep, out_fid, out_valid,
             seam_rows, kept_static)
 
