@@ -40,10 +40,11 @@ _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
 _inline = numba.njit(inline="always", fastmath=False)
 """Small helpers, inlined where called."""
-_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
 """The pair loop: compiled without numba's runtime, as it allocates nothing. With the runtime, numba counted
 references to every array handed to an inlined helper whose body branches, in and out at every pair (some 80 ns a
-box pair, a third of its manifold); without it there is nothing to count."""
+box pair, a third of its manifold); without it there is nothing to count. (``_nrt`` is numba's own switch, not in
+its type stubs.)"""
 
 FLIP_TOLERANCE = 0.01
 """Pixels: the reference face stays A's unless B's face separates clearly more (stable ids from frame to
