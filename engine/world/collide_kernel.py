@@ -40,6 +40,11 @@ _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must not depend on the compiler's reordering)."""
 _inline = numba.njit(inline="always", fastmath=False)
 """Small helpers, inlined where called."""
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
+"""The pair loop: compiled without numba's runtime, as it allocates nothing. With the runtime, numba counted
+references to every array handed to an inlined helper whose body branches, in and out at every pair (some 80 ns a
+box pair, a third of its manifold); without it there is nothing to count. (``_nrt`` is numba's own switch, not in
+its type stubs.)"""
 
 FLIP_TOLERANCE = 0.01
 """Pixels: the reference face stays A's unless B's face separates clearly more (stable ids from frame to
@@ -77,16 +82,28 @@ def _clamp_unit(x):
 
 
 @_inline
-def _into_frame(vertices, normals, first, count, cos_b, sin_b, bx, by, cos_a, sin_a, ax, ay, out_v, out_n):
-    """Shape B's core (rows ``first``.. of ``count``) in A's local frame, into ``out_v``/``out_n`` rows 0.."""
+def _into_frame(vertices, first, count, cos_b, sin_b, bx, by, cos_a, sin_a, ax, ay, out_v):
+    """Shape B's core vertices (rows ``first``.. of ``count``) in A's local frame, into ``out_v`` rows 0.."""
     for i in range(count):
         x, y = vertices[first + i, 0], vertices[first + i, 1]
         wx, wy = cos_b * x - sin_b * y + bx, sin_b * x + cos_b * y + by
         dx, dy = wx - ax, wy - ay
         out_v[i, 0], out_v[i, 1] = cos_a * dx + sin_a * dy, -sin_a * dx + cos_a * dy
+
+
+@_inline
+def _normals_into_frame(normals, first, count, cos_b, sin_b, cos_a, sin_a, out_n):
+    """Shape B's edge normals (rows ``first``.. of ``count``) turned into A's local frame, into ``out_n``."""
+    for i in range(count):
         x, y = normals[first + i, 0], normals[first + i, 1]
         wx, wy = cos_b * x - sin_b * y, sin_b * x + cos_b * y
         out_n[i, 0], out_n[i, 1] = cos_a * wx + sin_a * wy, -sin_a * wx + cos_a * wy
+
+
+@_inline
+def _next(i, count):
+    """The vertex after ``i`` (0 <= i < count) round the polygon: ``(i + 1) % count`` without the division."""
+    return i + 1 if i + 1 < count else 0
 
 
 @_inline
@@ -258,7 +275,7 @@ def _point_polygon_closest(vertices, normals, first, count, px, py):
         ax, ay = vertices[first + i, 0], vertices[first + i, 1]
         if normals[first + i, 0] * (px - ax) + normals[first + i, 1] * (py - ay) <= 0.0:
             continue
-        j = (i + 1) % count
+        j = _next(i, count)
         bx, by = vertices[first + j, 0], vertices[first + j, 1]
         ex, ey = bx - ax, by - ay
         t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
@@ -279,7 +296,7 @@ def _point_polygon_closest(vertices, normals, first, count, px, py):
     return qx, qy, d, (px - qx) / d, (py - qy) / d, feature
 
 
-@_jit
+@_inline
 def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig, margin,
                     out_normal, out_point, out_sep, out_ids, out_valid):
     """Pair ``p`` where A or B is a circle: the closest core point of the other shape to the circle's centre
@@ -313,22 +330,23 @@ def _circle_contact(p, a, b, vertices, normals, offsets, radius, placement, trig
     _put_point(out_point, out_sep, out_ids, out_valid, p, 0, mx, my, separation, fid, place, margin)
 
 
-@_jit
+@_inline
 def _vertex_contact(va, fa, na_count, ea, vb, nb_count, eb, ra, rb, place, margin, p,
                     out_normal, out_point, out_sep, out_ids, out_valid):
     """The cores are apart (or both are segments): if the closest points of A's edge ``ea`` (rows from ``fa``
     of ``va``) and B's edge ``eb`` (rows from 0 of ``vb``, in A's frame) are two vertices, not of parallel
     edges side by side, the contact is one point on the vertex-vertex axis. Returns whether that decided the
     pair (written, or too far apart); False: clip as usual."""
-    i11, i12 = ea, (ea + 1) % na_count
-    i21, i22 = eb, (eb + 1) % nb_count
+    i11, i12 = ea, _next(ea, na_count)
+    i21, i22 = eb, _next(eb, nb_count)
     a1x, a1y, a2x, a2y = va[fa + i11, 0], va[fa + i11, 1], va[fa + i12, 0], va[fa + i12, 1]
     b1x, b1y, b2x, b2y = vb[i21, 0], vb[i21, 1], vb[i22, 0], vb[i22, 1]
     f1, f2, c1x, c1y, c2x, c2y = _segment_closest(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y)
+    if not ((f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)):
+        return False  # (before the distance: edges side by side, the usual case, need no square root)
     dx, dy = c2x - c1x, c2y - c1y
     distance = math.hypot(dx, dy)
-    at_ends = (f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)
-    if not at_ends or distance <= DISJOINT_TOLERANCE:
+    if distance <= DISJOINT_TOLERANCE:
         return False
     if _parallel_overlap(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y):
         return False  # parallel edges side by side (crates stacked square): a two-point line contact
@@ -357,13 +375,15 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
                         out_normal, out_point, out_sep, out_ids, out_valid)
         return
     place = (trig[a, 0], trig[a, 1], placement[a, 0], placement[a, 1])
-    _into_frame(vertices, normals, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
-                place[0], place[1], place[2], place[3], local_v, local_n)
+    _into_frame(vertices, fb, nb_count, trig[b, 0], trig[b, 1], placement[b, 0], placement[b, 1],
+                place[0], place[1], place[2], place[3], local_v)
     ra, rb = radius[a], radius[b]
     reach = margin + (ra + rb)
     ea, sep_a = _max_separation(vertices, normals, fa, na_count, local_v, 0, nb_count)
     if sep_a > reach:
         return
+    # (B's normals only now: A's faces alone rule out many pairs of a loose pile)
+    _normals_into_frame(normals, fb, nb_count, trig[b, 0], trig[b, 1], place[0], place[1], local_n)
     eb, sep_b = _max_separation(local_v, local_n, 0, nb_count, vertices, fa, na_count)
     if sep_b > reach:
         return
@@ -382,7 +402,7 @@ def _collide_one(p, a, b, vertices, normals, offsets, radius, placement, trig, m
             if not out_valid[p, 0]:
                 out_edge[p] = -1
             return
-    a1, a2, b1, b2 = fa + ea, fa + (ea + 1) % na_count, eb, (eb + 1) % nb_count
+    a1, a2, b1, b2 = fa + ea, fa + _next(ea, na_count), eb, _next(eb, nb_count)
     a1x, a1y, a2x, a2y = vertices[a1, 0], vertices[a1, 1], vertices[a2, 0], vertices[a2, 1]
     b1x, b1y, b2x, b2y = local_v[b1, 0], local_v[b1, 1], local_v[b2, 0], local_v[b2, 1]
     if flip:  # B's edge is the reference, A's the incident edge
@@ -418,10 +438,19 @@ def _collide_pairs(vertices, normals, offsets, radius, placement, pair_a, pair_b
         trig[s, 0], trig[s, 1] = math.cos(placement[s, 2]), math.sin(placement[s, 2])
         widest = max(widest, offsets[s + 1] - offsets[s])
     local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
-    for p in range(count):
+    _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, placement, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
+
+
+@_without_runtime
+def _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, placement, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge):
+    """Pair ``p`` = (``pair_a[p]``, ``pair_b[p]``) into row ``p`` of the outputs, which arrive empty, for every
+    pair (``trig``: each shape's cos and sin; ``local_v``, ``local_n``: scratch rows for the widest core)."""
+    for p in range(len(pair_a)):
         _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, placement, trig, margin,
                      local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
-    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
 def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray, radius: np.ndarray,
@@ -693,9 +722,8 @@ def _manifolds(vertices, normals, offsets, radius, placement, trig, pair_a, pair
     local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
     padded = np.zeros((len(offsets) - 1, 3))  # (segments sit at the origin, unturned)
     padded[:len(placement)] = placement
-    for p in range(count):
-        _collide_one(p, pair_a[p], pair_b[p], vertices, normals, offsets, radius, padded, trig, margin,
-                     local_v, local_n, out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
+    _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, padded, trig, margin, local_v, local_n,
+                 out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
     return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
@@ -745,10 +773,44 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
                                                       pair_a, pair_b, margin)
     keep, keys, seam = _kept_rows(static_pairs, a_rows, b_rows, ids, count, fid, valid, edge, segment_shared)
-    kind, a_index = np.full(len(keys), 3, dtype=np.int64), a_rows.copy()  # (3: DYNAMIC)
-    kind[:static_pairs], a_index[:static_pairs] = 0, -1  # (0: STATIC)
-    return (keys[keep], kind[keep], a_rows[keep], a_index[keep], b_rows[keep], normal[keep], point[keep], sep[keep],
-            fid[keep], valid[keep], np.flatnonzero(seam[keep]), np.count_nonzero(keep[:static_pairs]))
+    return _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam)
+
+
+@_jit
+def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam):
+    """:func:`gather_manifolds`' outputs: the rows ``keep`` of each array (the static pairs, the first
+    ``static_pairs``, with kind 0 and A's body row -1; the others kind 3 and A's body row ``a_rows``), the kept
+    seam rows renumbered, and how many kept pairs are static. One loop writes them all: numba's boolean-mask
+    indexing, array by array, cost more than the copying."""
+    kept, kept_static, seams = 0, 0, 0
+    for p in range(len(keep)):
+        kept += keep[p]
+        kept_static += keep[p] and p < static_pairs
+        seams += keep[p] and seam[p]
+    kind, a_index, seam_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(seams, np.int64)
+    row, seam_at = 0, 0
+    for p in range(len(keep)):
+        if keep[p]:
+            kind[row], a_index[row] = (0, -1) if p < static_pairs else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
+            if seam[p]:
+                seam_rows[seam_at], seam_at = row, seam_at + 1
+            row += 1
+    if kept == len(keep):  # (every pair has a point, as in a settled stack: the arrays themselves, no copies)
+        return keys, kind, a_rows, a_index, b_rows, normal, point, sep, fid, valid, seam_rows, kept_static
+    out_keys, out_a_rows, out_b_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(kept, np.int64)
+    out_normal, out_point, out_sep = np.empty((kept, 2)), np.empty((kept, 2, 2)), np.empty((kept, 2))
+    out_fid, out_valid = np.empty((kept, 2), np.int64), np.empty((kept, 2), np.bool_)
+    row = 0
+    for p in range(len(keep)):
+        if keep[p]:
+            out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
+            for slot in range(2):
+                out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
+                out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
+                out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
+            row += 1
+    return (out_keys, kind, out_a_rows, a_index, out_b_rows, out_normal, out_point, out_sep, out_fid, out_valid,
+            seam_rows, kept_static)
 
 
 @_jit

@@ -247,3 +247,50 @@ def test_a_body_on_the_floor_s_top_face_names_the_segment_s_vertices_as_the_padd
     n = shape.count
     features = {int(found.ids[0, j]) >> 8 for j in (0, 1) if found.valid[0, j]}
     assert features <= ({n - 2, n - 1} if n > 2 else {0, 1}) and features
+
+
+def loose_pile_with_a_circle_on_the_joint():
+    rng = np.random.default_rng(5)
+    return [(MIXED[i % len(MIXED)], (float(-250 + 40 * (i % 13) + rng.uniform(-6, 6)),
+                                     float(14 + 30 * (i // 13) + rng.uniform(-4, 4))), float(rng.uniform(-0.4, 0.4)))
+            for i in range(52)] + [(MIXED[4], (0.0, 2.0 + 9.0 - 0.2), 0.0)]
+
+
+def box_on_a_box_on_the_floor():
+    box = RoundedPolygon.box(16, 16, radius=1)
+    return [(box, (-100.0, 2.0 + 9.0 - 0.2 + 17.8 * level), 0.0) for level in range(2)]
+
+
+@pytest.mark.parametrize("placed", [loose_pile_with_a_circle_on_the_joint(), box_on_a_box_on_the_floor()],
+                         ids=["some kept", "all kept"])
+def test_gathering_keeps_the_pairs_with_a_point_in_order_with_their_seam_rows(monkeypatch, placed):
+    """``gather_manifolds`` copies the kept rows of every output (static pairs first) and renumbers the seam
+    candidates to the kept rows: the same arrays as masking each stage's outputs in numpy."""
+    import engine.world.contacts as contacts
+
+    calls = []
+
+    def recording(*args):
+        calls.append(args)
+        return collide_kernel.gather_manifolds(*args)
+
+    monkeypatch.setattr(contacts, "gather_manifolds", recording)
+    scene_contacts(placed)
+    (vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segment_boxes, shared,
+     boxes, ids, count, candidate_body, candidate_segment, lo, hi, margin) = args = calls[0]
+    ck = collide_kernel
+    ks, sg = ck._static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
+    shapes = ck._with_segments(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
+    bodies = len(offsets) - 1
+    pair_a, pair_b = np.concatenate([bodies + np.arange(len(ks)), lo]), np.concatenate([ks, hi])
+    a_rows = np.concatenate([sg, lo])
+    normal, point, sep, fid, valid, edge = ck._manifolds(*shapes[:4], placement, shapes[4], pair_a, pair_b, margin)
+    keep, keys, seam = ck._kept_rows(len(ks), a_rows, pair_b.copy(), ids, count, fid, valid, edge, shared)
+    kind = np.where(np.arange(len(keep)) < len(ks), 0, 3)
+    a_index = np.where(np.arange(len(keep)) < len(ks), -1, a_rows)
+    expected = (keys[keep], kind[keep], a_rows[keep], a_index[keep], pair_b[keep], normal[keep], point[keep], sep[keep],
+                fid[keep], valid[keep], np.flatnonzero(seam[keep]), np.count_nonzero(keep[:len(ks)]))
+    got = ck.gather_manifolds(*args)
+    assert keep[:len(ks)].any() and keep[len(ks):].any()
+    assert (keep.all() if len(placed) == 2 else not keep.all() and seam[keep].any())
+    assert all(np.array_equal(g, e) and np.asarray(g).dtype == np.asarray(e).dtype for g, e in zip(got, expected))
