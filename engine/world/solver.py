@@ -46,7 +46,7 @@ import numpy as np
 from ..bodies import (
     GRAVITY_SCALE, VX, X, Y, PhysicsConfig, RigidBody,
 )
-from ..geometry import CastHit, Transform, Vec2, boxes_touching, shape_cast
+from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
     ROW_COLUMNS, all_asleep_in_place, begin_step, rest_and_sleep, solve_common_contacts, solve_contacts,
@@ -396,8 +396,7 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
     polys = world_polys(table, scene.config.speculative_distance, position, angle)
     boxes = polys["box_array"]
     touched = np.zeros(len(boxes), dtype=bool)
-    for m in movers:
-        touched |= boxes_touching(boxes, m)
+    touched[touching_pairs(np.array(movers, dtype=np.float64).reshape(-1, 4), boxes)[1]] = True
     for k in np.flatnonzero(touched & asleep).tolist():
         bodies[k].wake()
         asleep[k] = False
