@@ -284,7 +284,7 @@ class World:
                 if character.on_floor and character.floor_collider is not None:
                     self._press_on_floor(character, dt)
             self._crowd_kept, self._crowd = self._crowd, None
-            if self._rigid.bodies or len(self._rigid.contacts):  # (a world of characters only: no rigid step)
+            if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
                 scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                    self.static_friction)
                 events.extend(self._rigid.step(scene, dt))
