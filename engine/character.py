@@ -741,9 +741,10 @@ def _step_up(
 
 def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
     """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
-    box, (x, y) = ch.shape.local_aabb, position  # the shape's box at `position` (it never turns), grown
-    box = AABB(box.min_x + x - reach, box.min_y + y - reach, box.max_x + x + reach, box.max_y + y + reach)
-    found = ch.scene.candidates(box, ignore=(ch,), filter=ch.filter)
+    min_x, min_y, max_x, max_y = ch.shape.local_aabb  # the shape's box at `position` (it never turns), grown
+    x, y = position
+    found = ch.scene.candidates((min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach), (ch,),
+                                ch.filter)
     ch._candidates = found if ch._candidates is None else ch._candidates.extended(found)
 
 
