@@ -215,70 +215,21 @@ class Gathered:
     """What the mover gathered around a move (``World.candidates``): the static segments as indices
     (``segments``, an int64 array; ``static_places``: their places in the gathered order), the other colliders
     as neighbours with their places (``others``), and the Minkowski-sum rows the compiled queries built for
-    them (``rows``, per moving core). :meth:`neighbours` lists them all, in order, as ``World.gather`` does.
+    them (``rows``, per moving core). :meth:`neighbours` lists them all, in order, as ``World.gather`` does."""
 
-    The static segments may be found when first asked for (``pending``: the query box, px, and filter, and
-    the function answering them and whether one is one-way for those), or handed in by a compiled query
-    that found them itself on the way (:meth:`found`): a mover's slide searches the level's grid in the same
-    call."""
-
-    __slots__ = ("_count", "_near", "_one_way", "_others", "_pending", "_segments", "_static_neighbour", "rows",
-                 "static_places")
+    __slots__ = ("_static_neighbour", "count", "one_way", "others", "rows", "segments", "static_places")
 
     def __init__(self, segments: Any, others: list[Neighbour] | None, one_way: bool,
-                 static_neighbour: Callable[[int], Neighbour],
-                 pending: tuple[Sequence[float], Any, Callable[[Sequence[float], Any], tuple[Any, bool]]] | None = None
-                 ) -> None:
-        self._segments = segments
-        self._one_way = one_way
-        self._pending = pending
-        self._near = others or []
-        self._others: list[tuple[int, Neighbour]] | None = None if self._near else []
-        self._count = -1
+                 static_neighbour: Callable[[int], Neighbour]) -> None:
+        self.segments = segments
         self.static_places: list[int] | None = None
         """Places of the segments in the gathered order (``None``: the first ``len(segments)``)."""
+        self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments))) if others else []
+        self.one_way = one_way
+        """Whether a one-way segment is among them."""
+        self.count = len(segments) + len(others) if others else len(segments)
         self.rows: dict[object, Any] = {}
         self._static_neighbour = static_neighbour
-
-    @property
-    def pending(self) -> tuple[Sequence[float], Any] | None:
-        """The query box and filter of the static segments still to be found (see :meth:`found`); ``None``
-        when they are known."""
-        return None if self._pending is None else self._pending[:2]
-
-    def found(self, segments: Any, one_way: bool) -> None:
-        """The static segments, found by the caller (what ``pending`` would answer)."""
-        self._segments, self._one_way, self._pending = segments, one_way, None
-
-    def _resolve(self) -> None:
-        if self._pending is not None:
-            box, query, answer = self._pending
-            self.found(*answer(box, query))
-
-    @property
-    def segments(self) -> Any:
-        self._resolve()
-        return self._segments
-
-    @property
-    def one_way(self) -> bool:
-        """Whether a one-way segment is among them."""
-        self._resolve()
-        return self._one_way
-
-    @property
-    def others(self) -> list[tuple[int, Neighbour]]:
-        """The colliders other than static segments, with their places (after the segments)."""
-        if self._others is None:
-            self._others = list(enumerate(self._near, start=len(self.segments)))
-        return self._others
-
-    @property
-    def count(self) -> int:
-        """How many colliders were gathered."""
-        if self._count < 0:
-            self._count = len(self.segments) + len(self._near)
-        return self._count
 
     def place_of_static(self, k: int) -> int:
         """The place of the ``k``-th static segment in the gathered order."""
@@ -297,23 +248,23 @@ class Gathered:
         """These, followed by those of ``more`` not among them yet (by collider)."""
         known_segments = set(self.segments.tolist())
         known_others = {id(n.collider) for _, n in self.others}
-        merged = Gathered(self.segments, None, self.one_way or more.one_way, self._static_neighbour)
+        merged = Gathered(self.segments, [], self.one_way or more.one_way, self._static_neighbour)
         merged.static_places = [self.place_of_static(k) for k in range(len(self.segments))]
-        merged._others = list(self.others)
-        merged._count = self.count
+        merged.others = list(self.others)
+        merged.count = self.count
         new_segments = []
         arriving = [(more.place_of_static(k), 0, s) for k, s in enumerate(more.segments.tolist())]
         arriving += [(p, 1, n) for p, n in more.others]
         for _, kind, item in sorted(arriving, key=lambda e: e[0]):
             if kind == 0 and item not in known_segments:
                 new_segments.append(item)
-                merged.static_places.append(merged._count)
-                merged._count += 1
+                merged.static_places.append(merged.count)
+                merged.count += 1
             elif kind == 1 and id(item.collider) not in known_others:
-                merged._others.append((merged._count, item))
-                merged._count += 1
+                merged.others.append((merged.count, item))
+                merged.count += 1
         if new_segments:
-            merged._segments = np.concatenate([self.segments, np.array(new_segments, dtype=np.int64)])
+            merged.segments = np.concatenate([self.segments, np.array(new_segments, dtype=np.int64)])
         return merged
 
 

@@ -26,8 +26,7 @@ import numba
 import numpy as np
 
 __all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
-           "contact_sums", "first_hit_mover", "first_hit_sums", "gather_slide_touch",
-           "grid_query", "mover_constants", "py_hypot",
+           "contact_sums", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot",
            "slide_sums", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths",
            "touch_sums"]
 
@@ -568,29 +567,6 @@ def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grou
                             stops_out, touched_out)
 
 
-@_jit
-def gather_slide_touch(cell_keys, offsets, members, boxes, filters, one_way, check_filter, inv_cell, min_x, min_y,
-                       max_x, max_y, category, mask, group, found_out, table, core, mover, px, py, dx, dy, vx, vy,
-                       grounded, stops_out, touched_out):
-    """A mover's gather of the static segments (:func:`grid_query`, into ``found_out``) and its slide among
-    them (:func:`slide_touch_mover`) in one call, when every segment found is solid (``one_way`` flags per
-    segment) and has a usable row in ``table`` (built, its sum a polygon of 3 to ``len(core) + 2`` vertices:
-    an unbuilt row's count is 0). Returns (the number of segments found, whether the slide ran, then what
-    :func:`slide_touch_mover` returns; zeros and no contacts when it did not: the caller builds the missing
-    rows, or takes the scalar way, and slides then)."""
-    count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                       max_y, category, mask, group, found_out)
-    segments = found_out[:count]
-    largest = core.shape[0] + 2
-    for s in segments:
-        vertices = table[s, SUM_COUNT]
-        if one_way[s] or not 3.0 <= vertices <= largest:
-            return count, False, 0, 0.0, 0.0, 0.0, 0.0, False, False, False, 0, False
-    stops, end_x, end_y, end_vx, end_vy, floor, wall, ceiling, walls, overlapping = slide_touch_mover(
-        table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
-    return count, True, stops, end_x, end_y, end_vx, end_vy, floor, wall, ceiling, walls, overlapping
-
-
 def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) -> np.ndarray:
     """:func:`first_hit_sums`' arguments that stay the same from sweep to sweep of one shape, in one array for
     :func:`first_hit_mover`: the radius, the box in its own frame, ``graze_cosine`` and last the ``two`` (2.0)
@@ -735,8 +711,4 @@ def compile_steps() -> Iterator[str]:
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
     grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
                np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64))
-    gather_slide_touch(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
-                       np.ones((1, 3), dtype=np.int64), np.zeros(1, dtype=np.bool_), True, 1 / 64, -1.0, -1.0, 1.0,
-                       1.0, 1, 1, 0, np.zeros(1, dtype=np.int64), rows, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0,
-                       True, np.zeros((4, 9)), np.zeros((3, 6)))
     yield "level grid"

@@ -194,28 +194,17 @@ class StaticGeometry:
     def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
         """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
         call over the broad phase's grid."""
-        grid = self.query_grid()
-        if grid is None:
-            return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
-        min_x, min_y, max_x, max_y = box
-        count = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, grid.checks(query),
-                           grid.inv_cell, min_x, min_y, max_x, max_y, query.category, query.mask, query.group,
-                           grid.found)
-        return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
-
-    def query_grid(self) -> _Grid | None:
-        """The broad phase's grid as the compiled queries take it (built if need be); ``None`` for a level too
-        far-flung for it (see :attr:`_Grid.usable`)."""
         grid = self._grid
         if grid is None or self._broadphase is None:
             bp = self.broadphase  # (re)builds the broad phase first if segments were added
             grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
-        return grid if grid.usable else None
-
-    def gathered_segments(self, box: Sequence[float], query: CollisionFilter) -> tuple[np.ndarray, bool]:
-        """:meth:`segments_in` and whether one of them is one-way (:meth:`has_one_way`)."""
-        segments = self.segments_in(box, query)
-        return segments, self.has_one_way(segments)
+        if not grid.usable:
+            return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
+        check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
+        min_x, min_y, max_x, max_y = box
+        count = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell,
+                           min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.found)
+        return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def has_one_way(self, segments: np.ndarray) -> bool:
         """Whether any of ``segments`` is one-way."""
@@ -254,20 +243,6 @@ class StaticGeometry:
         those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
         if shape.count < 3:
             return None
-        table = self.table_of(shape)
-        built = table.built
-        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
-        if not all(map(built.__getitem__, segments)):  # (all built, mostly: checked at C speed)
-            for segment in segments:
-                if not built[segment]:
-                    table.build(self.broadphase, segment)
-        if table.unusable and not table.unusable.isdisjoint(segments):
-            return None
-        return table
-
-    def table_of(self, shape: RoundedPolygon) -> _SumTable:
-        """The kept :meth:`sum_table` of a polygon ``shape``'s core (made empty the first time), its rows as they
-        are (the compiled slide checks them itself: an unbuilt row's vertex count is 0)."""
         vertices = shape.vertices
         last = self._last_sum_table
         if last is not None and last[0] is vertices:
@@ -280,6 +255,14 @@ class StaticGeometry:
                 kept = self._sum_tables[vertices] = _SumTable(shape, len(self))
             table = kept
             self._last_sum_table = (vertices, table)  # (kept alive with it: its id stays its own)
+        built = table.built
+        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
+        if not all(map(built.__getitem__, segments)):  # (all built, mostly: checked at C speed)
+            for segment in segments:
+                if not built[segment]:
+                    table.build(self.broadphase, segment)
+        if table.unusable and not table.unusable.isdisjoint(segments):
+            return None
         return table
 
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:
@@ -311,8 +294,6 @@ class _Grid:
         self.keys = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
         self.boxes = broadphase.aabbs
         n = len(broadphase)
-        self.default_filters = filters is None
-        """Whether every segment has the default filter."""
         if filters is None:
             filters = (np.ones(n, np.int64), np.full(n, DEFAULT_FILTER.mask, np.int64), np.zeros(n, np.int64))
         self.filters = np.ascontiguousarray(np.stack(filters, axis=1), dtype=np.int64).reshape(-1, 3)
@@ -321,11 +302,6 @@ class _Grid:
         self.any_one_way = bool(self.one_way.any())
         self.found = np.zeros(n, dtype=np.int64)
         """Where :func:`~engine.world.cast_kernel.grid_query` puts the segments it finds (reused)."""
-
-    def checks(self, query: CollisionFilter) -> bool:
-        """Whether a query with filter ``query`` must check the segments' filters (not when both are the
-        default)."""
-        return not (query is DEFAULT_FILTER and self.default_filters)
 
 
 class _SumTable:

@@ -36,8 +36,8 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    boxes_near, cast_sums, contact_sums, first_hit_mover, gather_slide_touch, mover_constants, slide_sums,
-    slide_touch_mover, sweep_constants, touch_sums,
+    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_mover,
+    sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
@@ -159,8 +159,8 @@ class World:
         """:meth:`compiled_first_hit`'s constants of a swept shape by its id (kept with it, and the graze cosine
         they hold)."""
         self._movers: dict[int, tuple[np.ndarray, RoundedPolygon, RoundedPolygon, MoverConfig]] = {}
-        """The characters' constants for the compiled slide by the ids of their cast shape, own shape and config
-        (kept with them)."""
+        """The characters' constants for the compiled slide by the id of their cast shape (each character's own),
+        kept with that shape, the character's own shape and config, which must still be the ones asked for."""
         self._body_sums: dict[tuple, tuple[RoundedPolygon, RoundedPolygon, RoundedPolygon]] = {}
         """Minkowski sums of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
         cast shape, its angle); the shapes are kept with the sum so that their ids stay theirs."""
@@ -283,7 +283,7 @@ class World:
                     events.extend(character.step_events)
                 floor = character.floor_collider
                 if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
-                    self._press_on_floor(character, floor.body, dt)
+                    self._press_on_floor(character, dt)
             self._crowd_kept, self._crowd = self._crowd, None
             if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
                 scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
@@ -309,11 +309,13 @@ class World:
         characters = np.array([ch.aabb() for ch in self.characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
-    def _press_on_floor(self, character: Character, floor: RigidBody, dt: float) -> None:
-        """A character standing on a rigid body (``floor``) weighs on it (mass x gravity, at the contact)."""
-        m = character.config.mass
-        point = character.floor_point or floor.position
-        floor.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
+    def _press_on_floor(self, character: Character, dt: float) -> None:
+        """A character standing on a rigid body weighs on it (mass x gravity, at the contact)."""
+        floor = character.floor_collider
+        if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+            m = character.config.mass
+            point = character.floor_point or floor.body.position
+            floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)
 
     # ---------------------------------------------------------------- queries
     def gather(self, box: AABB, ignore: Iterable[object] = (), filter: CollisionFilter | None = None) -> list[Neighbour]:
@@ -330,27 +332,28 @@ class World:
         (min_x, min_y, max_x, max_y) in px."""
         query = filter or DEFAULT_FILTER
         static = self.static
+        segments = static.segments_in(box, query)
         if not isinstance(ignore, tuple):
             ignore = tuple(ignore)  # (looked through twice below)
+        for x in ignore:
+            if isinstance(x, Collider) and x.segment >= 0:  # static segments ignored: left out
+                dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
+                segments = segments[~np.isin(segments, dropped)]
+                break
         characters = self.characters
-        found = None
         # Only the groups that have members are looked at: a hero alone on a static level (ignoring itself)
         # has none, and gathers its segments only.
         if self.kinematic_bodies or self.bodies or characters and not (
                 len(characters) == 1 and characters[0] in ignore):
             found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query)
-        for x in ignore:
-            if isinstance(x, Collider) and x.segment >= 0:  # static segments ignored: left out
-                dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
-                segments = static.segments_in(box, query)
-                segments = segments[~np.isin(segments, dropped)]
-                return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
-        # The segments are found when first asked for: a mover's slide finds them in its own compiled call.
-        return Gathered(None, found, False, static.neighbour, (box, query, static.gathered_segments))
+            return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
+        return Gathered(segments, None, static.has_one_way(segments), static.neighbour)
 
     def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order."""
-        ignored = {id(x) for x in ignore}
+        ignored = set()
+        for x in ignore:
+            ignored.add(id(x))
         found: list[Neighbour] = []
         if self.kinematic_bodies:
             self._near_bodies(self._kinematic_near(box), box, ignored, query, found)
@@ -518,15 +521,11 @@ class World:
         (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
         touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
         mover slides cast by cast."""
-        if touching is not None:
-            gathered = self._gathered_slide(shape, position, d, velocity, grounded, config, candidates, ignore,
-                                            touching)
-            if gathered is not None:
-                return gathered
         rows = self._static_only_rows(shape, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
+        touched = None
         if touching is None:
             box = shape.local_aabb
             stops, px, py, vx, vy = slide_sums(
@@ -534,71 +533,27 @@ class World:
                 position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded,
                 config.floor_limit,
                 config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
-            hits, trail = self._stops_of(segment_rows, stops)
-            return hits, trail, (px, py), (vx, vy), None
-        stops_out, touched_out = self._slide_out
-        answer = slide_touch_mover(
-            table, segment_rows, core, self._mover_constants(shape, touching, config), position[0], position[1],
-            d[0], d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
-        return self._touch_answer(segment_rows, *answer)
-
-    def _gathered_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                        config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
-                        touching: RoundedPolygon) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching] | None:
-        """:meth:`compiled_slide` with ``touching``, when the candidates' static segments are still to be found
-        and nothing else was gathered: the segments found and the slide among them in one compiled call
-        (:func:`~engine.world.cast_kernel.gather_slide_touch`). ``None`` when it cannot answer (a segment
-        one-way or its row not built yet, the candidates' segments then known) or does not apply."""
-        if not isinstance(candidates, Gathered) or candidates.others or shape.count < 3 or ignore:
-            return None
-        pending, grid = candidates.pending, self.static.query_grid()
-        if pending is None or grid is None:
-            return None
-        (min_x, min_y, max_x, max_y), query = pending
-        table = self.static.table_of(shape)
-        stops_out, touched_out = self._slide_out
-        count, slid, *answer = gather_slide_touch(
-            grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, grid.one_way, grid.checks(query),
-            grid.inv_cell, min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.found,
-            table.rows, table.core, self._mover_constants(shape, touching, config), position[0], position[1], d[0],
-            d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
-        segments = grid.found[:count].copy()  # (the candidates keep them: not a view of the reused array)
-        if not slid:
-            candidates.found(segments, self.static.has_one_way(segments))
-            return None
-        candidates.found(segments, False)
-        candidates.rows[id(shape.vertices)] = (table.rows, segments, table.core)  # (as _gathered_rows keeps them)
-        return self._touch_answer(segments, *answer)
-
-    def _touch_answer(self, segments: np.ndarray, count: int, px: float, py: float, vx: float, vy: float,
-                      floor: bool, wall: bool, ceiling: bool, walls: int, overlapping: bool
-                      ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
-        """:meth:`compiled_slide`'s answer from :func:`~engine.world.cast_kernel.slide_touch_mover`'s, whose
-        stops and contacts are in the reused ``_slide_out`` arrays (rows of ``segments``, the gathered ones)."""
-        stops_out, touched_out = self._slide_out
-        if floor or wall or ceiling:
-            rows_touched = touched_out.tolist()
-            contact_of = self._contact_of
-            touched: Touching = (contact_of(segments, rows_touched[0]) if floor else None,
-                                 contact_of(segments, rows_touched[1]) if wall else None,
-                                 contact_of(segments, rows_touched[2]) if ceiling else None, walls, overlapping)
         else:
-            touched = (None, None, None, walls, overlapping)
-        if not count:  # (no stop on the way: the usual run along a floor)
-            return [], [], (px, py), (vx, vy), touched
-        hits, trail = self._stops_of(segments, stops_out[:count])
-        return hits, trail, (px, py), (vx, vy), touched
-
-    def _stops_of(self, segments: np.ndarray, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:
-        """:meth:`compiled_slide`'s hits and the trail of their stops from the slide kernels' ``stops`` (rows of
-        their columns, the first a row of ``segments``, the gathered ones)."""
+            stops_out, touched_out = self._slide_out
+            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_mover(
+                table, segment_rows, core, self._mover_constants(shape, touching, config), position[0], position[1],
+                d[0], d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
+            stops = stops_out[:count]
+            if floor or wall or ceiling:
+                rows_touched = touched_out.tolist()
+                contact_of = self._contact_of
+                touched = (contact_of(segment_rows, rows_touched[0]) if floor else None,
+                           contact_of(segment_rows, rows_touched[1]) if wall else None,
+                           contact_of(segment_rows, rows_touched[2]) if ceiling else None, walls, overlapping)
+            else:
+                touched = (None, None, None, walls, overlapping)
         hits, trail = [], []
         if len(stops):
-            collider = self.static.collider
+            segments, collider = segment_rows, self.static.collider  # (the gathered segments)
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
-        return hits, trail
+        return hits, trail, (px, py), (vx, vy), touched
 
     def _mover_constants(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig) -> np.ndarray:
         """:func:`~engine.world.cast_kernel.mover_constants` of a character's cast ``shape``, own shape
