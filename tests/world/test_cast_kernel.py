@@ -295,7 +295,7 @@ def test_the_compiled_grid_query_finds_what_the_broad_phase_does(seed):
 def test_a_crowds_gathers_see_each_character_where_it_is_now():
     """Fifteen characters (a crowd: their boxes are tested in one compiled call, and kept between steps while
     nothing changed): gathers between and during steps find exactly the characters whose boxes touch the
-    query box, after moves, teleports, direct position changes and filter changes."""
+    query box, after moves, teleports, direct position changes, filter changes and a new shape."""
     world = World()
     world.add_segments([(-500.0, 0.0)], [(500.0, 0.0)], radius=1.0)
     crowd = [world.add_character(RoundedPolygon.box(8, 12), (float(x), 20.0)) for x in range(-420, 420, 60)]
@@ -322,6 +322,8 @@ def test_a_crowds_gathers_see_each_character_where_it_is_now():
     crowd[3].filter = CollisionFilter(group=-2)
     query = CollisionFilter(group=-2)
     assert crowd[3] not in found(probe, query) and found(probe, query) == expected(probe, query)
+    crowd[8].shape = RoundedPolygon.box(100, 200)  # reshaped by the game: now reaching into the probe
+    assert crowd[8] in found(probe) and found(probe) == expected(probe)
     world.remove(crowd[5])
     crowd.remove(crowd[5])
     assert found(probe) == expected(probe)
