@@ -25,10 +25,10 @@ from collections.abc import Iterator, Sequence
 import numba
 import numpy as np
 
-__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
-           "contact_sums", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot",
-           "slide_sums", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths",
-           "touch_sums"]
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
+           "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot", "slide_sums",
+           "slide_touch_checked", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants",
+           "thousandths", "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -567,6 +567,19 @@ def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grou
                             stops_out, touched_out)
 
 
+@_jit
+def slide_touch_checked(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
+    """:func:`slide_touch_mover` when every one of ``segments`` has a usable row in ``table``: built (an unbuilt
+    row's vertex count is 0) and its sum a polygon of 3 to ``len(core) + 2`` vertices, as
+    ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers -1 stops:
+    the caller has the rows built (or takes the scalar way) first."""
+    largest = core.shape[0] + 2
+    for s in segments:
+        if not 3.0 <= table[s, SUM_COUNT] <= largest:
+            return -1, px, py, vx, vy, False, False, False, 0, False
+    return slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
+
+
 def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) -> np.ndarray:
     """:func:`first_hit_sums`' arguments that stay the same from sweep to sweep of one shape, in one array for
     :func:`first_hit_mover`: the radius, the box in its own frame, ``graze_cosine`` and last the ``two`` (2.0)
@@ -702,6 +715,8 @@ def compile_steps() -> Iterator[str]:
                             (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
     slide_touch_mover(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
                       np.zeros((3, 6)))
+    slide_touch_checked(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
+                        np.zeros((3, 6)))
     first_hit_mover(rows, segments, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0,
                     -10.0)
     yield "character touches"

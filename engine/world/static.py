@@ -243,6 +243,21 @@ class StaticGeometry:
         those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
         if shape.count < 3:
             return None
+        table = self.table_of(shape)
+        built = table.built
+        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
+        if not all(map(built.__getitem__, segments)):  # (all built, mostly: checked at C speed)
+            for segment in segments:
+                if not built[segment]:
+                    table.build(self.broadphase, segment)
+        if table.unusable and not table.unusable.isdisjoint(segments):
+            return None
+        return table
+
+    def table_of(self, shape: RoundedPolygon) -> _SumTable:
+        """The kept :meth:`sum_table` of a polygon ``shape``'s core (made empty the first time) with its rows as
+        they are: for a compiled query that checks the rows it reads itself (an unbuilt row's vertex count
+        is 0) and asks :meth:`sum_table` for them when one is missing."""
         vertices = shape.vertices
         last = self._last_sum_table
         if last is not None and last[0] is vertices:
@@ -255,14 +270,6 @@ class StaticGeometry:
                 kept = self._sum_tables[vertices] = _SumTable(shape, len(self))
             table = kept
             self._last_sum_table = (vertices, table)  # (kept alive with it: its id stays its own)
-        built = table.built
-        segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
-        if not all(map(built.__getitem__, segments)):  # (all built, mostly: checked at C speed)
-            for segment in segments:
-                if not built[segment]:
-                    table.build(self.broadphase, segment)
-        if table.unusable and not table.unusable.isdisjoint(segments):
-            return None
         return table
 
     def minkowski_sum(self, shape: RoundedPolygon, segment: int) -> RoundedPolygon:

@@ -36,8 +36,8 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_mover,
-    sweep_constants, touch_sums,
+    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
+    slide_touch_mover, sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
 from .kinematic import KinematicBody
@@ -488,17 +488,20 @@ class World:
             return None
         return self._gathered_rows(shape, ignore, candidates)
 
-    def _static_only_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered | None
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def _static_only_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered | None,
+                          checked: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """:meth:`_sum_rows` for an upright ``shape`` when the gathered candidates are static solid segments
-        only (no bodies, no one-way rules: what the mover's compiled calls answer for); ``None`` otherwise."""
+        only (no bodies, no one-way rules: what the mover's compiled calls answer for); ``None`` otherwise.
+        ``checked``: see :meth:`_gathered_rows`."""
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None
-        return self._gathered_rows(shape, ignore, candidates)
+        return self._gathered_rows(shape, ignore, candidates, checked)
 
-    def _gathered_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core)."""
+    def _gathered_rows(self, shape: RoundedPolygon, ignore: Iterable[object], candidates: Gathered,
+                       checked: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core). Unless
+        ``checked``, rows not yet made for these candidates come from the table as it is, unbuilt rows and
+        all, for a compiled call that checks them itself (:meth:`_slide_touching`)."""
         if shape.count < 3:
             return None
         for x in ignore:
@@ -507,6 +510,9 @@ class World:
         key = id(shape.vertices)  # (the shape, alive, keeps its vertices: the id stays theirs while gathered)
         found = candidates.rows.get(key, False)
         if found is False:
+            if not checked:
+                unchecked = self.static.table_of(shape)
+                return unchecked.rows, candidates.segments, unchecked.core
             table = self.static.sum_table(shape, candidates.segments)
             found = None if table is None else (table.rows, candidates.segments, table.core)
             candidates.rows[key] = found
@@ -521,39 +527,63 @@ class World:
         (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
         touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
         mover slides cast by cast."""
-        rows = self._static_only_rows(shape, ignore, candidates)
+        rows = self._static_only_rows(shape, ignore, candidates, checked=touching is None)
         if rows is None:
             return None
+        if touching is not None:
+            return self._slide_touching(shape, position, d, velocity, grounded, config, candidates, ignore, touching,
+                                        rows)
         table, segment_rows, core = rows
-        touched = None
-        if touching is None:
-            box = shape.local_aabb
-            stops, px, py, vx, vy = slide_sums(
-                table, segment_rows, core, shape.radius, box.min_x, box.min_y, box.max_x, box.max_y, position[0],
-                position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded,
-                config.floor_limit,
-                config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
-        else:
-            stops_out, touched_out = self._slide_out
-            count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = slide_touch_mover(
-                table, segment_rows, core, self._mover_constants(shape, touching, config), position[0], position[1],
-                d[0], d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
-            stops = stops_out[:count]
-            if floor or wall or ceiling:
-                rows_touched = touched_out.tolist()
-                contact_of = self._contact_of
-                touched = (contact_of(segment_rows, rows_touched[0]) if floor else None,
-                           contact_of(segment_rows, rows_touched[1]) if wall else None,
-                           contact_of(segment_rows, rows_touched[2]) if ceiling else None, walls, overlapping)
-            else:
-                touched = (None, None, None, walls, overlapping)
+        box = shape.local_aabb
+        stops, px, py, vx, vy = slide_sums(
+            table, segment_rows, core, shape.radius, box.min_x, box.min_y, box.max_x, box.max_y, position[0],
+            position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded, config.floor_limit,
+            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
+        hits, trail = self._stops_of(segment_rows, stops)
+        return hits, trail, (px, py), (vx, vy), None
+
+    def _slide_touching(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+                        config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
+                        touching: RoundedPolygon, rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching] | None:
+        """:meth:`compiled_slide` with ``touching``, from the gathered ``rows`` as the table has them: one
+        compiled call checks them and slides; when one is not built yet it is built (or the scalar way taken)
+        and the slide made then."""
+        stops_out, touched_out = self._slide_out
+        constants = self._mover_constants(shape, touching, config)
+        table, segment_rows, core = rows
+        answer = slide_touch_checked(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
+                                     velocity[0], velocity[1], grounded, stops_out, touched_out)
+        if answer[0] < 0:  # a row not built yet (the first meeting with a segment), or not usable
+            checked = self._static_only_rows(shape, ignore, candidates)
+            if checked is None:
+                return None
+            table, segment_rows, core = checked
+            answer = slide_touch_mover(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
+                                       velocity[0], velocity[1], grounded, stops_out, touched_out)
+        elif isinstance(candidates, Gathered):
+            candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
+        count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = answer
+        touched: Touching = (None, None, None, walls, overlapping)
+        if floor or wall or ceiling:
+            rows_touched = touched_out.tolist()
+            contact_of = self._contact_of
+            touched = (contact_of(segment_rows, rows_touched[0]) if floor else None,
+                       contact_of(segment_rows, rows_touched[1]) if wall else None,
+                       contact_of(segment_rows, rows_touched[2]) if ceiling else None, walls, overlapping)
+        hits, trail = self._stops_of(segment_rows, stops_out[:count])
+        return hits, trail, (px, py), (vx, vy), touched
+
+    def _stops_of(self, segments: np.ndarray, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:
+        """:meth:`compiled_slide`'s hits and the trail of their stops from the slide kernels' ``stops`` (rows of
+        their columns, the first a row of ``segments``, the gathered ones)."""
         hits, trail = [], []
         if len(stops):
-            segments, collider = segment_rows, self.static.collider  # (the gathered segments)
+            collider = self.static.collider
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
                 hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
                 trail.append((sx, sy))
-        return hits, trail, (px, py), (vx, vy), touched
+        return hits, trail
 
     def _mover_constants(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig) -> np.ndarray:
         """:func:`~engine.world.cast_kernel.mover_constants` of a character's cast ``shape``, own shape

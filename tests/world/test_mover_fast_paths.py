@@ -2,6 +2,9 @@
 
 * :func:`engine.world.cast_kernel.slide_touch_mover` (a character's constants in one array) against
   :func:`~engine.world.cast_kernel.slide_touch_sums` called with every argument;
+* :func:`~engine.world.cast_kernel.slide_touch_checked` (rows checked in the call) against
+  :func:`~engine.world.cast_kernel.slide_touch_mover` on rows ``StaticGeometry.sum_table`` built, and its
+  refusal of a table with a row unbuilt;
 * :func:`~engine.world.cast_kernel.first_hit_mover` against :func:`~engine.world.cast_kernel.first_hit_sums`;
 * a gather of the only character, ignoring it, against one that does not ignore it (or ignores its collider);
 * ``MoverConfig.floor_limit``, ``touch_margin`` and ``path_stretch`` against the sums they keep;
@@ -18,8 +21,8 @@ import pytest
 from engine import Character, MoverConfig, RoundedPolygon, World
 from engine.geometry import Transform, minkowski_difference
 from engine.world.cast_kernel import (
-    SUM_COUNT, SUM_FIRST_VERTEX, first_hit_mover, first_hit_sums, mover_constants, slide_touch_mover, slide_touch_sums,
-    sweep_constants,
+    SUM_COUNT, SUM_FIRST_VERTEX, first_hit_mover, first_hit_sums, mover_constants, slide_touch_checked,
+    slide_touch_mover, slide_touch_sums, sweep_constants,
 )
 from tests.world.test_cast_kernel import random_world, touching_probes
 
@@ -137,3 +140,34 @@ def test_a_gather_leaves_out_the_only_character_exactly_when_it_is_ignored():
     assert [n.collider for _, n in world.candidates(box).others] == [ch.collider]
     assert world.candidates(box, (ch,)).others == [] and world.candidates(box, (ch.collider,)).others == []
     assert world.candidates(box, (object(),)).others[0][1].collider is ch.collider
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_slide_that_checks_its_rows_equals_the_slide_on_built_rows_and_refuses_an_unbuilt_one(seed):
+    world = random_world(seed)
+    rng = np.random.default_rng(seed + 40)
+    config = CONFIGS[0]
+    ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
+    cast_shape = ch.shape.inflated(config.skin)
+    constants = world._mover_constants(cast_shape, ch.shape, config)
+    compared = refused = 0
+    for position, d in touching_probes(world, ch, rng, 150):
+        rows = world._static_only_rows(cast_shape, (), ch._candidates)  # (built)
+        if rows is None or not len(rows[1]):
+            continue
+        table, segments, core = rows
+        arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5))
+        answers = []
+        for slide in (slide_touch_checked, slide_touch_mover):
+            stops, touched = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
+            answers.append((slide(table, segments, core, constants, *arguments, stops, touched), stops.tolist(),
+                            touched.tolist()))
+        assert answers[0] == answers[1]
+        compared += 1
+        unbuilt = table.copy()
+        unbuilt[segments[int(rng.integers(len(segments)))], SUM_COUNT] = 0.0  # (as a row never built)
+        stops = np.full((64, 9), -1.0)
+        assert slide_touch_checked(unbuilt, segments, core, constants, *arguments, stops, np.zeros((3, 6)))[0] == -1
+        assert (stops == -1.0).all()
+        refused += 1
+    assert compared > 50 and refused == compared
