@@ -29,7 +29,7 @@ import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody, Sensor
 from ..character import Character, MoverConfig, move_character
-from ..geometry import AABB, CastHit, RoundedPolygon, Transform, boxes_touching, cast_against_sum, collide, \
+from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
@@ -59,6 +59,9 @@ and 12 (+ 1.6 us of upkeep per move), 10 of them 14 and 12."""
 
 _BODY_SUMS = 4096
 """How many body Minkowski sums a world keeps before it starts over (moving bodies make new ones each step)."""
+
+_ALL = DEFAULT_FILTER.mask
+"""Every collision category bit (a filter with it as category and mask touches every other)."""
 
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
@@ -110,6 +113,56 @@ class _CrowdBoxes:
         return found
 
 
+class _KinematicBoxes:
+    """The kinematic bodies' boxes, swept over this step's motion, and the neighbours a gather returns for
+    them, made once and used while no kinematic body is placed, added or removed (``key``: see
+    :meth:`World._kinematic_in`): a level's lifts and doors are gathered by every character's every move. A
+    gather's answer is the same as testing each body's box as it is now."""
+
+    def __init__(self, bodies: list[KinematicBody], key: tuple[int, int, int]) -> None:
+        self.key = key
+        self.bodies = list(bodies)
+        self.rows: list[AABB] = []
+        self.neighbours: list[Neighbour] = []
+        for body in bodies:
+            xf = body.transform
+            row = _swept_box(body, xf)
+            self.rows.append(row)
+            self.neighbours.append(Neighbour(body.collider, body.shape, xf, (row.min_x, row.min_y, row.max_x, row.max_y)))
+        self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
+        self.found = np.zeros(len(bodies), dtype=np.int64)
+        """Where :func:`~engine.world.cast_kernel.boxes_near` puts the rows it finds (reused)."""
+        self.filters = np.tile(np.array([[_ALL, _ALL, 0]], dtype=np.int64), (len(bodies), 1))
+        """Filters that touch every query, for :func:`~engine.world.cast_kernel.boxes_near`'s box test alone:
+        the bodies' own filters may change between placements, and are tested as they are now."""
+
+    def near(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
+        """Add to ``found``, in order, the bodies whose swept boxes overlap ``box`` and whose filters touch
+        ``query``, not ignored (by body or collider id)."""
+        bodies, rows, neighbours = self.bodies, self.rows, self.neighbours
+        # The boxes in one compiled call, padded a little (the exact test below decides).
+        count = boxes_near(self.boxes, self.filters, box.min_x - 1e-6, box.min_y - 1e-6, box.max_x + 1e-6,
+                           box.max_y + 1e-6, _ALL, _ALL, 0, self.found)
+        for k in self.found[:count].tolist():
+            body = bodies[k]
+            if id(body.collider) in ignored or id(body) in ignored:
+                continue
+            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+                continue
+            if rows[k].overlaps(box):
+                found.append(neighbours[k])
+
+
+def _swept_box(body: KinematicBody, xf: Transform) -> AABB:
+    """A kinematic body's box where ``xf`` (its transform) places it, grown over where it came from this step
+    when it moved (a lift fast enough to pass a character in one step)."""
+    body_box = body.shape.aabb(xf)
+    before = body.previous_transform
+    if before.position != body.position or before.angle != body.angle:
+        body_box = body_box.union(body.shape.aabb(before))
+    return body_box
+
+
 class World:
     """Owns static geometry, rigid bodies, kinematic bodies, characters and sensors; ``step(dt)`` advances
     them.
@@ -149,10 +202,8 @@ class World:
         self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
         """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
         and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
-        self._kinematic_boxes: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros((0, 4)))
-        """The kinematic bodies' swept boxes and when they were made (:attr:`KinematicBody.placements`,
-        :attr:`_kinematic_changes` and their count): kept while no kinematic body is placed, added or removed
-        (a level's lifts and doors, gathered for every character's every move)."""
+        self._kinematic_boxes = _KinematicBoxes([], (-1, -1, -1))
+        """The kinematic bodies' swept boxes and neighbours, the last ones made (see :meth:`_kinematic_in`)."""
         self._kinematic_changes = 0
         """How many times a kinematic body was added to or removed from this world."""
         self._sweeps: dict[int, tuple[np.ndarray, RoundedPolygon, float]] = {}
@@ -356,7 +407,7 @@ class World:
             ignored.add(id(x))
         found: list[Neighbour] = []
         if self.kinematic_bodies:
-            self._near_bodies(self._kinematic_near(box), box, ignored, query, found)
+            self._kinematic_in().near(box, ignored, query, found)
         if self.bodies:
             # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
             # exact test decides as it did body by body).
@@ -372,38 +423,28 @@ class World:
         return found
 
     @staticmethod
-    def _near_bodies(group: Sequence[KinematicBody | RigidBody | Character], box: AABB, ignored: set[int],
-                     query: CollisionFilter, found: list[Neighbour]) -> None:
+    def _near_bodies(group: Sequence[RigidBody | Character], box: AABB, ignored: set[int], query: CollisionFilter,
+                     found: list[Neighbour]) -> None:
         """:meth:`candidates`' test of one group of bodies: those not ignored (by body or collider id), whose
-        filters touch ``query`` and whose boxes (a kinematic body's swept over this step) overlap ``box``, added
-        to ``found`` in order."""
+        filters touch ``query`` and whose boxes overlap ``box``, added to ``found`` in order."""
         for body in group:
             if id(body.collider) in ignored or id(body) in ignored:
                 continue
             if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
                 continue
             body_box = body.aabb()
-            before = body.previous_transform if body.collider.kind is BodyKind.KINEMATIC else None
-            if before is not None and (before.position != body.position or before.angle != body.angle):
-                # Where it swept this step counts (a lift fast enough to pass a character in one step).
-                body_box = body_box.union(body.shape.aabb(before))
             if body_box.overlaps(box):
                 found.append(Neighbour(body.collider, body.shape, body.transform, (
                     body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
 
-    def _kinematic_near(self, box: AABB) -> list[KinematicBody]:
-        """The kinematic bodies whose boxes, swept over this step's motion, may overlap ``box`` (in the order
-        they were added; a conservative test, the exact one is the caller's)."""
-        bodies = self.kinematic_bodies
-        if not bodies:
-            return []
-        made, boxes = self._kinematic_boxes
-        now = (KinematicBody.placements, self._kinematic_changes, len(bodies))
-        if made != now:
-            swept = [b.aabb().union(b.shape.aabb(b.previous_transform)) for b in bodies]
-            boxes = np.array(swept, dtype=np.float64).reshape(-1, 4)
-            self._kinematic_boxes = (now, boxes)
-        return [bodies[k] for k in np.flatnonzero(boxes_touching(boxes, box.grown(1e-6))).tolist()]
+    def _kinematic_in(self) -> _KinematicBoxes:
+        """The kinematic bodies' boxes and neighbours as they are now: the kept ones while no kinematic body
+        has been placed (:attr:`KinematicBody.placements`), added or removed (:attr:`_kinematic_changes`)
+        since they were made, else new ones (kept)."""
+        key = (KinematicBody.placements, self._kinematic_changes, len(self.kinematic_bodies))
+        if self._kinematic_boxes.key != key:
+            self._kinematic_boxes = _KinematicBoxes(self.kinematic_bodies, key)
+        return self._kinematic_boxes
 
     def _crowd_now(self) -> _CrowdBoxes:
         """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""

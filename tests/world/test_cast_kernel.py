@@ -356,7 +356,8 @@ def test_a_gather_finds_exactly_the_rigid_bodies_whose_boxes_meet_its_box():
 def test_a_gather_finds_exactly_the_kinematic_bodies_whose_swept_boxes_meet_its_box():
     """Kinematic bodies a gather returns (found from their kept boxes) are those whose boxes, swept over the
     step's motion, overlap the query box, as one body at a time would find them: while they move, while they
-    stand, and right after game code moves or reshapes one between steps."""
+    stand, and right after game code moves, reshapes or refilters one between steps; each with its transform
+    and swept box as they are now."""
     rng = np.random.default_rng(5)
     world = World(gravity=(0.0, 0.0))
     lifts = [world.add_kinematic(KinematicBody(RoundedPolygon.box(20, 4), tuple(rng.uniform(-300, 300, 2)),
@@ -374,15 +375,20 @@ def test_a_gather_finds_exactly_the_kinematic_bodies_whose_swept_boxes_meet_its_
             lifts[trial % 30].position = tuple(rng.uniform(-300, 300, 2))
             lifts[(trial + 7) % 30].shape = RoundedPolygon.box(60, 10)
             lifts[(trial + 3) % 30].angle = float(rng.uniform(0, 3))
+        if trial % 20 == 12:  # a filter changed, nothing placed: it no longer touches the default filter
+            lifts[trial % 30].filter = CollisionFilter(category=2, mask=2)
         if trial % 20 == 15:  # one taken out and one (made long before) put in: as many as before
             world.remove(world.kinematic_bodies[trial % 7])
             world.add_kinematic(spares.pop())
         x, y = rng.uniform(-320, 320, 2)
         w, h = rng.uniform(1, 150, 2)
         box = AABB(x, y, x + w, y + h)
-        gathered = [n.collider.body for n in world.gather(box) if n.collider.body is not None]
-        assert gathered == [lift for lift in world.kinematic_bodies if swept(lift).overlaps(box)]
-    assert not spares and lifts
+        gathered = [n for n in world.gather(box) if n.collider.body is not None]
+        assert [n.collider.body for n in gathered] == [lift for lift in world.kinematic_bodies
+                                                       if swept(lift).overlaps(box) and DEFAULT_FILTER.touches(lift.filter)]
+        for n in gathered:  # where each is now, its box swept over the step
+            assert n.transform == n.collider.body.transform and AABB(*n.box) == swept(n.collider.body)
+    assert not spares and lifts and any(lift.filter is not DEFAULT_FILTER for lift in lifts)
 
 
 def test_casts_against_bodies_hit_as_the_reference_cast_while_bodies_rest_move_and_turn():
