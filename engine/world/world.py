@@ -21,6 +21,7 @@ things coming from its ``one_way`` side: ``one_way`` is the unit direction a cha
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import Any
@@ -132,18 +133,13 @@ class _KinematicBoxes:
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.found = np.zeros(len(bodies), dtype=np.int64)
         """Where :func:`~engine.world.cast_kernel.boxes_near` puts the rows it finds (reused)."""
-        self.filters = np.tile(np.array([[_ALL, _ALL, 0]], dtype=np.int64), (len(bodies), 1))
-        """Filters that touch every query, for :func:`~engine.world.cast_kernel.boxes_near`'s box test alone:
-        the bodies' own filters may change between placements, and are tested as they are now."""
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
         """Add to ``found``, in order, the bodies whose swept boxes overlap ``box`` and whose filters touch
         ``query``, not ignored (by body or collider id)."""
         bodies, rows, neighbours = self.bodies, self.rows, self.neighbours
         # The boxes in one compiled call, padded a little (the exact test below decides).
-        count = boxes_near(self.boxes, self.filters, box.min_x - 1e-6, box.min_y - 1e-6, box.max_x + 1e-6,
-                           box.max_y + 1e-6, _ALL, _ALL, 0, self.found)
-        for k in self.found[:count].tolist():
+        for k in _rows_near(self.boxes, box, 1e-6, self.found):
             body = bodies[k]
             if id(body.collider) in ignored or id(body) in ignored:
                 continue
@@ -151,6 +147,36 @@ class _KinematicBoxes:
                 continue
             if rows[k].overlaps(box):
                 found.append(neighbours[k])
+
+
+class _StandingBodies:
+    """The rigid bodies' boxes (all in one compiled call, padded a little) and the neighbours gathers made of
+    them, made as the gathers first ask, while the characters move in a step: the bodies stand still until
+    the rigid step (a character's push changes only their velocity)."""
+
+    def __init__(self) -> None:
+        self.boxes: np.ndarray | None = None
+        self.seen: dict[int, tuple[AABB, Neighbour]] = {}
+        """Each body's exact box and neighbour, by its index, once a gather has looked at it."""
+
+
+@lru_cache(maxsize=16)
+def _open_filters(count: int) -> np.ndarray:
+    """``count`` rows of a filter that touches every query (all categories, no group), for
+    :func:`~engine.world.cast_kernel.boxes_near`'s box test alone (shared: never written). The bodies' own
+    filters may change at any time, and are tested as they are."""
+    filters = np.full((count, 3), _ALL, dtype=np.int64)
+    filters[:, 2] = 0
+    return filters
+
+
+def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> list[int]:
+    """The rows of ``boxes`` ((n, 4) px) that overlap or touch ``box`` grown by ``pad`` px, ascending, found in
+    one compiled call (:func:`~engine.world.cast_kernel.boxes_near`, its answer put in ``found``, n long)."""
+    count = boxes_near(boxes, _open_filters(len(boxes)), box.min_x - pad, box.min_y - pad, box.max_x + pad,
+                       box.max_y + pad, _ALL, _ALL, 0, found)
+    rows: list[int] = found[:count].tolist()
+    return rows
 
 
 def _swept_box(body: KinematicBody, xf: Transform) -> AABB:
@@ -199,6 +225,8 @@ class World:
         """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
         self._crowd_kept: _CrowdBoxes | None = None
         """The last ones made, used again while still current."""
+        self._standing: _StandingBodies | None = None
+        """The rigid bodies' boxes while the characters move in a step (``None`` the rest of the time)."""
         self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
         """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
         and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
@@ -326,6 +354,7 @@ class World:
             events: list[ContactEvent] = []
             if len(self.characters) >= _CROWD:
                 self._crowd = self._crowd_now()
+            self._standing = _StandingBodies()
             for k, character in enumerate(self.characters):
                 move_character(character, dt)
                 if self._crowd is not None:
@@ -335,7 +364,7 @@ class World:
                 floor = character.floor_collider
                 if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
                     self._press_on_floor(character, dt)
-            self._crowd_kept, self._crowd = self._crowd, None
+            self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
             if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
                 scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                    self.static_friction)
@@ -347,7 +376,7 @@ class World:
             self.step_count += 1
         finally:
             self._stepping = False
-            self._crowd = None
+            self._crowd = self._standing = None
             removals, self._removals = self._removals, []
             for thing in removals:
                 if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
@@ -409,9 +438,7 @@ class World:
         if self.kinematic_bodies:
             self._kinematic_in().near(box, ignored, query, found)
         if self.bodies:
-            # Rigid bodies: only those near, found from all their boxes at once (a conservative pad, so that the
-            # exact test decides as it did body by body).
-            self._near_bodies([self.bodies[k] for k in self._rigid.near(box, 1e-6)], box, ignored, query, found)
+            self._near_rigid(box, ignored, query, found)
         characters = self.characters
         crowd = self._crowd
         if crowd is None and len(characters) >= _CROWD:
@@ -421,6 +448,32 @@ class World:
         elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
             self._near_bodies(characters, box, ignored, query, found)
         return found
+
+    def _near_rigid(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
+        """:meth:`candidates`' rigid bodies: only those near, found from all their boxes at once (a conservative
+        pad: the exact test decides, as body by body); the boxes and neighbours made once per step while the
+        characters move (:class:`_StandingBodies`)."""
+        standing = self._standing
+        if standing is None:
+            boxes, seen = self._rigid.boxes(1e-6), {}
+        else:
+            if standing.boxes is None:
+                standing.boxes = self._rigid.boxes(1e-6)
+            boxes, seen = standing.boxes, standing.seen
+        bodies = self.bodies
+        for k in _rows_near(boxes, box, 0.0, np.empty(len(boxes), dtype=np.int64)):
+            body = bodies[k]
+            if id(body.collider) in ignored or id(body) in ignored:
+                continue
+            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+                continue
+            kept = seen.get(k)
+            if kept is None:
+                body_box = body.aabb()
+                kept = seen[k] = (body_box, Neighbour(body.collider, body.shape, body.transform, (
+                    body_box.min_x, body_box.min_y, body_box.max_x, body_box.max_y)))
+            if kept[0].overlaps(box):
+                found.append(kept[1])
 
     @staticmethod
     def _near_bodies(group: Sequence[RigidBody | Character], box: AABB, ignored: set[int], query: CollisionFilter,

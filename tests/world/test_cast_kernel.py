@@ -417,3 +417,34 @@ def test_casts_against_bodies_hit_as_the_reference_cast_while_bodies_rest_move_a
             if hit is not None:
                 expected.append((hit.fraction, hit.point, hit.normal, crate))
         assert got == sorted(expected, key=lambda h: h[0])
+
+
+def test_gathers_while_characters_move_find_the_rigid_bodies_a_fresh_look_finds(monkeypatch):
+    """While the characters move in a step the rigid bodies stand still, and gathers use their boxes and
+    neighbours made at the first one; each such gather must answer as a gather looking afresh would, while
+    characters run into, push and stand on a pile of crates."""
+    world = World()
+    world.add_chain([(-400.0, 0.0), (400.0, 0.0)], radius=1.0)
+    for k in range(24):
+        world.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (-150.0 + 13 * (k % 8), 12.0 + 22 * (k // 8)),
+                                 angle=0.1 * k))
+    runners = [world.add_character(RoundedPolygon.box(8, 12, radius=1), (x, 14.0)) for x in (-300.0, 200.0)]
+    compared = []
+    candidates = World.candidates
+
+    def checked(self, box, ignore=(), filter=None):
+        answer = candidates(self, box, ignore, filter)
+        if self._standing is not None:
+            standing, self._standing = self._standing, None
+            fresh = candidates(self, box, ignore, filter)
+            self._standing = standing
+            assert answer.neighbours() == fresh.neighbours()
+            compared.append(sum(n.collider.body in world.bodies for n in fresh.neighbours()))
+        return answer
+
+    monkeypatch.setattr(World, "candidates", checked)
+    for step in range(240):
+        runners[0].velocity = (260.0, -40.0 if step % 60 else 500.0)
+        runners[1].velocity = (-260.0, -40.0)
+        world.step(1 / 60)
+    assert len(compared) > 400 and sum(1 for found in compared if found) > 100
