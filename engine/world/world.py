@@ -21,8 +21,8 @@ things coming from its ``one_way`` side: ``one_way`` is the unit direction a cha
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -141,11 +141,7 @@ class _KinematicBoxes:
         # The boxes in one compiled call, padded a little (the exact test below decides).
         for k in _rows_near(self.boxes, box, 1e-6, self.found):
             body = bodies[k]
-            if id(body.collider) in ignored or id(body) in ignored:
-                continue
-            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
-                continue
-            if rows[k].overlaps(box):
+            if _wanted(body, ignored, query) and rows[k].overlaps(box):
                 found.append(neighbours[k])
 
 
@@ -177,6 +173,14 @@ def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> l
                        box.max_y + pad, _ALL, _ALL, 0, found)
     rows: list[int] = found[:count].tolist()
     return rows
+
+
+def _wanted(body: KinematicBody | RigidBody | Character, ignored: set[int], query: CollisionFilter) -> bool:
+    """Whether a gather with filter ``query``, ignoring the ids in ``ignored`` (of bodies or their colliders),
+    may return ``body`` (its box decides then)."""
+    if id(body.collider) in ignored or id(body) in ignored:
+        return False
+    return (body.filter is DEFAULT_FILTER and query is DEFAULT_FILTER) or query.touches(body.filter)
 
 
 def _swept_box(body: KinematicBody, xf: Transform) -> AABB:
@@ -463,9 +467,7 @@ class World:
         bodies = self.bodies
         for k in _rows_near(boxes, box, 0.0, np.empty(len(boxes), dtype=np.int64)):
             body = bodies[k]
-            if id(body.collider) in ignored or id(body) in ignored:
-                continue
-            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+            if not _wanted(body, ignored, query):
                 continue
             kept = seen.get(k)
             if kept is None:
@@ -481,9 +483,7 @@ class World:
         """:meth:`candidates`' test of one group of bodies: those not ignored (by body or collider id), whose
         filters touch ``query`` and whose boxes overlap ``box``, added to ``found`` in order."""
         for body in group:
-            if id(body.collider) in ignored or id(body) in ignored:
-                continue
-            if (body.filter is not DEFAULT_FILTER or query is not DEFAULT_FILTER) and not query.touches(body.filter):
+            if not _wanted(body, ignored, query):
                 continue
             body_box = body.aabb()
             if body_box.overlaps(box):
