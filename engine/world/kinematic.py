@@ -107,7 +107,18 @@ class KinematicBody(MovingBody):
             KinematicBody.placements += 1
             if name == "position":  # (a tuple: an in-place change could not be seen)
                 value = _pair(value, self)
+            if name == "position" or name == "angle":
+                self.__dict__.pop("_transform", None)
         object.__setattr__(self, name, value)
+
+    @property
+    def transform(self) -> Transform:
+        """Where the body is (made once per placement: gathers, sensors and riders ask for it many times a
+        step)."""
+        kept: Transform | None = self.__dict__.get("_transform")
+        if kept is None:
+            kept = self.__dict__["_transform"] = Transform(self.position, self.angle)
+        return kept
 
     def __post_init__(self) -> None:
         if not isinstance(self.filter, CollisionFilter):

@@ -235,3 +235,22 @@ def test_a_kinematic_body_given_a_bad_position_says_which_and_what():
         lift.position = ("up", 1)
     with pytest.raises(WorldError, match="position must be two numbers"):
         KinematicBody(RoundedPolygon.box(20, 4), None)  # type: ignore[arg-type]
+
+
+def test_a_kinematic_bodys_transform_is_where_it_is_after_every_move():
+    """A lift's transform (kept between moves, as gathers and riders ask for it often) follows every change
+    of its position and angle: set by game code, by its velocity and along its path."""
+    world = World()
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(20, 4), (0.0, 0.0), velocity=(60.0, 0.0),
+                                             angular_velocity=0.5))
+    for _ in range(3):
+        assert lift.transform == Transform(lift.position, lift.angle)
+        world.step(DT)
+    assert lift.position != (0.0, 0.0) and lift.angle != 0.0
+    assert lift.transform == Transform(lift.position, lift.angle)
+    assert lift.previous_transform != lift.transform
+    lift.position = (5.0, 7.0)
+    assert lift.transform == Transform((5.0, 7.0), lift.angle)
+    lift.angle = 1.25
+    assert lift.transform == Transform((5.0, 7.0), 1.25)
+    assert lift.aabb() == lift.shape.aabb(Transform((5.0, 7.0), 1.25))
