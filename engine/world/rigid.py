@@ -13,7 +13,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
-from ..geometry import boxes_touching
 from ..types import ContactEvent, WorldError
 from .collide_kernel import body_boxes
 from .contacts import ContactSet, RigidScene, ShapeTable
@@ -111,15 +110,6 @@ class RigidBodySet:
         _, boxes = body_boxes(table.vertices, table.offsets, table.radius, np.ascontiguousarray(state[:, X:Y + 1]),
                               np.ascontiguousarray(state[:, ANGLE]), float(pad))
         return boxes  # type: ignore[no-any-return]
-
-    def near(self, box: tuple[float, float, float, float], pad: float) -> list[int]:
-        """The indices (ascending) of the bodies whose boxes, grown by ``pad`` px, overlap ``box`` (min x,
-        min y, max x, max y, px): every body's box at once (a character's gather asks this for each move, and
-        a level may have hundreds of crates)."""
-        if not self.bodies:
-            return []
-        found: list[int] = np.flatnonzero(boxes_touching(self.boxes(pad), box)).tolist()
-        return found
 
     def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
         """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""
