@@ -23,7 +23,6 @@ solver's (:mod:`engine.solver`); its names are public to it, not to games.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 import operator
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
@@ -35,11 +34,13 @@ from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
 from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes, refresh_near, sweep_pairs
 from .filters import filter_arrays, filter_columns, filters_touch
+from .step_kernel import packed_contacts
 from .static import StaticGeometry
 
 __all__ = [
-    "CHARACTER", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "DeferredList", "Found", "RigidScene",
-    "ShapeTable", "TouchingPairs", "collide_all", "found_rows", "overlapping_pairs", "pick", "picked_from", "world_polys",
+    "CHARACTER", "CONTACT_FIELDS", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "DeferredList",
+    "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all", "found_rows", "overlapping_pairs", "pick",
+    "picked_from", "world_polys",
 ]
 
 _SHAPE_OF, _FILTER_OF = attrgetter("shape"), attrgetter("filter")
@@ -116,60 +117,98 @@ def _key(kind: int, a: int, b: int) -> int:
     return (kind << 58) | (a << 29) | b
 
 
-class Colouring(NamedTuple):
-    """A solve's graph colouring (made by the solver, kept with the contact set for the next step)."""
-
-    rows_a: np.ndarray
-    """Solver rows of each contact's A, in the order the contacts were found."""
-    rows_b: np.ndarray
-    light: np.ndarray
-    """Which contacts were light (normals only), in the same order."""
-    order: np.ndarray
-    """The contacts in colour order (indices into the found order)."""
-    starts: np.ndarray
-    """Each colour's first contact in colour order, then the number of contacts (int64)."""
-    light_colours: np.ndarray
-    """Which colours are solved with the light kernel (bool)."""
+_NO_CONTACTS = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=bool))
+"""The packed buffers of no contacts (shared: nothing writes them)."""
 
 
-@dataclass
+class Colouring:
+    """A solve's graph colouring (made by the solver, kept with the contact set for the next step), packed
+    (:func:`~engine.world.step_kernel.colouring_arrays` reads it): each contact's solver rows of A and B and
+    whether it was light (in the order the contacts were found), the contacts in colour order, each colour's
+    first contact (and the end), which colours are solved with the light kernel."""
+
+    __slots__ = ("ints", "flags")
+
+    def __init__(self, ints: np.ndarray, flags: np.ndarray) -> None:
+        self.ints, self.flags = ints, flags
+
+    @property
+    def order(self) -> np.ndarray:
+        """The contacts in colour order (indices into the order found; the rows ``colouring_arrays`` gives)."""
+        m = (len(self.ints) - len(self.flags) - 1) // 2
+        return self.ints[2 * m:3 * m]
+
+    def picked(self, items: Sequence[Any]) -> "DeferredList":
+        """``items`` (one per contact, in the order found) in colour order, made on first use."""
+        return DeferredList(lambda: pick(items, self.order), lambda index: pick(items, self.order[index]))
+
+
+CONTACT_FIELDS: dict[str, tuple[str, int, int, tuple[int, ...]]] = {
+    "keys": ("ints", 0, 1, ()), "ids": ("ints", 1, 3, (2,)), "a_index": ("ints", 3, 4, ()),
+    "b_index": ("ints", 4, 5, ()), "normal": ("floats", 0, 2, (2,)), "point": ("floats", 2, 6, (2, 2)),
+    "impulse": ("floats", 6, 10, (4,)), "anchors": ("floats", 10, 18, (2, 4)), "valid": ("flags", 0, 2, (2,)),
+    "touching": ("flags", 2, 3, ()), "sliding": ("flags", 3, 5, (2,)),
+}
+"""Where each array of a packed contact set lies: buffer, first and last value (in contacts: ``m`` values
+each) and each contact's shape, as :func:`~engine.world.step_kernel.contact_arrays` carves them (a test checks
+they agree). Carved here one by one, as asked for: the step's events need three of them, and handing all
+eleven from compiled code cost more than the rest of a resting pile's step in Python."""
+
+
+def _contact_field(name: str, doc: str) -> property:
+    buffer, first, last, shape = CONTACT_FIELDS[name]
+
+    def carve(self: "ContactSet") -> np.ndarray:
+        m = len(self)
+        return getattr(self, buffer)[first * m:last * m].reshape((m, *shape))  # type: ignore[no-any-return]
+
+    return property(carve, doc=doc)
+
+
 class ContactSet:
-    """The contacts of the last step, kept for warm starting, events and the debug overlay."""
+    """The contacts of a step, kept for warm starting, events and the debug overlay. The solver hands them
+    packed in three buffers (``ints``, ``floats``, ``flags``: :data:`CONTACT_FIELDS`); they are read here as
+    arrays by name."""
 
-    keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    ids: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
-    valid: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
-    normal: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
-    point: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
-    impulse: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
-    """Accumulated impulses: normal at point 0 and 1, tangent at point 0 and 1."""
-    sliding: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=bool))
-    anchors: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 4)))
-    """Friction anchors per point: x, y in A's frame, then in B's."""
-    touching: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    a_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    """Position of A in the world's body list, -1 where A is not a rigid body."""
-    b_index: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    """Position of B in the world's body list."""
-    a: Sequence[Any] = field(default_factory=list)
-    """Participant A of each contact: a segment index (int), kinematic body, character or rigid body (a
-    :class:`DeferredList`, made when first read)."""
-    b: Sequence[Any] = field(default_factory=list)
-    """Rigid body B of each contact."""
-    colouring: Colouring | None = None
-    """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
+    __slots__ = ("ints", "floats", "flags", "a", "b", "colouring")
+
+    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
+                 b: Sequence[Any] = (), colouring: Colouring | None = None) -> None:
+        ints, floats, flags = _NO_CONTACTS if packed is None else packed
+        self.ints: np.ndarray = ints
+        self.floats: np.ndarray = floats
+        self.flags: np.ndarray = flags
+        self.a: Sequence[Any] = a
+        """Participant A of each contact: a segment index (int), kinematic body, character or rigid body (a
+        :class:`DeferredList`, made when first read)."""
+        self.b: Sequence[Any] = b
+        """Rigid body B of each contact."""
+        self.colouring = colouring
+        """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
+
+    keys = _contact_field("keys", "Each contact's pair key (int64).")
+    ids = _contact_field("ids", "(m, 2) feature ids of the two points.")
+    valid = _contact_field("valid", "(m, 2) which points exist.")
+    normal = _contact_field("normal", "(m, 2) unit normal, from A to B.")
+    point = _contact_field("point", "(m, 2, 2) the points (px).")
+    impulse = _contact_field("impulse", "(m, 4) accumulated impulses: normal at point 0 and 1, tangent at 0 and 1.")
+    sliding = _contact_field("sliding", "(m, 2) which points slid (friction at the cone's edge).")
+    anchors = _contact_field("anchors", "(m, 2, 4) friction anchors per point: x, y in A's frame, then in B's.")
+    touching = _contact_field("touching", "Which contacts touch (within the slop).")
+    a_index = _contact_field("a_index", "Position of A in the world's body list, -1 where A is not a rigid body.")
+    b_index = _contact_field("b_index", "Position of B in the world's body list.")
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.ints) // 5
 
     def extended(self, other: "ContactSet", rows: np.ndarray) -> "ContactSet":
         """This set followed by ``other``'s contacts ``rows`` (a sleeping pile's contacts carried over)."""
-        arrays = {name: np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in (
-            "keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors",
-            "touching", "a_index", "b_index")}
-        count = len(self.keys)
-        return ContactSet(**arrays, a=_followed_by(self.a, count, pick(other.a, rows)),
-                          b=_followed_by(self.b, count, pick(other.b, rows)), colouring=self.colouring)
+        names = ("keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors", "touching", "a_index",
+                 "b_index")  # (packed_contacts' order)
+        arrays = [np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in names]
+        count = len(self)
+        return ContactSet(packed_contacts(*arrays), _followed_by(self.a, count, pick(other.a, rows)),
+                          _followed_by(self.b, count, pick(other.b, rows)), self.colouring)
 
 
 class TouchingPairs(Mapping[int, tuple[Any, Any]]):

@@ -49,12 +49,12 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, all_asleep_in_place, begin_step, rest_and_sleep, solve_common_contacts, solve_contacts,
-    sweep_may_hit, touch_summary,
+    ROW_COLUMNS, all_asleep_in_place, begin_step, packed_colouring, rest_and_sleep,
+    solve_common_contacts, solve_contacts, step_motion, sweep_may_hit, touch_summary,
 )
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
-    collide_all, pick, picked_from, world_polys,
+    collide_all, pick, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -95,15 +95,30 @@ _NO_ROWS = np.zeros(0, dtype=np.int64)
 class _Solved(NamedTuple):
     """What the compiled solve found out for the rest of the step."""
 
-    fast: np.ndarray
-    """Awake rows (indices into the awake bodies) that moved their ``reach`` or farther: swept next."""
+    body_out: np.ndarray
+    """The awake rows' displacement and end velocity, packed (:func:`step_motion`)."""
+    changes: np.ndarray
+    """The fast rows, then the contacts that began touching, then those that ended (see :attr:`fast`)."""
+    fast_count: int
+    began_count: int
     same_touching: bool
     """The same pairs touch, in the same order, as after the last step."""
     touching_count: int
-    began: np.ndarray
-    """The touching contacts (rows in the new contact set) whose pair did not touch in the last step."""
-    ended: np.ndarray
-    """The last step's touching contacts (rows in its contact set) whose pair no longer touches."""
+
+    @property
+    def fast(self) -> np.ndarray:
+        """Awake rows (indices into the awake bodies) that moved their ``reach`` or farther: swept next."""
+        return self.changes[:self.fast_count]
+
+    @property
+    def began(self) -> np.ndarray:
+        """The touching contacts (rows in the new contact set) whose pair did not touch in the last step."""
+        return self.changes[self.fast_count:self.fast_count + self.began_count]
+
+    @property
+    def ended(self) -> np.ndarray:
+        """The last step's touching contacts (rows in its contact set) whose pair no longer touches."""
+        return self.changes[self.fast_count + self.began_count:]
 
 
 class StepOutcome(NamedTuple):
@@ -152,13 +167,15 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
         if sleeping and asleep.any() else _NO_ROWS
     awake = np.flatnonzero(~asleep)
-    new, moved, motion, solved = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position,
-                                             angle, awake, table, asleep if sleeping else None)
+    new, solved = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position, angle, awake,
+                              table, asleep if sleeping else None)
     if len(carried):
         new = new.extended(old, carried)
-    if cfg.continuous and len(solved.fast):
-        _continuous(scene, bodies, numbers, moved, solved.fast, awake, table)
-    _sleep(cfg, numbers, found, touching_now, dt, table, awake, motion, bool(scene.kinematic_bodies or scene.characters))
+    if cfg.continuous and solved.fast_count:
+        _continuous(scene, bodies, numbers, step_motion(solved.body_out)[0], solved.fast, awake, table)
+    if cfg.enable_sleep and len(awake):
+        _sleep(cfg, numbers, found, touching_now, dt, table, awake, step_motion(solved.body_out)[1],
+               bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
     events, touching = _events(state.touching, old, new, None if len(carried) else solved)
@@ -349,41 +366,34 @@ def _solve_parameters(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: floa
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap]
 
 
-_NO_COLOURING = Colouring(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool),
-                          np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=bool))
+_NO_COLOURING = Colouring(*packed_colouring(_NO_ROWS, _NO_ROWS, np.zeros(0, dtype=bool), _NO_ROWS,
+                                            np.zeros(1, dtype=np.int64), np.zeros(0, dtype=bool)))
 """The colouring of no contacts, compared against when the last step left none."""
 
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
                 found: Found, closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
-                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray | None
-                ) -> tuple[ContactSet, np.ndarray, np.ndarray, _Solved]:
+                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray | None) -> tuple[ContactSet, _Solved]:
     """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
     slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the
-    contact set, how far each awake body moved ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s,
-    rad/s), and what the rest of the step needs to know of the solve."""
+    contact set and what the rest of the step needs to know of the solve (how far each awake body moved and
+    its velocity at the end among it)."""
     params, settings = _parameters(scene.config, scene.gravity, dt)
     kept = old.colouring or _NO_COLOURING
     arrays = (found.keys, found.ids, found.valid, found.normal, found.point, found.separation, found.a_kind,
-              found.a_index, found.b_index, closest, touching, old.keys, old.ids, old.valid, old.impulse, old.sliding,
-              old.anchors, old.touching, kept.rows_a, kept.rows_b, kept.light, kept.order, kept.starts,
-              kept.light_colours, table.sleep_extent, table.count, table.reach, numbers, awake_rows, position, angle,
-              params, settings)
+              found.a_index, found.b_index, closest, touching, old.ints, old.floats, old.flags, kept.ints, kept.flags,
+              table.sleep_extent, table.count, table.reach, numbers, awake_rows, position, angle, params, settings)
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
         p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
-        ia, ib = p.ia, p.ib
-        solved = solve_contacts(_rows(p), len(awake_rows), ia, ib, p.friction, p.restitution, *arrays)
+        solved = solve_contacts(_rows(p), len(awake_rows), p.ia, p.ib, p.friction, p.restitution, *arrays)
     else:
-        ia, ib, solved = solve_common_contacts(float(scene.static_friction), *arrays)
-    (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index, impulse,
-     sliding, anchors, moved, motion, fast, same, touching_count, began, ended) = solved
-    contacts = ContactSet(
-        keys=keys, ids=ids, valid=valid, normal=normal, point=point, impulse=impulse, sliding=sliding,
-        anchors=anchors, touching=touching, a_index=a_index, b_index=b_index,
-        a=picked_from(found.a, order), b=picked_from(found.b, order),
-        colouring=Colouring(ia, ib, light, order, starts, light_colours))
-    return contacts, moved, motion, _Solved(fast, same, touching_count, began, ended)
+        solved = solve_common_contacts(float(scene.static_friction), *arrays)
+    colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same, touching_count \
+        = solved
+    colouring = Colouring(colour_ints, colour_flags)
+    contacts = ContactSet((ints, floats, flags), colouring.picked(found.a), colouring.picked(found.b), colouring)
+    return contacts, _Solved(body_out, changes, fast_count, began_count, same, touching_count)
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
@@ -449,11 +459,8 @@ def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, touching: np.n
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
     bodies that all rested ``time_to_sleep`` fall asleep together (compiled,
     :func:`~engine.world.step_kernel.rest_and_sleep`). Touching a moving kinematic body or a character keeps
-    a body awake (``pushers_near``: there are kinematic bodies or characters)."""
-    if not cfg.enable_sleep:
-        return
-    if not len(awake_rows):
-        return
+    a body awake (``pushers_near``: there are kinematic bodies or characters). Only when sleep is on and some
+    body is awake."""
     held = _NO_ROWS
     pushers = np.flatnonzero(touching & ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER))) \
         if pushers_near else _NO_ROWS
@@ -474,6 +481,11 @@ def _events(before: Mapping[int, tuple[object, object]], old: ContactSet, contac
     pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays (by the
     compiled solve, ``solved``, unless sleepers' contacts were carried over); Python objects are made only
     for them (the touching pairs are kept as rows of the contact set, :class:`TouchingPairs`)."""
+    if solved is not None and not len(solved.changes[solved.fast_count:]) and isinstance(before, TouchingPairs) \
+            and before.made_of(old):
+        # No pair began or ended touching (``before``'s pairs are ``old``'s touching ones): the same pairs, kept
+        # as rows of the new set (so the next step can ask it by rows too).
+        return [], TouchingPairs(contacts, np.flatnonzero(contacts.touching))
     now_rows = np.flatnonzero(contacts.touching)
     now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
     if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):

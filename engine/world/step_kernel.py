@@ -41,8 +41,9 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
-__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "common_participants", "compile_steps",
-           "rest_and_sleep", "solve_common_contacts", "solve_contacts", "sweep_may_hit", "touch_summary"]
+__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "colouring_arrays", "common_participants",
+           "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
+           "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit", "touch_summary"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -50,6 +51,64 @@ ROW_COLUMNS = 8
 """Columns of ``rows``: vx, vy, w, inverse mass, inverse inertia, centre x, centre y, angle."""
 _STATIC_KIND, _DYNAMIC_KIND = 0, 3
 """(``engine.world.contacts.STATIC`` and ``DYNAMIC``; a test checks they agree.)"""
+
+
+# A step's contacts and colouring go back to Python as a few packed buffers, not as two dozen arrays: handing
+# an array that numba made to Python costs 0.3 us each, a tenth of a ten-crate step. The arrays are views
+# carved out of the buffers here, and only here (Python reads them through :class:`ContactSet`, which calls
+# these same functions when something asks).
+
+
+@_jit
+def contact_arrays(ints, floats, flags):
+    """The arrays of a packed contact set (``ints``, ``floats``, ``flags``: 5, 18 and 5 values a contact), as
+    views: keys, ids (m, 2), valid (m, 2), normal (m, 2), point (m, 2, 2), impulse (m, 4), sliding (m, 2),
+    anchors (m, 2, 4), touching, a_index, b_index."""
+    m = len(ints) // 5
+    keys, ids, a_index, b_index = ints[:m], ints[m:3 * m].reshape((m, 2)), ints[3 * m:4 * m], ints[4 * m:5 * m]
+    normal, point = floats[:2 * m].reshape((m, 2)), floats[2 * m:6 * m].reshape((m, 2, 2))
+    impulse, anchors = floats[6 * m:10 * m].reshape((m, 4)), floats[10 * m:18 * m].reshape((m, 2, 4))
+    valid, touching, sliding = flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m], flags[3 * m:5 * m].reshape((m, 2))
+    return keys, ids, valid, normal, point, impulse, sliding, anchors, touching, a_index, b_index
+
+
+@_jit
+def contact_buffers(m):
+    """Room for ``m`` packed contacts (see :func:`contact_arrays`), zeroed."""
+    return np.zeros(5 * m, dtype=np.int64), np.zeros(18 * m), np.zeros(5 * m, dtype=np.bool_)
+
+
+@_jit
+def packed_contacts(keys, ids, valid, normal, point, impulse, sliding, anchors, touching, a_index, b_index):
+    """The packed buffers of a contact set given array by array (made in Python: an empty set, a sleeping
+    pile's contacts carried over)."""
+    ints, floats, flags = contact_buffers(len(keys))
+    (keys_to, ids_to, valid_to, normal_to, point_to, impulse_to, sliding_to, anchors_to, touching_to, a_index_to,
+     b_index_to) = contact_arrays(ints, floats, flags)
+    keys_to[:], ids_to[:], valid_to[:], normal_to[:], point_to[:], impulse_to[:] = keys, ids, valid, normal, point, \
+        impulse
+    sliding_to[:], anchors_to[:], touching_to[:], a_index_to[:], b_index_to[:] = sliding, anchors, touching, a_index, \
+        b_index
+    return ints, floats, flags
+
+
+@_jit
+def colouring_arrays(ints, flags):
+    """The arrays of a packed colouring (``ints``: 3 values a contact and the colours' starts; ``flags``: one
+    a contact and one a colour), as views: each contact's rows of A and B and light flag (in the order found),
+    the contacts in colour order, each colour's first contact (and the end), which colours are light."""
+    m = (len(ints) - len(flags) - 1) // 2
+    return ints[:m], ints[m:2 * m], flags[:m], ints[2 * m:3 * m], ints[3 * m:], flags[m:]
+
+
+@_jit
+def packed_colouring(rows_a, rows_b, light, order, starts, light_colours):
+    """The packed buffers of a colouring given array by array."""
+    m, colours = len(rows_a), len(light_colours)
+    ints, flags = np.empty(3 * m + colours + 1, dtype=np.int64), np.empty(m + colours, dtype=np.bool_)
+    ints[:m], ints[m:2 * m], ints[2 * m:3 * m], ints[3 * m:] = rows_a, rows_b, order, starts
+    flags[:m], flags[m:] = light, light_colours
+    return ints, flags
 
 
 @_jit
@@ -208,16 +267,15 @@ def _body(rows, dynamic_rows, extent, circle, max_rotation_error, dt):
 
 @_jit
 def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib,
-             touching, a_index, b_index):
+             touching, a_index, b_index, into):
     """The contacts' arrays in colour order (row by row in one loop rather than fourteen fancy-index copies:
-    measured 1-3 % faster over the whole solve at 10 to 1000 crates)."""
+    measured 1-3 % faster over the whole solve at 10 to 1000 crates): those the contact set keeps are written
+    into its arrays (``into``: :func:`contact_arrays` of its buffers), the others returned (separation, A's
+    kind, light, friction, restitution, rows of A and B)."""
+    keys_o, ids_o, valid_o, normal_o, point_o, _, _, _, touching_o, a_index_o, b_index_o = into
     m = len(order)
-    keys_o, ids_o, valid_o = np.empty(m, dtype=np.int64), np.empty((m, 2), dtype=np.int64), np.empty((m, 2), dtype=np.bool_)
-    normal_o, point_o, separation_o = np.empty((m, 2)), np.empty((m, 2, 2)), np.empty((m, 2))
-    a_kind_o, light_o, friction_o, restitution_o = (np.empty(m, dtype=a_kind.dtype), np.empty(m, dtype=np.bool_),
-                                                    np.empty(m), np.empty(m))
-    pair, touching_o = np.empty((m, 2), dtype=np.int64), np.empty(m, dtype=np.bool_)
-    a_index_o, b_index_o = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    separation_o, a_kind_o, light_o = np.empty((m, 2)), np.empty(m, dtype=a_kind.dtype), np.empty(m, dtype=np.bool_)
+    friction_o, restitution_o, pair = np.empty(m), np.empty(m), np.empty((m, 2), dtype=np.int64)
     for i in range(m):
         k = order[i]
         keys_o[i], a_kind_o[i], light_o[i], friction_o[i], restitution_o[i] = (keys[k], a_kind[k], light[k],
@@ -228,8 +286,7 @@ def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, 
             ids_o[i, j], valid_o[i, j], normal_o[i, j], separation_o[i, j] = ids[k, j], valid[k, j], normal[k, j], \
                 separation[k, j]
             point_o[i, j, 0], point_o[i, j, 1] = point[k, j, 0], point[k, j, 1]
-    return (keys_o, ids_o, valid_o, normal_o, point_o, separation_o, a_kind_o, light_o, friction_o, restitution_o, pair,
-            touching_o, a_index_o, b_index_o)
+    return separation_o, a_kind_o, light_o, friction_o, restitution_o, pair
 
 
 @_jit
@@ -266,41 +323,57 @@ def _touch_changes(source, touching, old_touching):
 
 
 @_jit
+def step_motion(body_out):
+    """What :func:`solve_contacts` hands back of the awake rows (``body_out``), as views: how far each moved
+    ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
+    n = len(body_out) // 5
+    return body_out[:2 * n].reshape((n, 2)), body_out[2 * n:].reshape((n, 3))
+
+
+@_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids, valid, normal, point, separation,
-                   a_kind, a_index, b_index, closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding,
-                   old_anchors, old_touching, old_rows_a, old_rows_b, old_light, old_order, old_starts,
-                   old_light_colours, sleep_extent, count, reach, numbers, awake_rows, position, angle, params,
+                   a_kind, a_index, b_index, closest, touching, old_ints, old_floats, old_flags, old_colour_ints,
+                   old_colour_flags, sleep_extent, count, reach, numbers, awake_rows, position, angle, params,
                    settings):
     """One step's solve from its contacts (found order) and participants (``rows``, ``ia``, ``ib``,
     ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
-    (``old_*``). ``params``: :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and,
-    second row, for a step with bodies of uneven mass; ``settings``: gravity x, y (px/s^2), dt (s), the light
-    gap (px), the uneven mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of
-    ``numbers``. Returns the light flags and the colouring (order, colour starts, light colours), the
-    contacts in colour order (keys, ids, valid, normal, point, touching, a_index, b_index, impulse, sliding
-    and anchors), the awake rows' displacement ((n, 2) px) and end velocity ((n, 3)), those that moved
-    ``reach`` or farther (continuous collision's candidates), whether the same pairs touch in the same
-    order as in the last step, how many touch, and which began (rows in colour order) and ended (rows of the
-    last step's contacts) touching."""
+    (packed: :func:`contact_arrays`, :func:`colouring_arrays`). ``params``:
+    :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and, second row, for a step
+    with bodies of uneven mass; ``settings``: gravity x, y (px/s^2), dt (s), the light gap (px), the uneven
+    mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of ``numbers``. Returns the
+    colouring and the contacts in colour order (packed; the last step's colouring itself when it stands), the
+    awake rows' displacement and end velocity (:func:`step_motion`), the awake rows that moved ``reach`` or
+    farther (continuous collision's candidates), then the touching contacts whose pair began touching (rows in
+    colour order) and the last step's touching contacts whose pair ended (its rows), one after the other; how
+    many moved that far and how many began; whether the same pairs touch in the same order as in the last step,
+    and how many touch."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
+    (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
+     _) = contact_arrays(old_ints, old_floats, old_flags)
+    old_rows_a, old_rows_b, old_light, old_order, _, _ = colouring_arrays(old_colour_ints, old_colour_flags)
     extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
     light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
     if _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light):
-        order, starts, light_colours = old_order, old_starts, old_light_colours
+        colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
+        colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
+    _, _, _, order, starts, light_colours = colouring_arrays(colour_ints, colour_flags)
     source = carried_rows(order, keys, old_keys, old_order)
-    (keys, ids, valid, normal, point, separation, a_kind, light_ordered, friction, restitution, pair, touching,
-     a_index, b_index) = _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction,
-                                  restitution, ia, ib, touching, a_index, b_index)
+    ints, floats, flags = contact_buffers(len(keys))
+    into = contact_arrays(ints, floats, flags)
+    separation, a_kind, light_ordered, friction, restitution, pair = _ordered(
+        order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib, touching,
+        a_index, b_index, into)
+    keys, ids, valid, normal, point, impulse, sliding, anchors, touching, _, _ = into
     uneven, any_uneven = _uneven_pairs(rows, pair, dynamic_rows, ratio)
     stiff, static = np.empty(len(pair), dtype=np.bool_), np.empty(len(pair), dtype=np.bool_)
     for k in range(len(pair)):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
     center, row_angle = np.ascontiguousarray(rows[:, 5:7]), np.ascontiguousarray(rows[:, 7])
-    table, impulse, anchors, source = fill_table_from(
+    table, source = fill_table_from(
         source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point, separation,
-        stiff, static, light_ordered, friction, restitution, pair, center, row_angle)
+        stiff, static, light_ordered, friction, restitution, pair, center, row_angle, impulse, anchors)
     body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
     step_params = params[1 if any_uneven else 0].copy()
     step_params[DYNAMIC_ROWS] = dynamic_rows
@@ -308,35 +381,37 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     gravity_scale = np.empty(dynamic_rows)
     for r in range(dynamic_rows):
         gravity_scale[r] = numbers[awake_rows[r], GRAVITY_SCALE]
-    displacement, sliding = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
-                                       step_params)
+    displacement, slid = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
+                                    step_params)
+    sliding[:] = slid
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
+    body_out = np.empty(5 * dynamic_rows)
+    moved, motion = step_motion(body_out)
+    moved[:], motion[:] = displacement[:dynamic_rows, :2], velocity[:dynamic_rows]
     fast = np.zeros(dynamic_rows, dtype=np.bool_)
     for r in range(dynamic_rows):
         fast[r] = math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]
+    fast_rows = np.flatnonzero(fast)
     began, ended = _touch_changes(source, touching, old_touching)
+    changes = np.concatenate((fast_rows, began, ended))
     same = _same(old_keys, keys) and _same(old_touching, touching)
-    return (light, order, starts, light_colours, keys, ids, valid, normal, point, touching, a_index, b_index,
-            impulse, sliding, anchors, np.ascontiguousarray(displacement[:dynamic_rows, :2]),
-            velocity[:dynamic_rows], np.flatnonzero(fast), same, np.count_nonzero(touching), began, ended)
+    return (colour_ints, colour_flags, ints, floats, flags, body_out, changes, len(fast_rows), len(began), same,
+            np.count_nonzero(touching))
 
 
 @_jit
 def solve_common_contacts(static_friction, keys, ids, valid, normal, point, separation, a_kind, a_index, b_index,
-                          closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors,
-                          old_touching, old_rows_a, old_rows_b, old_light, old_order, old_starts, old_light_colours,
+                          closest, touching, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags,
                           sleep_extent, count, reach, numbers, awake_rows, position, angle, params, settings):
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
     ``static_friction`` its coefficient), their rows made by :func:`common_participants` in the same call (one
-    call less, and five arrays fewer handed to Python and back, each step). Returns each contact's rows of A
-    and B (the colouring keeps them), then what :func:`solve_contacts` returns."""
+    call less, and five arrays fewer handed to Python and back, each step)."""
     rows, ia, ib, friction, restitution = common_participants(numbers, awake_rows, position, angle, a_kind, a_index,
                                                               b_index, static_friction)
-    return ia, ib, solve_contacts(
+    return solve_contacts(
         rows, len(awake_rows), ia, ib, friction, restitution, keys, ids, valid, normal, point, separation, a_kind,
-        a_index, b_index, closest, touching, old_keys, old_ids, old_valid, old_impulse, old_sliding, old_anchors,
-        old_touching, old_rows_a, old_rows_b, old_light, old_order, old_starts, old_light_colours, sleep_extent, count,
-        reach, numbers, awake_rows, position, angle, params, settings)
+        a_index, b_index, closest, touching, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags,
+        sleep_extent, count, reach, numbers, awake_rows, position, angle, params, settings)
 
 
 @_jit
@@ -460,20 +535,20 @@ def compile_steps():
     touch_summary(np.zeros((1, 2)), valid, kind, index - 1, index, np.zeros(1, dtype=np.bool_), 0.25)
     params = np.zeros((2, PARAMETERS))
     params[:, DT], params[:, SUBSTEPS], params[:, GRAVITY_Y], params[:, MAX_SPEED] = 1 / 60, 4, -1800.0, 4e3
-    solve_contacts(rows, 1, ia, ib, friction, restitution, index, ids, valid, np.array([[0.0, 1.0]]),
-                   np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), kind, index - 1, index, np.zeros(1),
-                   np.ones(1, dtype=np.bool_), none, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_),
-                   np.zeros((0, 4)), np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)), np.zeros(0, np.bool_), none,
-                   none, np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
-                   np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
-                   np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
-    solve_common_contacts(0.6, index, ids, valid, np.array([[0.0, 1.0]]), np.array([[[-16.0, 1.0], [16.0, 1.0]]]),
-                          np.zeros((1, 2)), kind, index - 1, index, np.zeros(1), np.ones(1, dtype=np.bool_), none,
-                          np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_), np.zeros((0, 4)),
-                          np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)), np.zeros(0, np.bool_), none, none,
-                          np.zeros(0, np.bool_), none, np.zeros(1, np.int64), np.zeros(0, np.bool_), np.full(1, 16.0),
-                          np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
-                          np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    old = packed_contacts(none, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_), np.zeros((0, 2)),
+                          np.zeros((0, 2, 2)), np.zeros((0, 4)), np.zeros((0, 2), np.bool_), np.zeros((0, 2, 4)),
+                          np.zeros(0, np.bool_), none, none)
+    no_colouring = packed_colouring(none, none, np.zeros(0, np.bool_), none, np.zeros(1, np.int64),
+                                    np.zeros(0, np.bool_))
+    contact_arrays(*old)
+    colouring_arrays(*no_colouring)
+    shape = (np.full(1, 16.0), np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
+             np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    found = (index, ids, valid, np.array([[0.0, 1.0]]), np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)),
+             kind, index - 1, index, np.zeros(1), np.ones(1, dtype=np.bool_))
+    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *shape)
+    solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *shape)
+    step_motion(solved[5])
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

@@ -147,23 +147,26 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
     ``old_impulse`` (n, 4), ``old_anchors`` (n, 2, 4)); ``pair``: solver rows of A and B; ``center``,
     ``angle``: every row's placement at step start. Last, each contact's row among the last step's (-1 for a
     new pair)."""
-    return fill_table_from(_match(old_keys, keys), old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys,
-                           ids, valid, normal, point, separation, stiff, static, light, friction, restitution, pair,
-                           center, angle)
+    impulse, anchors = np.zeros((len(keys), 4)), np.zeros((len(keys), 2, 4))
+    table, source = fill_table_from(_match(old_keys, keys), old_ids, old_valid, old_impulse, old_sliding, old_anchors,
+                                    keys, ids, valid, normal, point, separation, stiff, static, light, friction,
+                                    restitution, pair, center, angle, impulse, anchors)
+    return table, impulse, anchors, source
 
 
 @_jit
 def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal,
-                    point, separation, stiff, static, light, friction, restitution, pair, center, angle):
+                    point, separation, stiff, static, light, friction, restitution, pair, center, angle, impulse,
+                    anchors):
     """:func:`fill_contact_table` with each contact's row among the last step's given (``source``, -1 for a
-    new pair; :func:`carried_rows`)."""
-    m = len(keys)
-    table, impulse, anchors = np.zeros((m, k_.CONTACT_COLUMNS)), np.zeros((m, 4)), np.zeros((m, 2, 4))
+    new pair; :func:`carried_rows`), the impulses and anchors written into ``impulse`` and ``anchors`` (zeroed,
+    (m, 4) and (m, 2, 4)). Returns the table and ``source``."""
+    table = np.zeros((len(keys), k_.CONTACT_COLUMNS))
     trig = np.empty((len(angle), 2))  # each row's cos and sin, once (not per fresh anchor: most of the time)
     _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
                 separation, stiff, static, light, friction, restitution, pair, center, angle, trig, table, impulse,
                 anchors)
-    return table, impulse, anchors, source
+    return table, source
 
 
 @k_._without_runtime

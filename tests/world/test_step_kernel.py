@@ -422,3 +422,28 @@ def test_a_step_is_skipped_only_when_every_body_sleeps_where_the_last_step_left_
     crate.position = (50.0, 60.0)  # (in the air: it stays asleep there until something wakes it)
     world.step(1 / 60)
     assert crate.position == (50.0, 60.0) and crate.previous_transform.position == (50.0, 60.0)
+
+
+@pytest.mark.parametrize("m", [0, 1, 7])
+def test_a_contact_set_reads_its_packed_arrays_where_the_kernel_put_them(m):
+    """The contact set carves its arrays out of the solver's packed buffers as the compiled code does
+    (:data:`~engine.world.contacts.CONTACT_FIELDS` against :func:`~engine.world.step_kernel.contact_arrays`);
+    the colouring's order too. Every value is distinct, so a field carved at the wrong place shows."""
+    rng = np.random.default_rng(m)
+    arrays = (np.arange(m, dtype=np.int64) * 3 + 1, rng.integers(0, 99, (m, 2)), rng.random((m, 2)) < 0.5,
+              rng.random((m, 2)), rng.random((m, 2, 2)), rng.random((m, 4)), rng.random((m, 2)) < 0.5,
+              rng.random((m, 2, 4)), rng.random(m) < 0.5, rng.integers(-1, 9, m), rng.integers(0, 9, m))
+    names = ("keys", "ids", "valid", "normal", "point", "impulse", "sliding", "anchors", "touching", "a_index",
+             "b_index")  # (contact_arrays' order)
+    packed = step_kernel.packed_contacts(*arrays)
+    carved = step_kernel.contact_arrays(*packed)
+    contact_set = contacts.ContactSet(packed)
+    assert len(contact_set) == m
+    for name, given, kernel_view in zip(names, arrays, carved):
+        assert np.array_equal(getattr(contact_set, name), given), name
+        assert np.array_equal(kernel_view, given), name
+    order = rng.permutation(m).astype(np.int64)
+    colouring = step_kernel.packed_colouring(rng.integers(0, 5, m), rng.integers(0, 5, m), rng.random(m) < 0.5,
+                                             order, np.array([0, m // 2, m], dtype=np.int64), np.array([False, True]))
+    assert np.array_equal(contacts.Colouring(*colouring).order, order)
+    assert np.array_equal(step_kernel.colouring_arrays(*colouring)[3], order)
