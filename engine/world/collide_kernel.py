@@ -32,8 +32,8 @@ import numba
 import numpy as np
 
 __all__ = [
-    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "gather_manifolds", "refresh_near",
-    "overlapping_boxes", "sweep_pairs",
+    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_manifolds", "gather_step",
+    "overlapping_boxes", "packed_found", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -751,15 +751,16 @@ def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out
 @_jit
 def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius,
                      segment_boxes, segment_shared, boxes, ids, count, candidate_body, candidate_segment, lo, hi,
-                     margin):
+                     margin, asleep, slop):
     """Every body-segment and body-body manifold of a step that has a point, in one call: the static
     candidates (bodies ``candidate_body`` near segments ``candidate_segment``) whose boxes overlap, then the
     body pairs ``lo`` (A) and ``hi`` (B). Shapes as :func:`collide_pairs` takes them (the bodies'; ``boxes``
     their grown boxes, ``ids`` and ``count`` their ids and vertex counts), segments as the broad phase holds
     them (world ends, radius, box; ``side``: each one's unit side normal; ``segment_shared``: an end meets
-    another segment). Returns, for the kept pairs, static ones first: keys, A's kind (0 static, 3 body), A's
-    row (segment or body), A's body row (-1 for a segment), B's body row, normal, point, separation, feature
-    ids, valid, the seam rule's candidates (indices) and how many pairs are static."""
+    another segment). Returns the kept pairs, static ones first, packed (:func:`found_arrays`: A's kind is 0
+    static or 3 body, A's row a segment or body, A's body row -1 for a segment; touch summary with ``asleep``
+    and ``slop`` as :func:`touch_summary`), then the seam rule's candidates followed by the contacts that wake
+    a sleeper (rows), how many seam candidates and how many pairs are static."""
     ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
     all_v, all_n, all_offsets, all_radius, trig = _with_segments(
         vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
@@ -769,48 +770,56 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     for p in range(static_pairs):
         pair_a[p], pair_b[p], a_rows[p] = bodies + p, ks[p], sg[p]
     pair_a[static_pairs:], pair_b[static_pairs:], a_rows[static_pairs:] = lo, hi, lo
-    b_rows = pair_b.copy()
     normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
                                                       pair_a, pair_b, margin)
-    keep, keys, seam = _kept_rows(static_pairs, a_rows, b_rows, ids, count, fid, valid, edge, segment_shared)
-    return _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam)
+    keep, keys, seam = _kept_rows(static_pairs, a_rows, pair_b, ids, count, fid, valid, edge, segment_shared)
+    return _compacted(keep, static_pairs, keys, a_rows, pair_b, normal, point, sep, fid, valid, seam, asleep, slop)
 
 
 @_jit
-def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam):
-    """:func:`gather_manifolds`' outputs: the rows ``keep`` of each array (the static pairs, the first
-    ``static_pairs``, with kind 0 and A's body row -1; the others kind 3 and A's body row ``a_rows``), the kept
-    seam rows renumbered, and how many kept pairs are static. One loop writes them all: numba's boolean-mask
-    indexing, array by array, cost more than the copying."""
+def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam, asleep, slop):
+    """:func:`gather_manifolds`' outputs: the rows ``keep`` of the manifolds, packed, with the static pairs
+    (the first ``static_pairs``) of kind 0 and A's body row -1, the others kind 3 and A's body row
+    ``a_rows``, and their touch summary; the kept seam rows renumbered, the contacts that wake a sleeper, and
+    how many kept pairs are static."""
     kept, kept_static, seams = 0, 0, 0
     for p in range(len(keep)):
         kept += keep[p]
         kept_static += keep[p] and p < static_pairs
         seams += keep[p] and seam[p]
-    kind, a_index, seam_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(seams, np.int64)
-    row, seam_at = 0, 0
+    ints, floats, flags = np.empty(7 * kept, dtype=np.int64), np.empty(9 * kept), np.empty(3 * kept, dtype=np.bool_)
+    (out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
+     touching) = found_arrays(ints, floats, flags)
+    rows = np.empty(seams + kept, np.int64)
+    wakers = _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, seam, asleep,
+                           slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point,
+                           out_sep, closest, out_valid, touching, rows, seams)
+    return ints, floats, flags, rows[:seams + wakers], seams, kept_static
+
+
+@_without_runtime
+def _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, seam, asleep,
+                  slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep,
+                  closest, out_valid, touching, rows, seams):
+    """:func:`_compacted`'s loop (without numba's runtime: it allocates nothing, and with the runtime every
+    array handed to the inlined touch test is counted in and out at every row). Writes the seam rows and,
+    after them, the rows that wake a sleeper into ``rows``; returns how many wake one."""
+    seam_at, wakers, row = 0, 0, 0
     for p in range(len(keep)):
-        if keep[p]:
-            kind[row], a_index[row] = (0, -1) if p < static_pairs else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
-            if seam[p]:
-                seam_rows[seam_at], seam_at = row, seam_at + 1
-            row += 1
-    if kept == len(keep):  # (every pair has a point, as in a settled stack: the arrays themselves, no copies)
-        return keys, kind, a_rows, a_index, b_rows, normal, point, sep, fid, valid, seam_rows, kept_static
-    out_keys, out_a_rows, out_b_rows = np.empty(kept, np.int64), np.empty(kept, np.int64), np.empty(kept, np.int64)
-    out_normal, out_point, out_sep = np.empty((kept, 2)), np.empty((kept, 2, 2)), np.empty((kept, 2))
-    out_fid, out_valid = np.empty((kept, 2), np.int64), np.empty((kept, 2), np.bool_)
-    row = 0
-    for p in range(len(keep)):
-        if keep[p]:
-            out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
-            for slot in range(2):
-                out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
-                out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
-                out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
-            row += 1
-    return (out_keys, kind, out_a_rows, a_index, out_b_rows, out_normal, out_point, out_sep, out_fid, out_valid,
-            seam_rows, kept_static)
+        if not keep[p]:
+            continue
+        kind[row], a_index[row] = (0, -1) if p < static_pairs else (3, a_rows[p])  # (0: STATIC, 3: DYNAMIC)
+        out_keys[row], out_a_rows[row], out_b_rows[row] = keys[p], a_rows[p], b_rows[p]
+        for slot in range(2):
+            out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
+            out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
+            out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
+        if seam[p]:
+            rows[seam_at], seam_at = row, seam_at + 1
+        if _touch(row, out_sep, out_valid, kind, a_index, out_b_rows, asleep, slop, closest, touching):
+            rows[seams + wakers], wakers = row, wakers + 1
+        row += 1
+    return wakers
 
 
 @_jit
@@ -835,6 +844,113 @@ def body_boxes(vertices, offsets, radius, position, angle, margin):
     return placement, boxes
 
 
+# A step's contacts go back to Python packed, in three buffers (numbers numba hands to Python cost 0.3 us an
+# array): ``ints`` 7, ``floats`` 9 and ``flags`` 3 values a contact; :func:`found_arrays` carves them (and
+# :data:`engine.world.contacts.FOUND_FIELDS` as Python reads them: a test checks they agree).
+
+
+@_jit
+def found_arrays(ints, floats, flags):
+    """The arrays of packed contacts, as views: keys, A's kind, A's row (segment or body), A's body row (-1
+    for a segment), B's body row, feature ids (m, 2); normal (m, 2), point (m, 2, 2), separation (m, 2, px),
+    closest (the smaller separation, +inf without points); valid (m, 2), touching (closest within the slop)."""
+    m = len(ints) // 7
+    return (ints[:m], ints[m:2 * m], ints[2 * m:3 * m], ints[3 * m:4 * m], ints[4 * m:5 * m],
+            ints[5 * m:7 * m].reshape((m, 2)), floats[:2 * m].reshape((m, 2)), floats[2 * m:6 * m].reshape((m, 2, 2)),
+            floats[6 * m:8 * m].reshape((m, 2)), floats[8 * m:9 * m], flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m])
+
+
+@_jit
+def packed_found(keys, a_kind, a_rows, a_index, b_index, ids, normal, point, separation, closest, valid, touching):
+    """Contacts given array by array (:func:`found_arrays`' order), packed."""
+    m = len(keys)
+    ints, floats, flags = np.empty(7 * m, dtype=np.int64), np.empty(9 * m), np.empty(3 * m, dtype=np.bool_)
+    (keys_to, a_kind_to, a_rows_to, a_index_to, b_index_to, ids_to, normal_to, point_to, separation_to, closest_to,
+     valid_to, touching_to) = found_arrays(ints, floats, flags)
+    keys_to[:], a_kind_to[:], a_rows_to[:], a_index_to[:], b_index_to[:], ids_to[:] = keys, a_kind, a_rows, a_index, \
+        b_index, ids
+    normal_to[:], point_to[:], separation_to[:], closest_to[:] = normal, point, separation, closest
+    valid_to[:], touching_to[:] = valid, touching
+    return ints, floats, flags
+
+
+@_inline
+def _touch(k, separation, valid, a_kind, a_index, b_index, asleep, slop, closest, touching):
+    """Contact ``k``'s smallest separation (px; +inf without points) into ``closest``, whether it is within
+    ``slop`` px into ``touching``; returns whether it touches between an awake and a sleeping body."""
+    first = separation[k, 0] if valid[k, 0] else math.inf
+    second = separation[k, 1] if valid[k, 1] else math.inf
+    closest[k] = min(first, second)
+    touching[k] = closest[k] < slop
+    return touching[k] and a_kind[k] == 3 and asleep[a_index[k]] != asleep[b_index[k]]  # (3: DYNAMIC)
+
+
+@_jit
+def touch_summary(separation, valid, a_kind, a_index, b_index, asleep, slop):
+    """Each contact's smallest separation (px; +inf without points), whether it is within ``slop`` px, and the
+    touching contacts between an awake and a sleeping body (which wake the sleeper)."""
+    m = len(a_kind)
+    closest, touching, mixed = np.empty(m), np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.bool_)
+    _touch_rows(separation, valid, a_kind, a_index, b_index, asleep, slop, closest, touching, mixed)
+    return closest, touching, np.flatnonzero(mixed)
+
+
+@_without_runtime
+def _touch_rows(separation, valid, a_kind, a_index, b_index, asleep, slop, closest, touching, mixed):
+    """:func:`touch_summary`'s loop (without the runtime, as :func:`_compact_rows`)."""
+    for k in range(len(a_kind)):
+        mixed[k] = _touch(k, separation, valid, a_kind, a_index, b_index, asleep, slop, closest, touching)
+
+
+@_jit
+def _filtered(first, second, category, mask, group, other_category, other_mask, other_group, default):
+    """The pairs (``first`` rows of the first filter arrays, ``second`` of the other) whose collision filters
+    touch (:meth:`~engine.types.CollisionFilter.touches`); empty filter arrays: every row has ``default``
+    (category, mask, group)."""
+    keep = np.empty(len(first), dtype=np.bool_)
+    for p in range(len(first)):
+        i, j = first[p], second[p]
+        ca, ma, ga = (category[i], mask[i], group[i]) if len(category) else (default[0], default[1], default[2])
+        cb, mb, gb = (other_category[j], other_mask[j], other_group[j]) if len(other_category) else (
+            default[0], default[1], default[2])
+        keep[p] = ga > 0 if ga != 0 and ga == gb else (ca & mb) != 0 and (cb & ma) != 0
+    return first[keep], second[keep]
+
+
+@_jit
+def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids, count, sweep_order, body_filters,
+                near_boxes, near_start, near_members, kept, pad, cell_size, cell_keys, cell_starts, members, ends_a,
+                ends_b, side, segment_radius, segment_boxes, segment_shared, segment_filters, default_filter, margin,
+                slop):
+    """A step's contacts of the awake bodies (``asleep``: each body's flag) against static segments and each
+    other, in one call: the bodies' boxes at ``position``, ``angle`` (grown by ``margin`` px), each awake
+    body's near segments (:func:`refresh_near`; ``kept``: the last call's awake rows, bodies and segments),
+    the body pairs (:func:`sweep_pairs`, ``sweep_order`` kept), the pairs whose collision filters touch
+    (``body_filters``, ``segment_filters``: category, mask, group arrays, empty when all are the default), then
+    :func:`gather_manifolds` (touch summary: ``slop`` px). Returns the boxes; the near lists
+    (start, members) and what to keep for the next call (awake rows, bodies, segments); the contacts, packed
+    (:func:`found_arrays`); the seam rule's candidates, then the contacts that wake a sleeper (rows); how
+    many seam candidates, and how many contacts are static."""
+    placement, boxes = body_boxes(vertices, offsets, radius, position, angle, margin)
+    awake = np.flatnonzero(~asleep)
+    same, near_start, near_members, ks, segs = refresh_near(near_boxes, near_start, near_members, boxes, awake,
+                                                            kept[0], pad, cell_size, cell_keys, cell_starts, members,
+                                                            segment_boxes)
+    if same:
+        awake, ks, segs = kept
+    static_ks, static_segs = ks, segs
+    if len(segment_filters[0]) or len(body_filters[0]):
+        static_segs, static_ks = _filtered(segs, ks, *segment_filters, *body_filters, default_filter)
+    lo, hi = sweep_pairs(boxes, sweep_order, ids, asleep) if len(ids) >= 2 else (np.empty(0, np.int64),
+                                                                                 np.empty(0, np.int64))
+    if len(body_filters[0]):
+        lo, hi = _filtered(lo, hi, *body_filters, *body_filters, default_filter)
+    ints, floats, flags, rows, seams, static_count = gather_manifolds(
+        vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segment_boxes,
+        segment_shared, boxes, ids, count, static_ks, static_segs, lo, hi, margin, asleep, slop)
+    return boxes, near_start, near_members, (awake, ks, segs), ints, floats, flags, rows, seams, static_count
+
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
@@ -856,5 +972,14 @@ def compile_steps():
                      np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]), ends_a, ends_b,
                      np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
                      np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), np.array([4, 4]),
-                     one - 1, one - 1, one - 1, one, 0.5)
+                     one - 1, one - 1, one - 1, one, 0.5, np.zeros(2, dtype=np.bool_), 0.25)
+    none, two = one[:0].copy(), np.ones(2, dtype=np.int64)
+    for filters, segment_filters in (((none,) * 3, (none,) * 3), ((two, two, two - 1), (one, one, one - 1))):
+        gather_step(np.array([[0.0, 2.0], [0.0, 3.5]]), np.array([0.0, 0.1]), np.zeros(2, dtype=np.bool_),
+                    np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
+                    np.zeros(2), np.array([0, 1]), np.array([4, 4]), np.array([0, 1]), filters, np.zeros((2, 4)),
+                    np.zeros(3, dtype=np.int64), none, (none, none, none), 1.0, 64.0,
+                    np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
+                    np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
+                    segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (every filter the default, or some set)
     yield "contact gathering"

@@ -2,10 +2,13 @@
 
 :func:`collide_all` finds this step's contacts of the awake bodies: against static segments (broad-phase
 candidates cached per body while it stays inside a padded box), kinematic bodies and characters (scalar
-``collide``: they are few), and each other (sweep and prune along x, compiled). All body-body and body-segment
-pairs, any shapes (circles too), go through one compiled call of
-:func:`~engine.world.collide_kernel.gather_manifolds` (box test, manifolds, feature numbering, keys).
-Manifolds are made ``speculative_distance`` early.
+``collide``: they are few), and each other (sweep and prune along x). Everything but the kinematic bodies
+and characters, any shapes (circles too), is one compiled call,
+:func:`~engine.world.collide_kernel.gather_step` (the bodies' boxes, near segments, body pairs, collision
+filters, manifolds, feature numbering, keys, touch summary). Manifolds are made ``speculative_distance``
+early. The contacts come back packed in three buffers (:class:`Found`), as the solve's do
+(:class:`ContactSet`): each array numba hands to Python costs 0.3 us, a tenth of a ten-crate step when
+there were two dozen of them.
 
 Feature ids on static segments number the segment's vertices as if it were padded to the body's vertex
 count (a, b, b, ..., a: seen from its back face, b is ``n - 2`` and a is ``n - 1``), as the batched numpy
@@ -32,14 +35,14 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_manifolds, overlapping_boxes, refresh_near, sweep_pairs
-from .filters import filter_arrays, filter_columns, filters_touch
+from .collide_kernel import body_boxes, gather_step, overlapping_boxes, packed_found, touch_summary
+from .filters import filter_arrays
 from .step_kernel import packed_contacts
 from .static import StaticGeometry
 
 __all__ = [
-    "CHARACTER", "CONTACT_FIELDS", "DYNAMIC", "KINEMATIC", "STATIC", "Colouring", "ContactSet", "DeferredList",
-    "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all", "found_rows", "overlapping_pairs", "pick",
+    "CHARACTER", "CONTACT_FIELDS", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "Colouring", "ContactSet",
+    "DeferredList", "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all", "overlapping_pairs", "pick",
     "picked_from", "world_polys",
 ]
 
@@ -117,7 +120,8 @@ def _key(kind: int, a: int, b: int) -> int:
     return (kind << 58) | (a << 29) | b
 
 
-_NO_CONTACTS = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=bool))
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_NO_CONTACTS = (_NO_ROWS, np.zeros(0), np.zeros(0, dtype=bool))
 """The packed buffers of no contacts (shared: nothing writes them)."""
 
 
@@ -127,16 +131,13 @@ class Colouring:
     whether it was light (in the order the contacts were found), the contacts in colour order, each colour's
     first contact (and the end), which colours are solved with the light kernel."""
 
-    __slots__ = ("ints", "flags")
+    __slots__ = ("ints", "flags", "order")
 
     def __init__(self, ints: np.ndarray, flags: np.ndarray) -> None:
         self.ints, self.flags = ints, flags
-
-    @property
-    def order(self) -> np.ndarray:
+        m = (len(ints) - len(flags) - 1) // 2
+        self.order = ints[2 * m:3 * m]
         """The contacts in colour order (indices into the order found; the rows ``colouring_arrays`` gives)."""
-        m = (len(self.ints) - len(self.flags) - 1) // 2
-        return self.ints[2 * m:3 * m]
 
     def picked(self, items: Sequence[Any]) -> "DeferredList":
         """``items`` (one per contact, in the order found) in colour order, made on first use."""
@@ -155,14 +156,26 @@ they agree). Carved here one by one, as asked for: the step's events need three 
 eleven from compiled code cost more than the rest of a resting pile's step in Python."""
 
 
-def _contact_field(name: str, doc: str) -> property:
-    buffer, first, last, shape = CONTACT_FIELDS[name]
+def _packed_field(layout: dict[str, tuple[str, int, int, tuple[int, ...]]], name: str, doc: str) -> property:
+    """A property carving array ``name`` out of its object's packed buffers where ``layout`` says (an object
+    of ``m = len(obj)`` contacts), once (the object keeps it in its ``carved`` dict)."""
+    buffer, first, last, shape = layout[name]
 
-    def carve(self: "ContactSet") -> np.ndarray:
-        m = len(self)
-        return getattr(self, buffer)[first * m:last * m].reshape((m, *shape))  # type: ignore[no-any-return]
+    def carve(self: Any) -> np.ndarray:
+        array: np.ndarray | None = self.carved.get(name)
+        if array is None:
+            m = len(self)
+            array = getattr(self, buffer)[first * m:last * m]
+            if shape:
+                array = array.reshape((m, *shape))
+            self.carved[name] = array
+        return array
 
     return property(carve, doc=doc)
+
+
+def _contact_field(name: str, doc: str) -> property:
+    return _packed_field(CONTACT_FIELDS, name, doc)
 
 
 class ContactSet:
@@ -170,7 +183,7 @@ class ContactSet:
     packed in three buffers (``ints``, ``floats``, ``flags``: :data:`CONTACT_FIELDS`); they are read here as
     arrays by name."""
 
-    __slots__ = ("ints", "floats", "flags", "a", "b", "colouring")
+    __slots__ = ("ints", "floats", "flags", "a", "b", "colouring", "carved")
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
                  b: Sequence[Any] = (), colouring: Colouring | None = None) -> None:
@@ -185,6 +198,8 @@ class ContactSet:
         """Rigid body B of each contact."""
         self.colouring = colouring
         """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
+        self.carved: dict[str, np.ndarray] = {}
+        """The arrays read so far, by name."""
 
     keys = _contact_field("keys", "Each contact's pair key (int64).")
     ids = _contact_field("ids", "(m, 2) feature ids of the two points.")
@@ -256,42 +271,6 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
         return list(zip(pick(self._contacts.a, rows), pick(self._contacts.b, rows)))
 
 
-class _Pairs:
-    """Manifolds gathered for this step, in batches (each a :class:`Found`), then stacked."""
-
-    def __init__(self) -> None:
-        self.batches: list[Found] = []
-
-    def add_manifold(self, key, a_obj, b_obj, a_kind, m: Manifold, a_index: int, b_index: int) -> None:
-        point = np.zeros((1, 2, 2))
-        sep = np.full((1, 2), np.inf)
-        ids = np.zeros((1, 2), dtype=np.int64)
-        valid = np.zeros((1, 2), dtype=bool)
-        for j, p in enumerate(m.points):
-            point[0, j] = p.point
-            sep[0, j] = p.separation
-            ids[0, j] = p.id
-            valid[0, j] = True
-        self.batches.append(Found(np.array([key], dtype=np.int64), [a_obj], [b_obj], np.array([a_kind]),
-                                  np.array([m.normal], dtype=np.float64), point, sep, ids, valid,
-                                  np.array([a_index], dtype=np.int64), np.array([b_index], dtype=np.int64)))
-
-    def add_found(self, found: "Found") -> None:
-        """A batch of contacts already gathered into arrays."""
-        self.batches.append(found)
-
-    def stacked(self) -> "Found":
-        if len(self.batches) == 1:  # one batch (the usual case): its arrays as they are
-            return self.batches[0]
-        if not self.batches:
-            return Found(np.zeros(0, dtype=np.int64), [], [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)),
-                          np.zeros((0, 2, 2)), np.zeros((0, 2)), np.zeros((0, 2), dtype=np.int64),
-                          np.zeros((0, 2), dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-        columns = list(zip(*self.batches))  # (field by field, in Found's order)
-        return Found._make(_joined(list(column)) if name in ("a", "b") else np.concatenate(column)
-                           for name, column in zip(Found._fields, columns))
-
-
 def _followed_by(first: Sequence[Any], count: int, carried: list) -> DeferredList:
     """``list(first) + carried`` (``first`` has ``count`` items), made on first use, and picked from without
     making it (a resting pile's carried contacts are joined to the new ones every step, and their participants
@@ -319,23 +298,75 @@ def _joined(parts: list[Sequence[Any]]) -> DeferredList:
     return DeferredList(lambda: [item for part in parts for item in part])
 
 
-class Found(NamedTuple):
-    """This step's manifolds, one row per pair (two points each; ``valid`` says which points exist)."""
+FOUND_FIELDS: dict[str, tuple[str, int, int, tuple[int, ...]]] = {
+    "keys": ("ints", 0, 1, ()), "a_kind": ("ints", 1, 2, ()), "a_rows": ("ints", 2, 3, ()),
+    "a_index": ("ints", 3, 4, ()), "b_index": ("ints", 4, 5, ()), "ids": ("ints", 5, 7, (2,)),
+    "normal": ("floats", 0, 2, (2,)), "point": ("floats", 2, 6, (2, 2)), "separation": ("floats", 6, 8, (2,)),
+    "closest": ("floats", 8, 9, ()), "valid": ("flags", 0, 2, (2,)), "touching": ("flags", 2, 3, ()),
+}
+"""Where each array of :class:`Found` lies in its buffers, as
+:func:`~engine.world.collide_kernel.found_arrays` carves them (in its order; a test checks they agree)."""
 
-    keys: np.ndarray
-    a: Sequence[Any]
-    """Participant A of each contact (segment index, kinematic body, character or rigid body), made on use."""
-    b: Sequence[Any]
-    a_kind: np.ndarray
-    normal: np.ndarray
-    point: np.ndarray
-    separation: np.ndarray
-    ids: np.ndarray
-    valid: np.ndarray
-    a_index: np.ndarray
-    """Position of A in the world's body list, -1 where A is a segment, kinematic body or character."""
-    b_index: np.ndarray
-    """Position of B in the world's body list."""
+
+def _found_field(name: str, doc: str) -> property:
+    return _packed_field(FOUND_FIELDS, name, doc)
+
+
+class Found:
+    """This step's manifolds, one row per pair (two points each; ``valid`` says which points exist), with
+    each one's touch summary; packed in three buffers as the compiled gathering made them
+    (:data:`FOUND_FIELDS`), read here as arrays by name."""
+
+    __slots__ = ("ints", "floats", "flags", "a", "b", "wakers", "carved")
+
+    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
+                 b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS) -> None:
+        ints, floats, flags = packed
+        self.ints: np.ndarray = ints
+        self.floats: np.ndarray = floats
+        self.flags: np.ndarray = flags
+        self.a: Sequence[Any] = a
+        """Participant A of each contact (segment index, kinematic body, character or rigid body), made on use."""
+        self.b: Sequence[Any] = b
+        self.wakers = wakers
+        """The touching contacts between an awake and a sleeping body (rows, ascending): they wake the sleeper."""
+        self.carved: dict[str, np.ndarray] = {}
+        """The arrays read so far, by name."""
+
+    keys = _found_field("keys", "Each contact's pair key (int64).")
+    a_kind = _found_field("a_kind", "What A is: STATIC, KINEMATIC, CHARACTER or DYNAMIC.")
+    a_rows = _found_field("a_rows", "A's segment (static contacts), mover or body row.")
+    a_index = _found_field("a_index", "Position of A in the world's body list, -1 where A is not a rigid body.")
+    b_index = _found_field("b_index", "Position of B in the world's body list.")
+    ids = _found_field("ids", "(m, 2) feature ids of the two points.")
+    normal = _found_field("normal", "(m, 2) unit normal, from A to B.")
+    point = _found_field("point", "(m, 2, 2) the points (px).")
+    separation = _found_field("separation", "(m, 2) the points' separations (px, negative: overlap).")
+    closest = _found_field("closest", "The smaller separation (px; +inf without points).")
+    valid = _found_field("valid", "(m, 2) which points exist.")
+    touching = _found_field("touching", "Whether ``closest`` is within the slop.")
+
+    def __len__(self) -> int:
+        return len(self.ints) // 7
+
+    @classmethod
+    def of(cls, arrays: Sequence[np.ndarray], a: Sequence[Any], b: Sequence[Any], wakers: np.ndarray) -> "Found":
+        """Contacts from their arrays in :data:`FOUND_FIELDS`' order (packed here)."""
+        return cls(packed_found(*arrays), a, b, wakers)
+
+    def rows(self, rows: np.ndarray) -> "Found":
+        """The contacts ``rows`` (ascending) of these."""
+        position = np.full(len(self), -1, dtype=np.int64)
+        position[rows] = np.arange(len(rows))
+        wakers = position[self.wakers]
+        return Found.of([getattr(self, name)[rows] for name in FOUND_FIELDS], picked_from(self.a, rows),
+                        picked_from(self.b, rows), wakers[wakers >= 0])
+
+    def followed_by(self, other: "Found") -> "Found":
+        """These contacts, then ``other``'s."""
+        return Found.of([np.concatenate([getattr(self, name), getattr(other, name)]) for name in FOUND_FIELDS],
+                        _joined([self.a, other.a]), _joined([self.b, other.b]),
+                        np.concatenate([self.wakers, other.wakers + len(self)]))
 
 
 class ShapeTable:
@@ -391,28 +422,16 @@ class ShapeTable:
         return all(map(operator.is_, map(_FILTER_OF, bodies), self.filter_list))
 
 
-def _static_candidates(static: StaticGeometry, table: ShapeTable, awake: np.ndarray, box_array: np.ndarray,
-                       pad: float) -> tuple[np.ndarray, np.ndarray]:
-    """(body, segment) pairs of static segments near the awake bodies' boxes. Each body's segments are looked
-    up for its box padded by ``pad`` px and reused until the body leaves that box: resting and slowly moving
-    crates never look again (and while the same bodies are awake and none left its box, the pairs too).
-    Compiled (:func:`~engine.world.collide_kernel.refresh_near`)."""
+def _segment_sides(table: ShapeTable, static: StaticGeometry) -> None:
+    """Start the table's near lists afresh for ``static``'s broad phase (a new one: the level changed), with
+    each segment's side normal and joint flag."""
     bp = static.broadphase
-    if table.near_of is not bp:
-        table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
-        table.near_start[:] = 0
-        table.near_of, table.near_rows = bp, None
-        edge = bp.b - bp.a
-        table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
-        table.segment_joint = static.joint_flags()
-    kept = table.near_rows
-    same, table.near_start, table.near_members, ks, segs = refresh_near(
-        table.near_box, table.near_start, table.near_members, box_array, awake,
-        _NO_ROWS if kept is None else kept[0], float(pad), bp.cell_size, *bp.cell_arrays(), bp.aabbs)
-    if same and kept is not None:
-        return kept[1], kept[2]
-    table.near_rows = (awake, ks, segs)
-    return ks, segs
+    table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
+    table.near_start[:] = 0
+    table.near_of, table.near_rows = bp, None
+    edge = bp.b - bp.a
+    table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
+    table.segment_joint = static.joint_flags()
 
 
 def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, normal) -> bool:
@@ -426,49 +445,81 @@ def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, nor
     return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in static.joint_directions(segment, end))
 
 
-def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, polys: dict,
-                asleep: np.ndarray) -> _Pairs:
-    """Manifolds of the awake bodies (``asleep``: each body's flag) against everything they may touch,
-    ``speculative_distance`` early; pairs whose collision filters say no are left out. ``polys``: this step's
-    :func:`world_polys`."""
-    margin = scene.config.speculative_distance
-    pairs = _Pairs()
-    awake = np.flatnonzero(~asleep)
-    body_filters = table.filters
-    ks, sg = _static_pairs(scene, bodies, table, polys["box_array"], awake, body_filters)
+_NO_FILTERS = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
+"""Filter arrays (category, mask, group) that say: every one is the default."""
+_DEFAULT_FILTER_ROW = np.array([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], dtype=np.int64)
+_NO_KEPT = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
+
+
+def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
+                angle: np.ndarray, asleep: np.ndarray) -> Found:
+    """Manifolds of the awake bodies (``asleep``: each body's flag), placed at ``position`` ((K, 2) px) and
+    ``angle`` (rad), against everything they may touch, ``speculative_distance`` early, with each one's touch
+    summary; pairs whose collision filters say no are left out. Static segments and bodies in one compiled
+    call (:func:`~engine.world.collide_kernel.gather_step`; each body's near segments kept in ``table`` from
+    step to step), then the seam rule; kinematic bodies and characters come first."""
+    cfg, static = scene.config, scene.static
+    bp = static.broadphase
+    if table.near_of is not bp:
+        _segment_sides(table, static)
+    (boxes, table.near_start, table.near_members, table.near_rows, ints, floats, flags, rows, seams,
+     static_count) = gather_step(
+        position, angle, asleep, table.vertices, table.normals, table.offsets, table.radius, table.ids, table.count,
+        table.sweep_order, table.filters or _NO_FILTERS, table.near_box, table.near_start, table.near_members,
+        table.near_rows or _NO_KEPT, float(cfg.candidate_padding), bp.cell_size, *bp.cell_arrays(), bp.a, bp.b,
+        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, static.filter_arrays() or _NO_FILTERS,
+        _DEFAULT_FILTER_ROW, float(cfg.speculative_distance), float(cfg.linear_slop))
+    found = Found((ints, floats, flags), wakers=rows[seams:])
+    found.a, found.b = _gathered_participants(found, table.bodies, static_count)
+    if seams:
+        found = _seam_rule(static, found, rows[:seams])
     if scene.kinematic_bodies or scene.characters:
-        _collide_movers(scene, bodies, polys["box_array"], awake.tolist(), margin, pairs)
-    lo, hi = _body_pairs(bodies, table, polys["box_array"], asleep, body_filters)
-    _collide_shapes(scene.static, table, polys, ks, sg, lo, hi, margin, pairs)
-    return pairs
+        movers = _collide_movers(scene, bodies, boxes, asleep)
+        if movers is not None:
+            found = movers.followed_by(found)
+    return found
 
 
-_NO_ROWS = np.zeros(0, dtype=np.int64)
+def _gathered_participants(found: Found, listed: list[RigidBody], static_count: int) -> tuple[DeferredList, DeferredList]:
+    """Participants A and B of the contacts :func:`collide_all` gathered in its compiled call (the static
+    ones first, A a segment index; ``listed``: the table's own list of bodies, which never changes: the
+    deferred lists may be made later)."""
+    def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
+        if len(index) and index.min() >= static_count:
+            return pick(listed, found.a_rows[index])
+        return pick(a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
+
+    def make_a() -> list:
+        a_rows = found.a_rows
+        return a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:])
+
+    a = DeferredList(make_a, pick_a)
+    return a, DeferredList(lambda: pick(listed, found.b_index), lambda index: pick(listed, found.b_index[index]))
 
 
-def _static_pairs(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray,
-                  awake: np.ndarray, body_filters) -> tuple[np.ndarray, np.ndarray]:
-    """(body, segment) rows of the static segments near each awake body (cached lists) whose collision filters
-    touch the body's (their boxes are tested in the compiled gathering)."""
-    static = scene.static
-    ks, segs = _static_candidates(static, table, awake, box_array, scene.config.candidate_padding)
-    static_filters = static.filter_arrays()
-    if static_filters is not None or body_filters is not None:
-        seg_f = static_filters or filter_columns([DEFAULT_FILTER] * len(static))
-        body_f = body_filters or filter_columns([DEFAULT_FILTER] * len(bodies))
-        touch = filters_touch(tuple(x[segs] for x in seg_f), tuple(x[ks] for x in body_f))  # type: ignore[arg-type]
-        return ks[touch], segs[touch]
-    return ks, segs
+def _seam_rule(static: StaticGeometry, found: Found, candidates: np.ndarray) -> Found:
+    """``found`` without the contacts the seam rule drops, among the ``candidates`` (one-point contacts at a
+    segment end that meets another segment)."""
+    bp = static.broadphase
+    a_rows, point, normal = found.a_rows, found.point, found.normal
+    dropped = [i for i in candidates.tolist() if _leans_over_neighbour(
+        static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]
+    return found.rows(np.delete(np.arange(len(found)), dropped)) if dropped else found
 
 
-def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray, awake: list[int],
-                    margin: float, pairs: _Pairs) -> None:
-    """Kinematic bodies and characters (few): scalar. They already moved this step; the solver sweeps them
-    again, from where they started, at the speed they moved, so crates are carried, not dragged."""
+def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray,
+                    asleep: np.ndarray) -> Found | None:
+    """Kinematic bodies and characters (few) against the awake bodies: scalar. They already moved this step;
+    the solver sweeps them again, from where they started, at the speed they moved, so crates are carried,
+    not dragged. ``None`` when none touches one."""
+    margin = scene.config.speculative_distance
+    awake = np.flatnonzero(~asleep).tolist()
     movers: list[tuple[int, int, Any, Transform]] = [
         (KINEMATIC, i, kin, kin.previous_transform) for i, kin in enumerate(scene.kinematic_bodies)
     ] + [(CHARACTER, i, ch, Transform(ch.previous_position or ch.position)) for i, ch in enumerate(scene.characters)]
     mover_boxes = np.array([mover.shape.aabb(start) for _, _, mover, start in movers], dtype=np.float64).reshape(-1, 4)
+    rows: list[tuple[int, int, int, int, Manifold]] = []
+    a_list, b_list = [], []
     for n, j in zip(*(index.tolist() for index in touching_pairs(mover_boxes, box_array[awake]))):
         kind, i, mover, start = movers[n]
         k = awake[j]
@@ -476,57 +527,27 @@ def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.nd
             continue
         m = collide(mover.shape, start, bodies[k].shape, bodies[k].transform, margin)
         if m is not None:
-            pairs.add_manifold(_key(kind, i, bodies[k].id), mover, bodies[k], kind, m, -1, k)
+            rows.append((_key(kind, i, bodies[k].id), kind, i, k, m))
+            a_list.append(mover)
+            b_list.append(bodies[k])
+    return _manifolds_found(rows, a_list, b_list, asleep, scene.config.linear_slop) if rows else None
 
 
-def _body_pairs(bodies: list[RigidBody], table: ShapeTable, box_array: np.ndarray, asleep: np.ndarray,
-                body_filters) -> tuple[np.ndarray, np.ndarray]:
-    """Body pairs (A rows, B rows): all box overlaps at once, at least one of the pair awake, A the lower id,
-    collision filters permitting."""
-    if len(bodies) < 2:
-        return _NO_ROWS, _NO_ROWS
-    lo, hi = sweep_pairs(box_array, table.sweep_order, table.ids, asleep)
-    if body_filters is not None:
-        keep = filters_touch(tuple(x[lo] for x in body_filters), tuple(x[hi] for x in body_filters))  # type: ignore[arg-type]
-        return lo[keep], hi[keep]
-    return lo, hi
-
-
-def _collide_shapes(static: StaticGeometry, table: ShapeTable, polys: dict,
-                    ks: np.ndarray, sg: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float,
-                    pairs: _Pairs) -> None:
-    """Every body-segment and body-body pair in one compiled call
-    (:func:`~engine.world.collide_kernel.gather_manifolds`): static segments ``sg`` (A) against bodies ``ks``
-    (B) where their boxes overlap, then bodies ``lo`` (A) against bodies ``hi`` (B); then the seam rule."""
-    if not len(ks) and not len(lo):
-        return
-    bp = static.broadphase
-    keys, a_kind, a_rows, a_index, b_rows, normal, point, separation, ids, valid, seam, static_count = gather_manifolds(
-        table.vertices, table.normals, table.offsets, table.radius, polys["placement"], bp.a, bp.b,
-        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, polys["box_array"], table.ids, table.count,
-        ks, sg, lo, hi, float(margin))
-    listed = table.bodies  # (the table's own list, which never changes: the deferred lists may be made later)
-
-    def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
-        if len(index) and index.min() >= static_count:
-            return pick(listed, a_rows[index])
-        return pick(found_a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
-
-    found_a = DeferredList(lambda: a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:]), pick_a)
-    found = Found(keys, found_a, picked_from(listed, b_rows), a_kind, normal, point, separation, ids, valid, a_index,
-                  b_rows)
-    # The seam rule, for the few one-point contacts at a segment end that meets another segment.
-    dropped = [i for i in seam.tolist() if _leans_over_neighbour(
-        static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]
-    if dropped:
-        found = found_rows(found, np.delete(np.arange(len(keys)), dropped))
-    pairs.add_found(found)
-
-
-def found_rows(found: "Found", rows: np.ndarray) -> "Found":
-    """The contacts ``rows`` of ``found``."""
-    return found._replace(a=picked_from(found.a, rows), b=picked_from(found.b, rows),
-                          **{name: getattr(found, name)[rows] for name in found._fields if name not in ("a", "b")})
+def _manifolds_found(rows: list[tuple[int, int, int, int, Manifold]], a: list, b: list, asleep: np.ndarray,
+                     slop: float) -> Found:
+    """Contacts of scalar manifolds (key, A's kind, A's row, B's body row, manifold), A not a rigid body."""
+    count = len(rows)
+    point, separation = np.zeros((count, 2, 2)), np.full((count, 2), np.inf)
+    ids, valid = np.zeros((count, 2), dtype=np.int64), np.zeros((count, 2), dtype=bool)
+    for r, (_, _, _, _, m) in enumerate(rows):
+        for j, p in enumerate(m.points):
+            point[r, j], separation[r, j], ids[r, j], valid[r, j] = p.point, p.separation, p.id, True
+    keys, kind, a_rows, b_index = (np.array([row[c] for row in rows], dtype=np.int64) for c in range(4))
+    a_index = np.full(count, -1, dtype=np.int64)
+    normal = np.array([row[4].normal for row in rows], dtype=np.float64).reshape(-1, 2)
+    closest, touching, wakers = touch_summary(separation, valid, kind, a_index, b_index, asleep, float(slop))
+    return Found.of([keys, kind, a_rows, a_index, b_index, ids, normal, point, separation, closest, valid, touching],
+                    a, b, wakers)
 
 
 def overlapping_pairs(boxes: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

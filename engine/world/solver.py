@@ -50,7 +50,7 @@ from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
     ROW_COLUMNS, all_asleep_in_place, begin_step, packed_colouring, rest_and_sleep,
-    solve_common_contacts, solve_contacts, step_motion, sweep_may_hit, touch_summary,
+    solve_common_contacts, solve_contacts, step_motion, sweep_may_hit,
 )
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
@@ -144,37 +144,34 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         # Everything rests and nothing moves that could wake it: a sleeper that game code moved stays there.
         return StepOutcome(state.contacts, state.touching, [])
     table = state.table()
-    polys = _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
+    _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
     if sleeping and asleep.all():
         return StepOutcome(state.contacts, state.touching, [])  # everything rests: contacts and pairs stand
-    if polys is None:
-        polys = world_polys(table, cfg.speculative_distance, position, angle)
-    found = collide_all(scene, bodies, table, polys, asleep).stacked()
+    found = collide_all(scene, bodies, table, position, angle, asleep)
     old = state.contacts
     # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
     # dropped on a sleeping one must meet the floor under it now, not a step later, deep in it).
     for _ in range(3):
-        closest, touching_now, woke = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
-        if not woke:
+        if not _wake_touched_by_awake(found, asleep):
             break
-        found = collide_all(scene, bodies, table, polys, asleep).stacked()
+        found = collide_all(scene, bodies, table, position, angle, asleep)
     else:
-        closest, touching_now, _ = _wake_touched_by_awake(found, asleep, cfg.linear_slop)
+        _wake_touched_by_awake(found, asleep)
     crushed: list[ContactEvent] = []
     if scene.kinematic_bodies or scene.characters:  # (only they squeeze)
-        found, closest, touching_now, crushed = _squeezed(found, closest, touching_now, cfg)
+        found, crushed = _squeezed(found, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
         if sleeping and asleep.any() else _NO_ROWS
     awake = np.flatnonzero(~asleep)
-    new, solved = _solve_step(scene, dt, bodies, numbers, old, found, closest, touching_now, position, angle, awake,
-                              table, asleep if sleeping else None)
+    new, solved = _solve_step(scene, dt, bodies, numbers, old, found, position, angle, awake, table,
+                              asleep if sleeping else None)
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous and solved.fast_count:
         _continuous(scene, bodies, numbers, step_motion(solved.body_out)[0], solved.fast, awake, table)
     if cfg.enable_sleep and len(awake):
-        _sleep(cfg, numbers, found, touching_now, dt, table, awake, step_motion(solved.body_out)[1],
+        _sleep(cfg, numbers, found, dt, table, awake, step_motion(solved.body_out)[1],
                bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
@@ -182,47 +179,42 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     return StepOutcome(new, touching, crushed + events)
 
 
-def _squeezed(found: Found, closest: np.ndarray, touching: np.ndarray,
-              cfg: PhysicsConfig) -> tuple[Found, np.ndarray, np.ndarray, list[ContactEvent]]:
+def _squeezed(found: Found, cfg: PhysicsConfig) -> tuple[Found, list[ContactEvent]]:
     """Bodies squeezed by a kinematic body or a character against static geometry or a kinematic body: the
     squeezer overlaps them by more than ``crush_depth`` px while they touch something opposite (normals facing
     each other). Like a crushed character, such a body is not pushed: the squeezer passes through it (its
     contact is dropped from this step; a character is then pushed out of it by its own mover) and a
-    ``crushed`` event names the body and what squeezes it. Returns the contacts left (with their ``closest``
-    and ``touching``) and the events."""
-    squeezers = (found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER)
+    ``crushed`` event names the body and what squeezes it. Returns the contacts left and the events."""
+    a_kind, closest = found.a_kind, found.closest
+    squeezers = (a_kind == KINEMATIC) | (a_kind == CHARACTER)
     deep = np.flatnonzero(squeezers & (closest < -cfg.crush_depth))
     if not len(deep):
-        return found, closest, touching, []
-    holders = np.flatnonzero(((found.a_kind == STATIC) | (found.a_kind == KINEMATIC)) & touching)
+        return found, []
+    holders = np.flatnonzero(((a_kind == STATIC) | (a_kind == KINEMATIC)) & found.touching)
+    b_index, normal = found.b_index, found.normal
     dropped, events = [], []
     for k in deep.tolist():
-        opposite = holders[(found.b_index[holders] == found.b_index[k]) & (holders != k)]
-        facing = found.normal[opposite] @ found.normal[k] < -0.5
+        opposite = holders[(b_index[holders] == b_index[k]) & (holders != k)]
+        facing = normal[opposite] @ normal[k] < -0.5
         if facing.any():
             dropped.append(k)
-            events.append(ContactEvent("crushed", found.b[k], found.a[k], tuple(found.normal[k].tolist())))
+            events.append(ContactEvent("crushed", found.b[k], found.a[k], tuple(normal[k].tolist())))
     if not dropped:
-        return found, closest, touching, []
-    keep = np.ones(len(closest), dtype=bool)
-    keep[dropped] = False
-    rows = np.flatnonzero(keep)
-    kept = found._replace(a=pick(found.a, rows), b=pick(found.b, rows),
-                          **{name: getattr(found, name)[rows] for name in found._fields if name not in ("a", "b")})
-    return kept, closest[rows], touching[rows], events
+        return found, []
+    return found.rows(np.delete(np.arange(len(found)), dropped)), events
 
 
-def _wake_touched_by_awake(found: Found, asleep: np.ndarray, slop: float) -> tuple[np.ndarray, np.ndarray, bool]:
+def _wake_touched_by_awake(found: Found, asleep: np.ndarray) -> bool:
     """An awake body touching a sleeping one wakes it (its neighbours follow next step); ``asleep`` is
-    cleared for those. Returns each contact's smallest separation (px), whether it is within ``slop``, and
-    whether any body woke."""
-    closest, touching_now, mixed = touch_summary(found.separation, found.valid, found.a_kind, found.a_index,
-                                                 found.b_index, asleep, float(slop))
-    for i in mixed.tolist():
+    cleared for those. Returns whether any body woke."""
+    if not len(found.wakers):
+        return False
+    a_index, b_index = found.a_index, found.b_index
+    for i in found.wakers.tolist():
         found.a[i].wake()
         found.b[i].wake()
-        asleep[found.a_index[i]] = asleep[found.b_index[i]] = False
-    return closest, touching_now, bool(len(mixed))
+        asleep[a_index[i]] = asleep[b_index[i]] = False
+    return True
 
 
 class _Participants(NamedTuple):
@@ -372,16 +364,15 @@ _NO_COLOURING = Colouring(*packed_colouring(_NO_ROWS, _NO_ROWS, np.zeros(0, dtyp
 
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
-                found: Found, closest: np.ndarray, touching: np.ndarray, position: np.ndarray, angle: np.ndarray,
-                awake_rows: np.ndarray, table: ShapeTable, asleep: np.ndarray | None) -> tuple[ContactSet, _Solved]:
-    """Solve this step's contacts (``closest``: each one's smallest separation, px; ``touching``: within the
-    slop) and move the awake bodies (``awake_rows``), in the compiled :func:`solve_contacts`. Returns the
+                found: Found, position: np.ndarray, angle: np.ndarray, awake_rows: np.ndarray, table: ShapeTable,
+                asleep: np.ndarray | None) -> tuple[ContactSet, _Solved]:
+    """Solve this step's contacts and move the awake bodies (``awake_rows``), in the compiled
+    :func:`solve_contacts`. Returns the
     contact set and what the rest of the step needs to know of the solve (how far each awake body moved and
     its velocity at the end among it)."""
     params, settings = _parameters(scene.config, scene.gravity, dt)
     kept = old.colouring or _NO_COLOURING
-    arrays = (found.keys, found.ids, found.valid, found.normal, found.point, found.separation, found.a_kind,
-              found.a_index, found.b_index, closest, touching, old.ints, old.floats, old.flags, kept.ints, kept.flags,
+    arrays = (found.ints, found.floats, found.flags, old.ints, old.floats, old.flags, kept.ints, kept.flags,
               table.sleep_extent, table.count, table.reach, numbers, awake_rows, position, angle, params, settings)
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
@@ -397,20 +388,17 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
 
 
 def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
-                           angle: np.ndarray, movers: list, asleep: np.ndarray) -> dict | None:
+                           angle: np.ndarray, movers: list, asleep: np.ndarray) -> None:
     """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch
-    (``asleep``: every body's flag, cleared here for those woken). Returns this step's :func:`world_polys`
-    when it had to make them (only when something moves and something sleeps)."""
+    (``asleep``: every body's flag, cleared here for those woken)."""
     if not movers or not asleep.any():
-        return None
-    polys = world_polys(table, scene.config.speculative_distance, position, angle)
-    boxes = polys["box_array"]
+        return
+    boxes = world_polys(table, scene.config.speculative_distance, position, angle)["box_array"]
     touched = np.zeros(len(boxes), dtype=bool)
     touched[touching_pairs(np.array(movers, dtype=np.float64).reshape(-1, 4), boxes)[1]] = True
     for k in np.flatnonzero(touched & asleep).tolist():
         bodies[k].wake()
         asleep[k] = False
-    return polys
 
 
 def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
@@ -454,20 +442,20 @@ def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2, min_approach: floa
     return best
 
 
-def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, touching: np.ndarray, dt: float,
-           table: ShapeTable, awake_rows: np.ndarray, motion: np.ndarray, pushers_near: bool) -> None:
+def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, dt: float, table: ShapeTable,
+           awake_rows: np.ndarray, motion: np.ndarray, pushers_near: bool) -> None:
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
     bodies that all rested ``time_to_sleep`` fall asleep together (compiled,
     :func:`~engine.world.step_kernel.rest_and_sleep`). Touching a moving kinematic body or a character keeps
     a body awake (``pushers_near``: there are kinematic bodies or characters). Only when sleep is on and some
     body is awake."""
     held = _NO_ROWS
-    pushers = np.flatnonzero(touching & ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER))) \
-        if pushers_near else _NO_ROWS
+    a_kind, b_index, touching = found.a_kind, found.b_index, found.touching
+    pushers = np.flatnonzero(touching & ((a_kind == KINEMATIC) | (a_kind == CHARACTER))) if pushers_near else _NO_ROWS
     if len(pushers):
-        held = np.array([found.b_index[i] for i in pushers.tolist() if _moving(found.a[i])], dtype=np.int64)
+        held = np.array([b_index[i] for i in pushers.tolist() if _moving(found.a[i])], dtype=np.int64)
     rest_and_sleep(numbers, awake_rows, motion, table.sleep_extent, dt, cfg.sleep_linear_velocity, cfg.time_to_sleep,
-                   found.a_kind, found.a_index, found.b_index, touching, held)
+                   a_kind, found.a_index, b_index, touching, held)
 
 
 def _moving(participant: Any) -> bool:

@@ -39,6 +39,7 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
+from .collide_kernel import found_arrays, packed_found, touch_summary
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
 __all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "colouring_arrays", "common_participants",
@@ -74,8 +75,11 @@ def contact_arrays(ints, floats, flags):
 
 @_jit
 def contact_buffers(m):
-    """Room for ``m`` packed contacts (see :func:`contact_arrays`), zeroed."""
-    return np.zeros(5 * m, dtype=np.int64), np.zeros(18 * m), np.zeros(5 * m, dtype=np.bool_)
+    """Room for ``m`` packed contacts (see :func:`contact_arrays`); only the impulses and anchors are zeroed
+    (the rest is written over)."""
+    floats = np.empty(18 * m)
+    floats[6 * m:] = 0.0
+    return np.empty(5 * m, dtype=np.int64), floats, np.empty(5 * m, dtype=np.bool_)
 
 
 @_jit
@@ -171,21 +175,6 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
         friction[k] = math.sqrt(fa * numbers[b, FRICTION])
         restitution[k] = max(ea, numbers[b, RESTITUTION])
     return rows, ia, ib, friction, restitution
-
-
-@_jit
-def touch_summary(separation, valid, a_kind, a_index, b_index, asleep, slop):
-    """Each contact's smallest separation (px; +inf without points), whether it is within ``slop`` px, and the
-    touching contacts between an awake and a sleeping body (which wake the sleeper)."""
-    m = len(a_kind)
-    closest, touching, mixed = np.empty(m), np.empty(m, dtype=np.bool_), np.zeros(m, dtype=np.bool_)
-    for k in range(m):
-        first = separation[k, 0] if valid[k, 0] else math.inf
-        second = separation[k, 1] if valid[k, 1] else math.inf
-        closest[k] = min(first, second)
-        touching[k] = closest[k] < slop
-        mixed[k] = touching[k] and a_kind[k] == _DYNAMIC_KIND and asleep[a_index[k]] != asleep[b_index[k]]
-    return closest, touching, np.flatnonzero(mixed)
 
 
 @_jit
@@ -331,11 +320,11 @@ def step_motion(body_out):
 
 
 @_jit
-def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids, valid, normal, point, separation,
-                   a_kind, a_index, b_index, closest, touching, old_ints, old_floats, old_flags, old_colour_ints,
-                   old_colour_flags, sleep_extent, count, reach, numbers, awake_rows, position, angle, params,
-                   settings):
-    """One step's solve from its contacts (found order) and participants (``rows``, ``ia``, ``ib``,
+def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
+                   old_floats, old_flags, old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers,
+                   awake_rows, position, angle, params, settings):
+    """One step's solve from its contacts (found order, packed: :func:`found_arrays`) and participants
+    (``rows``, ``ia``, ``ib``,
     ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
     (packed: :func:`contact_arrays`, :func:`colouring_arrays`). ``params``:
     :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and, second row, for a step
@@ -348,6 +337,8 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
     many moved that far and how many began; whether the same pairs touch in the same order as in the last step,
     and how many touch."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
+    keys, a_kind, _, a_index, b_index, ids, normal, point, separation, closest, valid, touching = found_arrays(
+        found_ints, found_floats, found_flags)
     (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
      _) = contact_arrays(old_ints, old_floats, old_flags)
     old_rows_a, old_rows_b, old_light, old_order, _, _ = colouring_arrays(old_colour_ints, old_colour_flags)
@@ -400,18 +391,19 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, keys, ids,
 
 
 @_jit
-def solve_common_contacts(static_friction, keys, ids, valid, normal, point, separation, a_kind, a_index, b_index,
-                          closest, touching, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags,
-                          sleep_extent, count, reach, numbers, awake_rows, position, angle, params, settings):
+def solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags,
+                          old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers, awake_rows, position,
+                          angle, params, settings):
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
     ``static_friction`` its coefficient), their rows made by :func:`common_participants` in the same call (one
     call less, and five arrays fewer handed to Python and back, each step)."""
+    _, a_kind, _, a_index, b_index, _, _, _, _, _, _, _ = found_arrays(found_ints, found_floats, found_flags)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake_rows, position, angle, a_kind, a_index,
                                                               b_index, static_friction)
     return solve_contacts(
-        rows, len(awake_rows), ia, ib, friction, restitution, keys, ids, valid, normal, point, separation, a_kind,
-        a_index, b_index, closest, touching, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags,
-        sleep_extent, count, reach, numbers, awake_rows, position, angle, params, settings)
+        rows, len(awake_rows), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
+        old_floats, old_flags, old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers, awake_rows,
+        position, angle, params, settings)
 
 
 @_jit
@@ -544,8 +536,9 @@ def compile_steps():
     colouring_arrays(*no_colouring)
     shape = (np.full(1, 16.0), np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
              np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
-    found = (index, ids, valid, np.array([[0.0, 1.0]]), np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)),
-             kind, index - 1, index, np.zeros(1), np.ones(1, dtype=np.bool_))
+    found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
+                         np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
+                         np.ones(1, dtype=np.bool_))
     solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *shape)
     solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *shape)
     step_motion(solved[5])

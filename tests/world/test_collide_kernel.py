@@ -18,7 +18,7 @@ from engine import RigidBody, RoundedPolygon, Transform, World
 from engine.geometry import collide
 from engine.world import collide_kernel
 from engine.world.collide_kernel import collide_pairs
-from engine.world.contacts import STATIC, RigidScene, collide_all, world_polys
+from engine.world.contacts import STATIC, RigidScene, collide_all
 from tests.geometry.oracle import capsules, circles, convex_polygons, transforms
 
 TOLERANCE = 1e-9
@@ -188,8 +188,7 @@ def scene_contacts(shapes_and_places):
     angle = np.array([b.angle for b in bodies], dtype=float)
     scene = RigidScene(world.static, [], [], world.gravity, world.physics, world.static_friction)
     margin = world.physics.speculative_distance
-    polys = world_polys(table, margin, position, angle)
-    found = collide_all(scene, bodies, table, polys, np.zeros(len(bodies), dtype=bool)).stacked()
+    found = collide_all(scene, bodies, table, position, angle, np.zeros(len(bodies), dtype=bool))
     return world, found, margin
 
 
@@ -263,34 +262,41 @@ def box_on_a_box_on_the_floor():
 
 @pytest.mark.parametrize("placed", [loose_pile_with_a_circle_on_the_joint(), box_on_a_box_on_the_floor()],
                          ids=["some kept", "all kept"])
-def test_gathering_keeps_the_pairs_with_a_point_in_order_with_their_seam_rows(monkeypatch, placed):
+def test_gathering_keeps_the_pairs_with_a_point_in_order_with_their_seam_rows(placed):
     """``gather_manifolds`` copies the kept rows of every output (static pairs first) and renumbers the seam
     candidates to the kept rows: the same arrays as masking each stage's outputs in numpy."""
     import engine.world.contacts as contacts
 
-    calls = []
-
-    def recording(*args):
-        calls.append(args)
-        return collide_kernel.gather_manifolds(*args)
-
-    monkeypatch.setattr(contacts, "gather_manifolds", recording)
-    scene_contacts(placed)
-    (vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segment_boxes, shared,
-     boxes, ids, count, candidate_body, candidate_segment, lo, hi, margin) = args = calls[0]
-    ck = collide_kernel
-    ks, sg = ck._static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
-    shapes = ck._with_segments(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
-    bodies = len(offsets) - 1
+    world, _, margin = scene_contacts(placed)
+    ck, table, bp = collide_kernel, contacts.ShapeTable(world.bodies), world.static.broadphase
+    contacts._segment_sides(table, world.static)  # (each segment's side normal and joint flag, as the step has them)
+    position = np.array([b.position for b in world.bodies], dtype=float)
+    angle = np.array([b.angle for b in world.bodies], dtype=float)
+    placement, boxes = ck.body_boxes(table.vertices, table.offsets, table.radius, position, angle, margin)
+    count, segments = len(world.bodies), len(bp.a)  # (every segment a candidate of every body: the box test sorts)
+    candidate_body, candidate_segment = np.repeat(np.arange(count), segments), np.tile(np.arange(segments), count)
+    lo, hi = ck.sweep_pairs(boxes, np.arange(count), table.ids, np.zeros(count, dtype=bool))
+    asleep = np.zeros(count, dtype=bool)
+    args = (table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b, table.segment_side,
+            bp.radius, bp.aabbs, table.segment_joint, boxes, table.ids, table.count, candidate_body, candidate_segment,
+            lo, hi, margin, asleep, 0.25)
+    ks, sg = ck._static_touching(candidate_body, candidate_segment, bp.aabbs, boxes)
+    shapes = ck._with_segments(table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b,
+                               table.segment_side, bp.radius, sg)
+    bodies, ids, count = len(table.offsets) - 1, table.ids, table.count
     pair_a, pair_b = np.concatenate([bodies + np.arange(len(ks)), lo]), np.concatenate([ks, hi])
     a_rows = np.concatenate([sg, lo])
     normal, point, sep, fid, valid, edge = ck._manifolds(*shapes[:4], placement, shapes[4], pair_a, pair_b, margin)
-    keep, keys, seam = ck._kept_rows(len(ks), a_rows, pair_b.copy(), ids, count, fid, valid, edge, shared)
+    keep, keys, seam = ck._kept_rows(len(ks), a_rows, pair_b.copy(), ids, count, fid, valid, edge, table.segment_joint)
     kind = np.where(np.arange(len(keep)) < len(ks), 0, 3)
     a_index = np.where(np.arange(len(keep)) < len(ks), -1, a_rows)
-    expected = (keys[keep], kind[keep], a_rows[keep], a_index[keep], pair_b[keep], normal[keep], point[keep], sep[keep],
-                fid[keep], valid[keep], np.flatnonzero(seam[keep]), np.count_nonzero(keep[:len(ks)]))
-    got = ck.gather_manifolds(*args)
+    nearest = np.where(valid, sep, np.inf).min(axis=1)
+    expected = (keys[keep], kind[keep], a_rows[keep], a_index[keep], pair_b[keep], fid[keep], normal[keep], point[keep],
+                sep[keep], nearest[keep], valid[keep], nearest[keep] < 0.25)
+    ints, floats, flags, rows, seams, static_count = ck.gather_manifolds(*args)
+    got = ck.found_arrays(ints, floats, flags)
+    assert np.array_equal(rows[:seams], np.flatnonzero(seam[keep])) and len(rows) == seams  # (nothing sleeps)
+    assert static_count == np.count_nonzero(keep[:len(ks)])
     assert keep[:len(ks)].any() and keep[len(ks):].any()
     assert (keep.all() if len(placed) == 2 else not keep.all() and seam[keep].any())
     assert all(np.array_equal(g, e) and np.asarray(g).dtype == np.asarray(e).dtype for g, e in zip(got, expected))

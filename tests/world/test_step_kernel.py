@@ -24,9 +24,9 @@ import pytest
 
 from engine import PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
 from engine.bodies import ANGLE, GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
-from engine.world import contacts, step_kernel
+from engine.world import collide_kernel, contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
-from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all, world_polys
+from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
 from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit, touch_summary
 from engine.world.warmstart import colour_contacts
@@ -59,8 +59,7 @@ def gathered(world):
     position, angle = numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     scene = RigidScene(world.static, [], [], world.gravity, world.physics, world.static_friction)
     asleep = numbers[:, SLEEPING] != 0.0
-    polys = world_polys(table, world.physics.speculative_distance, position, angle)
-    found = collide_all(scene, world.bodies, table, polys, asleep).stacked()
+    found = collide_all(scene, world.bodies, table, position, angle, asleep)
     return scene, table, numbers, position, angle, found
 
 
@@ -190,8 +189,7 @@ def test_static_candidates_kept_from_step_to_step_are_fresh_look_ups():
         world.step(1 / 60)
         scene, _, _, position, angle, found = gathered(world)
         fresh = contacts.ShapeTable(world.bodies)
-        polys = world_polys(fresh, world.physics.speculative_distance, position, angle)
-        again = collide_all(scene, world.bodies, fresh, polys, np.zeros(len(world.bodies), dtype=bool)).stacked()
+        again = collide_all(scene, world.bodies, fresh, position, angle, np.zeros(len(world.bodies), dtype=bool))
         assert np.array_equal(found.keys, again.keys) and np.array_equal(found.ids, again.ids)
 
 
@@ -447,3 +445,26 @@ def test_a_contact_set_reads_its_packed_arrays_where_the_kernel_put_them(m):
                                              order, np.array([0, m // 2, m], dtype=np.int64), np.array([False, True]))
     assert np.array_equal(contacts.Colouring(*colouring).order, order)
     assert np.array_equal(step_kernel.colouring_arrays(*colouring)[3], order)
+
+
+@pytest.mark.parametrize("m", [0, 1, 7])
+def test_found_contacts_read_their_packed_arrays_where_the_kernel_put_them(m):
+    """The step's gathered contacts are read where the compiled gathering put them
+    (:data:`~engine.world.contacts.FOUND_FIELDS` against :func:`~engine.world.collide_kernel.found_arrays`),
+    and picking rows of them keeps the rows of every array and of the contacts that wake a sleeper."""
+    rng = np.random.default_rng(m)
+    arrays = [np.arange(m, dtype=np.int64) * 3 + 1, rng.integers(0, 4, m), rng.integers(0, 50, m),
+              rng.integers(-1, 9, m), rng.integers(0, 9, m), rng.integers(0, 99, (m, 2)), rng.random((m, 2)),
+              rng.random((m, 2, 2)), rng.random((m, 2)), rng.random(m), rng.random((m, 2)) < 0.5, rng.random(m) < 0.5]
+    found = contacts.Found.of(arrays, list(range(m)), list(range(m)), np.flatnonzero(arrays[11]))
+    assert len(found) == m
+    for name, given, kernel_view in zip(contacts.FOUND_FIELDS, arrays, collide_kernel.found_arrays(
+            found.ints, found.floats, found.flags)):
+        assert np.array_equal(getattr(found, name), given), name
+        assert np.array_equal(kernel_view, given), name
+    rows = np.flatnonzero(rng.random(m) < 0.6)
+    picked = found.rows(rows)
+    for name, given in zip(contacts.FOUND_FIELDS, arrays):
+        assert np.array_equal(getattr(picked, name), given[rows]), name
+    assert np.array_equal(picked.wakers, np.flatnonzero(arrays[11][rows]))
+    assert list(picked.a) == rows.tolist()
