@@ -143,6 +143,10 @@ class Colouring:
         """``items`` (one per contact, in the order found) in colour order, made on first use."""
         return DeferredList(lambda: pick(items, self.order), lambda index: pick(items, self.order[index]))
 
+    def participants_of(self, found: "Found") -> Callable[[Any], tuple]:
+        """What makes a contact set's participants: ``found``'s, in colour order (read when first asked)."""
+        return lambda _: (self.picked(found.a), self.picked(found.b))
+
 
 CONTACT_FIELDS: dict[str, tuple[str, int, int, tuple[int, ...]]] = {
     "keys": ("ints", 0, 1, ()), "ids": ("ints", 1, 3, (2,)), "a_index": ("ints", 3, 4, ()),
@@ -178,24 +182,49 @@ def _contact_field(name: str, doc: str) -> property:
     return _packed_field(CONTACT_FIELDS, name, doc)
 
 
-class ContactSet:
+class _Participants:
+    """Participants A and B of each contact, given or made by ``make(self)`` when first read: most steps read
+    none (making their deferred lists cost more than a small pile's Python glue)."""
+
+    __slots__ = ("_a", "_b", "_make")
+
+    def _participants(self, a: Sequence[Any], b: Sequence[Any], make: Callable[[Any], tuple] | None) -> None:
+        self._a, self._b, self._make = a, b, make
+
+    def _made(self) -> None:
+        if self._make is not None:
+            self._a, self._b = self._make(self)
+            self._make = None
+
+    @property
+    def a(self) -> Sequence[Any]:
+        """Participant A of each contact: a segment index (int), kinematic body, character or rigid body (a
+        :class:`DeferredList`, made when first read)."""
+        self._made()
+        return self._a
+
+    @property
+    def b(self) -> Sequence[Any]:
+        """Rigid body B of each contact."""
+        self._made()
+        return self._b
+
+
+class ContactSet(_Participants):
     """The contacts of a step, kept for warm starting, events and the debug overlay. The solver hands them
     packed in three buffers (``ints``, ``floats``, ``flags``: :data:`CONTACT_FIELDS`); they are read here as
-    arrays by name."""
+    arrays by name. Participants: ``a`` and ``b``, or ``make(contact_set)`` giving them when first read."""
 
-    __slots__ = ("ints", "floats", "flags", "a", "b", "colouring", "carved")
+    __slots__ = ("ints", "floats", "flags", "colouring", "carved")
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), colouring: Colouring | None = None) -> None:
+                 b: Sequence[Any] = (), colouring: Colouring | None = None,
+                 make: Callable[[Any], tuple] | None = None) -> None:
         ints, floats, flags = _NO_CONTACTS if packed is None else packed
         self.ints: np.ndarray = ints
         self.floats: np.ndarray = floats
         self.flags: np.ndarray = flags
-        self.a: Sequence[Any] = a
-        """Participant A of each contact: a segment index (int), kinematic body, character or rigid body (a
-        :class:`DeferredList`, made when first read)."""
-        self.b: Sequence[Any] = b
-        """Rigid body B of each contact."""
+        self._participants(a, b, make)
         self.colouring = colouring
         """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
         self.carved: dict[str, np.ndarray] = {}
@@ -312,22 +341,22 @@ def _found_field(name: str, doc: str) -> property:
     return _packed_field(FOUND_FIELDS, name, doc)
 
 
-class Found:
+class Found(_Participants):
     """This step's manifolds, one row per pair (two points each; ``valid`` says which points exist), with
     each one's touch summary; packed in three buffers as the compiled gathering made them
-    (:data:`FOUND_FIELDS`), read here as arrays by name."""
+    (:data:`FOUND_FIELDS`), read here as arrays by name. Participants: ``a`` and ``b``, or ``make(found)``
+    giving them when first read."""
 
-    __slots__ = ("ints", "floats", "flags", "a", "b", "wakers", "carved")
+    __slots__ = ("ints", "floats", "flags", "wakers", "carved")
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS) -> None:
+                 b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS,
+                 make: Callable[[Any], tuple] | None = None) -> None:
         ints, floats, flags = packed
         self.ints: np.ndarray = ints
         self.floats: np.ndarray = floats
         self.flags: np.ndarray = flags
-        self.a: Sequence[Any] = a
-        """Participant A of each contact (segment index, kinematic body, character or rigid body), made on use."""
-        self.b: Sequence[Any] = b
+        self._participants(a, b, make)
         self.wakers = wakers
         """The touching contacts between an awake and a sleeping body (rows, ascending): they wake the sleeper."""
         self.carved: dict[str, np.ndarray] = {}
@@ -469,8 +498,7 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
         table.near_rows or _NO_KEPT, float(cfg.candidate_padding), bp.cell_size, *bp.cell_arrays(), bp.a, bp.b,
         table.segment_side, bp.radius, bp.aabbs, table.segment_joint, static.filter_arrays() or _NO_FILTERS,
         _DEFAULT_FILTER_ROW, float(cfg.speculative_distance), float(cfg.linear_slop))
-    found = Found((ints, floats, flags), wakers=rows[seams:])
-    found.a, found.b = _gathered_participants(found, table.bodies, static_count)
+    found = Found((ints, floats, flags), wakers=rows[seams:], make=_Gathered(table.bodies, static_count))
     if seams:
         found = _seam_rule(static, found, rows[:seams])
     if scene.kinematic_bodies or scene.characters:
@@ -480,21 +508,30 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     return found
 
 
-def _gathered_participants(found: Found, listed: list[RigidBody], static_count: int) -> tuple[DeferredList, DeferredList]:
-    """Participants A and B of the contacts :func:`collide_all` gathered in its compiled call (the static
-    ones first, A a segment index; ``listed``: the table's own list of bodies, which never changes: the
+class _Gathered:
+    """Makes participants A and B of the contacts :func:`collide_all` gathered in its compiled call (the
+    static ones first, A a segment index; ``listed``: the table's own list of bodies, which never changes: the
     deferred lists may be made later)."""
-    def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
-        if len(index) and index.min() >= static_count:
-            return pick(listed, found.a_rows[index])
-        return pick(a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
 
-    def make_a() -> list:
-        a_rows = found.a_rows
-        return a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:])
+    __slots__ = ("listed", "static_count")
 
-    a = DeferredList(make_a, pick_a)
-    return a, DeferredList(lambda: pick(listed, found.b_index), lambda index: pick(listed, found.b_index[index]))
+    def __init__(self, listed: list[RigidBody], static_count: int) -> None:
+        self.listed, self.static_count = listed, static_count
+
+    def __call__(self, found: Found) -> tuple[DeferredList, DeferredList]:
+        listed, static_count = self.listed, self.static_count
+
+        def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
+            if len(index) and index.min() >= static_count:
+                return pick(listed, found.a_rows[index])
+            return pick(a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
+
+        def make_a() -> list:
+            a_rows = found.a_rows
+            return a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:])
+
+        a = DeferredList(make_a, pick_a)
+        return a, DeferredList(lambda: pick(listed, found.b_index), lambda index: pick(listed, found.b_index[index]))
 
 
 def _seam_rule(static: StaticGeometry, found: Found, candidates: np.ndarray) -> Found:

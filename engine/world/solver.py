@@ -134,8 +134,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     step; returns the new state and the contact begin/end events."""
     cfg = scene.config
     numbers = state.body_state
-    movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
-    movers += [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
+    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
     if not movers and all_asleep_in_place(numbers):
         return StepOutcome(state.contacts, state.touching, [])  # a resting level: nothing moves, none was placed
     # (For a sleeper the start placement is the same as the last step's, unless game code moved it.)
@@ -177,6 +176,12 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
     events, touching = _events(state.touching, old, new, None if len(carried) else solved)
     return StepOutcome(new, touching, crushed + events)
+
+
+def _mover_boxes(scene: RigidScene) -> list:
+    """The boxes of the kinematic bodies and characters that move (they may wake sleepers)."""
+    movers = [k.aabb() for k in scene.kinematic_bodies if k.velocity != (0.0, 0.0) or k.angular_velocity != 0.0]
+    return movers + [ch.shape.aabb(ch.transform) for ch in scene.characters if ch.velocity != (0.0, 0.0)]
 
 
 def _squeezed(found: Found, cfg: PhysicsConfig) -> tuple[Found, list[ContactEvent]]:
@@ -383,7 +388,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same, touching_count \
         = solved
     colouring = Colouring(colour_ints, colour_flags)
-    contacts = ContactSet((ints, floats, flags), colouring.picked(found.a), colouring.picked(found.b), colouring)
+    contacts = ContactSet((ints, floats, flags), colouring=colouring, make=colouring.participants_of(found))
     return contacts, _Solved(body_out, changes, fast_count, began_count, same, touching_count)
 
 

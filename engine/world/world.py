@@ -358,7 +358,7 @@ class World:
             events: list[ContactEvent] = []
             if len(self.characters) >= _CROWD:
                 self._crowd = self._crowd_now()
-            self._standing = _StandingBodies()
+            self._standing = _StandingBodies() if self.characters else None
             for k, character in enumerate(self.characters):
                 move_character(character, dt)
                 if self._crowd is not None:
