@@ -441,6 +441,12 @@ class ShapeTable:
                                 dtype=np.float64).reshape(-1, 2)
         """Their outward unit edge normals (a circle, which has none, gets a zero row to keep the rows aligned)."""
 
+    @property
+    def gathered_awake(self) -> np.ndarray:
+        """The awake bodies (rows, ascending) of the last :func:`collide_all`."""
+        assert self.near_rows is not None, "nothing gathered yet"
+        return self.near_rows[0]
+
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
         return len(bodies) >= len(self.bodies) and all(map(operator.is_, bodies, self.bodies)) and all(

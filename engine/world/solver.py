@@ -150,19 +150,21 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     old = state.contacts
     # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
     # dropped on a sleeping one must meet the floor under it now, not a step later, deep in it).
+    woke_since = False
     for _ in range(3):
         if not _wake_touched_by_awake(found, asleep):
             break
         found = collide_all(scene, bodies, table, position, angle, asleep)
     else:
-        _wake_touched_by_awake(found, asleep)
+        woke_since = _wake_touched_by_awake(found, asleep)
     crushed: list[ContactEvent] = []
     if scene.kinematic_bodies or scene.characters:  # (only they squeeze)
         found, crushed = _squeezed(found, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
     carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
         if sleeping and asleep.any() else _NO_ROWS
-    awake = np.flatnonzero(~asleep)
+    # (The awake bodies the gathering found, unless some woke since.)
+    awake = np.flatnonzero(~asleep) if woke_since else table.gathered_awake
     new, solved = _solve_step(scene, dt, bodies, numbers, old, found, position, angle, awake, table,
                               asleep if sleeping else None)
     if len(carried):
