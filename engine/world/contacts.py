@@ -182,13 +182,21 @@ def _contact_field(name: str, doc: str) -> property:
     return _packed_field(CONTACT_FIELDS, name, doc)
 
 
-class _Participants:
-    """Participants A and B of each contact, given or made by ``make(self)`` when first read: most steps read
-    none (making their deferred lists cost more than a small pile's Python glue)."""
+class _Packed:
+    """Contacts packed in three buffers (``ints``, ``floats``, ``flags``; where each array lies: the
+    subclass's fields), with participants A and B of each contact, given or made by ``make(self)`` when first
+    read: most steps read none (making their deferred lists cost more than a small pile's Python glue)."""
 
-    __slots__ = ("_a", "_b", "_make")
+    __slots__ = ("ints", "floats", "flags", "carved", "_a", "_b", "_make")
 
-    def _participants(self, a: Sequence[Any], b: Sequence[Any], make: Callable[[Any], tuple] | None) -> None:
+    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
+                 b: Sequence[Any] = (), make: Callable[[Any], tuple] | None = None) -> None:
+        ints, floats, flags = packed
+        self.ints: np.ndarray = ints
+        self.floats: np.ndarray = floats
+        self.flags: np.ndarray = flags
+        self.carved: dict[str, np.ndarray] = {}
+        """The arrays read so far, by name."""
         self._a, self._b, self._make = a, b, make
 
     def _made(self) -> None:
@@ -210,25 +218,19 @@ class _Participants:
         return self._b
 
 
-class ContactSet(_Participants):
+class ContactSet(_Packed):
     """The contacts of a step, kept for warm starting, events and the debug overlay. The solver hands them
-    packed in three buffers (``ints``, ``floats``, ``flags``: :data:`CONTACT_FIELDS`); they are read here as
-    arrays by name. Participants: ``a`` and ``b``, or ``make(contact_set)`` giving them when first read."""
+    packed in three buffers (:data:`CONTACT_FIELDS`); they are read here as arrays by name. Participants:
+    ``a`` and ``b``, or ``make(contact_set)`` giving them when first read."""
 
-    __slots__ = ("ints", "floats", "flags", "colouring", "carved")
+    __slots__ = ("colouring",)
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
                  b: Sequence[Any] = (), colouring: Colouring | None = None,
                  make: Callable[[Any], tuple] | None = None) -> None:
-        ints, floats, flags = _NO_CONTACTS if packed is None else packed
-        self.ints: np.ndarray = ints
-        self.floats: np.ndarray = floats
-        self.flags: np.ndarray = flags
-        self._participants(a, b, make)
+        super().__init__(_NO_CONTACTS if packed is None else packed, a, b, make)
         self.colouring = colouring
         """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
-        self.carved: dict[str, np.ndarray] = {}
-        """The arrays read so far, by name."""
 
     keys = _contact_field("keys", "Each contact's pair key (int64).")
     ids = _contact_field("ids", "(m, 2) feature ids of the two points.")
@@ -341,26 +343,20 @@ def _found_field(name: str, doc: str) -> property:
     return _packed_field(FOUND_FIELDS, name, doc)
 
 
-class Found(_Participants):
+class Found(_Packed):
     """This step's manifolds, one row per pair (two points each; ``valid`` says which points exist), with
     each one's touch summary; packed in three buffers as the compiled gathering made them
     (:data:`FOUND_FIELDS`), read here as arrays by name. Participants: ``a`` and ``b``, or ``make(found)``
     giving them when first read."""
 
-    __slots__ = ("ints", "floats", "flags", "wakers", "carved")
+    __slots__ = ("wakers",)
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
                  b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS,
                  make: Callable[[Any], tuple] | None = None) -> None:
-        ints, floats, flags = packed
-        self.ints: np.ndarray = ints
-        self.floats: np.ndarray = floats
-        self.flags: np.ndarray = flags
-        self._participants(a, b, make)
+        super().__init__(packed, a, b, make)
         self.wakers = wakers
         """The touching contacts between an awake and a sleeping body (rows, ascending): they wake the sleeper."""
-        self.carved: dict[str, np.ndarray] = {}
-        """The arrays read so far, by name."""
 
     keys = _found_field("keys", "Each contact's pair key (int64).")
     a_kind = _found_field("a_kind", "What A is: STATIC, KINEMATIC, CHARACTER or DYNAMIC.")
