@@ -524,16 +524,15 @@ class _Gathered:
         listed, static_count = self.listed, self.static_count
 
         def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
-            if len(index) and index.min() >= static_count:
-                return pick(listed, found.a_rows[index])
-            return pick(a.items(), index)  # (a mixed pick item by item in Python costs more than the list)
+            rows = found.a_rows[index].tolist()
+            return [row if at < static_count else listed[row] for at, row in zip(index.tolist(), rows)]
 
         def make_a() -> list:
             a_rows = found.a_rows
             return a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:])
 
-        a = DeferredList(make_a, pick_a)
-        return a, DeferredList(lambda: pick(listed, found.b_index), lambda index: pick(listed, found.b_index[index]))
+        return DeferredList(make_a, pick_a), DeferredList(lambda: pick(listed, found.b_index),
+                                                          lambda index: pick(listed, found.b_index[index]))
 
 
 def _seam_rule(static: StaticGeometry, found: Found, candidates: np.ndarray) -> Found:
