@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 import operator
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -143,9 +143,24 @@ class Colouring:
         """``items`` (one per contact, in the order found) in colour order, made on first use."""
         return DeferredList(lambda: pick(items, self.order), lambda index: pick(items, self.order[index]))
 
-    def participants_of(self, found: "Found") -> Callable[[Any], tuple]:
+    def participants_of(self, found: "Found") -> "_InColourOrder":
         """What makes a contact set's participants: ``found``'s, in colour order (read when first asked)."""
-        return lambda _: (self.picked(found.a), self.picked(found.b))
+        return _InColourOrder(self, found)
+
+
+class _InColourOrder:
+    """A solved contact set's participants: those of the contacts found, in the colouring's order."""
+
+    __slots__ = ("colouring", "found")
+
+    def __init__(self, colouring: Colouring, found: "Found") -> None:
+        self.colouring, self.found = colouring, found
+
+    def __call__(self, packed: Any) -> tuple[Sequence[Any], Sequence[Any]]:
+        return self.colouring.picked(self.found.a), self.colouring.picked(self.found.b)
+
+    def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:
+        return self.found.pairs_at(self.colouring.order[rows])
 
 
 CONTACT_FIELDS: dict[str, tuple[str, int, int, tuple[int, ...]]] = {
@@ -190,7 +205,7 @@ class _Packed:
     __slots__ = ("ints", "floats", "flags", "carved", "_a", "_b", "_make")
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), make: Callable[[Any], tuple] | None = None) -> None:
+                 b: Sequence[Any] = (), make: "_Maker | None" = None) -> None:
         ints, floats, flags = packed
         self.ints: np.ndarray = ints
         self.floats: np.ndarray = floats
@@ -217,6 +232,21 @@ class _Packed:
         self._made()
         return self._b
 
+    def pairs_at(self, rows: np.ndarray) -> list[tuple[Any, Any]]:
+        """Participants (A, B) of the contacts ``rows``; straight from where they come from while the lists
+        are not made (a few events a step need a few pairs, not every contact's)."""
+        if self._make is not None:
+            return self._make.pairs(self, rows)
+        return list(zip(pick(self._a, rows), pick(self._b, rows)))
+
+
+class _Maker(Protocol):
+    """What makes a packed set's participants (both lists, or the pairs of some rows)."""
+
+    def __call__(self, packed: Any) -> tuple[Sequence[Any], Sequence[Any]]: ...
+
+    def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]: ...
+
 
 class ContactSet(_Packed):
     """The contacts of a step, kept for warm starting, events and the debug overlay. The solver hands them
@@ -226,8 +256,7 @@ class ContactSet(_Packed):
     __slots__ = ("colouring",)
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), colouring: Colouring | None = None,
-                 make: Callable[[Any], tuple] | None = None) -> None:
+                 b: Sequence[Any] = (), colouring: Colouring | None = None, make: _Maker | None = None) -> None:
         super().__init__(_NO_CONTACTS if packed is None else packed, a, b, make)
         self.colouring = colouring
         """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
@@ -299,7 +328,7 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
         """The pairs (A, B) of the contacts ``rows`` of the set these pairs were made of (:meth:`made_of`):
         what :meth:`pairs_of` gives for their keys when ``rows`` are touching rows, ascending, without looking
         the keys up (0.2 ms a step for a falling 1000-crate pile)."""
-        return list(zip(pick(self._contacts.a, rows), pick(self._contacts.b, rows)))
+        return self._contacts.pairs_at(rows)
 
 
 def _followed_by(first: Sequence[Any], count: int, carried: list) -> DeferredList:
@@ -352,8 +381,7 @@ class Found(_Packed):
     __slots__ = ("wakers",)
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS,
-                 make: Callable[[Any], tuple] | None = None) -> None:
+                 b: Sequence[Any] = (), wakers: np.ndarray = _NO_ROWS, make: _Maker | None = None) -> None:
         super().__init__(packed, a, b, make)
         self.wakers = wakers
         """The touching contacts between an awake and a sleeping body (rows, ascending): they wake the sleeper."""
@@ -520,7 +548,8 @@ class _Gathered:
     def __init__(self, listed: list[RigidBody], static_count: int) -> None:
         self.listed, self.static_count = listed, static_count
 
-    def __call__(self, found: Found) -> tuple[DeferredList, DeferredList]:
+    def __call__(self, packed: Any) -> tuple[Sequence[Any], Sequence[Any]]:
+        found: Found = packed
         listed, static_count = self.listed, self.static_count
 
         def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
@@ -533,6 +562,12 @@ class _Gathered:
 
         return DeferredList(make_a, pick_a), DeferredList(lambda: pick(listed, found.b_index),
                                                           lambda index: pick(listed, found.b_index[index]))
+
+    def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:
+        found: Found = packed
+        listed, static_count = self.listed, self.static_count
+        return [(a if at < static_count else listed[a], listed[b]) for at, a, b in zip(
+            rows.tolist(), found.a_rows[rows].tolist(), found.b_index[rows].tolist())]
 
 
 def _seam_rule(static: StaticGeometry, found: Found, candidates: np.ndarray) -> Found:

@@ -54,7 +54,7 @@ from .step_kernel import (
 )
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
-    collide_all, pick, world_polys,
+    collide_all, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -482,20 +482,25 @@ def _events(before: Mapping[int, tuple[object, object]], old: ContactSet, contac
         # as rows of the new set (so the next step can ask it by rows too).
         return [], TouchingPairs(contacts, np.flatnonzero(contacts.touching))
     now_rows = np.flatnonzero(contacts.touching)
-    now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
-    if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):
-        return [], before  # the same pairs touch as last step (the common case in a resting pile)
-    if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
-        return _events_by_pair(before, contacts)
-    if solved is not None:
+    made_of_old = isinstance(before, TouchingPairs) and before.made_of(old)
+    if solved is not None and made_of_old:  # (the solve found which pairs began and ended)
         began, ended = solved.began, old.keys[solved.ended]
     else:
-        began = now_rows[~np.isin(now_keys, old_keys)]
-        ended = old_keys[~np.isin(old_keys, now_keys)]
+        now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
+        if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):
+            return [], before  # the same pairs touch as last step (the common case in a resting pile)
+        if len(old_keys) != len(before):  # the last step's contacts were dropped (a body left): pair by pair
+            return _events_by_pair(before, contacts)
+        if solved is not None:
+            began, ended = solved.began, old.keys[solved.ended]
+        else:
+            began = now_rows[~np.isin(now_keys, old_keys)]
+            ended = old_keys[~np.isin(old_keys, now_keys)]
     events = [ContactEvent("begin", a, b, (nx, ny))
-              for (nx, ny), a, b in zip(contacts.normal[began].tolist(), pick(contacts.a, began), pick(contacts.b, began))]
+              for (nx, ny), (a, b) in zip(contacts.normal[began].tolist(), contacts.pairs_at(began))]
     if len(ended):  # in ``before``'s order (a pile's thousands of pairs: found in arrays, not one by one)
-        if solved is not None and isinstance(before, TouchingPairs) and before.made_of(old):
+        if solved is not None and made_of_old:
+            assert isinstance(before, TouchingPairs)
             pairs = before.pairs_at(solved.ended)  # (the ended rows are ``before``'s own, ascending)
         elif isinstance(before, TouchingPairs):
             pairs = before.pairs_of(ended)
