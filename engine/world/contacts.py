@@ -301,6 +301,14 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
         self._contacts, self._rows = contacts, rows
         self._made: dict[int, tuple[Any, Any]] | None = None
 
+    def carried_to(self, contacts: "ContactSet") -> "TouchingPairs":
+        """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
+        order as the set these were made of (a step whose touching pairs did not change). No arrays made."""
+        carried = TouchingPairs.__new__(TouchingPairs)
+        carried.key_array, carried._contacts, carried._rows, carried._made = self.key_array, contacts, self._rows, \
+            self._made
+        return carried
+
     def _dict(self) -> dict[int, tuple[Any, Any]]:
         if self._made is None:
             rows, contacts = self._rows, self._contacts

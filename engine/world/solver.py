@@ -175,7 +175,11 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         _sleep(cfg, numbers, found, dt, table, awake, step_motion(solved.body_out)[1],
                bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
-        return StepOutcome(new, state.touching, crushed)  # the same pairs touch as last step (a resting pile)
+        # The same pairs touch as last step (a resting pile): kept as rows of the new set when they were the
+        # last set's (so the next step can trust the solve's rows for what began and ended).
+        before = state.touching
+        touching = before.carried_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
+        return StepOutcome(new, touching, crushed)
     events, touching = _events(state.touching, old, new, None if len(carried) else solved)
     return StepOutcome(new, touching, crushed + events)
 
