@@ -31,9 +31,11 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from .cast_kernel import py_hypot
+
 __all__ = [
     "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_manifolds", "gather_step",
-    "overlapping_boxes", "packed_found", "refresh_near", "sweep_pairs", "touch_summary",
+    "overlapping_boxes", "packed_found", "picked_found", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -748,19 +750,47 @@ def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out
     return keep, keys, seam
 
 
+@_inline
+def _leans_over_neighbour(segment, px, py, nx, ny, ends_a, ends_b, joints):
+    """The seam rule for a one-point contact (first point ``px``, ``py``; normal ``nx``, ``ny``) with
+    ``segment``: at an end cap the segment shares with other segments (``joints``:
+    :meth:`~engine.world.static.StaticGeometry.joint_table`), a normal leaning over one of them (along it,
+    past 1e-6) makes the contact that neighbour's business."""
+    ends, order, group_start, group_size = joints
+    count = len(ends_a)
+    ax, ay = ends_a[segment, 0], ends_a[segment, 1]
+    ex, ey = ends_b[segment, 0] - ax, ends_b[segment, 1] - ay
+    t = (px - ax) * ex + (py - ay) * ey
+    if 0.0 < t < ex * ex + ey * ey:
+        return False
+    here = segment if t <= 0.0 else segment + count
+    hx, hy = ends[here, 0], ends[here, 1]
+    for k in range(group_start[here], group_start[here] + group_size[here] if group_size[here] > 1 else 0):
+        other = order[k]
+        if other % count == segment:
+            continue
+        far = (other + count) % (2 * count)  # (the other end of that segment)
+        dx, dy = ends[far, 0] - hx, ends[far, 1] - hy
+        length = py_hypot(dx, dy)
+        if length > 0 and nx * (dx / length) + ny * (dy / length) > 1e-6:
+            return True
+    return False
+
+
 @_jit
 def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius,
-                     segment_boxes, segment_shared, boxes, ids, count, candidate_body, candidate_segment, lo, hi,
-                     margin, asleep, slop):
+                     segment_boxes, segment_shared, joints, boxes, ids, count, candidate_body, candidate_segment, lo,
+                     hi, margin, asleep, slop):
     """Every body-segment and body-body manifold of a step that has a point, in one call: the static
     candidates (bodies ``candidate_body`` near segments ``candidate_segment``) whose boxes overlap, then the
     body pairs ``lo`` (A) and ``hi`` (B). Shapes as :func:`collide_pairs` takes them (the bodies'; ``boxes``
     their grown boxes, ``ids`` and ``count`` their ids and vertex counts), segments as the broad phase holds
     them (world ends, radius, box; ``side``: each one's unit side normal; ``segment_shared``: an end meets
-    another segment). Returns the kept pairs, static ones first, packed (:func:`found_arrays`: A's kind is 0
-    static or 3 body, A's row a segment or body, A's body row -1 for a segment; touch summary with ``asleep``
-    and ``slop`` as :func:`touch_summary`), then the seam rule's candidates followed by the contacts that wake
-    a sleeper (rows), how many seam candidates and how many pairs are static."""
+    another segment; ``joints``: which ends meet, for the seam rule, :func:`_leans_over_neighbour`). Returns
+    the kept pairs (with a point, and not dropped by the seam rule), static ones first, packed
+    (:func:`found_arrays`: A's kind is 0 static or 3 body, A's row a segment or body, A's body row -1 for a
+    segment; touch summary with ``asleep`` and ``slop`` as :func:`touch_summary`), the contacts that wake a
+    sleeper (rows) and how many pairs are static."""
     ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
     all_v, all_n, all_offsets, all_radius, trig = _with_segments(
         vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
@@ -773,38 +803,40 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
                                                       pair_a, pair_b, margin)
     keep, keys, seam = _kept_rows(static_pairs, a_rows, pair_b, ids, count, fid, valid, edge, segment_shared)
-    return _compacted(keep, static_pairs, keys, a_rows, pair_b, normal, point, sep, fid, valid, seam, asleep, slop)
+    for p in np.flatnonzero(seam):
+        keep[p] = not _leans_over_neighbour(a_rows[p], point[p, 0, 0], point[p, 0, 1], normal[p, 0], normal[p, 1],
+                                            ends_a, ends_b, joints)
+    return _compacted(keep, static_pairs, keys, a_rows, pair_b, normal, point, sep, fid, valid, asleep, slop)
 
 
 @_jit
-def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, seam, asleep, slop):
+def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, asleep, slop):
     """:func:`gather_manifolds`' outputs: the rows ``keep`` of the manifolds, packed, with the static pairs
     (the first ``static_pairs``) of kind 0 and A's body row -1, the others kind 3 and A's body row
-    ``a_rows``, and their touch summary; the kept seam rows renumbered, the contacts that wake a sleeper, and
-    how many kept pairs are static."""
-    kept, kept_static, seams = 0, 0, 0
+    ``a_rows``, and their touch summary; the contacts that wake a sleeper, and how many kept pairs are
+    static."""
+    kept, kept_static = 0, 0
     for p in range(len(keep)):
         kept += keep[p]
         kept_static += keep[p] and p < static_pairs
-        seams += keep[p] and seam[p]
     ints, floats, flags = np.empty(7 * kept, dtype=np.int64), np.empty(9 * kept), np.empty(3 * kept, dtype=np.bool_)
     (out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
      touching) = found_arrays(ints, floats, flags)
-    rows = np.empty(seams + kept, np.int64)
-    wakers = _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, seam, asleep,
-                           slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point,
-                           out_sep, closest, out_valid, touching, rows, seams)
-    return ints, floats, flags, rows[:seams + wakers], seams, kept_static
+    wakers = np.empty(kept, np.int64)
+    count = _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, asleep, slop,
+                          out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep,
+                          closest, out_valid, touching, wakers)
+    return ints, floats, flags, wakers[:count], kept_static
 
 
 @_without_runtime
-def _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, seam, asleep,
-                  slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep,
-                  closest, out_valid, touching, rows, seams):
+def _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, asleep, slop, out_keys,
+                  kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
+                  touching, wakers):
     """:func:`_compacted`'s loop (without numba's runtime: it allocates nothing, and with the runtime every
-    array handed to the inlined touch test is counted in and out at every row). Writes the seam rows and,
-    after them, the rows that wake a sleeper into ``rows``; returns how many wake one."""
-    seam_at, wakers, row = 0, 0, 0
+    array handed to the inlined touch test is counted in and out at every row). Writes the rows that wake a
+    sleeper into ``wakers``; returns how many."""
+    count, row = 0, 0
     for p in range(len(keep)):
         if not keep[p]:
             continue
@@ -814,12 +846,10 @@ def _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, 
             out_normal[row, slot], out_sep[row, slot] = normal[p, slot], sep[p, slot]
             out_point[row, slot, 0], out_point[row, slot, 1] = point[p, slot, 0], point[p, slot, 1]
             out_fid[row, slot], out_valid[row, slot] = fid[p, slot], valid[p, slot]
-        if seam[p]:
-            rows[seam_at], seam_at = row, seam_at + 1
         if _touch(row, out_sep, out_valid, kind, a_index, out_b_rows, asleep, slop, closest, touching):
-            rows[seams + wakers], wakers = row, wakers + 1
+            wakers[count], count = row, count + 1
         row += 1
-    return wakers
+    return count
 
 
 @_jit
@@ -886,6 +916,15 @@ def _touch(k, separation, valid, a_kind, a_index, b_index, asleep, slop, closest
 
 
 @_jit
+def picked_found(ints, floats, flags, rows):
+    """The contacts ``rows`` of packed contacts (:func:`found_arrays`), packed."""
+    (keys, a_kind, a_rows, a_index, b_index, ids, normal, point, separation, closest, valid,
+     touching) = found_arrays(ints, floats, flags)
+    return packed_found(keys[rows], a_kind[rows], a_rows[rows], a_index[rows], b_index[rows], ids[rows], normal[rows],
+                        point[rows], separation[rows], closest[rows], valid[rows], touching[rows])
+
+
+@_jit
 def touch_summary(separation, valid, a_kind, a_index, b_index, asleep, slop):
     """Each contact's smallest separation (px; +inf without points), whether it is within ``slop`` px, and the
     touching contacts between an awake and a sleeping body (which wake the sleeper)."""
@@ -920,8 +959,8 @@ def _filtered(first, second, category, mask, group, other_category, other_mask, 
 @_jit
 def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids, count, sweep_order, body_filters,
                 near_boxes, near_start, near_members, kept, pad, cell_size, cell_keys, cell_starts, members, ends_a,
-                ends_b, side, segment_radius, segment_boxes, segment_shared, segment_filters, default_filter, margin,
-                slop):
+                ends_b, side, segment_radius, segment_boxes, segment_shared, joints, segment_filters, default_filter,
+                margin, slop):
     """A step's contacts of the awake bodies (``asleep``: each body's flag) against static segments and each
     other, in one call: the bodies' boxes at ``position``, ``angle`` (grown by ``margin`` px), each awake
     body's near segments (:func:`refresh_near`; ``kept``: the last call's awake rows, bodies and segments),
@@ -929,8 +968,7 @@ def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids
     (``body_filters``, ``segment_filters``: category, mask, group arrays, empty when all are the default), then
     :func:`gather_manifolds` (touch summary: ``slop`` px). Returns the boxes; the near lists
     (start, members) and what to keep for the next call (awake rows, bodies, segments); the contacts, packed
-    (:func:`found_arrays`); the seam rule's candidates, then the contacts that wake a sleeper (rows); how
-    many seam candidates, and how many contacts are static."""
+    (:func:`found_arrays`); the contacts that wake a sleeper (rows), and how many contacts are static."""
     placement, boxes = body_boxes(vertices, offsets, radius, position, angle, margin)
     awake = np.flatnonzero(~asleep)
     same, near_start, near_members, ks, segs = refresh_near(near_boxes, near_start, near_members, boxes, awake,
@@ -945,10 +983,10 @@ def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids
                                                                                  np.empty(0, np.int64))
     if len(body_filters[0]):
         lo, hi = _filtered(lo, hi, *body_filters, *body_filters, default_filter)
-    ints, floats, flags, rows, seams, static_count = gather_manifolds(
+    ints, floats, flags, wakers, static_count = gather_manifolds(
         vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segment_boxes,
-        segment_shared, boxes, ids, count, static_ks, static_segs, lo, hi, margin, asleep, slop)
-    return boxes, near_start, near_members, (awake, ks, segs), ints, floats, flags, rows, seams, static_count
+        segment_shared, joints, boxes, ids, count, static_ks, static_segs, lo, hi, margin, asleep, slop)
+    return boxes, near_start, near_members, (awake, ks, segs), ints, floats, flags, wakers, static_count
 
 
 def compile_steps():
@@ -965,21 +1003,23 @@ def compile_steps():
     for fixed in (ends_a, ends_b, segment_radius, segment_boxes):
         fixed.setflags(write=False)  # (as the static broad phase holds them: numba types read-only apart)
     one = np.array([1], dtype=np.int64)
+    joints = (np.concatenate([ends_a, ends_b]), np.array([0, 1]), np.array([0, 1]), np.ones(2, dtype=np.int64))
     refresh_near(np.zeros((2, 4)), np.zeros(3, dtype=np.int64), np.zeros(0, dtype=np.int64),
                  np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), one, 1.0, 64.0,
                  np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, segment_boxes)
     gather_manifolds(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
                      np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]), ends_a, ends_b,
-                     np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
+                     np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_), joints,
                      np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), np.array([4, 4]),
                      one - 1, one - 1, one - 1, one, 0.5, np.zeros(2, dtype=np.bool_), 0.25)
     none, two = one[:0].copy(), np.ones(2, dtype=np.int64)
     for filters, segment_filters in (((none,) * 3, (none,) * 3), ((two, two, two - 1), (one, one, one - 1))):
-        gather_step(np.array([[0.0, 2.0], [0.0, 3.5]]), np.array([0.0, 0.1]), np.zeros(2, dtype=np.bool_),
-                    np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
-                    np.zeros(2), np.array([0, 1]), np.array([4, 4]), np.array([0, 1]), filters, np.zeros((2, 4)),
-                    np.zeros(3, dtype=np.int64), none, (none, none, none), 1.0, 64.0,
-                    np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
-                    np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
-                    segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (every filter the default, or some set)
+        found = gather_step(np.array([[0.0, 2.0], [0.0, 3.5]]), np.array([0.0, 0.1]), np.zeros(2, dtype=np.bool_),
+                            np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
+                            np.zeros(2), np.array([0, 1]), np.array([4, 4]), np.array([0, 1]), filters, np.zeros((2, 4)),
+                            np.zeros(3, dtype=np.int64), none, (none, none, none), 1.0, 64.0,
+                            np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
+                            np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
+                            joints, segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (default filters, or some)
+    picked_found(*found[4:7], one - 1)
     yield "contact gathering"

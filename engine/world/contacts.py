@@ -16,7 +16,8 @@ path before the compiled one did, so that warm starting keys on the same feature
 
 The seam rule: a one-point contact with a segment's rounded end cap, at an end the segment shares with
 another segment, whose normal leans over that other segment, belongs to the other segment and is dropped.
-Without it a crate sliding over a joint meets the caps there with a tilted speculative normal and trips.
+Without it a crate sliding over a joint meets the caps there with a tilted speculative normal and trips. It is
+applied in the compiled gathering (:func:`~engine.world.collide_kernel.gather_manifolds`).
 
 :class:`ContactSet` is what a step leaves for the next one (warm starting, events, the debug overlay);
 :class:`ShapeTable` is what the step needs of the bodies' shapes, kept by the world. This module is the
@@ -35,7 +36,7 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_step, overlapping_boxes, packed_found, touch_summary
+from .collide_kernel import body_boxes, gather_step, overlapping_boxes, packed_found, picked_found, touch_summary
 from .filters import filter_arrays
 from .step_kernel import packed_contacts
 from .static import StaticGeometry
@@ -420,8 +421,8 @@ class Found(_Packed):
         position = np.full(len(self), -1, dtype=np.int64)
         position[rows] = np.arange(len(rows))
         wakers = position[self.wakers]
-        return Found.of([getattr(self, name)[rows] for name in FOUND_FIELDS], picked_from(self.a, rows),
-                        picked_from(self.b, rows), wakers[wakers >= 0])
+        return Found(picked_found(self.ints, self.floats, self.flags, rows), picked_from(self.a, rows),
+                     picked_from(self.b, rows), wakers[wakers >= 0])
 
     def followed_by(self, other: "Found") -> "Found":
         """These contacts, then ``other``'s."""
@@ -501,17 +502,6 @@ def _segment_sides(table: ShapeTable, static: StaticGeometry) -> None:
     table.segment_joint = static.joint_flags()
 
 
-def _leans_over_neighbour(static: StaticGeometry, segment: int, a, b, point, normal) -> bool:
-    """The seam rule for one one-point contact at a segment end (see the module docstring)."""
-    ax, ay = a
-    ex, ey = b[0] - ax, b[1] - ay
-    t = (point[0] - ax) * ex + (point[1] - ay) * ey
-    if 0.0 < t < ex * ex + ey * ey:
-        return False
-    end = 0 if t <= 0.0 else 1
-    return any(normal[0] * ux + normal[1] * uy > 1e-6 for ux, uy in static.joint_directions(segment, end))
-
-
 _NO_FILTERS = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
 """Filter arrays (category, mask, group) that say: every one is the default."""
 _DEFAULT_FILTER_ROW = np.array([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], dtype=np.int64)
@@ -524,21 +514,20 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, p
     ``angle`` (rad), against everything they may touch, ``speculative_distance`` early, with each one's touch
     summary; pairs whose collision filters say no are left out. Static segments and bodies in one compiled
     call (:func:`~engine.world.collide_kernel.gather_step`; each body's near segments kept in ``table`` from
-    step to step), then the seam rule; kinematic bodies and characters come first."""
+    step to step; the seam rule applied); kinematic bodies and characters come first."""
     cfg, static = scene.config, scene.static
     bp = static.broadphase
     if table.near_of is not bp:
         _segment_sides(table, static)
-    (boxes, table.near_start, table.near_members, table.near_rows, ints, floats, flags, rows, seams,
+    (boxes, table.near_start, table.near_members, table.near_rows, ints, floats, flags, wakers,
      static_count) = gather_step(
         position, angle, asleep, table.vertices, table.normals, table.offsets, table.radius, table.ids, table.count,
         table.sweep_order, table.filters or _NO_FILTERS, table.near_box, table.near_start, table.near_members,
         table.near_rows or _NO_KEPT, float(cfg.candidate_padding), bp.cell_size, *bp.cell_arrays(), bp.a, bp.b,
-        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, static.filter_arrays() or _NO_FILTERS,
-        _DEFAULT_FILTER_ROW, float(cfg.speculative_distance), float(cfg.linear_slop))
-    found = Found((ints, floats, flags), wakers=rows[seams:], make=_Gathered(table.bodies, static_count))
-    if seams:
-        found = _seam_rule(static, found, rows[:seams])
+        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, static.joint_table(),
+        static.filter_arrays() or _NO_FILTERS, _DEFAULT_FILTER_ROW, float(cfg.speculative_distance),
+        float(cfg.linear_slop))
+    found = Found((ints, floats, flags), wakers=wakers, make=_Gathered(table.bodies, static_count))
     if scene.kinematic_bodies or scene.characters:
         movers = _collide_movers(scene, bodies, boxes, asleep)
         if movers is not None:
@@ -576,16 +565,6 @@ class _Gathered:
         listed, static_count = self.listed, self.static_count
         return [(a if at < static_count else listed[a], listed[b]) for at, a, b in zip(
             rows.tolist(), found.a_rows[rows].tolist(), found.b_index[rows].tolist())]
-
-
-def _seam_rule(static: StaticGeometry, found: Found, candidates: np.ndarray) -> Found:
-    """``found`` without the contacts the seam rule drops, among the ``candidates`` (one-point contacts at a
-    segment end that meets another segment)."""
-    bp = static.broadphase
-    a_rows, point, normal = found.a_rows, found.point, found.normal
-    dropped = [i for i in candidates.tolist() if _leans_over_neighbour(
-        static, int(a_rows[i]), tuple(bp.a[a_rows[i]]), tuple(bp.b[a_rows[i]]), point[i, 0], normal[i])]
-    return found.rows(np.delete(np.arange(len(found)), dropped)) if dropped else found
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray,

@@ -9,7 +9,6 @@ Units: pixels; y-up. A one-way segment is solid only against things coming from 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -219,12 +218,14 @@ class StaticGeometry:
         """The nearest segment hit by a swept shape (see :meth:`StaticBroadPhase.shape_cast`)."""
         return self.broadphase.shape_cast(shape, xf, translation)
 
-    def joint_directions(self, segment: int, end: int) -> list[Vec2]:
-        """Unit directions, from end ``end`` (0 = start, 1 = end) of ``segment``, along every other segment
-        that shares that end point. Contacts with a segment's rounded end cap that lean over a neighbour are
-        that neighbour's business (see the rigid-body seam rule)."""
+    def joint_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Which segment ends meet, for the rigid-body seam rule (compiled: contacts with a segment's rounded
+        end cap that lean over a neighbour are that neighbour's business): every end's point ((2N, 2); end
+        ``e`` is segment ``e % N``'s start when ``e < N``, else its end), the ends sorted so that those that
+        meet are side by side, and each end's first place in that order and how many ends meet there."""
         self.broadphase  # noqa: B018 - builds the joint table if needed
-        return self._joints.directions(segment, end)
+        joints = self._joints
+        return joints.ends, joints.order, joints.group_start, joints.group_size
 
     def has_joint(self, segment: int) -> bool:
         self.broadphase  # noqa: B018
@@ -344,8 +345,8 @@ class _SumTable:
 
 class _Joints:
     """Which segment ends meet (end points within ``tolerance`` px), found with one sort of all the ends when
-    the broad phase is built; the directions along the other segments at an end are worked out when asked
-    (the seam rule asks for a few, and a level has hundreds of thousands of ends)."""
+    the broad phase is built; the directions along the other segments at an end are worked out by the seam
+    rule for the few contacts it looks at (a level has hundreds of thousands of ends)."""
 
     def __init__(self, a: np.ndarray, b: np.ndarray, tolerance: float) -> None:
         self.count = len(a)
@@ -364,7 +365,6 @@ class _Joints:
         self.group_size = np.empty(len(ordered), dtype=np.int64)
         self.group_start[self.order] = starts[group]
         self.group_size[self.order] = sizes[group]
-        self._cache: dict[tuple[int, int], list[Vec2]] = {}
 
     def shared(self, segment: int) -> bool:
         """Whether either end of ``segment`` meets another segment."""
@@ -373,28 +373,3 @@ class _Joints:
     def shared_flags(self) -> np.ndarray:
         """:meth:`shared` of every segment."""
         return (self.group_size[:self.count] > 1) | (self.group_size[self.count:] > 1)
-
-    def directions(self, segment: int, end: int) -> list[Vec2]:
-        key = (segment, end)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = self._directions(segment + end * self.count)
-        return found
-
-    def _directions(self, here: int) -> list[Vec2]:
-        if self.group_size[here] < 2:
-            return []
-        start = int(self.group_start[here])
-        hx, hy = self.ends[here].tolist()
-        segment = here % self.count
-        directions = []
-        for other in self.order[start:start + int(self.group_size[here])].tolist():
-            if other % self.count == segment:
-                continue
-            far = (other + self.count) % (2 * self.count)  # the other end of that segment
-            fx, fy = self.ends[far].tolist()
-            dx, dy = fx - hx, fy - hy
-            length = math.hypot(dx, dy)
-            if length > 0:
-                directions.append((dx / length, dy / length))
-        return directions
