@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 __all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot", "slide_sums",
+           "filters_touch", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot", "slide_sums",
            "slide_touch_checked", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants",
            "thousandths", "touch_sums"]
 
@@ -616,7 +616,7 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
     for i in range(boxes.shape[0]):
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
             continue
-        if not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+        if not filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
         found[count] = i
         count += 1
@@ -673,7 +673,7 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
             continue
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
             continue
-        if check_filter and not _filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+        if check_filter and not filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
         found_out[count] = i
         count += 1
@@ -681,7 +681,7 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
 
 
 @_inline
-def _filters_touch(category, mask, group, other_category, other_mask, other_group):
+def filters_touch(category, mask, group, other_category, other_mask, other_group):
     """``CollisionFilter.touches``."""
     if group != 0 and group == other_group:
         return group > 0

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .cast_kernel import py_hypot
+from .cast_kernel import filters_touch, py_hypot
 
 __all__ = [
     "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_manifolds", "gather_step",
@@ -819,7 +819,7 @@ def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid
     for p in range(len(keep)):
         kept += keep[p]
         kept_static += keep[p] and p < static_pairs
-    ints, floats, flags = np.empty(7 * kept, dtype=np.int64), np.empty(9 * kept), np.empty(3 * kept, dtype=np.bool_)
+    ints, floats, flags = found_buffers(kept)
     (out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
      touching) = found_arrays(ints, floats, flags)
     wakers = np.empty(kept, np.int64)
@@ -874,8 +874,8 @@ def body_boxes(vertices, offsets, radius, position, angle, margin):
     return placement, boxes
 
 
-# A step's contacts go back to Python packed, in three buffers (numbers numba hands to Python cost 0.3 us an
-# array): ``ints`` 7, ``floats`` 9 and ``flags`` 3 values a contact; :func:`found_arrays` carves them (and
+# A step's contacts go back to Python packed, in three buffers (each array numba hands to Python costs
+# 0.3 us): ``ints`` 7, ``floats`` 9 and ``flags`` 3 values a contact; :func:`found_arrays` carves them (and
 # :data:`engine.world.contacts.FOUND_FIELDS` as Python reads them: a test checks they agree).
 
 
@@ -891,10 +891,15 @@ def found_arrays(ints, floats, flags):
 
 
 @_jit
+def found_buffers(m):
+    """Room for ``m`` packed contacts (see :func:`found_arrays`)."""
+    return np.empty(7 * m, dtype=np.int64), np.empty(9 * m), np.empty(3 * m, dtype=np.bool_)
+
+
+@_jit
 def packed_found(keys, a_kind, a_rows, a_index, b_index, ids, normal, point, separation, closest, valid, touching):
     """Contacts given array by array (:func:`found_arrays`' order), packed."""
-    m = len(keys)
-    ints, floats, flags = np.empty(7 * m, dtype=np.int64), np.empty(9 * m), np.empty(3 * m, dtype=np.bool_)
+    ints, floats, flags = found_buffers(len(keys))
     (keys_to, a_kind_to, a_rows_to, a_index_to, b_index_to, ids_to, normal_to, point_to, separation_to, closest_to,
      valid_to, touching_to) = found_arrays(ints, floats, flags)
     keys_to[:], a_kind_to[:], a_rows_to[:], a_index_to[:], b_index_to[:], ids_to[:] = keys, a_kind, a_rows, a_index, \
@@ -952,7 +957,7 @@ def _filtered(first, second, category, mask, group, other_category, other_mask, 
         ca, ma, ga = (category[i], mask[i], group[i]) if len(category) else (default[0], default[1], default[2])
         cb, mb, gb = (other_category[j], other_mask[j], other_group[j]) if len(other_category) else (
             default[0], default[1], default[2])
-        keep[p] = ga > 0 if ga != 0 and ga == gb else (ca & mb) != 0 and (cb & ma) != 0
+        keep[p] = filters_touch(ca, ma, ga, cb, mb, gb)
     return first[keep], second[keep]
 
 
@@ -1022,4 +1027,6 @@ def compile_steps():
                             np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
                             joints, segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (default filters, or some)
     picked_found(*found[4:7], one - 1)
+    touch_summary(np.zeros((1, 2)), np.ones((1, 2), dtype=np.bool_), one - 1, -one, one - 1, np.zeros(1, np.bool_),
+                  0.25)  # (the scalar contacts of kinematic bodies and characters)
     yield "contact gathering"

@@ -549,22 +549,21 @@ class _Gathered:
         found: Found = packed
         listed, static_count = self.listed, self.static_count
 
-        def pick_a(index: np.ndarray) -> list:  # (segment indices for the static contacts, bodies for the others)
-            rows = found.a_rows[index].tolist()
-            return [row if at < static_count else listed[row] for at, row in zip(index.tolist(), rows)]
-
         def make_a() -> list:
             a_rows = found.a_rows
             return a_rows[:static_count].tolist() + pick(listed, a_rows[static_count:])
 
-        return DeferredList(make_a, pick_a), DeferredList(lambda: pick(listed, found.b_index),
-                                                          lambda index: pick(listed, found.b_index[index]))
+        return (DeferredList(make_a, lambda index: self.a_at(found, index)),
+                DeferredList(lambda: pick(listed, found.b_index), lambda index: pick(listed, found.b_index[index])))
+
+    def a_at(self, found: Found, rows: np.ndarray) -> list:
+        """Participant A of the contacts ``rows``: a segment index for a static contact, else a body."""
+        listed, static_count = self.listed, self.static_count
+        return [a if at < static_count else listed[a] for at, a in zip(rows.tolist(), found.a_rows[rows].tolist())]
 
     def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:
         found: Found = packed
-        listed, static_count = self.listed, self.static_count
-        return [(a if at < static_count else listed[a], listed[b]) for at, a, b in zip(
-            rows.tolist(), found.a_rows[rows].tolist(), found.b_index[rows].tolist())]
+        return list(zip(self.a_at(found, rows), pick(self.listed, found.b_index[rows])))
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray,

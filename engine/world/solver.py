@@ -480,15 +480,14 @@ def _events(before: Mapping[int, tuple[object, object]], old: ContactSet, contac
     pairs by key), and the touching pairs now. The pairs that began and ended are found in arrays (by the
     compiled solve, ``solved``, unless sleepers' contacts were carried over); Python objects are made only
     for them (the touching pairs are kept as rows of the contact set, :class:`TouchingPairs`)."""
-    if solved is not None and not len(solved.changes[solved.fast_count:]) and isinstance(before, TouchingPairs) \
-            and before.made_of(old):
-        # No pair began or ended touching (``before``'s pairs are ``old``'s touching ones): the same pairs, kept
-        # as rows of the new set (so the next step can ask it by rows too).
-        return [], TouchingPairs(contacts, np.flatnonzero(contacts.touching))
-    now_rows = np.flatnonzero(contacts.touching)
     made_of_old = isinstance(before, TouchingPairs) and before.made_of(old)
+    now_rows = np.flatnonzero(contacts.touching)
     if solved is not None and made_of_old:  # (the solve found which pairs began and ended)
-        began, ended = solved.began, old.keys[solved.ended]
+        began, ended = solved.began, solved.ended  # (``ended``: rows of the last step's set)
+        if not len(began) and not len(ended):
+            # The same pairs (``before``'s are ``old``'s touching ones), kept as rows of the new set (so the next
+            # step can ask it by rows too).
+            return [], TouchingPairs(contacts, now_rows)
     else:
         now_keys, old_keys = contacts.keys[now_rows], old.keys[old.touching]
         if len(now_keys) == len(before) and np.array_equal(np.sort(now_keys), np.sort(old_keys)):

@@ -1,10 +1,10 @@
 """The rigid-body step's glue, compiled (numba): a few calls per step instead of a few hundred small numpy
 operations; Python objects are made only for what happens (events, woken sleepers, continuous hits).
 
-:func:`begin_step` starts the step (previous placement, start placement, sleep flags); :func:`touch_summary`
-says which contacts touch and which sleepers an awake body wakes; :func:`rest_and_sleep` counts rest times
-and puts resting groups (islands of touching bodies) to sleep; :func:`sweep_may_hit` picks the fast bodies
-whose sweep may meet static geometry (continuous collision).
+:func:`begin_step` starts the step (previous placement, start placement, sleep flags); which contacts touch
+and which sleepers an awake body wakes is the gathering's (:mod:`engine.world.collide_kernel`);
+:func:`rest_and_sleep` counts rest times and puts resting groups (islands of touching bodies) to sleep;
+:func:`sweep_may_hit` picks the fast bodies whose sweep may meet static geometry (continuous collision).
 
 :func:`solve_contacts` does what :mod:`engine.world.solver` describes, in the same arithmetic order as the
 numpy code it replaced (bit-identical results): which contacts are light, the graph colours (kept from the
@@ -39,12 +39,12 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .collide_kernel import found_arrays, packed_found, touch_summary
+from .collide_kernel import found_arrays, packed_found
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
 __all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
-           "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit", "touch_summary"]
+           "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -55,9 +55,9 @@ _STATIC_KIND, _DYNAMIC_KIND = 0, 3
 
 
 # A step's contacts and colouring go back to Python as a few packed buffers, not as two dozen arrays: handing
-# an array that numba made to Python costs 0.3 us each, a tenth of a ten-crate step. The arrays are views
-# carved out of the buffers here, and only here (Python reads them through :class:`ContactSet`, which calls
-# these same functions when something asks).
+# an array that numba made to Python costs 0.3 us each, a tenth of a ten-crate step. The kernels carve the
+# arrays out of the buffers here; Python reads them through :class:`~engine.world.contacts.ContactSet`
+# (``CONTACT_FIELDS``: a test checks the two agree).
 
 
 @_jit
@@ -524,7 +524,6 @@ def compile_steps():
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
     ids, valid, none = np.array([[1, 2]], dtype=np.int64), np.ones((1, 2), dtype=np.bool_), np.zeros(0, np.int64)
-    touch_summary(np.zeros((1, 2)), valid, kind, index - 1, index, np.zeros(1, dtype=np.bool_), 0.25)
     params = np.zeros((2, PARAMETERS))
     params[:, DT], params[:, SUBSTEPS], params[:, GRAVITY_Y], params[:, MAX_SPEED] = 1 / 60, 4, -1800.0, 4e3
     old = packed_contacts(none, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.bool_), np.zeros((0, 2)),

@@ -28,7 +28,8 @@ from engine.world import collide_kernel, contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
-from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit, touch_summary
+from engine.world.collide_kernel import touch_summary
+from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit
 from engine.world.warmstart import colour_contacts
 
 SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
