@@ -296,19 +296,16 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
 
     __slots__ = ("key_array", "_contacts", "_rows", "_made")
 
-    def __init__(self, contacts: "ContactSet", rows: np.ndarray) -> None:
-        self.key_array = contacts.keys[rows]
-        """The keys (int64), in this mapping's order."""
+    def __init__(self, contacts: "ContactSet", rows: np.ndarray, key_array: np.ndarray | None = None) -> None:
+        self.key_array = contacts.keys[rows] if key_array is None else key_array
+        """The keys (int64), in this mapping's order (given: ``contacts.keys[rows]`` already)."""
         self._contacts, self._rows = contacts, rows
         self._made: dict[int, tuple[Any, Any]] | None = None
 
     def carried_to(self, contacts: "ContactSet") -> "TouchingPairs":
         """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
         order as the set these were made of (a step whose touching pairs did not change). No arrays made."""
-        carried = TouchingPairs.__new__(TouchingPairs)
-        carried.key_array, carried._contacts, carried._rows, carried._made = self.key_array, contacts, self._rows, \
-            self._made
-        return carried
+        return TouchingPairs(contacts, self._rows, self.key_array)
 
     def _dict(self) -> dict[int, tuple[Any, Any]]:
         if self._made is None:
