@@ -34,12 +34,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
-    SceneContact, SceneHit, Touching, WorldError, require_nonnegative,
+    SceneContact, SceneHit, Tally, Touching, WorldError, require_nonnegative,
 )
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
@@ -309,6 +310,28 @@ class Character:
     def move(self, dt: float) -> MoveResult:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
         return move_character(self, dt)
+
+
+PLACEMENTS = Tally()
+"""How many times any character's ``position``, ``shape`` or ``filter`` has been set: a world keeps its
+characters' boxes and filters while this stays the same (between steps every character's probe asks which others
+are near; looking at them all each time would cost the crowd's size per probe)."""
+
+
+def _placing(name: str) -> property:
+    """``Character.<name>`` as a property that counts its settings in :data:`PLACEMENTS` (kept in the
+    instance's ``_<name>``; read without a Python call)."""
+    kept = "_" + name
+
+    def place(ch: Character, value: Any) -> None:
+        PLACEMENTS.count += 1
+        setattr(ch, kept, value)  # (not through __dict__: using it makes every attribute of ch slower to reach)
+
+    return property(attrgetter(kept), place, doc=f"The character's {name} (setting it counts as a placement).")
+
+
+for _name in ("position", "shape", "filter"):  # (after the dataclass made __init__, which sets them through these)
+    setattr(Character, _name, _placing(_name))
 
 
 # ------------------------------------------------------------------------------------------------ helpers

@@ -66,6 +66,16 @@ class BodyKind(Enum):
 _ALL_BITS = 0xFFFF_FFFF
 
 
+class Tally:
+    """A count that only goes up (kept on an instance: writing a class attribute at every count would make
+    every attribute of that class's instances slower to reach, as Python's attribute caches start over)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
 @dataclass(frozen=True)
 class CollisionFilter:
     """Which colliders touch, with Box2D's and pymunk's semantics.

@@ -8,15 +8,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ..geometry import RoundedPolygon, Transform, Vec2
-from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, WorldError, unit_or_none
+from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, Tally, WorldError, unit_or_none
 
 __all__ = ["KinematicBody", "PlatformPath"]
 
 _PLACEMENT = frozenset({"position", "angle", "shape", "previous_transform"})
-"""The fields of a kinematic body that place it (see :attr:`KinematicBody.placements`)."""
+"""The fields of a kinematic body that place it (see :data:`PLACEMENTS`)."""
+
+PLACEMENTS = Tally()
+"""How many times any kinematic body's placement (position, angle, shape or previous transform) has been set: a
+world keeps its kinematic bodies' boxes while this stays the same (every character's every move asks which of
+them are near)."""
 
 
 def _pair(value: Any, body: object) -> Vec2:
@@ -97,14 +102,9 @@ class KinematicBody(MovingBody):
     collider: Collider = field(init=False)
     previous_transform: Transform = field(init=False)
 
-    placements: ClassVar[int] = 0
-    """How many times any kinematic body's placement (position, angle, shape or previous transform) has been
-    set: a world keeps its kinematic bodies' boxes while this stays the same (every character's every move
-    asks which of them are near)."""
-
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _PLACEMENT:
-            KinematicBody.placements += 1
+            PLACEMENTS.count += 1
             if name == "position":  # (a tuple: an in-place change could not be seen)
                 value = _pair(value, self)
             if name == "position" or name == "angle":

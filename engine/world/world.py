@@ -23,13 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from ..bodies import PhysicsConfig, RigidBody, Sensor
-from ..character import Character, MoverConfig, move_character
+from ..character import PLACEMENTS, Character, MoverConfig, move_character
 from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
@@ -41,6 +40,7 @@ from .cast_kernel import (
     slide_touch_mover, sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
+from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
 from .sensors import SensorSet
@@ -67,42 +67,52 @@ _ALL = DEFAULT_FILTER.mask
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
-_BOX_STATE = attrgetter("position", "filter", "shape")
-"""What a character's box and filter in :class:`_CrowdBoxes` depend on."""
-
-
 class _CrowdBoxes:
     """The characters' boxes and filters, for a crowd's gathers. While they move one after another in a step
-    only the mover changes a character's position, and the mover's updates (:meth:`moved`) keep the boxes
-    current; between steps (a controller's probe) they are used only while :meth:`current` (the same
-    characters, positions, filters and shapes). Either way a gather's answer is the same as testing every
-    character's current box."""
+    only the mover changes a character's position, and the mover's updates (:meth:`moved`) mark the box to
+    bring up to date at the next gather; between steps (a controller's probe) they are used only while
+    :meth:`current` (the same characters, none placed since: :data:`~engine.character.PLACEMENTS`). Either way a
+    gather's answer is the same as testing every character's current box."""
 
     def __init__(self, characters: list[Character]) -> None:
         self.characters = list(characters)
-        self.state = list(map(_BOX_STATE, characters))
+        self.placements = PLACEMENTS.count
         self.rows = [tuple(ch.aabb()) for ch in characters]
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
         self.found = np.zeros(len(self.characters), dtype=np.int64)
         """Where :func:`~engine.world.cast_kernel.boxes_near` puts the indices it finds (reused)."""
+        self.stale: list[int] = []
+        """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
+        self.touchable: dict[int, tuple[CollisionFilter, bool]] = {}
+        """id(query filter) -> (that filter, whether it touches any of the characters' filters)."""
 
     def current(self, characters: list[Character]) -> bool:
-        """Whether these are still ``characters``' boxes and filters."""
-        return characters == self.characters and list(map(_BOX_STATE, characters)) == self.state
+        """Whether these are still ``characters``' boxes and filters (none placed since they were made, or
+        since :meth:`settled`)."""
+        return PLACEMENTS.count == self.placements and characters == self.characters
 
-    def moved(self, k: int, character: Character) -> None:
-        """Character ``k`` has moved: its box now."""
-        box, (x, y) = character.shape.local_aabb, character.position  # Character.aabb's sums, no box made
-        row = self.rows[k] = (box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
-        self.boxes[k] = row
-        self.state[k] = _BOX_STATE(character)
+    def moved(self, k: int) -> None:
+        """Character ``k`` has moved (its box is made again when next asked for)."""
+        self.stale.append(k)
+
+    def settled(self) -> None:
+        """The characters' moves of this step are done: what they are now is what :meth:`current` keeps."""
+        self.placements = PLACEMENTS.count
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
         ``query``, not ignored (by character or collider id); in order."""
         found: list[Neighbour] = []
+        if not self._touches_any(query):  # (enemies that pass through each other: nothing to look at)
+            return found
+        if self.stale:
+            for k in self.stale:
+                ch = self.characters[k]
+                self.rows[k] = row = tuple(ch.aabb())
+                self.boxes[k] = row
+            self.stale = []
         count = boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group, self.found)
         if not count:
             return found
@@ -112,6 +122,16 @@ class _CrowdBoxes:
                 continue
             found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
         return found
+
+    def _touches_any(self, query: CollisionFilter) -> bool:
+        """Whether ``query`` touches one of the characters' filters at all (kept per query filter)."""
+        kept = self.touchable.get(id(query))
+        if kept is None or kept[0] is not query:
+            category, mask, group = self.filters.T
+            same_group = (group != 0) & (group == query.group)
+            bits = ((category & query.mask) != 0) & ((mask & query.category) != 0)
+            kept = self.touchable[id(query)] = (query, bool(np.where(same_group, group > 0, bits).any()))
+        return kept[1]
 
 
 class _KinematicBoxes:
@@ -362,12 +382,14 @@ class World:
             for k, character in enumerate(self.characters):
                 move_character(character, dt)
                 if self._crowd is not None:
-                    self._crowd.moved(k, character)
+                    self._crowd.moved(k)
                 if character.step_events:
                     events.extend(character.step_events)
                 floor = character.floor_collider
                 if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
                     self._press_on_floor(character, dt)
+            if self._crowd is not None:
+                self._crowd.settled()
             self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
             if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
                 scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
@@ -492,9 +514,9 @@ class World:
 
     def _kinematic_in(self) -> _KinematicBoxes:
         """The kinematic bodies' boxes and neighbours as they are now: the kept ones while no kinematic body
-        has been placed (:attr:`KinematicBody.placements`), added or removed (:attr:`_kinematic_changes`)
+        has been placed (:data:`~engine.world.kinematic.PLACEMENTS`), added or removed (:attr:`_kinematic_changes`)
         since they were made, else new ones (kept)."""
-        key = (KinematicBody.placements, self._kinematic_changes, len(self.kinematic_bodies))
+        key = (KINEMATIC_PLACEMENTS.count, self._kinematic_changes, len(self.kinematic_bodies))
         if self._kinematic_boxes.key != key:
             self._kinematic_boxes = _KinematicBoxes(self.kinematic_bodies, key)
         return self._kinematic_boxes

@@ -329,6 +329,34 @@ def test_a_crowds_gathers_see_each_character_where_it_is_now():
     assert found(probe) == expected(probe)
 
 
+def test_a_crowd_that_passes_through_itself_is_seen_again_once_a_filter_changes():
+    """Twelve characters in one negative group (enemies that pass through each other: their gathers skip the
+    crowd's boxes): a gather with that group finds none of them, between steps and after them; once the game
+    gives one of them another filter, or moves one into the probe, the gathers see exactly what they touch."""
+    world = World()
+    world.add_segments([(-500.0, 0.0)], [(500.0, 0.0)], radius=1.0)
+    apart = CollisionFilter(group=-1)
+    crowd = [world.add_character(Character(RoundedPolygon.box(8, 12), (float(x), 20.0), filter=apart))
+             for x in range(-330, 330, 60)]
+    probe = AABB(-500, -50, 500, 50)
+
+    def found(query):
+        return [n.collider.body for n in world.gather(probe, filter=query) if n.collider.body is not None]
+
+    for _ in range(3):
+        world.step(1 / 60)
+        assert found(apart) == [] and found(DEFAULT_FILTER) == crowd
+    crowd[4].filter = DEFAULT_FILTER  # (the game makes one solid to the others between steps)
+    assert found(apart) == [crowd[4]]
+    world.step(1 / 60)
+    assert found(apart) == [crowd[4]]
+    crowd[4].filter = apart
+    crowd[6].position = (0.0, 400.0)
+    assert found(apart) == [] and crowd[6] not in found(DEFAULT_FILTER)
+    crowd[6].position = (0.0, 20.0)
+    assert crowd[6] in found(DEFAULT_FILTER)
+
+
 def test_a_gather_finds_exactly_the_rigid_bodies_whose_boxes_meet_its_box():
     """The rigid bodies a gather returns (found from all their boxes at once) are those whose own boxes
     overlap the query box, as one body at a time would find them: turned boxes, circles, bodies touching
