@@ -105,7 +105,7 @@ class _CrowdBoxes:
         """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
         ``query``, not ignored (by character or collider id); in order."""
         found: list[Neighbour] = []
-        if not self._touches_any(query):  # (enemies that pass through each other: nothing to look at)
+        if not self.touches_any(query):  # (enemies that pass through each other: nothing to look at)
             return found
         if self.stale:
             for k in self.stale:
@@ -123,7 +123,7 @@ class _CrowdBoxes:
             found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
         return found
 
-    def _touches_any(self, query: CollisionFilter) -> bool:
+    def touches_any(self, query: CollisionFilter) -> bool:
         """Whether ``query`` touches one of the characters' filters at all (kept per query filter)."""
         kept = self.touchable.get(id(query))
         if kept is None or kept[0] is not query:
@@ -447,16 +447,19 @@ class World:
                 segments = segments[~np.isin(segments, dropped)]
                 break
         characters = self.characters
-        # Only the groups that have members are looked at: a hero alone on a static level (ignoring itself)
-        # has none, and gathers its segments only.
-        if self.kinematic_bodies or self.bodies or characters and not (
-                len(characters) == 1 and characters[0] in ignore):
-            found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query)
+        crowd = (self._crowd or self._crowd_now()) if len(characters) >= _CROWD else None
+        # Only the groups that may answer are looked at: a hero alone on a static level (ignoring itself), or one
+        # of a crowd that passes through itself, has none, and gathers its segments only.
+        if self.kinematic_bodies or self.bodies or (crowd.touches_any(query) if crowd is not None else characters and not (
+                len(characters) == 1 and characters[0] in ignore)):
+            found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query, crowd)
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
         return Gathered(segments, None, static.has_one_way(segments), static.neighbour)
 
-    def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
-        """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order."""
+    def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter, crowd: _CrowdBoxes | None
+                     ) -> list[Neighbour]:
+        """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order (the
+        characters from ``crowd``'s boxes when there is one)."""
         ignored = set()
         for x in ignore:
             ignored.add(id(x))
@@ -466,9 +469,6 @@ class World:
         if self.bodies:
             self._near_rigid(box, ignored, query, found)
         characters = self.characters
-        crowd = self._crowd
-        if crowd is None and len(characters) >= _CROWD:
-            crowd = self._crowd_now()
         if crowd is not None:
             found.extend(crowd.near(box, ignored, query))
         elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
