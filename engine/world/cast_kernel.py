@@ -630,14 +630,16 @@ GRID_SPAN = 2 ** 31
 
 @_jit
 def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
-               category, mask, group, found_out):
+               category, mask, group, scratch, found_out):
     """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
     the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
     :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
     ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's. They go
     into the first places of ``found_out`` (one per segment at least: handing a new array back to Python
-    costs more than a small query); returns how many."""
-    picked = []
+    costs more than a small query); returns how many. ``scratch`` (as long as ``members``) holds the cells'
+    members on the way (no array is made: a character's gather finds a few segments, and making arrays
+    would cost more than finding them)."""
+    total = 0
     reach = float(GRID_OFFSET - 1)
     fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
     small = -reach < fx0 and fx1 < reach and -reach < fy0 and fy1 < reach
@@ -650,26 +652,17 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
                 key = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
                 c = np.searchsorted(cell_keys, key)
                 if c < cell_keys.shape[0] and cell_keys[c] == key:
-                    picked.append(c)
+                    total = _take_cell(offsets, members, c, scratch, total)
     else:  # a box larger than the grid: walk the occupied cells instead
         for c in range(cell_keys.shape[0]):
             ix, iy = cell_keys[c] // GRID_SPAN - GRID_OFFSET, cell_keys[c] % GRID_SPAN - GRID_OFFSET
             if fx0 < ix + 1 and ix <= fx1 and fy0 < iy + 1 and iy <= fy1:  # floor(fx0) <= ix <= floor(fx1)
-                picked.append(c)
-    total = 0
-    for c in picked:
-        total += offsets[c + 1] - offsets[c]
-    found = np.empty(total, dtype=np.int64)
-    total = 0
-    for c in picked:
-        size = offsets[c + 1] - offsets[c]
-        found[total:total + size] = members[offsets[c]:offsets[c + 1]]
-        total += size
-    found.sort()
+                total = _take_cell(offsets, members, c, scratch, total)
+    scratch[:total].sort()
     count = 0
     for j in range(total):
-        i = found[j]
-        if j > 0 and i == found[j - 1]:
+        i = scratch[j]
+        if j > 0 and i == scratch[j - 1]:
             continue
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
             continue
@@ -678,6 +671,15 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
         found_out[count] = i
         count += 1
     return count
+
+
+@_inline
+def _take_cell(offsets, members, c, scratch, total):
+    """Copy cell ``c``'s members into ``scratch`` from ``total`` on; the new total."""
+    for m in range(offsets[c], offsets[c + 1]):
+        scratch[total] = members[m]
+        total += 1
+    return total
 
 
 @_inline
@@ -725,5 +727,6 @@ def compile_steps() -> Iterator[str]:
     yield "crowd boxes"
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
     grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
-               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64))
+               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64),
+               np.zeros(1, dtype=np.int64))
     yield "level grid"

@@ -202,7 +202,8 @@ class StaticGeometry:
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         min_x, min_y, max_x, max_y = box
         count = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell,
-                           min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.found)
+                           min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.scratch,
+                           grid.found)
         return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def has_one_way(self, segments: np.ndarray) -> bool:
@@ -310,6 +311,8 @@ class _Grid:
         self.any_one_way = bool(self.one_way.any())
         self.found = np.zeros(n, dtype=np.int64)
         """Where :func:`~engine.world.cast_kernel.grid_query` puts the segments it finds (reused)."""
+        self.scratch = np.zeros(len(self.members), dtype=np.int64)
+        """Where it gathers the cells' members on the way (reused: as long as all of them)."""
 
 
 class _SumTable:
