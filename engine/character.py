@@ -371,8 +371,9 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
     length = math.hypot(d[0], d[1])
     candidates = ch._candidates
     if candidates is None:  # outside a move (a controller probing): gather with the character's filter
-        box, (x, y) = ch._cast_shape.local_aabb, position  # its box at `position` (it never turns), swept
-        swept = AABB(box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y).swept(d)
+        box, (x, y), (dx, dy) = ch._cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
+        swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
+                 box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
         candidates = ch.scene.candidates(swept, ignore, ch.filter)
     compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
     if compiled is not None:  # only static solid segments around: the same hit in one compiled call
