@@ -379,14 +379,15 @@ class World:
             if len(self.characters) >= _CROWD:
                 self._crowd = self._crowd_now()
             self._standing = _StandingBodies() if self.characters else None
+            crowd, dynamic = self._crowd, BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
             for k, character in enumerate(self.characters):
                 move_character(character, dt)
-                if self._crowd is not None:
-                    self._crowd.moved(k)
+                if crowd is not None:
+                    crowd.moved(k)
                 if character.step_events:
                     events.extend(character.step_events)
                 floor = character.floor_collider
-                if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+                if character.on_floor and floor is not None and floor.kind is dynamic:
                     self._press_on_floor(character, dt)
             if self._crowd is not None:
                 self._crowd.settled()
