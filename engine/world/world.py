@@ -54,8 +54,8 @@ _CROWD = 8
 """From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
 call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call and
 the boxes' upkeep). Measured per gather on the benchmark level: with colliding characters, 8 of them cost
-33 us looping and 16 us through the crowd; with characters that ignore each other (a negative group), 11
-and 12 (+ 1.6 us of upkeep per move), 10 of them 14 and 12."""
+33 us looping and 16 us through the crowd. A gather whose filter touches none of the crowd's (enemies in one
+negative group) skips the crowd altogether."""
 
 
 _BODY_SUMS = 4096
