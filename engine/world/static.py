@@ -228,12 +228,8 @@ class StaticGeometry:
         joints = self._joints
         return joints.ends, joints.order, joints.group_start, joints.group_size
 
-    def has_joint(self, segment: int) -> bool:
-        self.broadphase  # noqa: B018
-        return self._joints.shared(segment)
-
     def joint_flags(self) -> np.ndarray:
-        """(N,) bool: :meth:`has_joint` of every segment at once."""
+        """(N,) bool: whether either end of each segment meets another segment."""
         self.broadphase  # noqa: B018
         return self._joints.shared_flags()
 
@@ -369,10 +365,6 @@ class _Joints:
         self.group_start[self.order] = starts[group]
         self.group_size[self.order] = sizes[group]
 
-    def shared(self, segment: int) -> bool:
-        """Whether either end of ``segment`` meets another segment."""
-        return bool(self.group_size[segment] > 1 or self.group_size[segment + self.count] > 1)
-
     def shared_flags(self) -> np.ndarray:
-        """:meth:`shared` of every segment."""
+        """Whether either end of each segment meets another segment ((N,) bool)."""
         return (self.group_size[:self.count] > 1) | (self.group_size[self.count:] > 1)
