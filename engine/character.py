@@ -399,15 +399,7 @@ def _slide(
     compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
                                        ignore, ch.shape if touching else None)
     if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
-        slid_hits, stops, end, end_velocity, touched = compiled
-        if touched is not None:
-            ch._touched = (end, ch._candidates, touched)
-        hits.extend(slid_hits)
-        if trail is not None:
-            trail.extend(stops)
-            if not trail or trail[-1] != end:
-                trail.append(end)
-        return end, end_velocity
+        return _took(ch, compiled, hits, trail)
     cfg = ch.config
     ux, uy = cfg.up
     px, py = position
@@ -467,6 +459,20 @@ def _slide(
     if trail is not None and (not trail or trail[-1] != (px, py)):
         trail.append((px, py))
     return (px, py), (vx, vy)
+
+
+def _took(ch: Character, slid: _Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
+    """The end position and velocity of a compiled slide (``slid``); ``hits`` and ``trail`` get its hits and
+    stops, and what it touches at its end is kept for :func:`_classify_contacts`."""
+    slid_hits, stops, end, end_velocity, touched = slid
+    if touched is not None:
+        ch._touched = (end, ch._candidates, touched)
+    hits.extend(slid_hits)
+    if trail is not None:
+        trail.extend(stops)
+        if not trail or trail[-1] != end:
+            trail.append(end)
+    return end, end_velocity
 
 
 def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
@@ -841,9 +847,9 @@ def _move(
     ch: Character, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
     hits: list[SceneHit], came_from: Vec2 | None,
 ) -> MoveResult:
+    """The move from ``position``: ride, recover, slide (or climb), see what it touches, snap to the floor."""
     cfg = ch.config
     ux, uy = cfg.up
-    vx, vy = ch.velocity
 
     trail = [position]
 
@@ -860,31 +866,10 @@ def _move(
             trail.append(position)
 
     # 3. The displacement wanted this step.
-    vu = vx * ux + vy * uy
-    grounded = ch.on_floor and vu <= _EPS and ch.floor_normal is not None
-    if grounded:
-        assert ch.floor_normal is not None
-        nx, ny = ch.floor_normal
-        lx, ly = vx - ux * vu, vy - uy * vu  # lateral velocity
-        tx, ty = lx - nx * (lx * nx + ly * ny), ly - ny * (lx * nx + ly * ny)  # along the floor
-        lateral = math.hypot(lx, ly)
-        along_lateral = math.hypot(tx - ux * (tx * ux + ty * uy), ty - uy * (tx * ux + ty * uy))
-        if cfg.constant_speed_on_slopes and along_lateral > _EPS:
-            scale = lateral / along_lateral
-            tx, ty = tx * scale, ty * scale
-        d = (tx * dt, ty * dt)
-        if not cfg.stop_on_slope:
-            gx, gy = ux * vu, uy * vu  # gravity's pull, along the floor
-            gn = gx * nx + gy * ny
-            d = (d[0] + (gx - nx * gn) * dt, d[1] + (gy - ny * gn) * dt)
-        velocity = (lx, ly) if cfg.stop_on_slope else (vx, vy)
-    else:
-        d = (vx * dt, vy * dt)
-        velocity = (vx, vy)
+    d, velocity, grounded, lateral = _wanted_move(ch, dt)
 
     # 4. Slide, stepping up ledges when a grounded walk meets a wall.
-    position, velocity = _slide_or_climb(ch, position, d, velocity, (vx - ux * vu, vy - uy * vu), grounded, hits,
-                                         trail)
+    position, velocity = _slide_or_climb(ch, position, d, velocity, lateral, grounded, hits, trail)
 
     # 5. What do we touch now? Walking (not jumping) off a slope or a step: snap down onto the floor.
     _classify_contacts(ch, position)
@@ -909,6 +894,44 @@ def _move(
     )
     ch.last_move = result
     return result
+
+
+_Wanted = tuple[Vec2, Vec2, bool, Vec2]
+"""A move's wanted displacement (px), the velocity it starts sliding with (px/s), whether it walks on the
+ground, and its velocity across ``up`` (px/s)."""
+
+_Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
+"""A compiled slide's hits, stops, end position, end velocity and what it touches there
+(``Scene.compiled_slide``)."""
+
+
+def _wanted_move(ch: Character, dt: float) -> _Wanted:
+    """The displacement wanted this step (see :data:`_Wanted`): the velocity over ``dt``; walking on the
+    ground, along the floor, at the lateral speed (``constant_speed_on_slopes``) and with gravity's pull along
+    it (unless ``stop_on_slope``)."""
+    cfg = ch.config
+    ux, uy = cfg.up
+    vx, vy = ch.velocity
+    vu = vx * ux + vy * uy
+    lateral_velocity = (vx - ux * vu, vy - uy * vu)
+    grounded = ch.on_floor and vu <= _EPS and ch.floor_normal is not None
+    if not grounded:
+        return (vx * dt, vy * dt), (vx, vy), False, lateral_velocity
+    assert ch.floor_normal is not None
+    nx, ny = ch.floor_normal
+    lx, ly = lateral_velocity
+    tx, ty = lx - nx * (lx * nx + ly * ny), ly - ny * (lx * nx + ly * ny)  # along the floor
+    lateral = math.hypot(lx, ly)
+    along_lateral = math.hypot(tx - ux * (tx * ux + ty * uy), ty - uy * (tx * ux + ty * uy))
+    if cfg.constant_speed_on_slopes and along_lateral > _EPS:
+        scale = lateral / along_lateral
+        tx, ty = tx * scale, ty * scale
+    d = (tx * dt, ty * dt)
+    if not cfg.stop_on_slope:
+        gx, gy = ux * vu, uy * vu  # gravity's pull, along the floor
+        gn = gx * nx + gy * ny
+        d = (d[0] + (gx - nx * gn) * dt, d[1] + (gy - ny * gn) * dt)
+    return d, (lx, ly) if cfg.stop_on_slope else (vx, vy), True, lateral_velocity
 
 
 def _slide_or_climb(

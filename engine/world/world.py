@@ -447,15 +447,23 @@ class World:
                 dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
                 segments = segments[~np.isin(segments, dropped)]
                 break
-        characters = self.characters
-        crowd = (self._crowd or self._crowd_now()) if len(characters) >= _CROWD else None
-        # Only the groups that may answer are looked at: a hero alone on a static level (ignoring itself), or one
-        # of a crowd that passes through itself, has none, and gathers its segments only.
-        if self.kinematic_bodies or self.bodies or (crowd.touches_any(query) if crowd is not None else characters and not (
-                len(characters) == 1 and characters[0] in ignore)):
+        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        if self._movers_may_answer(query, ignore, crowd):
             found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query, crowd)
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
         return Gathered(segments, None, static.has_one_way(segments), static.neighbour)
+
+    def _movers_may_answer(self, query: CollisionFilter, ignore: tuple[object, ...], crowd: _CrowdBoxes | None) -> bool:
+        """Whether a gather with filter ``query`` ignoring ``ignore`` may find something other than static
+        segments (``crowd``: the characters' boxes when they are a crowd). Only the groups that may answer are
+        looked at: a hero alone on a static level (ignoring itself), or one of a crowd that passes through
+        itself, finds none."""
+        if self.kinematic_bodies or self.bodies:
+            return True
+        if crowd is not None:
+            return crowd.touches_any(query)
+        characters = self.characters
+        return bool(characters) and not (len(characters) == 1 and characters[0] in ignore)
 
     def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter, crowd: _CrowdBoxes | None
                      ) -> list[Neighbour]:
@@ -680,6 +688,13 @@ class World:
                                        velocity[0], velocity[1], grounded, stops_out, touched_out)
         elif isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
+        return self._slid(segment_rows, answer, stops_out, touched_out)
+
+    def _slid(self, segment_rows: np.ndarray, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
+              ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
+        """A compiled slide's ``answer`` (:func:`~engine.world.cast_kernel.slide_touch_mover`'s, with its stops
+        and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments) as
+        :meth:`compiled_slide` answers: hits, stops, end position, end velocity, what it touches there."""
         count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = answer
         touched: Touching = (None, None, None, walls, overlapping)
         if floor or wall or ceiling:
