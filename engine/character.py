@@ -830,12 +830,16 @@ def move_character(ch: Character, dt: float) -> MoveResult:
         + cfg.step_height + 1.0
     )
     ch._candidates = None
-    _gather_around(ch, position, reach)
     was_on_floor = ch.on_floor
-    try:
-        result = _move(ch, dt, position, carry, riding, hits, came_from)
-    finally:
-        ch._candidates = ch._touched = None
+    # Neither riding nor recovering, the move may be made in one compiled call (when only the level's solid
+    # segments are near); otherwise, or when that call cannot, step by step.
+    result = _move_compiled(ch, dt, position, reach) if carry == (0.0, 0.0) and not ch._needs_recovery else None
+    if result is None:
+        _gather_around(ch, position, reach)
+        try:
+            result = _move(ch, dt, position, carry, riding, hits, came_from)
+        finally:
+            ch._candidates = ch._touched = None
     if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
         floor = ch.floor_collider
         ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
@@ -892,6 +896,38 @@ def _move(
         position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
         tuple(trail),
     )
+    ch.last_move = result
+    return result
+
+
+def _move_compiled(ch: Character, dt: float, position: Vec2, reach: float) -> MoveResult | None:
+    """:func:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
+    (``Scene.compiled_move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
+    characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
+    d, velocity, grounded, _ = _wanted_move(ch, dt)
+    min_x, min_y, max_x, max_y = ch.shape.local_aabb  # the shape's box at `position` (it never turns), grown
+    x, y = position
+    moved = ch.scene.compiled_move(
+        ch._cast_shape, ch.shape, ch.config, (min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach),
+        ch.filter, (ch,), position, d, velocity, grounded)
+    if moved is None:
+        return None
+    hits, stops, slid_to, velocity, snapped_to, (floor, wall, ceiling, _, overlapping) = moved
+    trail = [position, *stops]
+    if trail[-1] != slid_to:
+        trail.append(slid_to)
+    end = slid_to if snapped_to is None else snapped_to
+    if snapped_to is not None:
+        trail.append(snapped_to)
+    if overlapping:
+        ch._needs_recovery = True  # ended inside something: push out at the start of the next step
+    if ch._dropping:
+        ch._dropping = set()  # no one-way collider around: none is still being dropped through
+    _touch(ch, floor, wall, ceiling)
+    ch.position = end
+    ch.velocity = velocity
+    result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
+                        tuple(hits), tuple(trail))
     ch.last_move = result
     return result
 

@@ -308,6 +308,11 @@ class Scene(Protocol):
                        touching: RoundedPolygon | None = None
                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None: ...
 
+    def compiled_move(self, shape: RoundedPolygon, touching: RoundedPolygon, config: Any, box: Sequence[float],
+                      query: CollisionFilter, ignore: tuple[object, ...], position: Vec2, d: Vec2, velocity: Vec2,
+                      grounded: bool
+                      ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching] | None: ...
+
     def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: Any,
                           candidates: Gathered | None) -> Touching | None: ...
 

@@ -25,10 +25,10 @@ from collections.abc import Iterator, Sequence
 import numba
 import numpy as np
 
-__all__ = ["GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums",
-           "filters_touch", "first_hit_mover", "first_hit_sums", "grid_query", "mover_constants", "py_hypot", "slide_sums",
-           "slide_touch_checked", "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants",
-           "thousandths", "touch_sums"]
+__all__ = ["GRID_OFFSET", "GRID_SPAN", "MOVED", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
+           "contact_sums", "filters_touch", "first_hit_mover", "first_hit_sums", "grid_query", "move_among_segments",
+           "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked", "slide_touch_mover", "slide_touch_sums",
+           "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -673,6 +673,79 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
     return count
 
 
+MOVED, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
+"""What :func:`move_among_segments` answers first: the move is made, or why it was not (the mover then makes
+it the usual way, from the start: a gathered segment's sum row is not built yet, a one-way segment is near, a
+grounded walk ran into a wall (a step up may follow) or two walls and no floor are touched (a V may hold it))."""
+
+
+@_jit
+def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
+                        max_y, category, mask, group, scratch, found_out, one_way, table, core, mover, skin,
+                        snap_length, step_height, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
+    """A character's whole move when nothing but the level's solid segments can be near it and it neither
+    rides nor recovers: its gather in the box (:func:`grid_query`), its slide by (dx, dy) px from (px, py) with
+    velocity (vx, vy) px/s and what it touches after it (:func:`slide_touch_mover`, ``mover``: its
+    :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
+    (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
+    stood on stops the fall. As ``character._move`` makes it, bit for bit. Returns (:data:`MOVED` or why
+    not, the number of stops, where the slide ended x, y, the end position x, y (after the snap) and velocity
+    x, y, whether it snapped, whether there is a floor, a wall, a ceiling, whether a contact overlapped deeper
+    than the slop after the slide or the snap).
+    The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`slide_touch_sums` puts them,
+    with segment indices in their first column rather than places among the gathered ones."""
+    count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
+                       max_y, category, mask, group, scratch, found_out)
+    segments = found_out[:count]
+    largest = core.shape[0] + 2
+    for s in segments:
+        if one_way[s]:
+            return ONE_WAY_NEAR, 0, px, py, px, py, vx, vy, False, False, False, False, False
+        if not 3.0 <= table[s, SUM_COUNT] <= largest:
+            return ROWS_NOT_BUILT, 0, px, py, px, py, vx, vy, False, False, False, False, False
+    ux, uy, floor_limit = mover[5], mover[6], mover[7]
+    stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = slide_touch_mover(
+        table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
+    if grounded and step_height > 0:
+        for j in range(stops):
+            if _surface(stops_out[j, CAST_NORMAL_X], stops_out[j, CAST_NORMAL_Y], ux, uy, floor_limit) == 1:
+                return MAY_CLIMB, 0, px, py, px, py, vx, vy, False, False, False, False, False
+    if not floor and walls >= 2:
+        return MAY_STAND_IN_A_V, 0, px, py, px, py, vx, vy, False, False, False, False, False
+    snapped, slid_x, slid_y = False, px, py
+    hovering = floor and touched_out[0, CONTACT_SEPARATION] > skin + 1e-6  # a floor seen by the probe, not touched
+    if grounded and (hovering or not floor) and vx * ux + vy * uy <= _MOVER_EPS and snap_length > 0:
+        sx, sy = -ux * snap_length, -uy * snap_length
+        cast_box = (mover[1], mover[2], mover[3], mover[4])
+        k, f, _, _, nx, ny, _ = _first_blocking(table, segments, core, mover[0], cast_box, px, py, sx, sy, mover[9],
+                                                mover[18])
+        if k >= 0 and _surface(nx, ny, ux, uy, floor_limit) == 0:
+            px, py = px + sx * f, py + sy * f
+            snapped = True
+            found, floor_at, wall_at, ceiling_at, walls, overlapping = touch_sums(
+                table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux,
+                uy, floor_limit, mover[17], mover[18])
+            if floor_at < 0 and walls >= 2:
+                return MAY_STAND_IN_A_V, 0, px, py, px, py, vx, vy, False, False, False, False, False
+            overlapped = overlapped or overlapping
+            places = (floor_at, wall_at, ceiling_at)
+            for slot in range(3):
+                if places[slot] >= 0:
+                    touched_out[slot] = found[places[slot]]
+            floor, wall, ceiling = floor_at >= 0, wall_at >= 0, ceiling_at >= 0
+    if floor:
+        vu = vx * ux + vy * uy
+        if vu < 0:
+            vx, vy = vx - ux * vu, vy - uy * vu
+    for j in range(stops):
+        stops_out[j, CAST_ROW] = segments[int(stops_out[j, CAST_ROW])]
+    flags = (floor, wall, ceiling)
+    for slot in range(3):
+        if flags[slot]:
+            touched_out[slot, CONTACT_ROW] = segments[int(touched_out[slot, CONTACT_ROW])]
+    return MOVED, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
+
+
 @_inline
 def _take_cell(offsets, members, c, scratch, total):
     """Copy cell ``c``'s members into ``scratch`` from ``total`` on; the new total."""
@@ -729,4 +802,9 @@ def compile_steps() -> Iterator[str]:
     grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
                np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64),
                np.zeros(1, dtype=np.int64))
+    move_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+                        np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
+                        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), rows,
+                        core, mover, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
+                        np.zeros((3, 6)))
     yield "level grid"

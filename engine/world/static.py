@@ -20,7 +20,8 @@ from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
 from .cast_kernel import (
-    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, grid_query, sum_row_width,
+    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, grid_query,
+    move_among_segments, sum_row_width,
 )
 from .filters import filter_arrays
 
@@ -190,13 +191,18 @@ class StaticGeometry:
                                                           bp.box(segment))
         return found
 
-    def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
-        """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
-        call over the broad phase's grid."""
+    def _grid_now(self) -> _Grid:
+        """The grid of the broad phase as it is now (made again when segments were added)."""
         grid = self._grid
         if grid is None or self._broadphase is None:
             bp = self.broadphase  # (re)builds the broad phase first if segments were added
             grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
+        return grid
+
+    def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
+        """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
+        call over the broad phase's grid."""
+        grid = self._grid_now()
         if not grid.usable:
             return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
@@ -205,6 +211,25 @@ class StaticGeometry:
                            min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.scratch,
                            grid.found)
         return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
+
+    def move_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon, mover: np.ndarray,
+                   skin: float, snap_length: float, step_height: float, start: Vec2, d: Vec2, velocity: Vec2,
+                   grounded: bool, stops_out: np.ndarray, touched_out: np.ndarray) -> tuple | None:
+        """A character's whole move among the segments in ``box`` whose filters touch ``query``, in one compiled
+        call: :func:`~engine.world.cast_kernel.move_among_segments`' answer (``shape``: the character's
+        skin-grown cast shape; ``mover``: its :func:`~engine.world.cast_kernel.mover_constants`). ``None`` when
+        the grid or the shape cannot be queried compiled."""
+        grid = self._grid_now()
+        if not grid.usable or shape.count < 3:
+            return None
+        table = self.table_of(shape)
+        check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
+        min_x, min_y, max_x, max_y = box
+        return move_among_segments(  # type: ignore[no-any-return]
+            grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell, min_x, min_y,
+            max_x, max_y, query.category, query.mask, query.group, grid.scratch, grid.found, grid.one_way, table.rows,
+            table.core, mover, skin, snap_length, step_height, start[0], start[1], d[0], d[1], velocity[0],
+            velocity[1], grounded, stops_out, touched_out)
 
     def has_one_way(self, segments: np.ndarray) -> bool:
         """Whether any of ``segments`` is one-way."""

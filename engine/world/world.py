@@ -36,7 +36,7 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
+    MOVED, boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
     slide_touch_mover, sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
@@ -690,11 +690,37 @@ class World:
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         return self._slid(segment_rows, answer, stops_out, touched_out)
 
-    def _slid(self, segment_rows: np.ndarray, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
+    def compiled_move(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig,
+                      box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...], position: Vec2, d: Vec2,
+                      velocity: Vec2, grounded: bool
+                      ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching] | None:
+        """A character's whole move in one compiled call (gather in ``box`` with filter ``query``, ``ignore``:
+        itself; slide by ``d`` from ``position`` of its skin-grown ``shape``; what its own shape ``touching``
+        touches; a grounded walk's snap down; see :func:`~engine.world.cast_kernel.move_among_segments`), when
+        nothing but the level's solid segments is near (no body, and no character its filter touches, in the
+        box) and the move needs no step up and no V floor: (hits,
+        stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did not), what it
+        touches at the end). ``None`` otherwise: the mover makes it the usual way."""
+        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        if self._movers_may_answer(query, ignore, crowd) and self._near_movers(AABB(*box), ignore, query, crowd):
+            return None
+        stops_out, touched_out = self._slide_out
+        answer = self.static.move_among(box, query, shape, self._mover_constants(shape, touching, config), config.skin,
+                                        config.snap_length, config.step_height, position, d, velocity, grounded,
+                                        stops_out, touched_out)
+        if answer is None or answer[0] != MOVED:
+            return None
+        _, count, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped = answer
+        hits, trail, slid_to, end_velocity, touched = self._slid(
+            None, (count, slid_x, slid_y, vx, vy, floor, wall, ceiling, 0, overlapped), stops_out, touched_out)
+        return hits, trail, slid_to, end_velocity, (px, py) if snapped else None, touched
+
+    def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
               ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
         """A compiled slide's ``answer`` (:func:`~engine.world.cast_kernel.slide_touch_mover`'s, with its stops
-        and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments) as
-        :meth:`compiled_slide` answers: hits, stops, end position, end velocity, what it touches there."""
+        and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments, or
+        ``None`` when the rows name the segments themselves) as :meth:`compiled_slide` answers: hits, stops, end
+        position, end velocity, what it touches there."""
         count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = answer
         touched: Touching = (None, None, None, walls, overlapping)
         if floor or wall or ceiling:
@@ -706,14 +732,15 @@ class World:
         hits, trail = self._stops_of(segment_rows, stops_out[:count])
         return hits, trail, (px, py), (vx, vy), touched
 
-    def _stops_of(self, segments: np.ndarray, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:
+    def _stops_of(self, segments: np.ndarray | None, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:
         """:meth:`compiled_slide`'s hits and the trail of their stops from the slide kernels' ``stops`` (rows of
-        their columns, the first a row of ``segments``, the gathered ones)."""
+        their columns, the first a row of ``segments``, the gathered ones; the segment itself when ``None``)."""
         hits, trail = [], []
         if len(stops):
             collider = self.static.collider
             for k, f, hx, hy, nx, ny, inside, sx, sy in stops.tolist():
-                hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segments[int(k)]), inside != 0.0))
+                segment = int(k) if segments is None else segments[int(k)]
+                hits.append(SceneHit(f, (hx, hy), (nx, ny), collider(segment), inside != 0.0))
                 trail.append((sx, sy))
         return hits, trail
 
@@ -753,10 +780,12 @@ class World:
                   for place in (floor, wall, ceiling)]
         return chosen[0], chosen[1], chosen[2], walls, overlapping
 
-    def _contact_of(self, segment_rows: np.ndarray, row: list[float]) -> SceneContact:
-        """A row of :func:`~engine.world.cast_kernel.contact_sums`' answer as a scene contact."""
+    def _contact_of(self, segment_rows: np.ndarray | None, row: list[float]) -> SceneContact:
+        """A row of :func:`~engine.world.cast_kernel.contact_sums`' answer as a scene contact (its first column
+        a row of ``segment_rows``, the gathered segments; the segment itself when ``None``)."""
         k, separation, nx, ny, px, py = row
-        return SceneContact((nx, ny), separation, (px, py), self.static.collider(segment_rows[int(k)]))
+        segment = int(k) if segment_rows is None else segment_rows[int(k)]
+        return SceneContact((nx, ny), separation, (px, py), self.static.collider(segment))
 
     def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
                            candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
