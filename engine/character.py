@@ -374,6 +374,10 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
         box, (x, y), (dx, dy) = ch._cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
         swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                  box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
+        probed = ch.scene.compiled_probe(ch._cast_shape, swept, ch.filter, tuple(ignore), position, d,
+                                         ch.config.graze_cosine)
+        if probed is not None:  # only the level's solid segments near: gathered and swept in one compiled call
+            return probed[0]
         candidates = ch.scene.candidates(swept, ignore, ch.filter)
     compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
     if compiled is not None:  # only static solid segments around: the same hit in one compiled call

@@ -318,3 +318,7 @@ class Scene(Protocol):
 
     def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
                            candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...
+
+    def compiled_probe(self, shape: RoundedPolygon, box: Sequence[float], query: CollisionFilter,
+                       ignore: tuple[object, ...], position: Vec2, d: Vec2, graze_cosine: float
+                       ) -> tuple[SceneHit | None] | None: ...

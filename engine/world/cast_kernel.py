@@ -25,10 +25,10 @@ from collections.abc import Iterator, Sequence
 import numba
 import numpy as np
 
-__all__ = ["GRID_OFFSET", "GRID_SPAN", "MOVED", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
-           "contact_sums", "filters_touch", "first_hit_mover", "first_hit_sums", "grid_query", "move_among_segments",
-           "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked", "slide_touch_mover", "slide_touch_sums",
-           "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
+__all__ = ["DONE", "GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
+           "contact_sums", "filters_touch", "first_hit_among_segments", "first_hit_mover", "first_hit_sums",
+           "grid_query", "move_among_segments", "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked",
+           "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
@@ -673,10 +673,11 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
     return count
 
 
-MOVED, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
-"""What :func:`move_among_segments` answers first: the move is made, or why it was not (the mover then makes
-it the usual way, from the start: a gathered segment's sum row is not built yet, a one-way segment is near, a
-grounded walk ran into a wall (a step up may follow) or two walls and no floor are touched (a V may hold it))."""
+DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
+"""What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
+made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
+not built yet, a one-way segment is near, a grounded walk ran into a wall (a step up may follow) or two walls
+and no floor are touched (a V may hold it))."""
 
 
 @_jit
@@ -688,7 +689,7 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
     velocity (vx, vy) px/s and what it touches after it (:func:`slide_touch_mover`, ``mover``: its
     :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
     (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
-    stood on stops the fall. As ``character._move`` makes it, bit for bit. Returns (:data:`MOVED` or why
+    stood on stops the fall. As ``character._move`` makes it, bit for bit. Returns (:data:`DONE` or why
     not, the number of stops, where the slide ended x, y, the end position x, y (after the snap) and velocity
     x, y, whether it snapped, whether there is a floor, a wall, a ceiling, whether a contact overlapped deeper
     than the slop after the slide or the snap).
@@ -743,7 +744,28 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
     for slot in range(3):
         if flags[slot]:
             touched_out[slot, CONTACT_ROW] = segments[int(touched_out[slot, CONTACT_ROW])]
-    return MOVED, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
+    return DONE, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
+
+
+@_jit
+def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
+                             max_y, category, mask, group, scratch, found_out, one_way, table, core, constants, ox, oy,
+                             tx, ty):
+    """A probe's gather in the box (:func:`grid_query`) and :func:`first_hit_mover` among the segments gathered,
+    in one call, when nothing but the level's segments can be near. Returns (:data:`DONE`, or
+    :data:`ROWS_NOT_BUILT` or :data:`ONE_WAY_NEAR` when the probe must be made the usual way) followed by
+    :func:`first_hit_mover`'s answer with the segment itself in place of its place among the gathered ones."""
+    count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
+                       max_y, category, mask, group, scratch, found_out)
+    segments = found_out[:count]
+    largest = core.shape[0] + 2
+    for s in segments:
+        if one_way[s]:
+            return ONE_WAY_NEAR, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
+        if not 3.0 <= table[s, SUM_COUNT] <= largest:
+            return ROWS_NOT_BUILT, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segments, core, constants, ox, oy, tx, ty)
+    return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
 
 
 @_inline
@@ -807,4 +829,8 @@ def compile_steps() -> Iterator[str]:
                         np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), rows,
                         core, mover, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
                         np.zeros((3, 6)))
+    first_hit_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+                             np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
+                             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_),
+                             rows, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)
     yield "level grid"

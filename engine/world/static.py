@@ -20,8 +20,8 @@ from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
 from .cast_kernel import (
-    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, grid_query,
-    move_among_segments, sum_row_width,
+    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, first_hit_among_segments,
+    grid_query, move_among_segments, sum_row_width,
 )
 from .filters import filter_arrays
 
@@ -219,17 +219,38 @@ class StaticGeometry:
         call: :func:`~engine.world.cast_kernel.move_among_segments`' answer (``shape``: the character's
         skin-grown cast shape; ``mover``: its :func:`~engine.world.cast_kernel.mover_constants`). ``None`` when
         the grid or the shape cannot be queried compiled."""
+        gather = self._compiled_gather(box, query, shape)
+        if gather is None:
+            return None
+        table = self.table_of(shape)
+        return move_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
+            *gather, table.rows, table.core, mover, skin, snap_length, step_height, start[0], start[1], d[0], d[1],
+            velocity[0], velocity[1], grounded, stops_out, touched_out)
+
+    def first_hit_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon,
+                        constants: np.ndarray, start: Vec2, d: Vec2) -> tuple | None:
+        """A probe's first hit among the segments in ``box`` whose filters touch ``query``, in one compiled call:
+        :func:`~engine.world.cast_kernel.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
+        ``constants``: its :func:`~engine.world.cast_kernel.sweep_constants`). ``None`` as :meth:`move_among`."""
+        gather = self._compiled_gather(box, query, shape)
+        if gather is None:
+            return None
+        table = self.table_of(shape)
+        return first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
+            *gather, table.rows, table.core, constants, start[0], start[1], d[0], d[1])
+
+    def _compiled_gather(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon
+                         ) -> tuple[Any, ...] | None:
+        """The arguments of :func:`~engine.world.cast_kernel.grid_query` for ``box`` and ``query``, with the
+        segments' one-way flags after them, for the kernels that gather and query in one call; ``None`` when
+        the grid or the (polygon) ``shape`` cannot be queried compiled."""
         grid = self._grid_now()
         if not grid.usable or shape.count < 3:
             return None
-        table = self.table_of(shape)
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         min_x, min_y, max_x, max_y = box
-        return move_among_segments(  # type: ignore[no-any-return]
-            grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell, min_x, min_y,
-            max_x, max_y, query.category, query.mask, query.group, grid.scratch, grid.found, grid.one_way, table.rows,
-            table.core, mover, skin, snap_length, step_height, start[0], start[1], d[0], d[1], velocity[0],
-            velocity[1], grounded, stops_out, touched_out)
+        return (grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell, min_x, min_y,
+                max_x, max_y, query.category, query.mask, query.group, grid.scratch, grid.found, grid.one_way)
 
     def has_one_way(self, segments: np.ndarray) -> bool:
         """Whether any of ``segments`` is one-way."""

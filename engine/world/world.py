@@ -36,7 +36,7 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .cast_kernel import (
-    MOVED, boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
+    DONE, boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
     slide_touch_mover, sweep_constants, touch_sums,
 )
 from .contacts import ContactSet, RigidScene
@@ -708,7 +708,7 @@ class World:
         answer = self.static.move_among(box, query, shape, self._mover_constants(shape, touching, config), config.skin,
                                         config.snap_length, config.step_height, position, d, velocity, grounded,
                                         stops_out, touched_out)
-        if answer is None or answer[0] != MOVED:
+        if answer is None or answer[0] != DONE:
             return None
         _, count, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped = answer
         hits, trail, slid_to, end_velocity, touched = self._slid(
@@ -797,17 +797,44 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
+        k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segment_rows, core, self._sweep_constants(shape, graze_cosine),
+                                                       position[0], position[1], d[0], d[1])
+        if k < 0:
+            return (None,)
+        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
+
+    def compiled_probe(self, shape: RoundedPolygon, box: Sequence[float], query: CollisionFilter,
+                       ignore: tuple[object, ...], position: Vec2, d: Vec2, graze_cosine: float
+                       ) -> tuple[SceneHit | None] | None:
+        """:meth:`compiled_first_hit` with its gather (in ``box``, with filter ``query``, ``ignore``: the
+        prober) in the same compiled call, for a probe outside a move (a controller's), when nothing but the
+        level's solid segments is near (no body, and no character the filter touches, in the box). ``None``
+        otherwise: the probe gathers and casts the usual way."""
+        for x in ignore:
+            if isinstance(x, Collider) and x.segment >= 0:
+                return None  # (a static segment ignored: the usual way leaves it out)
+        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        if self._movers_may_answer(query, ignore, crowd) and self._near_movers(AABB(*box), ignore, query, crowd):
+            return None
+        answer = self.static.first_hit_among(box, query, shape, self._sweep_constants(shape, graze_cosine), position,
+                                             d)
+        if answer is None or answer[0] != DONE:
+            return None
+        _, segment, f, hx, hy, nx, ny, inside = answer
+        if segment < 0:
+            return (None,)
+        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment), inside),)
+
+    def _sweep_constants(self, shape: RoundedPolygon, graze_cosine: float) -> np.ndarray:
+        """:func:`~engine.world.cast_kernel.sweep_constants` of a skin-grown ``shape`` and ``graze_cosine``, made
+        once per the two (kept with the shape, so that its id stays its own)."""
         constants = self._sweeps.get(id(shape))
         if constants is None or constants[1] is not shape or constants[2] != graze_cosine:
             if len(self._sweeps) >= _MOVERS:
                 self._sweeps.clear()
             constants = self._sweeps[id(shape)] = (sweep_constants(shape.radius, shape.local_aabb, graze_cosine), shape,
                                                    graze_cosine)
-        k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segment_rows, core, constants[0], position[0], position[1],
-                                                       d[0], d[1])
-        if k < 0:
-            return (None,)
-        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
+        return constants[0]  # type: ignore[no-any-return]
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],

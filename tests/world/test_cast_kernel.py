@@ -246,6 +246,7 @@ def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
     if not compiled:
         monkeypatch.setattr(World, "_sum_rows", lambda *args: None)
         monkeypatch.setattr(World, "compiled_move", lambda *args: None)
+        monkeypatch.setattr(World, "compiled_probe", lambda *args: None)
     config = MoverConfig()
     walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (float(x), 60.0), config))
                for x in range(-150, 150, 37)]
@@ -329,6 +330,43 @@ def test_a_whole_move_in_one_compiled_call_is_the_move_made_step_by_step(seed, a
     if seed is None:
         assert made["snapped in one call"] > 10
         assert any(hits for frame in in_one_call for *_, hits in frame)  # walls and ceilings run into
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_probe_gathered_and_swept_in_one_call_hits_what_the_usual_probe_hits(seed, monkeypatch):
+    """Character.cast outside a move (a controller's probe: gathered and swept in one compiled call when only
+    the level's solid segments are near) against the same probe gathered and swept the usual way: the same
+    hit (fraction, point, normal, segment, started inside) or none, bit for bit, on random levels, with a
+    one-way segment and a kinematic box among them (those probes take the usual way)."""
+    world = random_world(seed, with_bodies=True)
+    world.add_segments([(-80.0, 60.0)], [(80.0, 60.0)], radius=1.0, one_way=(0.0, 1.0))
+    prober = world.add_character(RoundedPolygon.box(10, 16, radius=2), (0.0, 300.0))
+    rng = np.random.default_rng(seed)
+    calls = Counter()
+    one_call = World.compiled_probe
+
+    def counted(self, *args):
+        probed = one_call(self, *args)
+        calls["one call" if probed is not None else "usual"] += 1
+        return probed
+
+    def usual(*args):
+        return None
+
+    answers = {}
+    for way in (counted, usual):
+        monkeypatch.setattr(World, "compiled_probe", way)
+        rng = np.random.default_rng(seed)
+        found = []
+        for _ in range(400):
+            prober.position = tuple(rng.uniform(-220, 220, 2).tolist())
+            hit = prober.cast(tuple((rng.normal(0, 40, 2) * rng.choice([0.05, 1.0])).tolist()))
+            found.append(None if hit is None else (hit.fraction, hit.point, hit.normal, hit.collider.segment,
+                                                   hit.collider.kind, hit.started_inside))
+        answers[way] = found
+    assert answers[counted] == answers[usual]
+    assert calls["one call"] > 200 and calls["usual"] > 0
+    assert sum(hit is not None for hit in answers[counted]) > 40
 
 
 @pytest.mark.parametrize("seed", range(4))
