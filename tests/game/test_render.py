@@ -1,9 +1,11 @@
 """The rendering adapter: flips, animated tiles, parallax, bodies at their angle (headless)."""
 
 import dataclasses
+import gc
 import math
 import os
 import shutil
+import weakref
 from pathlib import Path
 
 import pytest
@@ -59,6 +61,31 @@ def scene(tmp_path_factory):
     yield level, world, LevelRenderer(level, world)
     window.close()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_making_a_renderer_leaves_the_garbage_collector_as_it_found_it(scene):
+    """The renderer holds Python's collector off while it makes a map's sprites: afterwards it runs again (or
+    stays off, when the game had turned it off), and a reference cycle made later is still collected."""
+    level, world, _ = scene
+    assert gc.isenabled()
+    LevelRenderer(level, world)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        LevelRenderer(level, world)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+    class Node:
+        pass
+
+    cycle = Node()
+    cycle.me = cycle
+    alive = weakref.ref(cycle)
+    del cycle
+    gc.collect()
+    assert alive() is None
 
 
 def test_a_horizontally_flipped_tile_is_mirrored(scene):
