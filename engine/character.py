@@ -916,18 +916,14 @@ def _move_compiled(ch: Character, dt: float, position: Vec2, reach: float) -> Mo
         ch.filter, (ch,), position, d, velocity, grounded)
     if moved is None:
         return None
-    hits, stops, slid_to, velocity, snapped_to, (floor, wall, ceiling, _, overlapping) = moved
+    hits, stops, slid_to, velocity, snapped_to, touching = moved
     trail = [position, *stops]
     if trail[-1] != slid_to:
         trail.append(slid_to)
     end = slid_to if snapped_to is None else snapped_to
     if snapped_to is not None:
         trail.append(snapped_to)
-    if overlapping:
-        ch._needs_recovery = True  # ended inside something: push out at the start of the next step
-    if ch._dropping:
-        ch._dropping = set()  # no one-way collider around: none is still being dropped through
-    _touch(ch, floor, wall, ceiling)
+    _touch_solid(ch, touching)
     ch.position = end
     ch.velocity = velocity
     result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
@@ -1038,12 +1034,7 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
     # or more, which may make a V floor: the loop below decides that).
     if touching is not None and (touching[0] is not None or touching[3] < 2):
-        floor, wall, ceiling, _, overlapping = touching
-        if overlapping:
-            ch._needs_recovery = True
-        if ch._dropping:
-            ch._dropping = set()  # no one-way collider around: none is still being dropped through
-        _touch(ch, floor, wall, ceiling)
+        _touch_solid(ch, touching)
         return
     floor = wall = ceiling = None
     walls: list[SceneContact] = []
@@ -1074,6 +1065,18 @@ def _classify_contacts(ch: Character, position: Vec2) -> None:
     if floor is None and len(walls) >= 2:
         floor = _v_floor(walls, cfg)
     ch._dropping = still_dropping
+    _touch(ch, floor, wall, ceiling)
+
+
+def _touch_solid(ch: Character, touching: Touching) -> None:
+    """Set the character's contact state from what it touches among solid static segments only (a compiled
+    answer): no one-way collider around, so none is still being dropped through; an overlap deeper than
+    ``penetration_slop`` asks for a recovery at the start of the next step."""
+    floor, wall, ceiling, _, overlapping = touching
+    if overlapping:
+        ch._needs_recovery = True
+    if ch._dropping:
+        ch._dropping = set()
     _touch(ch, floor, wall, ceiling)
 
 

@@ -695,15 +695,11 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
     than the slop after the slide or the snap).
     The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`slide_touch_sums` puts them,
     with segment indices in their first column rather than places among the gathered ones."""
-    count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                       max_y, category, mask, group, scratch, found_out)
-    segments = found_out[:count]
-    largest = core.shape[0] + 2
-    for s in segments:
-        if one_way[s]:
-            return ONE_WAY_NEAR, 0, px, py, px, py, vx, vy, False, False, False, False, False
-        if not 3.0 <= table[s, SUM_COUNT] <= largest:
-            return ROWS_NOT_BUILT, 0, px, py, px, py, vx, vy, False, False, False, False, False
+    segments, usable = _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x,
+                                            min_y, max_x, max_y, category, mask, group, scratch, found_out, one_way,
+                                            table, core)
+    if usable != DONE:
+        return usable, 0, px, py, px, py, vx, vy, False, False, False, False, False
     ux, uy, floor_limit = mover[5], mover[6], mover[7]
     stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = slide_touch_mover(
         table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
@@ -755,17 +751,31 @@ def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_
     in one call, when nothing but the level's segments can be near. Returns (:data:`DONE`, or
     :data:`ROWS_NOT_BUILT` or :data:`ONE_WAY_NEAR` when the probe must be made the usual way) followed by
     :func:`first_hit_mover`'s answer with the segment itself in place of its place among the gathered ones."""
+    segments, usable = _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x,
+                                            min_y, max_x, max_y, category, mask, group, scratch, found_out, one_way,
+                                            table, core)
+    if usable != DONE:
+        return usable, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segments, core, constants, ox, oy, tx, ty)
+    return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
+
+
+@_inline
+def _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
+                         max_y, category, mask, group, scratch, found_out, one_way, table, core):
+    """:func:`grid_query`'s segments (the first of ``found_out``), and :data:`DONE` when each is solid (not
+    ``one_way``) and has a usable row in ``table`` (built, a polygon of 3 to ``len(core) + 2`` vertices), else
+    :data:`ONE_WAY_NEAR` or :data:`ROWS_NOT_BUILT`."""
     count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
                        max_y, category, mask, group, scratch, found_out)
     segments = found_out[:count]
     largest = core.shape[0] + 2
     for s in segments:
         if one_way[s]:
-            return ONE_WAY_NEAR, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
+            return segments, ONE_WAY_NEAR
         if not 3.0 <= table[s, SUM_COUNT] <= largest:
-            return ROWS_NOT_BUILT, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
-    k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segments, core, constants, ox, oy, tx, ty)
-    return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
+            return segments, ROWS_NOT_BUILT
+    return segments, DONE
 
 
 @_inline
