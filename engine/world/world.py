@@ -697,12 +697,10 @@ class World:
         """A character's whole move in one compiled call (gather in ``box`` with filter ``query``, ``ignore``:
         itself; slide by ``d`` from ``position`` of its skin-grown ``shape``; what its own shape ``touching``
         touches; a grounded walk's snap down; see :func:`~engine.world.cast_kernel.move_among_segments`), when
-        nothing but the level's solid segments is near (no body, and no character its filter touches, in the
-        box) and the move needs no step up and no V floor: (hits,
-        stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did not), what it
-        touches at the end). ``None`` otherwise: the mover makes it the usual way."""
-        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
-        if self._movers_may_answer(query, ignore, crowd) and self._near_movers(AABB(*box), ignore, query, crowd):
+        only the level's segments are near (:meth:`_only_segments_near`) and the move needs no step up and no V
+        floor: (hits, stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did
+        not), what it touches at the end). ``None`` otherwise: the mover makes it the usual way."""
+        if not self._only_segments_near(box, query, ignore):
             return None
         stops_out, touched_out = self._slide_out
         answer = self.static.move_among(box, query, shape, self._mover_constants(shape, touching, config), config.skin,
@@ -714,6 +712,17 @@ class World:
         hits, trail, slid_to, end_velocity, touched = self._slid(
             None, (count, slid_x, slid_y, vx, vy, floor, wall, ceiling, 0, overlapped), stops_out, touched_out)
         return hits, trail, slid_to, end_velocity, (px, py) if snapped else None, touched
+
+    def _only_segments_near(self, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...]) -> bool:
+        """Whether a gather in ``box`` with filter ``query``, ignoring ``ignore``, finds the level's segments
+        only, all of them (no kinematic or rigid body, no character the filter touches, in the box; no static
+        segment ignored): what the one-call kernels gather for themselves."""
+        for x in ignore:
+            if isinstance(x, Collider) and x.segment >= 0:
+                return False  # (a static segment ignored: the usual way leaves it out)
+        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        return not (self._movers_may_answer(query, ignore, crowd)
+                    and self._near_movers(AABB(*box), ignore, query, crowd))
 
     def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
               ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
@@ -807,14 +816,10 @@ class World:
                        ignore: tuple[object, ...], position: Vec2, d: Vec2, graze_cosine: float
                        ) -> tuple[SceneHit | None] | None:
         """:meth:`compiled_first_hit` with its gather (in ``box``, with filter ``query``, ``ignore``: the
-        prober) in the same compiled call, for a probe outside a move (a controller's), when nothing but the
-        level's solid segments is near (no body, and no character the filter touches, in the box). ``None``
-        otherwise: the probe gathers and casts the usual way."""
-        for x in ignore:
-            if isinstance(x, Collider) and x.segment >= 0:
-                return None  # (a static segment ignored: the usual way leaves it out)
-        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
-        if self._movers_may_answer(query, ignore, crowd) and self._near_movers(AABB(*box), ignore, query, crowd):
+        prober) in the same compiled call, for a probe outside a move (a controller's), when only the level's
+        segments are near (:meth:`_only_segments_near`). ``None`` otherwise: the probe gathers and casts the
+        usual way."""
+        if not self._only_segments_near(box, query, ignore):
             return None
         answer = self.static.first_hit_among(box, query, shape, self._sweep_constants(shape, graze_cosine), position,
                                              d)
