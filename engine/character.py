@@ -31,7 +31,7 @@ Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vecto
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
@@ -318,20 +318,41 @@ characters' boxes and filters while this stays the same (between steps every cha
 are near; looking at them all each time would cost the crowd's size per probe)."""
 
 
-def _placing(name: str) -> property:
-    """``Character.<name>`` as a property that counts its settings in :data:`PLACEMENTS` (kept in the
-    instance's ``_<name>``; read without a Python call)."""
+def _placer(name: str) -> Callable[[Character, Any], None]:
+    """The setter of ``Character.<name>``: it counts the setting in :data:`PLACEMENTS` and keeps the value in
+    the instance's ``_<name>``."""
     kept = "_" + name
 
     def place(ch: Character, value: Any) -> None:
         PLACEMENTS.count += 1
         setattr(ch, kept, value)  # (not through __dict__: using it makes every attribute of ch slower to reach)
 
-    return property(attrgetter(kept), place, doc=f"The character's {name} (setting it counts as a placement).")
+    return place
 
 
-for _name in ("position", "shape", "filter"):  # (after the dataclass made __init__, which sets them through these)
+def _placing(name: str) -> property:
+    """``Character.<name>`` as a property whose setter is :func:`_placer`'s (read without a Python call)."""
+    return property(attrgetter("_" + name), _placer(name),
+                    doc=f"The character's {name} (setting it counts as a placement).")
+
+
+def _reshape(ch: Character, shape: Any) -> None:
+    """``Character.shape``'s setter: a placement, and the cast shape (grown by the skin) follows the new shape
+    (a crouch casts the crouching shape). While the character is being made, ``__post_init__`` grows it."""
+    if not isinstance(shape, RoundedPolygon):
+        raise WorldError(f"character shape must be a RoundedPolygon, got {shape!r}")
+    _place_shape(ch, shape)
+    config = getattr(ch, "config", None)  # (not set yet while the dataclass's __init__ runs)
+    if config is not None:
+        ch._cast_shape = shape.inflated(config.skin)
+
+
+for _name in ("position", "filter"):  # (after the dataclass made __init__, which sets them through these)
     setattr(Character, _name, _placing(_name))
+_place_shape = _placer("shape")
+setattr(Character, "shape", property(attrgetter("_shape"), _reshape,  # noqa: B010 - (a field the dataclass made)
+                                     doc="The character's shape (setting it counts as a placement; the cast shape "
+                                         "follows)."))
 
 
 # ------------------------------------------------------------------------------------------------ helpers

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from engine.character import MoverConfig
 from engine.geometry import RoundedPolygon
 from engine.platformer import PlatformerConfig, PlatformerInput
+from engine.types import WorldError
 from engine.world import KinematicBody, PlatformPath, World
 from tests.character.levels import DT, HERO, RADIUS, hero, run, settle, standing_y, tiled_floor
 
@@ -221,3 +222,30 @@ def test_a_moves_path_goes_from_its_start_through_its_stops_to_its_end():
     assert ch.position[0] > 110.0
     # The step up: a move whose path rises above its start (the climb's corner), then lands higher.
     assert any(max(y for _, y in p) > p[0][1] + 6.0 and p[-1][1] > p[0][1] + 2.0 for p in paths)
+
+
+def test_a_character_given_a_new_shape_stands_and_collides_with_that_shape():
+    """Game code reshaping a character between steps (a crouch: half as tall; then standing up again, and a
+    wider shape): it settles on the floor with its new shape's bottom on it, touching it, and walks into a
+    wall with its new shape's side; a shape that is not a RoundedPolygon is refused by name."""
+    world = World(gravity=(0.0, -1800.0))
+    world.add_segments([(-300.0, 0.0), (120.0, 0.0)], [(300.0, 0.0), (120.0, 200.0)], radius=1.0)
+    ch = world.add_character(RoundedPolygon.box(10, 16, radius=2), (0.0, 40.0))
+
+    def settle_with(shape, steps=40):
+        ch.shape = shape
+        for _ in range(steps):
+            ch.velocity = (0.0, ch.velocity[1] - 30.0)
+            world.step(DT)
+        return ch.aabb().min_y
+
+    for shape in (RoundedPolygon.box(10, 8, radius=2), RoundedPolygon.box(10, 16, radius=2),
+                  RoundedPolygon.box(20, 12, radius=2)):
+        bottom = settle_with(shape)
+        assert ch.on_floor and 1.0 <= bottom <= 1.0 + 2 * ch.config.skin, (shape, bottom)
+    for _ in range(90):
+        ch.velocity = (300.0, ch.velocity[1] - 30.0)
+        world.step(DT)
+    assert 119.0 - 2 * ch.config.skin <= ch.aabb().max_x <= 119.0, ch.aabb()
+    with pytest.raises(WorldError, match="RoundedPolygon"):
+        ch.shape = (10, 16)
