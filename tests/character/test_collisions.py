@@ -1,5 +1,6 @@
 """Scenarios: tunnelling, overlap recovery, one-way platforms, moving platforms."""
 
+import dataclasses
 import math
 
 import pytest
@@ -249,3 +250,20 @@ def test_a_character_given_a_new_shape_stands_and_collides_with_that_shape():
     assert 119.0 - 2 * ch.config.skin <= ch.aabb().max_x <= 119.0, ch.aabb()
     with pytest.raises(WorldError, match="RoundedPolygon"):
         ch.shape = (10, 16)
+
+
+def test_a_character_given_a_new_skin_keeps_that_gap_to_the_floor():
+    """Game code giving a character a config with another ``skin`` between steps: it settles that far above
+    the floor (its moves cast the shape grown by the new skin), and a probe (``Character.cast``) stops that far
+    from the floor too."""
+    world = World(gravity=(0.0, -1800.0))
+    world.add_segments([(-300.0, 0.0)], [(300.0, 0.0)], radius=1.0)
+    ch = world.add_character(RoundedPolygon.box(10, 16, radius=2), (0.0, 40.0))
+    for skin in (3.0, 0.25):
+        ch.config = dataclasses.replace(ch.config, skin=skin)
+        hit = ch.cast((0.0, -100.0))
+        assert hit is not None and abs(ch.position[1] - 100.0 * hit.fraction - (1.0 + 16.0 + skin)) < 1e-6
+        for _ in range(40):
+            ch.velocity = (0.0, ch.velocity[1] - 30.0)
+            world.step(DT)
+        assert ch.on_floor and abs(ch.aabb().min_y - (1.0 + skin)) < 1e-6, (skin, ch.aabb())
