@@ -217,7 +217,7 @@ class Character:
         self.velocity = (float(self.velocity[0]), float(self.velocity[1]))
         self.collider = Collider(BodyKind.CHARACTER, None, self)
         # The cast shape is the character grown by the skin: reaching its hit leaves exactly `skin` of gap.
-        self._cast_shape, self._cast_config = self.shape.inflated(self.config.skin), self.config
+        self._grow_cast_shape()
 
     # ---------------------------------------------------------------- the world it is in
     def attach(self, scene: Scene) -> None:
@@ -305,8 +305,24 @@ class Character:
         """The first surface that would stop this character moving by ``displacement`` from ``position``
         (default: where it is), with the mover's rules (skin, one-way, moving away ignored)."""
         start = self.position if position is None else (float(position[0]), float(position[1]))
-        _grow_by_skin(self)
+        if self.config is not self._cast_config:
+            self._grow_cast_shape()
         return _first_hit(self, start, (float(displacement[0]), float(displacement[1])), ignore=(self,))
+
+    def _grow_cast_shape(self) -> None:
+        """The cast shape: the shape grown by the skin of the config (made again when either is another; the
+        mover checks the config by identity at each move and probe: a property for ``config`` would cost every
+        read of it)."""
+        self._cast_shape, self._cast_config = self.shape.inflated(self.config.skin), self.config
+
+    def _reshape(self, shape: Any) -> None:
+        """``Character.shape``'s setter: a placement, and the cast shape follows the new shape (a crouch casts
+        the crouching shape). While the character is being made, ``__post_init__`` grows it."""
+        if not isinstance(shape, RoundedPolygon):
+            raise WorldError(f"character shape must be a RoundedPolygon, got {shape!r}")
+        _place_shape(self, shape)
+        if getattr(self, "config", None) is not None:  # (not set yet while the dataclass's __init__ runs)
+            self._grow_cast_shape()
 
     def move(self, dt: float) -> MoveResult:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
@@ -337,29 +353,10 @@ def _placing(name: str) -> property:
                     doc=f"The character's {name} (setting it counts as a placement).")
 
 
-def _grow_by_skin(ch: Character) -> None:
-    """The cast shape follows a config set since it was grown (another ``skin``, maybe): checked at each move
-    and probe by the config's identity (a property for ``config`` would cost every read of it)."""
-    config = ch.config
-    if config is not ch._cast_config:
-        ch._cast_shape, ch._cast_config = ch.shape.inflated(config.skin), config
-
-
-def _reshape(ch: Character, shape: Any) -> None:
-    """``Character.shape``'s setter: a placement, and the cast shape (grown by the skin) follows the new shape
-    (a crouch casts the crouching shape). While the character is being made, ``__post_init__`` grows it."""
-    if not isinstance(shape, RoundedPolygon):
-        raise WorldError(f"character shape must be a RoundedPolygon, got {shape!r}")
-    _place_shape(ch, shape)
-    config = getattr(ch, "config", None)  # (not set yet while the dataclass's __init__ runs)
-    if config is not None:
-        ch._cast_shape, ch._cast_config = shape.inflated(config.skin), config
-
-
 for _name in ("position", "filter"):  # (after the dataclass made __init__, which sets them through these)
     setattr(Character, _name, _placing(_name))
 _place_shape = _placer("shape")
-setattr(Character, "shape", property(attrgetter("_shape"), _reshape,  # noqa: B010 - (a field the dataclass made)
+setattr(Character, "shape", property(attrgetter("_shape"), Character._reshape,  # noqa: B010 - (a dataclass field)
                                      doc="The character's shape (setting it counts as a placement; the cast shape "
                                          "follows)."))
 
@@ -848,8 +845,8 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     if not (math.isfinite(vx) and math.isfinite(vy)):
         raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
     hits: list[SceneHit] = []
-    if cfg is not ch._cast_config:
-        _grow_by_skin(ch)
+    if cfg is not ch._cast_config:  # (a config set since: another skin, maybe)
+        ch._grow_cast_shape()
     position = ch.position
     ch.previous_position = position
     came_from, ch._came_from = ch._came_from, position
