@@ -802,11 +802,16 @@ def _step_up(
 
 def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
     """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
-    min_x, min_y, max_x, max_y = ch.shape.local_aabb  # the shape's box at `position` (it never turns), grown
-    x, y = position
-    found = ch.scene.candidates((min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach), (ch,),
-                                ch.filter)
+    found = ch.scene.candidates(_box_around(ch, position, reach), (ch,), ch.filter)
     ch._candidates = found if ch._candidates is None else ch._candidates.extended(found)
+
+
+def _box_around(ch: Character, position: Vec2, reach: float) -> tuple[float, float, float, float]:
+    """The box a move gathers in: the shape's box at ``position`` (it never turns) grown by ``reach`` px (the
+    one-call move gathers the very same box as the step-by-step one)."""
+    min_x, min_y, max_x, max_y = ch.shape.local_aabb
+    x, y = position
+    return min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach
 
 
 def _step_across_and_down(
@@ -938,11 +943,8 @@ def _move_compiled(ch: Character, dt: float, position: Vec2, reach: float) -> Mo
     (``Scene.compiled_move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
     characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
     d, velocity, grounded, _ = _wanted_move(ch, dt)
-    min_x, min_y, max_x, max_y = ch.shape.local_aabb  # the shape's box at `position` (it never turns), grown
-    x, y = position
-    moved = ch.scene.compiled_move(
-        ch._cast_shape, ch.shape, ch.config, (min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach),
-        ch.filter, (ch,), position, d, velocity, grounded)
+    moved = ch.scene.compiled_move(ch._cast_shape, ch.shape, ch.config, _box_around(ch, position, reach), ch.filter,
+                                   (ch,), position, d, velocity, grounded)
     if moved is None:
         return None
     hits, stops, slid_to, velocity, snapped_to, touching = moved

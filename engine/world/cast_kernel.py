@@ -699,16 +699,16 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
                                             min_y, max_x, max_y, category, mask, group, scratch, found_out, one_way,
                                             table, core)
     if usable != DONE:
-        return usable, 0, px, py, px, py, vx, vy, False, False, False, False, False
+        return _not_moved(usable, px, py, vx, vy)
     ux, uy, floor_limit = mover[5], mover[6], mover[7]
     stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = slide_touch_mover(
         table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
     if grounded and step_height > 0:
         for j in range(stops):
             if _surface(stops_out[j, CAST_NORMAL_X], stops_out[j, CAST_NORMAL_Y], ux, uy, floor_limit) == 1:
-                return MAY_CLIMB, 0, px, py, px, py, vx, vy, False, False, False, False, False
+                return _not_moved(MAY_CLIMB, px, py, vx, vy)
     if not floor and walls >= 2:
-        return MAY_STAND_IN_A_V, 0, px, py, px, py, vx, vy, False, False, False, False, False
+        return _not_moved(MAY_STAND_IN_A_V, px, py, vx, vy)
     snapped, slid_x, slid_y = False, px, py
     hovering = floor and touched_out[0, CONTACT_SEPARATION] > skin + 1e-6  # a floor seen by the probe, not touched
     if grounded and (hovering or not floor) and vx * ux + vy * uy <= _MOVER_EPS and snap_length > 0:
@@ -723,7 +723,7 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
                 table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux,
                 uy, floor_limit, mover[17], mover[18])
             if floor_at < 0 and walls >= 2:
-                return MAY_STAND_IN_A_V, 0, px, py, px, py, vx, vy, False, False, False, False, False
+                return _not_moved(MAY_STAND_IN_A_V, px, py, vx, vy)
             overlapped = overlapped or overlapping
             places = (floor_at, wall_at, ceiling_at)
             for slot in range(3):
@@ -741,6 +741,13 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
         if flags[slot]:
             touched_out[slot, CONTACT_ROW] = segments[int(touched_out[slot, CONTACT_ROW])]
     return DONE, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
+
+
+@_inline
+def _not_moved(why, px, py, vx, vy):
+    """:func:`move_among_segments`' answer when it made no move: why not, and where and how fast the character
+    is (as it was)."""
+    return why, 0, px, py, px, py, vx, vy, False, False, False, False, False
 
 
 @_jit

@@ -315,8 +315,10 @@ def _fixed_kinds_or_sleepers(scene: RigidScene, found: Found, asleep: np.ndarray
     """Whether some contact has a participant other than an awake body or static geometry (a kinematic body,
     a character, a sleeper): then the participants take the Python path (:func:`_participants`).
     ``asleep``: each body's flag (``None``: none sleeps)."""
-    if (scene.kinematic_bodies or scene.characters) and ((found.a_kind == KINEMATIC) | (found.a_kind == CHARACTER)).any():
-        return True
+    if scene.kinematic_bodies or scene.characters:  # (the contacts' kinds are read only when they may be other)
+        kinds = found.a_kind
+        if ((kinds == KINEMATIC) | (kinds == CHARACTER)).any():
+            return True
     if asleep is None or not asleep.any():
         return False
     return bool(asleep[found.b_index].any() or asleep[found.a_index[found.a_kind == DYNAMIC]].any())

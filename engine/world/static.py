@@ -205,11 +205,9 @@ class StaticGeometry:
         grid = self._grid_now()
         if not grid.usable:
             return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
-        check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
-        min_x, min_y, max_x, max_y = box
-        count = grid_query(grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell,
-                           min_x, min_y, max_x, max_y, query.category, query.mask, query.group, grid.scratch,
-                           grid.found)
+        arguments = self._compiled_gather(box, query)
+        assert arguments is not None
+        count = grid_query(*arguments[:-1])  # type: ignore[call-arg]  # (numba's typing of a star call)
         return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def move_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon, mover: np.ndarray,
@@ -239,13 +237,14 @@ class StaticGeometry:
         return first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
             *gather, table.rows, table.core, constants, start[0], start[1], d[0], d[1])
 
-    def _compiled_gather(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon
+    def _compiled_gather(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon | None = None
                          ) -> tuple[Any, ...] | None:
-        """The arguments of :func:`~engine.world.cast_kernel.grid_query` for ``box`` and ``query``, with the
-        segments' one-way flags after them, for the kernels that gather and query in one call; ``None`` when
-        the grid or the (polygon) ``shape`` cannot be queried compiled."""
+        """The arguments of :func:`~engine.world.cast_kernel.grid_query` for ``box`` and ``query`` (the filters
+        checked unless the query and every segment have the default one), with the segments' one-way flags after
+        them, for the kernels that gather and query in one call; ``None`` when the grid or the (polygon)
+        ``shape`` cannot be queried compiled."""
         grid = self._grid_now()
-        if not grid.usable or shape.count < 3:
+        if not grid.usable or shape is not None and shape.count < 3:
             return None
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         min_x, min_y, max_x, max_y = box
