@@ -32,10 +32,11 @@ import numba
 import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
+from .step_memory import warm_up_memory
 
 __all__ = [
-    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_manifolds", "gather_step",
-    "overlapping_boxes", "packed_found", "picked_found", "refresh_near", "sweep_pairs", "touch_summary",
+    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_in", "gather_manifolds",
+    "gather_step", "overlapping_boxes", "packed_found", "picked_found", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -994,6 +995,25 @@ def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids
     return boxes, near_start, near_members, (awake, ks, segs), ints, floats, flags, wakers, static_count
 
 
+@_jit
+def gather_in(m, pad, margin, slop, default_filter):
+    """:func:`gather_step` on what a :class:`~engine.world.step_memory.StepMemory` keeps (the bodies' start
+    placement and sleep flags, the shape table, the level, the near lists and sweep order), which it updates:
+    the boxes, the near lists, and the awake rows the solve moves. Returns the contacts, packed
+    (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many contacts are static; how many
+    bodies are awake."""
+    (m.boxes, m.near_start, m.near_members, kept, ints, floats, flags, wakers, static_count) = gather_step(
+        m.position, m.angle, m.asleep, m.vertices, m.normals, m.offsets, m.radius, m.ids, m.count, m.sweep_order,
+        (m.category, m.mask, m.group), m.near_box, m.near_start, m.near_members,
+        (m.kept_awake, m.kept_bodies, m.kept_segments), pad, m.cell_size, m.cell_keys, m.cell_starts, m.members,
+        m.ends_a, m.ends_b, m.side, m.segment_radius, m.segment_boxes, m.segment_joint,
+        (m.joint_ends, m.joint_order, m.joint_start, m.joint_size), (m.segment_category, m.segment_mask,
+                                                                     m.segment_group), default_filter, margin, slop)
+    m.kept_awake, m.kept_bodies, m.kept_segments = kept
+    m.awake = kept[0]
+    return ints, floats, flags, wakers, static_count, len(kept[0])
+
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`_collide_pairs` on two boxes and the broad phase; yields
     the stage's name."""
@@ -1027,6 +1047,7 @@ def compile_steps():
                             np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
                             joints, segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (default filters, or some)
     picked_found(*found[4:7], one - 1)
+    gather_in(warm_up_memory(), 1.0, 0.5, 0.25, np.array([1, -1, 0]))
     touch_summary(np.zeros((1, 2)), np.ones((1, 2), dtype=np.bool_), one - 1, -one, one - 1, np.zeros(1, np.bool_),
                   0.25)  # (the scalar contacts of kinematic bodies and characters)
     yield "contact gathering"

@@ -4,11 +4,11 @@
 candidates cached per body while it stays inside a padded box), kinematic bodies and characters (scalar
 ``collide``: they are few), and each other (sweep and prune along x). Everything but the kinematic bodies
 and characters, any shapes (circles too), is one compiled call,
-:func:`~engine.world.collide_kernel.gather_step` (the bodies' boxes, near segments, body pairs, collision
-filters, manifolds, feature numbering, keys, touch summary). Manifolds are made ``speculative_distance``
-early. The contacts come back packed in three buffers (:class:`Found`), as the solve's do
-(:class:`ContactSet`): each array numba hands to Python costs 0.3 us, a tenth of a ten-crate step when
-there were two dozen of them.
+:func:`~engine.world.collide_kernel.gather_in` (the bodies' boxes, near segments, body pairs, collision
+filters, manifolds, feature numbering, keys, touch summary), on what the table's step memory keeps from step
+to step (:mod:`engine.world.step_memory`). Manifolds are made ``speculative_distance`` early. The contacts
+come back packed in three buffers (:class:`Found`), as the solve's do (:class:`ContactSet`): each array numba
+hands to Python costs 0.3 us, a tenth of a ten-crate step when there were two dozen of them.
 
 Feature ids on static segments number the segment's vertices as if it were padded to the body's vertex
 count (a, b, b, ..., a: seen from its back face, b is ``n - 2`` and a is ``n - 1``), as the batched numpy
@@ -36,15 +36,16 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_step, overlapping_boxes, packed_found, picked_found, touch_summary
+from .collide_kernel import body_boxes, gather_in, overlapping_boxes, packed_found, picked_found, touch_summary
 from .filters import filter_arrays
 from .step_kernel import packed_contacts
 from .static import StaticGeometry
+from .step_memory import gathered_boxes, new_step_memory, set_level
 
 __all__ = [
     "CHARACTER", "CONTACT_FIELDS", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "Colouring", "ContactSet",
     "DeferredList", "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all", "overlapping_pairs", "pick",
-    "picked_from", "world_polys",
+    "picked_from", "segment_sides", "world_polys",
 ]
 
 _SHAPE_OF, _FILTER_OF = attrgetter("shape"), attrgetter("filter")
@@ -122,6 +123,8 @@ def _key(kind: int, a: int, b: int) -> int:
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
+_NO_FILTERS = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
+"""Filter arrays (category, mask, group) that say: every one is the default."""
 _NO_CONTACTS = (_NO_ROWS, np.zeros(0), np.zeros(0, dtype=bool))
 """The packed buffers of no contacts (shared: nothing writes them)."""
 
@@ -430,7 +433,7 @@ class Found(_Packed):
 
 class ShapeTable:
     """What the step needs of each body's shape (local cores, flat, radii, ids, extents), built once and kept
-    by the world while the same bodies keep the same shapes."""
+    by the world while the same bodies keep the same shapes; with the compiled step's memory of them."""
 
     def __init__(self, bodies: list[RigidBody]) -> None:
         self.bodies = list(bodies)
@@ -446,23 +449,6 @@ class ShapeTable:
         """Pixels: how far a body's farthest corner is, roughly (spin times this is a speed)."""
         self.reach = np.array([0.25 * min(bx.width, bx.height) for bx in boxes])
         """Pixels: a body moving farther than this in a step is swept for continuous collision."""
-        self.near_box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (len(bodies), 1))
-        """(K, 4): the padded box each body's static candidates were looked up for (empty: not yet)."""
-        self.near_start = np.zeros(len(bodies) + 1, dtype=np.int64)
-        self.near_members = np.zeros(0, dtype=np.int64)
-        """Each body's static segments near ``near_box``: body k's are ``near_members[near_start[k]:near_start[k +
-        1]]``, ascending."""
-        self.near_of: Any = None
-        """The broad phase those lookups were made in."""
-        self.near_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        """(awake bodies, candidate bodies, candidate segments) of the last lookup: reused while the same bodies
-        are awake and none left its padded box."""
-        self.sweep_order = np.arange(len(bodies), dtype=np.int64)
-        """The bodies by the min x of their boxes at the last step (the body-pair sweep sorts it again)."""
-        self.segment_side = np.zeros((0, 2))
-        """(N, 2): each static segment's unit side normal (its other side is the negation), for ``near_of``."""
-        self.segment_joint = np.zeros(0, dtype=bool)
-        """(N,): whether a segment shares an end with another (the seam rule may apply), for ``near_of``."""
         self.offsets = np.concatenate([[0], np.cumsum(self.count)]).astype(np.int64)
         """(K + 1,): body k's core is rows ``offsets[k]:offsets[k + 1]`` of ``vertices`` and ``normals``."""
         self.vertices = np.array([v for sh in self.shapes for v in sh.vertices], dtype=np.float64).reshape(-1, 2)
@@ -470,12 +456,12 @@ class ShapeTable:
         self.normals = np.array([n for sh in self.shapes for n in (sh.normals or ((0.0, 0.0),))],
                                 dtype=np.float64).reshape(-1, 2)
         """Their outward unit edge normals (a circle, which has none, gets a zero row to keep the rows aligned)."""
-
-    @property
-    def gathered_awake(self) -> np.ndarray:
-        """The awake bodies (rows, ascending) of the last :func:`collide_all`."""
-        assert self.near_rows is not None, "nothing gathered yet"
-        return self.near_rows[0]
+        self.memory = new_step_memory(self.vertices, self.normals, self.offsets, self.radius, self.ids, self.count,
+                                      self.sleep_extent, self.reach, *(self.filters or _NO_FILTERS))
+        """What the compiled step keeps from call to call for these bodies (:mod:`engine.world.step_memory`):
+        their near segments, sweep order, placement at step start, boxes, and the level gathered against."""
+        self.level_of: Any = None
+        """The static broad phase the memory gathers against (a new one: the level changed)."""
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""
@@ -487,49 +473,47 @@ class ShapeTable:
         return all(map(operator.is_, map(_FILTER_OF, bodies), self.filter_list))
 
 
-def _segment_sides(table: ShapeTable, static: StaticGeometry) -> None:
-    """Start the table's near lists afresh for ``static``'s broad phase (a new one: the level changed), with
-    each segment's side normal and joint flag."""
+def _set_level(table: ShapeTable, static: StaticGeometry) -> None:
+    """Gather ``table``'s bodies against ``static``'s broad phase from now on (a new one: the level changed),
+    with each segment's side normal and joint flag; their near lists start afresh."""
     bp = static.broadphase
-    table.near_box[:] = (np.inf, np.inf, -np.inf, -np.inf)
-    table.near_start[:] = 0
-    table.near_of, table.near_rows = bp, None
+    set_level(table.memory, float(bp.cell_size), *bp.cell_arrays(), bp.a, bp.b, segment_sides(bp), bp.radius,
+              bp.aabbs, static.joint_flags(), static.joint_table(), static.filter_arrays() or _NO_FILTERS)
+    table.level_of = bp
+
+
+def segment_sides(bp: Any) -> np.ndarray:
+    """(N, 2): each segment of the static broad phase ``bp``: its unit side normal (the other side is the
+    negation)."""
     edge = bp.b - bp.a
-    table.segment_side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None]
-    table.segment_joint = static.joint_flags()
+    return np.ascontiguousarray(np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None])
 
 
-_NO_FILTERS = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
-"""Filter arrays (category, mask, group) that say: every one is the default."""
 _DEFAULT_FILTER_ROW = np.array([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], dtype=np.int64)
-_NO_KEPT = (_NO_ROWS, _NO_ROWS, _NO_ROWS)
 
 
-def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
-                angle: np.ndarray, asleep: np.ndarray) -> Found:
-    """Manifolds of the awake bodies (``asleep``: each body's flag), placed at ``position`` ((K, 2) px) and
-    ``angle`` (rad), against everything they may touch, ``speculative_distance`` early, with each one's touch
-    summary; pairs whose collision filters say no are left out. Static segments and bodies in one compiled
-    call (:func:`~engine.world.collide_kernel.gather_step`; each body's near segments kept in ``table`` from
-    step to step; the seam rule applied); kinematic bodies and characters come first."""
+def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable,
+                asleep: np.ndarray | None) -> tuple[Found, int]:
+    """Manifolds of the awake bodies, placed where the step started (``table.memory`` keeps it, and each
+    body's sleep flag; ``asleep``: those flags, needed only when kinematic bodies or characters are in the
+    scene), against everything they may touch, ``speculative_distance`` early, with each one's touch summary;
+    pairs whose collision filters say no are left out. Static segments and bodies in one compiled call
+    (:func:`~engine.world.collide_kernel.gather_in`; each body's near segments kept from step to step; the
+    seam rule applied); kinematic bodies and characters come first. Returns them and how many bodies are
+    awake."""
     cfg, static = scene.config, scene.static
-    bp = static.broadphase
-    if table.near_of is not bp:
-        _segment_sides(table, static)
-    (boxes, table.near_start, table.near_members, table.near_rows, ints, floats, flags, wakers,
-     static_count) = gather_step(
-        position, angle, asleep, table.vertices, table.normals, table.offsets, table.radius, table.ids, table.count,
-        table.sweep_order, table.filters or _NO_FILTERS, table.near_box, table.near_start, table.near_members,
-        table.near_rows or _NO_KEPT, float(cfg.candidate_padding), bp.cell_size, *bp.cell_arrays(), bp.a, bp.b,
-        table.segment_side, bp.radius, bp.aabbs, table.segment_joint, static.joint_table(),
-        static.filter_arrays() or _NO_FILTERS, _DEFAULT_FILTER_ROW, float(cfg.speculative_distance),
-        float(cfg.linear_slop))
+    if table.level_of is not static.broadphase:
+        _set_level(table, static)
+    ints, floats, flags, wakers, static_count, awake_count = gather_in(
+        table.memory, float(cfg.candidate_padding), float(cfg.speculative_distance), float(cfg.linear_slop),
+        _DEFAULT_FILTER_ROW)
     found = Found((ints, floats, flags), wakers=wakers, make=_Gathered(table.bodies, static_count))
     if scene.kinematic_bodies or scene.characters:
-        movers = _collide_movers(scene, bodies, boxes, asleep)
+        assert asleep is not None, "the sleep flags are needed with kinematic bodies or characters"
+        movers = _collide_movers(scene, bodies, gathered_boxes(table.memory), asleep)
         if movers is not None:
             found = movers.followed_by(found)
-    return found
+    return found, awake_count
 
 
 class _Gathered:

@@ -49,9 +49,10 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, all_asleep_in_place, begin_step, packed_colouring, rest_and_sleep,
-    solve_common_contacts, solve_contacts, step_motion, sweep_may_hit,
+    ROW_COLUMNS, begin_in, packed_colouring, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_motion,
+    sweep_may_hit,
 )
+from .step_memory import gathered_awake, set_awake, step_start
 from .contacts import (
     CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
     collide_all, world_polys,
@@ -135,18 +136,22 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     cfg = scene.config
     numbers = state.body_state
     movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
-    if not movers and all_asleep_in_place(numbers):
-        return StepOutcome(state.contacts, state.touching, [])  # a resting level: nothing moves, none was placed
-    # (For a sleeper the start placement is the same as the last step's, unless game code moved it.)
-    position, angle, asleep, sleeping = begin_step(numbers)
-    if not movers and sleeping == len(numbers):
-        # Everything rests and nothing moves that could wake it: a sleeper that game code moved stays there.
-        return StepOutcome(state.contacts, state.touching, [])
     table = state.table()
-    _wake_touched_sleepers(scene, bodies, table, position, angle, movers, asleep)
-    if sleeping and asleep.all():
-        return StepOutcome(state.contacts, state.touching, [])  # everything rests: contacts and pairs stand
-    found = collide_all(scene, bodies, table, position, angle, asleep)
+    memory = table.memory
+    sleeping = begin_in(memory, numbers, not movers)
+    if sleeping < 0 or (not movers and sleeping == len(numbers)):
+        # A resting level: nothing moves, none was placed (for a sleeper the start placement is the same as the
+        # last step's, unless game code moved it); or everything rests and nothing moves that could wake it: a
+        # sleeper that game code moved stays there.
+        return StepOutcome(state.contacts, state.touching, [])
+    # (Python reads the sleep flags only when something other than awake bodies is about.)
+    asleep = step_start(memory)[2] if sleeping or scene.kinematic_bodies or scene.characters else None
+    if movers and sleeping:
+        assert asleep is not None
+        _wake_touched_sleepers(scene, bodies, table, movers, asleep)
+        if asleep.all():
+            return StepOutcome(state.contacts, state.touching, [])  # everything rests: contacts and pairs stand
+    found, awake_count = collide_all(scene, bodies, table, asleep)
     old = state.contacts
     # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
     # dropped on a sleeping one must meet the floor under it now, not a step later, deep in it).
@@ -154,25 +159,28 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     for _ in range(3):
         if not _wake_touched_by_awake(found, asleep):
             break
-        found = collide_all(scene, bodies, table, position, angle, asleep)
+        found, awake_count = collide_all(scene, bodies, table, asleep)
     else:
         woke_since = _wake_touched_by_awake(found, asleep)
     crushed: list[ContactEvent] = []
     if scene.kinematic_bodies or scene.characters:  # (only they squeeze)
         found, crushed = _squeezed(found, cfg)
     # Sleeping bodies are not re-collided: nothing near them moved, so their contacts stand as they were.
-    carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index])) \
-        if sleeping and asleep.any() else _NO_ROWS
-    # (The awake bodies the gathering found, unless some woke since.)
-    awake = np.flatnonzero(~asleep) if woke_since else table.gathered_awake
-    new, solved = _solve_step(scene, dt, bodies, numbers, old, found, position, angle, awake, table,
-                              asleep if sleeping else None)
+    carried = _NO_ROWS
+    if sleeping and asleep is not None and asleep.any():
+        carried = np.flatnonzero(asleep[old.b_index] & ~((old.a_index >= 0) & ~asleep[old.a_index]))
+    if woke_since:  # (else the solve moves the awake bodies the gathering found)
+        assert asleep is not None
+        awake_rows = np.flatnonzero(~asleep)
+        set_awake(memory, awake_rows)
+        awake_count = len(awake_rows)
+    new, solved = _solve_step(scene, dt, bodies, numbers, old, found, table, asleep if sleeping else None)
     if len(carried):
         new = new.extended(old, carried)
     if cfg.continuous and solved.fast_count:
-        _continuous(scene, bodies, numbers, step_motion(solved.body_out)[0], solved.fast, awake, table)
-    if cfg.enable_sleep and len(awake):
-        _sleep(cfg, numbers, found, dt, table, awake, step_motion(solved.body_out)[1],
+        _continuous(scene, bodies, numbers, step_motion(solved.body_out)[0], solved.fast, table)
+    if cfg.enable_sleep and awake_count:
+        _sleep(cfg, numbers, found, dt, table, step_motion(solved.body_out)[1],
                bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         # The same pairs touch as last step (a resting pile): kept as rows of the new set when they were the
@@ -215,11 +223,12 @@ def _squeezed(found: Found, cfg: PhysicsConfig) -> tuple[Found, list[ContactEven
     return found.rows(np.delete(np.arange(len(found)), dropped)), events
 
 
-def _wake_touched_by_awake(found: Found, asleep: np.ndarray) -> bool:
+def _wake_touched_by_awake(found: Found, asleep: np.ndarray | None) -> bool:
     """An awake body touching a sleeping one wakes it (its neighbours follow next step); ``asleep`` is
-    cleared for those. Returns whether any body woke."""
+    cleared for those (``None`` when none sleeps: then none wakes). Returns whether any body woke."""
     if not len(found.wakers):
         return False
+    assert asleep is not None, "a sleeper woke in a step that had none"
     a_index, b_index = found.a_index, found.b_index
     for i in found.wakers.tolist():
         found.a[i].wake()
@@ -376,18 +385,19 @@ _NO_COLOURING = Colouring(*packed_colouring(_NO_ROWS, _NO_ROWS, np.zeros(0, dtyp
 
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
-                found: Found, position: np.ndarray, angle: np.ndarray, awake_rows: np.ndarray, table: ShapeTable,
-                asleep: np.ndarray | None) -> tuple[ContactSet, _Solved]:
-    """Solve this step's contacts and move the awake bodies (``awake_rows``), in the compiled
-    :func:`solve_contacts`. Returns the
-    contact set and what the rest of the step needs to know of the solve (how far each awake body moved and
-    its velocity at the end among it)."""
+                found: Found, table: ShapeTable, asleep: np.ndarray | None) -> tuple[ContactSet, _Solved]:
+    """Solve this step's contacts and move the awake bodies (the rows ``table.memory`` says), in the compiled
+    :func:`solve_contacts`. Returns the contact set and what the rest of the step needs to know of the solve
+    (how far each awake body moved and its velocity at the end among it)."""
     params, settings = _parameters(scene.config, scene.gravity, dt)
     kept = old.colouring or _NO_COLOURING
-    arrays = (found.ints, found.floats, found.flags, old.ints, old.floats, old.flags, kept.ints, kept.flags,
-              table.sleep_extent, table.count, table.reach, numbers, awake_rows, position, angle, params, settings)
+    memory = table.memory
+    arrays = (found.ints, found.floats, found.flags, old.ints, old.floats, old.flags, kept.ints, kept.flags, memory,
+              numbers, params, settings)
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
+        position, angle, _ = step_start(memory)
+        awake_rows = gathered_awake(memory)
         p = _participants(scene, dt, bodies, found, props, position, angle, awake_rows)
         solved = solve_contacts(_rows(p), len(awake_rows), p.ia, p.ib, p.friction, p.restitution, *arrays)
     else:
@@ -399,12 +409,13 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     return contacts, _Solved(body_out, changes, fast_count, began_count, same, touching_count)
 
 
-def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, position: np.ndarray,
-                           angle: np.ndarray, movers: list, asleep: np.ndarray) -> None:
+def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable, movers: list,
+                           asleep: np.ndarray) -> None:
     """Moving kinematic bodies and characters (``movers``: their boxes) wake the sleeping bodies they touch
     (``asleep``: every body's flag, cleared here for those woken)."""
-    if not movers or not asleep.any():
+    if not asleep.any():
         return
+    position, angle, _ = step_start(table.memory)
     boxes = world_polys(table, scene.config.speculative_distance, position, angle)["box_array"]
     touched = np.zeros(len(boxes), dtype=bool)
     touched[touching_pairs(np.array(movers, dtype=np.float64).reshape(-1, 4), boxes)[1]] = True
@@ -414,13 +425,14 @@ def _wake_touched_sleepers(scene: RigidScene, bodies: list[RigidBody], table: Sh
 
 
 def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
-                fast: np.ndarray, awake_rows: np.ndarray, table: ShapeTable) -> None:
-    """Fast bodies (``fast``: indices into ``awake_rows`` of those that moved their ``reach`` or farther) are
+                fast: np.ndarray, table: ShapeTable) -> None:
+    """Fast bodies (``fast``: indices into the awake rows of those that moved their ``reach`` or farther) are
     swept against static geometry from where they were to where the solver put them (``moved``: (n, 2) px for
     the awake rows), and stopped at the first touch: nothing passes through a thin platform in one step."""
     bp = scene.static.broadphase
     if not len(bp):
         return
+    awake_rows = gathered_awake(table.memory)
     # (Only those whose sweep meets a segment's box at all: in a falling pile, most are in mid-air.)
     may_hit = sweep_may_hit(numbers, awake_rows, fast, moved, table.vertices, table.offsets, table.radius,
                             bp.cell_size, *bp.cell_arrays(), bp.aabbs)
@@ -454,8 +466,8 @@ def _first_entry(bp: Any, shape: Any, xf: Transform, d: Vec2, min_approach: floa
     return best
 
 
-def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, dt: float, table: ShapeTable,
-           awake_rows: np.ndarray, motion: np.ndarray, pushers_near: bool) -> None:
+def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, dt: float, table: ShapeTable, motion: np.ndarray,
+           pushers_near: bool) -> None:
     """Count how long each awake body has rested (``motion``: their velocities, (n, 3)); groups of touching
     bodies that all rested ``time_to_sleep`` fall asleep together (compiled,
     :func:`~engine.world.step_kernel.rest_and_sleep`). Touching a moving kinematic body or a character keeps
@@ -466,8 +478,8 @@ def _sleep(cfg: PhysicsConfig, numbers: np.ndarray, found: Found, dt: float, tab
     pushers = np.flatnonzero(touching & ((a_kind == KINEMATIC) | (a_kind == CHARACTER))) if pushers_near else _NO_ROWS
     if len(pushers):
         held = np.array([b_index[i] for i in pushers.tolist() if _moving(found.a[i])], dtype=np.int64)
-    rest_and_sleep(numbers, awake_rows, motion, table.sleep_extent, dt, cfg.sleep_linear_velocity, cfg.time_to_sleep,
-                   a_kind, found.a_index, b_index, touching, held)
+    rest_and_sleep_in(numbers, table.memory, motion, dt, cfg.sleep_linear_velocity, cfg.time_to_sleep, a_kind,
+                      found.a_index, b_index, touching, held)
 
 
 def _moving(participant: Any) -> bool:

@@ -1,7 +1,8 @@
 """The rigid-body step's glue, compiled (numba): a few calls per step instead of a few hundred small numpy
 operations; Python objects are made only for what happens (events, woken sleepers, continuous hits).
 
-:func:`begin_step` starts the step (previous placement, start placement, sleep flags); which contacts touch
+:func:`begin_in` starts the step (previous placement; the start placement and sleep flags go into the step
+memory, :mod:`engine.world.step_memory`); which contacts touch
 and which sleepers an awake body wakes is the gathering's (:mod:`engine.world.collide_kernel`);
 :func:`rest_and_sleep` counts rest times and puts resting groups (islands of touching bodies) to sleep;
 :func:`sweep_may_hit` picks the fast bodies whose sweep may meet static geometry (continuous collision).
@@ -40,11 +41,12 @@ from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import found_arrays, packed_found
+from .step_memory import set_awake, warm_up_memory
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
-__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_step", "colouring_arrays", "common_participants",
+__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
-           "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit"]
+           "rest_and_sleep_in", "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -116,25 +118,32 @@ def packed_colouring(rows_a, rows_b, light, order, starts, light_colours):
 
 
 @_jit
-def begin_step(numbers):
-    """Every body remembers its placement at the start of the step (what ``previous_transform`` reads) and is
-    no longer marked as placed by game code. Returns every body's position ((K, 2) px) and angle (rad) at
-    step start, which bodies sleep, and how many."""
+def begin_in(m, numbers, may_rest):
+    """Start the step in the memory ``m`` (a :class:`~engine.world.step_memory.StepMemory`): every body
+    remembers its placement at the start of the step (what ``previous_transform`` reads) and is no longer
+    marked as placed by game code; the memory keeps every body's position ((K, 2) px), angle (rad) and sleep
+    flag at step start. Returns how many bodies sleep; -1 when ``may_rest`` (nothing moves that could wake a
+    sleeper) and every body sleeps and game code placed none since the last step (then nothing is written:
+    the step has nothing to do)."""
+    if may_rest and all_asleep_in_place(numbers):
+        return -1
     count = len(numbers)
-    position, angle, asleep = np.empty((count, 2)), np.empty(count), np.empty(count, dtype=np.bool_)
+    if len(m.angle) != count:  # (the table's bodies are the state's: this is a guard, never the usual way)
+        m.position, m.angle, m.asleep = np.empty((count, 2)), np.empty(count), np.empty(count, dtype=np.bool_)
+    position, angle, asleep = m.position, m.angle, m.asleep
     for k in range(count):
         for j in range(3):
             numbers[k, PREVIOUS_X + j] = numbers[k, X + j]
         numbers[k, PLACED] = 0.0
         position[k, 0], position[k, 1], angle[k] = numbers[k, X], numbers[k, Y], numbers[k, ANGLE]
         asleep[k] = numbers[k, SLEEPING] != 0.0
-    return position, angle, asleep, np.count_nonzero(asleep)
+    return np.count_nonzero(asleep)
 
 
 @_jit
 def all_asleep_in_place(numbers):
     """Whether every body sleeps and game code placed none since the last step: then the step has nothing
-    to do, not even :func:`begin_step` (a whole resting level, every step; one flag back instead of four
+    to do, not even :func:`begin_in`'s writes (a whole resting level, every step; one flag back instead of four
     arrays)."""
     for k in range(len(numbers)):
         if numbers[k, SLEEPING] == 0.0 or numbers[k, PLACED] != 0.0:
@@ -321,12 +330,12 @@ def step_motion(body_out):
 
 @_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
-                   old_floats, old_flags, old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers,
-                   awake_rows, position, angle, params, settings):
+                   old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers, params, settings):
     """One step's solve from its contacts (found order, packed: :func:`found_arrays`) and participants
     (``rows``, ``ia``, ``ib``,
     ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
-    (packed: :func:`contact_arrays`, :func:`colouring_arrays`). ``params``:
+    (packed: :func:`contact_arrays`, :func:`colouring_arrays`); the step memory ``m`` (the shape table, the
+    awake rows and the placement at step start) and the world's state rows ``numbers``. ``params``:
     :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and, second row, for a step
     with bodies of uneven mass; ``settings``: gravity x, y (px/s^2), dt (s), the light gap (px), the uneven
     mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of ``numbers``. Returns the
@@ -337,6 +346,8 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     many moved that far and how many began; whether the same pairs touch in the same order as in the last step,
     and how many touch."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
+    sleep_extent, count, reach, awake_rows, position, angle = m.sleep_extent, m.count, m.reach, m.awake, m.position, \
+        m.angle
     keys, a_kind, _, a_index, b_index, ids, normal, point, separation, closest, valid, touching = found_arrays(
         found_ints, found_floats, found_flags)
     (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
@@ -392,18 +403,16 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
 
 @_jit
 def solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags,
-                          old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers, awake_rows, position,
-                          angle, params, settings):
+                          old_colour_ints, old_colour_flags, m, numbers, params, settings):
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
     ``static_friction`` its coefficient), their rows made by :func:`common_participants` in the same call (one
     call less, and five arrays fewer handed to Python and back, each step)."""
     _, a_kind, _, a_index, b_index, _, _, _, _, _, _, _ = found_arrays(found_ints, found_floats, found_flags)
-    rows, ia, ib, friction, restitution = common_participants(numbers, awake_rows, position, angle, a_kind, a_index,
+    rows, ia, ib, friction, restitution = common_participants(numbers, m.awake, m.position, m.angle, a_kind, a_index,
                                                               b_index, static_friction)
     return solve_contacts(
-        rows, len(awake_rows), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
-        old_floats, old_flags, old_colour_ints, old_colour_flags, sleep_extent, count, reach, numbers, awake_rows,
-        position, angle, params, settings)
+        rows, len(m.awake), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
+        old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers, params, settings)
 
 
 @_jit
@@ -511,6 +520,14 @@ def rest_and_sleep(numbers, awake_rows, motion, sleep_extent, dt, sleep_velocity
                 numbers[awake_rows[r], VX + j] = 0.0
 
 
+
+@_jit
+def rest_and_sleep_in(numbers, m, motion, dt, sleep_velocity, time_to_sleep, a_kind, a_index, b_index, touching,
+                      held):
+    """:func:`rest_and_sleep` of the awake rows the step memory ``m`` says the solve moved."""
+    rest_and_sleep(numbers, m.awake, motion, m.sleep_extent, dt, sleep_velocity, time_to_sleep, a_kind, a_index,
+                   b_index, touching, held)
+
 def compile_steps():
     """Compile (or load from the disk cache) :func:`common_participants` and :func:`solve_contacts` on a
     crate resting on the floor; yields the stage's name."""
@@ -518,8 +535,10 @@ def compile_steps():
     numbers[0, Y], numbers[0, INV_MASS], numbers[0, INV_INERTIA], numbers[0, FRICTION] = 18.0, 1.0, 0.01, 0.6
     numbers[0, GRAVITY_SCALE] = 1.0
     all_asleep_in_place(numbers)
-    begin_step(numbers)
+    m = warm_up_memory()
+    begin_in(m, numbers, True)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
+    set_awake(m, awake)
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
@@ -533,13 +552,12 @@ def compile_steps():
                                     np.zeros(0, np.bool_))
     contact_arrays(*old)
     colouring_arrays(*no_colouring)
-    shape = (np.full(1, 16.0), np.full(1, 4, np.int64), np.full(1, 8.0), numbers, awake, position, angle, params,
-             np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
     found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
                          np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
                          np.ones(1, dtype=np.bool_))
-    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *shape)
-    solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *shape)
+    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *settings)
+    solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *settings)
     step_motion(solved[5])
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
@@ -547,6 +565,6 @@ def compile_steps():
                   np.array([0, 3]), np.ones(1), 64.0, np.array([2**31 - 1, 2**31], dtype=np.int64),
                   np.array([0, 1, 2]), np.zeros(2, dtype=np.int64), segment_boxes)
     for ready in (0.0, 1.0):
-        rest_and_sleep(numbers, awake, np.zeros((1, 3)), np.full(1, 16.0), 1 / 60, 4.0, ready, kind, index - 1, index,
-                       np.ones(1, dtype=np.bool_), none)
+        rest_and_sleep_in(numbers, m, np.zeros((1, 3)), 1 / 60, 4.0, ready, kind, index - 1, index,
+                          np.ones(1, dtype=np.bool_), none)
     yield "rigid-body step glue"

@@ -19,6 +19,7 @@ from engine.geometry import collide
 from engine.world import collide_kernel
 from engine.world.collide_kernel import collide_pairs
 from engine.world.contacts import STATIC, RigidScene, collide_all
+from engine.world.step_kernel import begin_in
 from tests.geometry.oracle import capsules, circles, convex_polygons, transforms
 
 TOLERANCE = 1e-9
@@ -184,11 +185,10 @@ def scene_contacts(shapes_and_places):
     bodies = [world.add_body(RigidBody(shape, position, angle=angle)) for shape, position, angle in shapes_and_places]
     rigid = world._rigid  # (what the step hands collide_all, built as the step builds it)
     table = rigid.table()
-    position = np.array([b.position for b in bodies], dtype=float)
-    angle = np.array([b.angle for b in bodies], dtype=float)
+    begin_in(table.memory, rigid.body_state, False)  # (the start placement, into the memory the gathering reads)
     scene = RigidScene(world.static, [], [], world.gravity, world.physics, world.static_friction)
     margin = world.physics.speculative_distance
-    found = collide_all(scene, bodies, table, position, angle, np.zeros(len(bodies), dtype=bool))
+    found, _ = collide_all(scene, bodies, table, None)
     return world, found, margin
 
 
@@ -303,7 +303,7 @@ def test_gathering_keeps_the_pairs_with_a_point_in_order_without_the_seam_rule_s
 
     world, _, margin = scene_contacts(placed)
     ck, table, bp = collide_kernel, contacts.ShapeTable(world.bodies), world.static.broadphase
-    contacts._segment_sides(table, world.static)  # (each segment's side normal and joint flag, as the step has them)
+    side, joint = contacts.segment_sides(bp), world.static.joint_flags()  # (as the step has them)
     position = np.array([b.position for b in world.bodies], dtype=float)
     angle = np.array([b.angle for b in world.bodies], dtype=float)
     placement, boxes = ck.body_boxes(table.vertices, table.offsets, table.radius, position, angle, margin)
@@ -311,18 +311,18 @@ def test_gathering_keeps_the_pairs_with_a_point_in_order_without_the_seam_rule_s
     candidate_body, candidate_segment = np.repeat(np.arange(count), segments), np.tile(np.arange(segments), count)
     lo, hi = ck.sweep_pairs(boxes, np.arange(count), table.ids, np.zeros(count, dtype=bool))
     asleep = np.zeros(count, dtype=bool)
-    args = (table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b, table.segment_side,
-            bp.radius, bp.aabbs, table.segment_joint, world.static.joint_table(), boxes, table.ids, table.count,
+    args = (table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b, side,
+            bp.radius, bp.aabbs, joint, world.static.joint_table(), boxes, table.ids, table.count,
             candidate_body, candidate_segment, lo, hi, margin, asleep, 0.25)
     ks, sg = ck._static_touching(candidate_body, candidate_segment, bp.aabbs, boxes)
     shapes = ck._with_segments(table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b,
-                               table.segment_side, bp.radius, sg)
+                               side, bp.radius, sg)
     bodies, ids, count = len(table.offsets) - 1, table.ids, table.count
     pair_a, pair_b = np.concatenate([bodies + np.arange(len(ks)), lo]), np.concatenate([ks, hi])
     a_rows = np.concatenate([sg, lo])
     normal, point, sep, fid, valid, edge = ck._manifolds(*shapes[:4], placement, shapes[4], pair_a, pair_b, margin)
     with_point, keys, seam = ck._kept_rows(len(ks), a_rows, pair_b.copy(), ids, count, fid, valid, edge,
-                                           table.segment_joint)
+                                           joint)
     dropped = np.array([bool(seam[p]) and leans_over_neighbour(world.static, int(a_rows[p]), point[p, 0].tolist(),
                                                                 normal[p].tolist()) for p in range(len(seam))])
     keep = with_point & ~dropped

@@ -23,13 +23,14 @@ import numpy as np
 import pytest
 
 from engine import PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
-from engine.bodies import ANGLE, GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
+from engine.bodies import GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
 from engine.world import collide_kernel, contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
 from engine.world.collide_kernel import touch_summary
-from engine.world.step_kernel import common_participants, rest_and_sleep, sweep_may_hit
+from engine.world.step_kernel import begin_in, common_participants, rest_and_sleep, sweep_may_hit
+from engine.world.step_memory import step_start
 from engine.world.warmstart import colour_contacts
 
 SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
@@ -57,10 +58,10 @@ def gathered(world):
     rigid = world._rigid  # (built as the step builds them)
     table = rigid.table()
     numbers = rigid.body_state
-    position, angle = numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
+    begin_in(table.memory, numbers, False)  # (the step's start: placement and sleep flags into the memory)
+    position, angle, asleep = (array.copy() for array in step_start(table.memory))
     scene = RigidScene(world.static, [], [], world.gravity, world.physics, world.static_friction)
-    asleep = numbers[:, SLEEPING] != 0.0
-    found = collide_all(scene, world.bodies, table, position, angle, asleep)
+    found, _ = collide_all(scene, world.bodies, table, asleep)
     return scene, table, numbers, position, angle, found
 
 
@@ -188,9 +189,10 @@ def test_static_candidates_kept_from_step_to_step_are_fresh_look_ups():
     world = random_pile(5, count=50)
     for _ in range(40):
         world.step(1 / 60)
-        scene, _, _, position, angle, found = gathered(world)
+        scene, _, _, _, _, found = gathered(world)
         fresh = contacts.ShapeTable(world.bodies)
-        again = collide_all(scene, world.bodies, fresh, position, angle, np.zeros(len(world.bodies), dtype=bool))
+        begin_in(fresh.memory, world._rigid.body_state, False)
+        again, _ = collide_all(scene, world.bodies, fresh, None)
         assert np.array_equal(found.keys, again.keys) and np.array_equal(found.ids, again.ids)
 
 

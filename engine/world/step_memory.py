@@ -1,0 +1,157 @@
+"""What the compiled rigid-body step keeps from call to call, held in compiled code (a numba structref).
+
+Every array numba hands back to Python costs about 0.3 us (it looks up the array's Python type through a
+pickle cache), and every array handed in costs about 0.04 us. A ten-crate step used to hand back some twenty
+arrays and take some sixty: a third of its time. What only the compiled calls read (the bodies' shape table,
+the level's arrays, each body's near segments, the sweep order, the placement at step start, the boxes) now
+stays in one :class:`StepMemory`; a call takes it as one argument, and Python reads its arrays only on the
+less common paths (kinematic bodies and characters near, sleepers), through :func:`step_start`,
+:func:`gathered_boxes` and :func:`gathered_awake`.
+
+Fields (px, radians; K bodies, N static segments):
+
+- the shape table (:class:`~engine.world.contacts.ShapeTable`'s arrays, shared, not copied): ``vertices``,
+  ``normals``, ``offsets``, ``radius``, ``ids``, ``count``, ``sleep_extent``, ``reach`` and the bodies'
+  collision filters (``category``, ``mask``, ``group``; empty when all are the default);
+- the level (:meth:`set_level`): the grid (``cell_size``, ``cell_keys``, ``cell_starts``, ``members``), the
+  segments (``ends_a``, ``ends_b``, ``side``, ``segment_radius``, ``segment_boxes``, ``segment_joint``), the
+  joint table (``joint_ends``, ``joint_order``, ``joint_start``, ``joint_size``) and the segments' filters;
+- the near lists (``near_box``, ``near_start``, ``near_members``) and the last gathering's awake rows, their
+  candidate bodies and segments (``kept_awake``, ``kept_bodies``, ``kept_segments``), and ``sweep_order``;
+- this step's start: ``position`` (K, 2), ``angle`` (K,), ``asleep`` (K,), the boxes (K, 4) and the awake
+  rows the solve moves (``awake``).
+
+The compiled calls are the only writers (:mod:`engine.world.collide_kernel`, :mod:`engine.world.step_kernel`);
+:class:`~engine.world.contacts.ShapeTable` makes one per table.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.experimental import structref
+
+__all__ = ["StepMemory", "gathered_awake", "gathered_boxes", "new_step_memory", "set_awake", "set_level", "step_start",
+           "warm_up_memory"]
+
+_jit = numba.njit(cache=True, nogil=True, fastmath=False)
+
+_FLOATS, _FLOATS_2D = types.float64[::1], types.float64[:, ::1]
+_INTS, _FLAGS = types.int64[::1], types.bool_[::1]
+_FIXED, _FIXED_2D = types.Array(types.float64, 1, "C", readonly=True), types.Array(types.float64, 2, "C", readonly=True)
+"""(The static broad phase's arrays are read-only; numba types them apart from writable ones.)"""
+
+_FIELDS = [
+    ("vertices", _FLOATS_2D), ("normals", _FLOATS_2D), ("offsets", _INTS), ("radius", _FLOATS), ("ids", _INTS),
+    ("count", _INTS), ("sleep_extent", _FLOATS), ("reach", _FLOATS), ("category", _INTS), ("mask", _INTS),
+    ("group", _INTS),
+    ("cell_size", types.float64), ("cell_keys", _INTS), ("cell_starts", _INTS), ("members", _INTS),
+    ("ends_a", _FIXED_2D), ("ends_b", _FIXED_2D), ("side", _FLOATS_2D), ("segment_radius", _FIXED),
+    ("segment_boxes", _FIXED_2D), ("segment_joint", _FLAGS), ("joint_ends", _FLOATS_2D), ("joint_order", _INTS),
+    ("joint_start", _INTS), ("joint_size", _INTS), ("segment_category", _INTS), ("segment_mask", _INTS),
+    ("segment_group", _INTS),
+    ("near_box", _FLOATS_2D), ("near_start", _INTS), ("near_members", _INTS), ("kept_awake", _INTS),
+    ("kept_bodies", _INTS), ("kept_segments", _INTS), ("sweep_order", _INTS),
+    ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("awake", _INTS),
+]
+
+
+@structref.register
+class StepMemoryType(types.StructRef):
+    """numba's type of :class:`StepMemory`."""
+
+
+STEP_MEMORY = StepMemoryType(_FIELDS)
+
+
+class StepMemory(structref.StructRefProxy):
+    """Python's handle on a step memory (made by :func:`new_step_memory`; its fields are read in compiled
+    code, or through the functions of this module)."""
+
+
+structref.define_boxing(StepMemoryType, StepMemory)
+
+
+@_jit
+def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent, reach, category, mask, group):
+    """A memory for K bodies of this shape table (see the module docstring), without a level yet (give it one
+    with :func:`set_level` before the first gathering)."""
+    m = structref.new(STEP_MEMORY)
+    m.vertices, m.normals, m.offsets, m.radius, m.ids, m.count = vertices, normals, offsets, radius, ids, count
+    m.sleep_extent, m.reach, m.category, m.mask, m.group = sleep_extent, reach, category, mask, group
+    bodies = len(ids)
+    m.sweep_order = np.arange(bodies)
+    m.position, m.angle = np.zeros((bodies, 2)), np.zeros(bodies)
+    m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
+    m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
+    _forget_near(m)
+    return m
+
+
+@_jit
+def _forget_near(m):
+    """No body has near segments looked up yet (a new level)."""
+    for k in range(len(m.near_box)):
+        m.near_box[k, 0], m.near_box[k, 1], m.near_box[k, 2], m.near_box[k, 3] = np.inf, np.inf, -np.inf, -np.inf
+    m.near_start[:] = 0
+    m.near_members = np.zeros(0, dtype=np.int64)
+    m.kept_awake, m.kept_bodies, m.kept_segments = m.near_members, m.near_members, m.near_members
+
+
+@_jit
+def set_level(m, cell_size, cell_keys, cell_starts, members, ends_a, ends_b, side, segment_radius, segment_boxes,
+              segment_joint, joints, segment_filters):
+    """Gather against this level from now on (its broad phase's grid and segments, each segment's side normal
+    and joint flag, the joint table and the segments' filters: category, mask, group, empty when all are the
+    default); the near lists start afresh."""
+    m.cell_size, m.cell_keys, m.cell_starts, m.members = cell_size, cell_keys, cell_starts, members
+    m.ends_a, m.ends_b, m.side, m.segment_radius, m.segment_boxes = ends_a, ends_b, side, segment_radius, segment_boxes
+    m.segment_joint = segment_joint
+    m.joint_ends, m.joint_order, m.joint_start, m.joint_size = joints
+    m.segment_category, m.segment_mask, m.segment_group = segment_filters
+    _forget_near(m)
+
+
+@_jit
+def step_start(m):
+    """This step's start: every body's position ((K, 2) px), angle (rad) and sleep flag. The arrays are the
+    memory's own: clearing a flag (a woken body) is seen by the gathering that follows."""
+    return m.position, m.angle, m.asleep
+
+
+@_jit
+def gathered_boxes(m):
+    """Every body's box (K, 4) as the last gathering made it (grown by the speculative distance)."""
+    return m.boxes
+
+
+@_jit
+def gathered_awake(m):
+    """The awake rows the solve moves (ascending)."""
+    return m.awake
+
+
+@_jit
+def set_awake(m, rows):
+    """The solve moves ``rows`` (ascending): the awake bodies after some woke since the gathering."""
+    m.awake = rows
+
+
+def warm_up_memory() -> StepMemory:
+    """A memory of one 2 px box over one floor segment (for compiling the kernels ahead,
+    :func:`engine.warm_up`)."""
+    box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    box_normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+    one, none = np.ones(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    m = new_step_memory(box, box_normals, np.array([0, 4]), np.zeros(1), one - 1, one * 4, np.ones(1), np.ones(1),
+                        none, none, none)
+    ends_a, ends_b, segment_radius = np.array([[-5.0, 0.0]]), np.array([[5.0, 0.0]]), np.ones(1)
+    segment_boxes = np.array([[-6.0, -1.0, 6.0, 1.0]])
+    for fixed in (ends_a, ends_b, segment_radius, segment_boxes):
+        fixed.setflags(write=False)  # (as the static broad phase holds them)
+    joints = (np.concatenate([ends_a, ends_b]), np.array([0, 1]), np.array([0, 1]), np.ones(2, dtype=np.int64))
+    set_level(m, 64.0, np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
+              np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_), joints,
+              (none, none, none))
+    return m
