@@ -838,15 +838,17 @@ def compile_steps() -> Iterator[str]:
                np.zeros(1, dtype=np.int64))
     yield "crowd boxes"
     keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
-    grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+    boxes = np.zeros((1, 4))
+    boxes.setflags(write=False)  # (the segments' boxes are the static broad phase's, read-only: numba types them apart)
+    grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
                np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64),
                np.zeros(1, dtype=np.int64))
-    move_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+    move_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
                         np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                         np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), rows,
                         core, mover, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
                         np.zeros((3, 6)))
-    first_hit_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 4)),
+    first_hit_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
                              np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                              np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_),
                              rows, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)

@@ -43,9 +43,9 @@ from .static import StaticGeometry
 from .step_memory import gathered_boxes, new_step_memory, set_level
 
 __all__ = [
-    "CHARACTER", "CONTACT_FIELDS", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "Colouring", "ContactSet",
-    "DeferredList", "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all", "overlapping_pairs", "pick",
-    "picked_from", "segment_sides", "world_polys",
+    "CHARACTER", "CONTACT_FIELDS", "DEFAULT_FILTER_ROW", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "ByRow",
+    "Colouring", "ContactSet", "DeferredList", "Found", "RigidScene", "ShapeTable", "TouchingPairs", "collide_all",
+    "overlapping_pairs", "pick", "picked_from", "ready_to_gather", "segment_sides", "world_polys",
 ]
 
 _SHAPE_OF, _FILTER_OF = attrgetter("shape"), attrgetter("filter")
@@ -473,10 +473,12 @@ class ShapeTable:
         return all(map(operator.is_, map(_FILTER_OF, bodies), self.filter_list))
 
 
-def _set_level(table: ShapeTable, static: StaticGeometry) -> None:
-    """Gather ``table``'s bodies against ``static``'s broad phase from now on (a new one: the level changed),
-    with each segment's side normal and joint flag; their near lists start afresh."""
+def ready_to_gather(table: ShapeTable, static: StaticGeometry) -> None:
+    """Make sure ``table``'s memory gathers against ``static``'s broad phase as it is now (a new one after the
+    level changed: each segment's side normal and joint flag with it; the near lists start afresh)."""
     bp = static.broadphase
+    if table.level_of is bp:
+        return
     set_level(table.memory, float(bp.cell_size), *bp.cell_arrays(), bp.a, bp.b, segment_sides(bp), bp.radius,
               bp.aabbs, static.joint_flags(), static.joint_table(), static.filter_arrays() or _NO_FILTERS)
     table.level_of = bp
@@ -489,7 +491,8 @@ def segment_sides(bp: Any) -> np.ndarray:
     return np.ascontiguousarray(np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.hypot(edge[:, 0], edge[:, 1])[:, None])
 
 
-_DEFAULT_FILTER_ROW = np.array([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], dtype=np.int64)
+DEFAULT_FILTER_ROW = np.array([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], dtype=np.int64)
+"""The default collision filter as the compiled gathering takes it (category, mask, group)."""
 
 
 def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable,
@@ -501,12 +504,11 @@ def collide_all(scene: RigidScene, bodies: list[RigidBody], table: ShapeTable,
     (:func:`~engine.world.collide_kernel.gather_in`; each body's near segments kept from step to step; the
     seam rule applied); kinematic bodies and characters come first. Returns them and how many bodies are
     awake."""
-    cfg, static = scene.config, scene.static
-    if table.level_of is not static.broadphase:
-        _set_level(table, static)
+    cfg = scene.config
+    ready_to_gather(table, scene.static)
     ints, floats, flags, wakers, static_count, awake_count = gather_in(
         table.memory, float(cfg.candidate_padding), float(cfg.speculative_distance), float(cfg.linear_slop),
-        _DEFAULT_FILTER_ROW)
+        DEFAULT_FILTER_ROW)
     found = Found((ints, floats, flags), wakers=wakers, make=_Gathered(table.bodies, static_count))
     if scene.kinematic_bodies or scene.characters:
         assert asleep is not None, "the sleep flags are needed with kinematic bodies or characters"
@@ -545,6 +547,36 @@ class _Gathered:
     def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:
         found: Found = packed
         return list(zip(self.a_at(found, rows), pick(self.listed, found.b_index[rows])))
+
+
+class ByRow:
+    """Makes participants A and B of a contact set of awake bodies and static geometry only (a step made in
+    one compiled call, :func:`~engine.world.step_kernel.step_in`) from the set's own rows: B is the body at
+    ``b_index``, A the body at ``a_index`` or, where that is -1, the static segment whose index the contact's
+    key holds (bits 29 to 57: see ``_key``). ``listed``: the table's own list of bodies, which never changes
+    (the deferred lists may be made later)."""
+
+    __slots__ = ("listed",)
+
+    def __init__(self, listed: list[RigidBody]) -> None:
+        self.listed = listed
+
+    def __call__(self, packed: Any) -> tuple[Sequence[Any], Sequence[Any]]:
+        contacts: ContactSet = packed
+        everything = np.arange(len(contacts))
+        return (DeferredList(lambda: self.a_at(contacts, everything), lambda index: self.a_at(contacts, index)),
+                DeferredList(lambda: pick(self.listed, contacts.b_index),
+                             lambda index: pick(self.listed, contacts.b_index[index])))
+
+    def a_at(self, contacts: ContactSet, rows: np.ndarray) -> list:
+        """Participant A of the contacts ``rows``: a segment index for a static contact, else a body."""
+        listed = self.listed
+        segments = ((contacts.keys[rows] >> 29) & (2**29 - 1)).tolist()
+        return [listed[a] if a >= 0 else segment for a, segment in zip(contacts.a_index[rows].tolist(), segments)]
+
+    def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:
+        contacts: ContactSet = packed
+        return list(zip(self.a_at(contacts, rows), pick(self.listed, contacts.b_index[rows])))
 
 
 def _collide_movers(scene: RigidScene, bodies: list[RigidBody], box_array: np.ndarray,

@@ -49,13 +49,13 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, begin_in, packed_colouring, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_motion,
-    sweep_may_hit,
+    ROW_COLUMNS, begin_in, packed_colouring, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
+    step_motion, sweep_may_hit,
 )
-from .step_memory import gathered_awake, set_awake, step_start
+from .step_memory import gathered_awake, set_awake, solve_results, step_start
 from .contacts import (
-    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene, ShapeTable, TouchingPairs,
-    collide_all, world_polys,
+    CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, ByRow, Colouring, ContactSet, Found, RigidScene,
+    ShapeTable, TouchingPairs, collide_all, ready_to_gather, world_polys,
 )
 
 __all__ = ["SolverState", "StepOutcome", "step_bodies"]
@@ -135,8 +135,12 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     step; returns the new state and the contact begin/end events."""
     cfg = scene.config
     numbers = state.body_state
-    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
     table = state.table()
+    if not scene.kinematic_bodies and not scene.characters:
+        outcome = _awake_step(scene, state, numbers, table, dt)
+        if outcome is not None:
+            return outcome
+    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
     memory = table.memory
     sleeping = begin_in(memory, numbers, not movers)
     if sleeping < 0 or (not movers and sleeping == len(numbers)):
@@ -183,13 +187,56 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         _sleep(cfg, numbers, found, dt, table, step_motion(solved.body_out)[1],
                bool(scene.kinematic_bodies or scene.characters))
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
-        # The same pairs touch as last step (a resting pile): kept as rows of the new set when they were the
-        # last set's (so the next step can trust the solve's rows for what began and ended).
-        before = state.touching
-        touching = before.carried_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
-        return StepOutcome(new, touching, crushed)
+        return _same_pairs(state, old, new, crushed)
     events, touching = _events(state.touching, old, new, None if len(carried) else solved)
     return StepOutcome(new, touching, crushed + events)
+
+
+def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, table: ShapeTable,
+                dt: float) -> StepOutcome | None:
+    """The step of a scene of rigid bodies among static geometry only, while none sleeps: made in one compiled
+    call (:func:`~engine.world.step_kernel.step_in`: start, gathering, solve, sleep counting), then
+    continuous collision and the events. ``None`` when some body sleeps: then only the step's start was made,
+    and the step goes on in Python (a sleeper may wake)."""
+    cfg = scene.config
+    ready_to_gather(table, scene.static)
+    params, settings = _parameters(cfg, scene.gravity, dt)
+    old = state.contacts
+    kept = old.colouring or _NO_COLOURING
+    (status, colour_ints, colour_flags, ints, floats, flags, fast_count, began_count, same, touching_count) = step_in(
+        table.memory, numbers, old.ints, old.floats, old.flags, kept.ints, kept.flags, float(scene.static_friction),
+        float(cfg.candidate_padding), float(cfg.speculative_distance), float(cfg.linear_slop), DEFAULT_FILTER_ROW,
+        params, settings, _sleep_settings(cfg))
+    if status < 0:  # a resting level: nothing moves, none was placed
+        return StepOutcome(state.contacts, state.touching, [])
+    if status > 0:
+        return None
+    new = ContactSet((ints, floats, flags), colouring=Colouring(colour_ints, colour_flags), make=ByRow(table.bodies))
+    touched = not same or touching_count != len(state.touching)
+    if not (cfg.continuous and fast_count) and not touched:
+        return _same_pairs(state, old, new, [])
+    body_out, changes = solve_results(table.memory)
+    outcome = _Solved(body_out, changes, fast_count, began_count, same, touching_count)
+    if cfg.continuous and fast_count:
+        _continuous(scene, table.bodies, numbers, step_motion(body_out)[0], outcome.fast, table)
+    if not touched:
+        return _same_pairs(state, old, new, [])
+    events, touching = _events(state.touching, old, new, outcome)
+    return StepOutcome(new, touching, events)
+
+
+def _sleep_settings(cfg: PhysicsConfig) -> tuple[float, float, float]:
+    """Whether sleep is on (1.0 or 0.0), the rest speed (px/s) and time (s), as :func:`step_in` takes them."""
+    return 1.0 if cfg.enable_sleep else 0.0, float(cfg.sleep_linear_velocity), float(cfg.time_to_sleep)
+
+
+def _same_pairs(state: SolverState, old: ContactSet, new: ContactSet, events: list[ContactEvent]) -> StepOutcome:
+    """The step's outcome when the same pairs touch as after the last step (a resting pile): they are kept as
+    rows of the new set when they were the last set's (so the next step can trust the solve's rows for what
+    began and ended)."""
+    before = state.touching
+    touching = before.carried_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
+    return StepOutcome(new, touching, events)
 
 
 def _mover_boxes(scene: RigidScene) -> list:

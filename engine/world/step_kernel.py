@@ -40,13 +40,13 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .collide_kernel import found_arrays, packed_found
-from .step_memory import set_awake, warm_up_memory
+from .collide_kernel import found_arrays, gather_in, packed_found
+from .step_memory import gathered_awake, gathered_boxes, set_awake, solve_results, step_start, warm_up_memory
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
 __all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
-           "rest_and_sleep_in", "solve_common_contacts", "solve_contacts", "step_motion", "sweep_may_hit"]
+           "rest_and_sleep_in", "solve_common_contacts", "solve_contacts", "step_in", "step_motion", "sweep_may_hit"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -415,6 +415,38 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
         old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers, params, settings)
 
 
+
+@_jit
+def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags, static_friction, pad,
+            margin, slop, default_filter, params, settings, sleep_settings):
+    """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
+    (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
+    :func:`rest_and_sleep_in` (``sleep_settings``: whether sleep is on, the rest speed in px/s, the rest time
+    in s). The step memory ``m`` keeps what Python reads only now and then (the motion, the fast rows, the
+    touch changes: :func:`~engine.world.step_memory.solved`); the contacts never leave compiled code until
+    they are solved. Only for a scene without kinematic bodies and characters (they take the Python path).
+
+    Returns a status, then as :func:`solve_contacts` (the colouring and contacts, packed; how many moved far,
+    how many began; whether the same pairs touch; how many touch). Status -1: everything rests, nothing was
+    written; status > 0: that many bodies sleep, and only the step's start was made (a sleeper may wake: the
+    step goes on in Python); status 0: the step is done."""
+    sleeping = begin_in(m, numbers, True)
+    if sleeping != 0:
+        return (sleeping, old_colour_ints, old_colour_flags, old_ints, old_floats, old_flags, 0, 0, False, 0)
+    found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, pad, margin, slop, default_filter)
+    (colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same,
+     touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
+                                             old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers,
+                                             params, settings)
+    m.body_out, m.changes = body_out, changes
+    sleep_on, sleep_velocity, time_to_sleep = sleep_settings
+    if sleep_on > 0.0 and awake_count:
+        _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(found_ints, found_floats,
+                                                                                  found_flags)
+        rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], sleep_velocity, time_to_sleep, a_kind,
+                          a_index, b_index, touching, changes[:0])
+    return 0, colour_ints, colour_flags, ints, floats, flags, fast_count, began_count, same, touching_count
+
 @_jit
 def _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes):
     """Whether a static segment's box overlaps ``box`` among the segments in the grid cells ``box`` touches
@@ -529,8 +561,8 @@ def rest_and_sleep_in(numbers, m, motion, dt, sleep_velocity, time_to_sleep, a_k
                    b_index, touching, held)
 
 def compile_steps():
-    """Compile (or load from the disk cache) :func:`common_participants` and :func:`solve_contacts` on a
-    crate resting on the floor; yields the stage's name."""
+    """Compile (or load from the disk cache) :func:`common_participants`, :func:`solve_contacts` and
+    :func:`step_in` on a crate resting on the floor; yields the stage's name."""
     numbers = np.zeros((1, STATE_COLUMNS))
     numbers[0, Y], numbers[0, INV_MASS], numbers[0, INV_INERTIA], numbers[0, FRICTION] = 18.0, 1.0, 0.01, 0.6
     numbers[0, GRAVITY_SCALE] = 1.0
@@ -539,6 +571,7 @@ def compile_steps():
     begin_in(m, numbers, True)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     set_awake(m, awake)
+    step_start(m), gathered_boxes(m), gathered_awake(m), solve_results(m)  # (what Python reads on the other paths)
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
@@ -559,6 +592,8 @@ def compile_steps():
     solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *settings)
     solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *settings)
     step_motion(solved[5])
+    step_in(m, numbers, *old, *no_colouring, 0.6, 1.0, 0.5, 0.25, np.array([1, -1, 0]), params, settings[3],
+            (1.0, 4.0, 0.5))
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

@@ -19,7 +19,10 @@ Fields (px, radians; K bodies, N static segments):
 - the near lists (``near_box``, ``near_start``, ``near_members``) and the last gathering's awake rows, their
   candidate bodies and segments (``kept_awake``, ``kept_bodies``, ``kept_segments``), and ``sweep_order``;
 - this step's start: ``position`` (K, 2), ``angle`` (K,), ``asleep`` (K,), the boxes (K, 4) and the awake
-  rows the solve moves (``awake``).
+  rows the solve moves (``awake``);
+- what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
+  awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
+  :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`).
 
 The compiled calls are the only writers (:mod:`engine.world.collide_kernel`, :mod:`engine.world.step_kernel`);
 :class:`~engine.world.contacts.ShapeTable` makes one per table.
@@ -32,8 +35,8 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
-__all__ = ["StepMemory", "gathered_awake", "gathered_boxes", "new_step_memory", "set_awake", "set_level", "step_start",
-           "warm_up_memory"]
+__all__ = ["StepMemory", "gathered_awake", "gathered_boxes", "new_step_memory", "set_awake", "set_level",
+           "solve_results", "step_start", "warm_up_memory"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -54,6 +57,7 @@ _FIELDS = [
     ("near_box", _FLOATS_2D), ("near_start", _INTS), ("near_members", _INTS), ("kept_awake", _INTS),
     ("kept_bodies", _INTS), ("kept_segments", _INTS), ("sweep_order", _INTS),
     ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("awake", _INTS),
+    ("body_out", _FLOATS), ("changes", _INTS),
 ]
 
 
@@ -84,6 +88,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.sweep_order = np.arange(bodies)
     m.position, m.angle = np.zeros((bodies, 2)), np.zeros(bodies)
     m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
+    m.body_out, m.changes = np.zeros(0), m.awake
     m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
     _forget_near(m)
     return m
@@ -130,6 +135,14 @@ def gathered_boxes(m):
 def gathered_awake(m):
     """The awake rows the solve moves (ascending)."""
     return m.awake
+
+
+@_jit
+def solve_results(m):
+    """What the last whole step in one call found besides its contacts: the awake rows' motion and the rows
+    that moved fast, began and ended touching (:func:`~engine.world.step_kernel.solve_contacts`' ``body_out``
+    and ``changes``)."""
+    return m.body_out, m.changes
 
 
 @_jit

@@ -22,9 +22,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from engine import PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
+from engine import KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
 from engine.bodies import GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
-from engine.world import collide_kernel, contacts, step_kernel
+from engine.world import collide_kernel, contacts, solver, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
@@ -197,36 +197,44 @@ def test_static_candidates_kept_from_step_to_step_are_fresh_look_ups():
 
 
 def test_warm_up_compiles_every_signature_the_step_uses():
-    """In a fresh process: after ``warm_up``, scenes with sleep, a kinematic body, a character, circles and
-    collision filters add no signature to any kernel."""
+    """In a fresh process: after ``warm_up``, scenes with sleep, a kinematic body, a walking character, circles
+    and collision filters, and one of crates only (the step in one call), add no signature to any kernel (a
+    signature added is a compile, seconds long, the first time a player meets it)."""
     script = textwrap.dedent("""
         import numba
         from engine import (CollisionFilter, KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, World,
                             warm_up)
-        from engine.world import collide_kernel, kernel, step_kernel, warmstart
+        from engine.world import cast_kernel, collide_kernel, kernel, step_kernel, step_memory, warmstart
         from tests.character.levels import HERO, standing_y, tiled_floor
         warm_up()
         def signatures():
-            return {(m.__name__, n): len(f.signatures) for m in (collide_kernel, kernel, step_kernel, warmstart)
+            kernels = (cast_kernel, collide_kernel, kernel, step_kernel, step_memory, warmstart)
+            return {(m.__name__, n): len(f.signatures) for m in kernels
                     for n, f in vars(m).items() if isinstance(f, numba.core.registry.CPUDispatcher)}
         before = signatures()
         world = World(physics=PhysicsConfig(time_to_sleep=0.2))
         tiled_floor(world, range(-10, 20))
         world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, 80.0), velocity=(30.0, 0.0)))
-        world.add_character(HERO, (200.0, standing_y(0.0)))
+        hero = world.add_character(HERO, (200.0, standing_y(0.0)))
         for i in range(12):
             shape = RoundedPolygon.circle(8) if i % 3 == 0 else RoundedPolygon.box(10, 10, radius=1)
             flt = CollisionFilter(group=-1) if i == 5 else CollisionFilter()
             world.add_body(RigidBody(shape, (-100.0 + 20 * i, 30.0 + 25 * (i % 4)), filter=flt))
-        for _ in range(200):
+        plain = World(physics=PhysicsConfig(time_to_sleep=0.2))  # (no kinematic body, no character)
+        tiled_floor(plain, range(-10, 20))
+        for i in range(6):
+            plain.add_body(RigidBody(RoundedPolygon.box(10, 10, radius=1), (-100.0 + 30 * i, 30.0)))
+        for step in range(200):
+            hero.velocity = (-120.0 if step < 100 else 120.0, hero.velocity[1])  # (walks, into the crates and back)
             world.step(1 / 60)
+            plain.step(1 / 60)
         added = {k: v - before[k] for k, v in signatures().items() if v != before[k]}
-        print(sum(b.sleeping for b in world.bodies), added)
+        print(sum(b.sleeping for b in world.bodies), sum(b.sleeping for b in plain.bodies), added)
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    asleep, added = done.stdout.split(" ", 1)
-    assert added.strip() == "{}" and int(asleep) > 0
+    asleep, plain_asleep, added = done.stdout.split(" ", 2)
+    assert added.strip() == "{}" and int(asleep) > 0 and int(plain_asleep) > 0
 
 
 def numpy_sleep(cfg, numbers, a_kind, a_index, b_index, touching, dt, sleep_extent, awake_rows, motion, held):
@@ -471,3 +479,44 @@ def test_found_contacts_read_their_packed_arrays_where_the_kernel_put_them(m):
         assert np.array_equal(getattr(picked, name), given[rows]), name
     assert np.array_equal(picked.wakers, np.flatnonzero(arrays[11][rows]))
     assert list(picked.a) == rows.tolist()
+
+
+def _events_and_contacts(forced_python_path, monkeypatch):
+    """Crates dropped onto a floor of joined segments and on each other (begin and end events), stepped 240
+    times, as (kind, A, B, normal) with bodies named by their place in the world, and the last step's
+    contacts' participants. ``forced_python_path``: an idle kinematic body far away sends every step the
+    Python way. Also returns how many steps took the one-call way."""
+    world = World()
+    world.add_chain([(-300, 200), (-300, 0), (-100, 0), (100, 0), (300, 0), (300, 200)], radius=2.0)
+    rng = np.random.default_rng(4)
+    for i in range(14):
+        world.add_body(RigidBody(SHAPES[i % len(SHAPES)], (float(rng.uniform(-200, 200)), float(40 + 30 * i)),
+                                 angle=float(rng.uniform(-0.5, 0.5)), restitution=0.3))
+    if forced_python_path:
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(10, 10), (5000.0, 5000.0)))
+    calls = []
+    one_call = solver.step_in
+    monkeypatch.setattr(solver, "step_in", lambda *args: calls.append(1) or one_call(*args))
+    place = {id(b): i for i, b in enumerate(world.bodies)}
+
+    def named(participant):
+        return ("body", place[id(participant)]) if id(participant) in place else participant
+
+    seen = []
+    for _ in range(240):
+        world.step(1 / 60)
+        seen += [(e.kind, named(e.a), named(e.b), e.normal) for e in world.events]
+    last = world._rigid.contacts  # (what the debug overlay draws)
+    return seen, [named(a) for a in last.a], [named(b) for b in last.b], len(calls)
+
+
+def test_the_one_call_step_gives_the_python_path_s_events_and_participants(monkeypatch):
+    """A step made in one compiled call names its contacts' participants from the contacts' own rows (a
+    segment's index from the key): the same events and the same participants as the Python path."""
+    seen, a, b, one_calls = _events_and_contacts(False, monkeypatch)
+    expected, expected_a, expected_b, python_one_calls = _events_and_contacts(True, monkeypatch)
+    assert one_calls == 240 and python_one_calls == 0
+    kinds = {kind for kind, *_ in seen}
+    assert kinds == {"begin", "end"} and any(isinstance(x, int) for _, x, _, _ in seen)  # (segments: ints)
+    assert seen == expected
+    assert a == expected_a and b == expected_b and any(isinstance(x, int) for x in a)
