@@ -366,10 +366,21 @@ def _integrate_velocities(gravity_scale, params, v, h):
             v[r, 1] *= linear
         if angular != 1.0:
             v[r, 2] *= angular
+        if abs(v[r, 0]) + abs(v[r, 1]) <= 0.99 * top:
+            continue  # (the speed is at most that sum: far below the cap, without the square root)
         speed = math.hypot(v[r, 0], v[r, 1])
         if speed > top:
             v[r, 0] *= top / speed
             v[r, 1] *= top / speed
+
+
+@_without_runtime
+def _integrate_positions(v, d, h):
+    """Every row's displacement this step grows by its velocity over ``h`` seconds (a loop: ``d += h * v``
+    made a temporary array each substep)."""
+    for r in range(len(v)):
+        for j in range(3):
+            d[r, j] += h * v[r, j]
 
 
 @_without_runtime
@@ -391,6 +402,8 @@ def _restitution(pair, contact, jac, constants, impulse, v, max_normal, params):
         relative0, relative1, acc0, acc1 = c[RELATIVE0], c[RELATIVE1], impulse[k, _N0], impulse[k, _N1]
         fast0 = relative0 < -threshold and max_normal[k, 0] > 0.0 and e > 0.0
         fast1 = relative1 < -threshold and max_normal[k, 1] > 0.0 and e > 0.0
+        if not (fast0 or fast1):
+            continue  # (no bounce: the impulses stay, nothing to apply)
         vn0, vn1 = _dot6(jac, k, _VELOCITY_ROWS, 0, v, a, b), _dot6(jac, k, _VELOCITY_ROWS, 1, v, a, b)
         new0 = max(acc0 - c[NMASS0] * (vn0 + e * relative0), 0.0)
         n0 = new0 - acc0 if fast0 else 0.0
@@ -442,9 +455,11 @@ def _propagate_shock(pair, contact, jac, body, v, d, params, support):
     for _ in range(3):
         moved = False
         for k in range(len(pair)):
+            if contact[k, STATIC] > 0.0:
+                continue
             a, b = pair[k, 0], pair[k, 1]
             deficit = -limit - _nearest(k, pair, contact, jac, d)
-            if contact[k, STATIC] > 0.0 or not deficit > 1e-9:
+            if not deficit > 1e-9:
                 continue
             nx, ny = contact[k, NX], contact[k, NY]
             wa = body[a, INV_MASS] if a < dyn and not _held(support, a, -nx, -ny) else 0.0
@@ -489,8 +504,10 @@ def _push_out(pair, contact, jac, v, d, params, up, down, change):
         moved = False
         for k in range(len(pair)):
             b = pair[k, 1]
+            if not (contact[k, STATIC] > 0.0 and b < dyn):
+                continue
             deficit = -params[MAX_STATIC_OVERLAP] - _nearest(k, pair, contact, jac, d)
-            if not (contact[k, STATIC] > 0.0 and b < dyn and deficit > 1e-9):
+            if not deficit > 1e-9:
                 continue
             moved = True
             into = min(v[b, 0] * contact[k, NX] + v[b, 1] * contact[k, NY], 0.0)
@@ -526,7 +543,7 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 1.0, max_normal,
                         params)
         _cap_spin(body, v, int(params[DYNAMIC_ROWS]))
-        d += h * v
+        _integrate_positions(v, d, h)
         if m:
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 0.0, max_normal,
                         params)
