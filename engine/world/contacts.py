@@ -135,13 +135,16 @@ class Colouring:
     whether it was light (in the order the contacts were found), the contacts in colour order, each colour's
     first contact (and the end), which colours are solved with the light kernel."""
 
-    __slots__ = ("ints", "flags", "order")
+    __slots__ = ("ints", "flags")
 
     def __init__(self, ints: np.ndarray, flags: np.ndarray) -> None:
         self.ints, self.flags = ints, flags
-        m = (len(ints) - len(flags) - 1) // 2
-        self.order = ints[2 * m:3 * m]
+
+    @property
+    def order(self) -> np.ndarray:
         """The contacts in colour order (indices into the order found; the rows ``colouring_arrays`` gives)."""
+        m = (len(self.ints) - len(self.flags) - 1) // 2
+        return self.ints[2 * m:3 * m]
 
     def picked(self, items: Sequence[Any]) -> "DeferredList":
         """``items`` (one per contact, in the order found) in colour order, made on first use."""
@@ -460,6 +463,8 @@ class ShapeTable:
                                       self.sleep_extent, self.reach, *(self.filters or _NO_FILTERS))
         """What the compiled step keeps from call to call for these bodies (:mod:`engine.world.step_memory`):
         their near segments, sweep order, placement at step start, boxes, and the level gathered against."""
+        self.by_row = ByRow(self.bodies)
+        """What names the participants of a contact set the one-call step made for these bodies."""
         self.level_of: Any = None
         """The static broad phase the memory gathers against (a new one: the level changed)."""
 

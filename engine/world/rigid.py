@@ -38,6 +38,8 @@ class RigidBodySet:
         before it compares every body's shape and filter with its table's (O(n) Python: 0.2 ms a step at 1000
         crates)."""
         self._table_key: tuple[int, int, int] | None = None
+        self._body_rows = self._state[:0]
+        """:attr:`body_state`, kept (made again when a body is added or removed)."""
 
     @property
     def contacts(self) -> ContactSet:
@@ -52,7 +54,7 @@ class RigidBodySet:
     @property
     def body_state(self) -> np.ndarray:
         """The bodies' rows ((len(bodies), STATE_COLUMNS), a view: the step reads and writes it in place)."""
-        return self._state[:len(self.bodies)]
+        return self._body_rows
 
     def add(self, body: RigidBody) -> RigidBody:
         if not isinstance(body, RigidBody):
@@ -66,6 +68,7 @@ class RigidBodySet:
             self._state = grown
         body.bind(self._state, len(self.bodies))
         self.bodies.append(body)
+        self._body_rows = self._state[:len(self.bodies)]
         self._changes += 1
         return body
 
@@ -73,6 +76,7 @@ class RigidBodySet:
         index = next(i for i, b in enumerate(self.bodies) if b is body)
         body.bind(self._state[index].copy()[None, :], 0)  # it keeps its numbers, in a row of its own
         del self.bodies[index]
+        self._body_rows = self._state[:len(self.bodies)]
         self._changes += 1
         for row in range(index, len(self.bodies)):
             self.bodies[row].bind(self._state, row)

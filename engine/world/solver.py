@@ -54,7 +54,7 @@ from .step_kernel import (
 )
 from .step_memory import gathered_awake, set_awake, solve_results, step_start
 from .contacts import (
-    CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, ByRow, Colouring, ContactSet, Found, RigidScene,
+    CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene,
     ShapeTable, TouchingPairs, collide_all, ready_to_gather, world_polys,
 )
 
@@ -205,13 +205,12 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     kept = old.colouring or _NO_COLOURING
     (status, colour_ints, colour_flags, ints, floats, flags, fast_count, began_count, same, touching_count) = step_in(
         table.memory, numbers, old.ints, old.floats, old.flags, kept.ints, kept.flags, float(scene.static_friction),
-        float(cfg.candidate_padding), float(cfg.speculative_distance), float(cfg.linear_slop), DEFAULT_FILTER_ROW,
-        params, settings, _sleep_settings(cfg))
+        DEFAULT_FILTER_ROW, params, settings)
     if status < 0:  # a resting level: nothing moves, none was placed
         return StepOutcome(state.contacts, state.touching, [])
     if status > 0:
         return None
-    new = ContactSet((ints, floats, flags), colouring=Colouring(colour_ints, colour_flags), make=ByRow(table.bodies))
+    new = ContactSet((ints, floats, flags), colouring=Colouring(colour_ints, colour_flags), make=table.by_row)
     touched = not same or touching_count != len(state.touching)
     if not (cfg.continuous and fast_count) and not touched:
         return _same_pairs(state, old, new, [])
@@ -223,11 +222,6 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
         return _same_pairs(state, old, new, [])
     events, touching = _events(state.touching, old, new, outcome)
     return StepOutcome(new, touching, events)
-
-
-def _sleep_settings(cfg: PhysicsConfig) -> tuple[float, float, float]:
-    """Whether sleep is on (1.0 or 0.0), the rest speed (px/s) and time (s), as :func:`step_in` takes them."""
-    return 1.0 if cfg.enable_sleep else 0.0, float(cfg.sleep_linear_velocity), float(cfg.time_to_sleep)
 
 
 def _same_pairs(state: SolverState, old: ContactSet, new: ContactSet, events: list[ContactEvent]) -> StepOutcome:
@@ -390,7 +384,8 @@ def _rows(p: _Participants) -> np.ndarray:
 
 def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~engine.world.kernel.solve_step`'s parameters for ``cfg.substeps`` and (second row) for a step
-    with bodies of uneven mass (``DYNAMIC_ROWS`` is set per step), and :func:`solve_contacts`' settings; made
+    with bodies of uneven mass (``DYNAMIC_ROWS`` is set per step), and :func:`solve_contacts`' and
+    :func:`step_in`'s settings (:data:`~engine.world.step_kernel.SETTINGS`); made
     once per configuration, gravity and step (shared: not to be written). Kept by the configuration's
     identity (hashing a configuration's two dozen fields every step costs more than making them)."""
     key = (id(cfg), gravity[0], gravity[1], dt)  # (game code may have set the gravity to a list)
@@ -411,7 +406,9 @@ def _made_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.n
     params = np.array([_solve_parameters(cfg, substeps, gravity, dt) for substeps in (
         cfg.substeps, max(cfg.substeps, cfg.uneven_mass_substeps))], dtype=np.float64)
     settings = np.array([gravity[0], gravity[1], dt, cfg.light_gap_fraction * cfg.linear_slop,
-                         cfg.uneven_mass_ratio, cfg.max_rotation_error], dtype=np.float64)
+                         cfg.uneven_mass_ratio, cfg.max_rotation_error, cfg.candidate_padding, cfg.speculative_distance,
+                         cfg.linear_slop, 1.0 if cfg.enable_sleep else 0.0, cfg.sleep_linear_velocity,
+                         cfg.time_to_sleep], dtype=np.float64)
     return params, settings
 
 

@@ -44,11 +44,17 @@ from .collide_kernel import found_arrays, gather_in, packed_found
 from .step_memory import gathered_awake, gathered_boxes, set_awake, solve_results, step_start, warm_up_memory
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
-__all__ = ["ROW_COLUMNS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
+__all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
            "rest_and_sleep_in", "solve_common_contacts", "solve_contacts", "step_in", "step_motion", "sweep_may_hit"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
+
+SETTINGS = ("gravity x", "gravity y", "dt", "light gap", "uneven mass ratio", "rotation error", "candidate padding",
+            "speculative distance", "linear slop", "sleep on", "sleep velocity", "time to sleep")
+"""The step's ``settings`` vector, in order: gravity (px/s^2), the step (s), the light gap (px), the uneven mass
+ratio, the rotation error allowed (px), then :func:`step_in`'s: the near lists' padding, the speculative
+distance and the slop (px), whether sleep is on (1.0 or 0.0), the rest speed (px/s) and time (s)."""
 
 ROW_COLUMNS = 8
 """Columns of ``rows``: vx, vy, w, inverse mass, inverse inertia, centre x, centre y, angle."""
@@ -345,7 +351,8 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     colour order) and the last step's touching contacts whose pair ended (its rows), one after the other; how
     many moved that far and how many began; whether the same pairs touch in the same order as in the last step,
     and how many touch."""
-    gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = settings
+    gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = (settings[0], settings[1], settings[2], settings[3],
+                                                                  settings[4], settings[5])
     sleep_extent, count, reach, awake_rows, position, angle = m.sleep_extent, m.count, m.reach, m.awake, m.position, \
         m.angle
     keys, a_kind, _, a_index, b_index, ids, normal, point, separation, closest, valid, touching = found_arrays(
@@ -417,14 +424,14 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
 
 
 @_jit
-def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags, static_friction, pad,
-            margin, slop, default_filter, params, settings, sleep_settings):
+def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags, static_friction,
+            default_filter, params, settings):
     """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
     (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
-    :func:`rest_and_sleep_in` (``sleep_settings``: whether sleep is on, the rest speed in px/s, the rest time
-    in s). The step memory ``m`` keeps what Python reads only now and then (the motion, the fast rows, the
-    touch changes: :func:`~engine.world.step_memory.solved`); the contacts never leave compiled code until
-    they are solved. Only for a scene without kinematic bodies and characters (they take the Python path).
+    :func:`rest_and_sleep_in` (``settings``: see :data:`SETTINGS`). The step memory ``m`` keeps what Python
+    reads only now and then (the motion, the fast rows, the touch changes:
+    :func:`~engine.world.step_memory.solve_results`); the contacts found never leave compiled code (only the
+    solved ones do). Only for a scene without kinematic bodies and characters (they take the Python path).
 
     Returns a status, then as :func:`solve_contacts` (the colouring and contacts, packed; how many moved far,
     how many began; whether the same pairs touch; how many touch). Status -1: everything rests, nothing was
@@ -433,14 +440,15 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_co
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
         return (sleeping, old_colour_ints, old_colour_flags, old_ints, old_floats, old_flags, 0, 0, False, 0)
-    found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, pad, margin, slop, default_filter)
+    found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
+                                                                         default_filter)
     (colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same,
      touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
                                              old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers,
                                              params, settings)
     m.body_out, m.changes = body_out, changes
-    sleep_on, sleep_velocity, time_to_sleep = sleep_settings
-    if sleep_on > 0.0 and awake_count:
+    sleep_velocity, time_to_sleep = settings[10], settings[11]
+    if settings[9] > 0.0 and awake_count:
         _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(found_ints, found_floats,
                                                                                   found_flags)
         rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], sleep_velocity, time_to_sleep, a_kind,
@@ -585,15 +593,14 @@ def compile_steps():
                                     np.zeros(0, np.bool_))
     contact_arrays(*old)
     colouring_arrays(*no_colouring)
-    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25]))
+    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25, 1.0, 0.5, 0.25, 1.0, 4.0, 0.5]))
     found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
                          np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
                          np.ones(1, dtype=np.bool_))
     solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *settings)
     solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *settings)
     step_motion(solved[5])
-    step_in(m, numbers, *old, *no_colouring, 0.6, 1.0, 0.5, 0.25, np.array([1, -1, 0]), params, settings[3],
-            (1.0, 4.0, 0.5))
+    step_in(m, numbers, *old, *no_colouring, 0.6, np.array([1, -1, 0]), params, settings[3])
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),
