@@ -36,7 +36,8 @@ from .step_memory import warm_up_memory
 
 __all__ = [
     "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_in", "gather_manifolds",
-    "gather_step", "overlapping_boxes", "packed_found", "picked_found", "refresh_near", "sweep_pairs", "touch_summary",
+    "gather_step", "overlapping_boxes", "packed_found", "picked_found", "placed_boxes", "refresh_near", "sweep_pairs",
+    "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -688,9 +689,10 @@ def _static_touching(candidate_body, candidate_segment, segment_boxes, boxes):
 
 
 @_jit
-def _with_segments(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segments):
+def _with_segments(vertices, normals, offsets, radius, body_trig, ends_a, ends_b, side, segment_radius, segments):
     """The bodies' shape arrays followed by one two-vertex shape per entry of ``segments`` (its world ends,
-    sides ``side`` and ``-side``, placed at the origin), and every shape's cos and sin."""
+    sides ``side`` and ``-side``, placed at the origin), and every shape's cos and sin (the bodies':
+    ``body_trig``)."""
     bodies, first_row, count = len(offsets) - 1, offsets[-1], len(segments)
     all_v, all_n = np.empty((first_row + 2 * count, 2)), np.empty((first_row + 2 * count, 2))
     all_v[:first_row], all_n[:first_row] = vertices, normals
@@ -699,8 +701,7 @@ def _with_segments(vertices, normals, offsets, radius, placement, ends_a, ends_b
     all_radius = np.empty(bodies + count)
     all_radius[:bodies] = radius
     trig = np.empty((bodies + count, 2))
-    for k in range(bodies):
-        trig[k, 0], trig[k, 1] = math.cos(placement[k, 2]), math.sin(placement[k, 2])
+    trig[:bodies] = body_trig
     for j in range(count):
         s, row = segments[j], first_row + 2 * j
         for c in range(2):
@@ -779,7 +780,7 @@ def _leans_over_neighbour(segment, px, py, nx, ny, ends_a, ends_b, joints):
 
 
 @_jit
-def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius,
+def gather_manifolds(vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius,
                      segment_boxes, segment_shared, joints, boxes, ids, count, candidate_body, candidate_segment, lo,
                      hi, margin, asleep, slop):
     """Every body-segment and body-body manifold of a step that has a point, in one call: the static
@@ -793,15 +794,15 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, ends_a, ends
     segment; touch summary with ``asleep`` and ``slop`` as :func:`touch_summary`), the contacts that wake a
     sleeper (rows) and how many pairs are static."""
     ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
-    all_v, all_n, all_offsets, all_radius, trig = _with_segments(
-        vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, sg)
+    all_v, all_n, all_offsets, all_radius, all_trig = _with_segments(
+        vertices, normals, offsets, radius, trig, ends_a, ends_b, side, segment_radius, sg)
     bodies, static_pairs = len(offsets) - 1, len(ks)
     pair_a, pair_b = np.empty(static_pairs + len(lo), np.int64), np.empty(static_pairs + len(lo), np.int64)
     a_rows = np.empty(static_pairs + len(lo), np.int64)
     for p in range(static_pairs):
         pair_a[p], pair_b[p], a_rows[p] = bodies + p, ks[p], sg[p]
     pair_a[static_pairs:], pair_b[static_pairs:], a_rows[static_pairs:] = lo, hi, lo
-    normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, trig,
+    normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, all_trig,
                                                       pair_a, pair_b, margin)
     keep, keys, seam = _kept_rows(static_pairs, a_rows, pair_b, ids, count, fid, valid, edge, segment_shared)
     for p in np.flatnonzero(seam):
@@ -858,10 +859,19 @@ def body_boxes(vertices, offsets, radius, position, angle, margin):
     """Every body's placement ((K, 3): x, y, angle) and box ((K, 4): min x, min y, max x, max y, px) grown by
     its radius and ``margin`` px: its core (``vertices`` rows ``offsets[k]:offsets[k + 1]``, local) turned by
     ``angle`` and moved to ``position``."""
+    placement, boxes, _ = placed_boxes(vertices, offsets, radius, position, angle, margin)
+    return placement, boxes
+
+
+@_jit
+def placed_boxes(vertices, offsets, radius, position, angle, margin):
+    """:func:`body_boxes`, and every body's cos and sin of its angle ((K, 2): made once a step, here, for the
+    manifolds and the solve)."""
     count = len(offsets) - 1
-    placement, boxes = np.empty((count, 3)), np.empty((count, 4))
+    placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
     for k in range(count):
         c, s = math.cos(angle[k]), math.sin(angle[k])
+        trig[k, 0], trig[k, 1] = c, s
         x, y = position[k, 0], position[k, 1]
         placement[k, 0], placement[k, 1], placement[k, 2] = x, y, angle[k]
         low_x = low_y = math.inf
@@ -872,7 +882,7 @@ def body_boxes(vertices, offsets, radius, position, angle, margin):
             low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
         grow = radius[k] + margin
         boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = low_x - grow, low_y - grow, high_x + grow, high_y + grow
-    return placement, boxes
+    return placement, boxes, trig
 
 
 # A step's contacts go back to Python packed, in three buffers (each array numba hands to Python costs
@@ -972,10 +982,11 @@ def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids
     body's near segments (:func:`refresh_near`; ``kept``: the last call's awake rows, bodies and segments),
     the body pairs (:func:`sweep_pairs`, ``sweep_order`` kept), the pairs whose collision filters touch
     (``body_filters``, ``segment_filters``: category, mask, group arrays, empty when all are the default), then
-    :func:`gather_manifolds` (touch summary: ``slop`` px). Returns the boxes; the near lists
-    (start, members) and what to keep for the next call (awake rows, bodies, segments); the contacts, packed
-    (:func:`found_arrays`); the contacts that wake a sleeper (rows), and how many contacts are static."""
-    placement, boxes = body_boxes(vertices, offsets, radius, position, angle, margin)
+    :func:`gather_manifolds` (touch summary: ``slop`` px). Returns the boxes and every body's cos and sin of
+    its angle (:func:`placed_boxes`); the near lists (start, members) and what to keep for the next call
+    (awake rows, bodies, segments); the contacts, packed (:func:`found_arrays`); the contacts that wake a
+    sleeper (rows), and how many contacts are static."""
+    placement, boxes, trig = placed_boxes(vertices, offsets, radius, position, angle, margin)
     awake = np.flatnonzero(~asleep)
     same, near_start, near_members, ks, segs = refresh_near(near_boxes, near_start, near_members, boxes, awake,
                                                             kept[0], pad, cell_size, cell_keys, cell_starts, members,
@@ -990,9 +1001,9 @@ def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids
     if len(body_filters[0]):
         lo, hi = _filtered(lo, hi, *body_filters, *body_filters, default_filter)
     ints, floats, flags, wakers, static_count = gather_manifolds(
-        vertices, normals, offsets, radius, placement, ends_a, ends_b, side, segment_radius, segment_boxes,
+        vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius, segment_boxes,
         segment_shared, joints, boxes, ids, count, static_ks, static_segs, lo, hi, margin, asleep, slop)
-    return boxes, near_start, near_members, (awake, ks, segs), ints, floats, flags, wakers, static_count
+    return boxes, trig, near_start, near_members, (awake, ks, segs), ints, floats, flags, wakers, static_count
 
 
 @_jit
@@ -1002,7 +1013,7 @@ def gather_in(m, pad, margin, slop, default_filter):
     the boxes, the near lists, and the awake rows the solve moves. Returns the contacts, packed
     (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many contacts are static; how many
     bodies are awake."""
-    (m.boxes, m.near_start, m.near_members, kept, ints, floats, flags, wakers, static_count) = gather_step(
+    (m.boxes, m.trig, m.near_start, m.near_members, kept, ints, floats, flags, wakers, static_count) = gather_step(
         m.position, m.angle, m.asleep, m.vertices, m.normals, m.offsets, m.radius, m.ids, m.count, m.sweep_order,
         (m.category, m.mask, m.group), m.near_box, m.near_start, m.near_members,
         (m.kept_awake, m.kept_bodies, m.kept_segments), pad, m.cell_size, m.cell_keys, m.cell_starts, m.members,
@@ -1033,7 +1044,8 @@ def compile_steps():
                  np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), one, 1.0, 64.0,
                  np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, segment_boxes)
     gather_manifolds(np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
-                     np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]), ends_a, ends_b,
+                     np.zeros(2), np.array([[0.0, 2.0, 0.0], [0.0, 3.5, 0.1]]),
+                     np.array([[1.0, 0.0], [math.cos(0.1), math.sin(0.1)]]), ends_a, ends_b,
                      np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_), joints,
                      np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), np.array([4, 4]),
                      one - 1, one - 1, one - 1, one, 0.5, np.zeros(2, dtype=np.bool_), 0.25)
@@ -1046,7 +1058,7 @@ def compile_steps():
                             np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
                             np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
                             joints, segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (default filters, or some)
-    picked_found(*found[4:7], one - 1)
+    picked_found(*found[5:8], one - 1)
     gather_in(warm_up_memory(), 1.0, 0.5, 0.25, np.array([1, -1, 0]))
     touch_summary(np.zeros((1, 2)), np.ones((1, 2), dtype=np.bool_), one - 1, -one, one - 1, np.zeros(1, np.bool_),
                   0.25)  # (the scalar contacts of kinematic bodies and characters)

@@ -31,7 +31,7 @@ import math
 import numba
 import numpy as np
 
-__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "compile_steps", "solve_step"]
+__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "angle_trig", "compile_steps", "solve_step"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """How every kernel entry point is compiled: cached, no fastmath (fastmath reorders sums: results would
@@ -106,12 +106,12 @@ def _rotated(x, y, trig, row):
 
 
 @_jit
-def _row_trig(body):
-    """Each row's cos and sin of its angle at step start ((rows, 2)): made once, not for every contact point
-    (a body is in several contacts of two points each; cos and sin were most of the constants' time)."""
-    trig = np.empty((len(body), 2))
-    for r in range(len(body)):
-        trig[r, 0], trig[r, 1] = math.cos(body[r, ANGLE]), math.sin(body[r, ANGLE])
+def angle_trig(angle):
+    """Each angle's cos and sin ((n, 2)): made once a step per row, not for every contact point (a body is in
+    several contacts of two points each; cos and sin were most of the constants' time)."""
+    trig = np.empty((len(angle), 2))
+    for r in range(len(angle)):
+        trig[r, 0], trig[r, 1] = math.cos(angle[r]), math.sin(angle[r])
     return trig
 
 
@@ -173,9 +173,15 @@ def _masses(k, contact, body, a, b, jac, out):
 @_jit
 def _contact_constants(contact, body, velocity, pair, params):
     """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
+    return _turned_constants(contact, body, velocity, pair, params, angle_trig(body[:, ANGLE]))
+
+
+@_jit
+def _turned_constants(contact, body, velocity, pair, params, trig):
+    """:func:`_contact_constants` with each row's cos and sin of its angle given (``trig``, (rows, 2))."""
     m = len(pair)
     jac, constants = np.empty((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))  # (every row of jac is written)
-    _fill_constants(contact, body, velocity, pair, params, _row_trig(body), jac, constants)
+    _fill_constants(contact, body, velocity, pair, params, trig, jac, constants)
     return jac, constants
 
 
@@ -525,13 +531,13 @@ def _push_out(pair, contact, jac, v, d, params, up, down, change):
 
 
 @_jit
-def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_starts, colour_light, params):
+def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_starts, colour_light, params, trig):
     """Solve one step's contacts (``pair``: rows of A and B, ``contact``: their numbers, in colour order) and
-    move the rows. ``velocity`` (rows, 3) and the accumulated ``impulse`` (m, 4) are updated in place.
-    Returns every row's displacement (rows, 3) and which points slid (m, 2): their friction ended the step at
-    the cone's edge."""
+    move the rows (``trig``: each row's cos and sin of its angle at step start, :func:`angle_trig`).
+    ``velocity`` (rows, 3) and the accumulated ``impulse`` (m, 4) are updated in place. Returns every row's
+    displacement (rows, 3) and which points slid (m, 2): their friction ended the step at the cone's edge."""
     m = len(pair)
-    jac, constants = _contact_constants(contact, body, velocity, pair, params)
+    jac, constants = _turned_constants(contact, body, velocity, pair, params, trig)
     v, d = velocity, np.zeros_like(velocity)
     max_normal, change = np.zeros((m, 2)), np.zeros_like(velocity)
     substeps = int(params[SUBSTEPS])
@@ -585,5 +591,5 @@ def compile_steps():
     _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
     _project_pairs(pair, contact, jac, body, velocity, np.zeros((2, 3)), params)
     yield "restitution and position pass"
-    solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params)
+    solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params, angle_trig(body[:, ANGLE]))
     yield "rigid-body step"

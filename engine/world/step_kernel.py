@@ -303,6 +303,21 @@ def _row_extent(sleep_extent, count, awake_rows, rows):
 
 
 @_jit
+def _rows_trig(body_trig, awake_rows, rows):
+    """Each row's cos and sin of its angle at step start ((R, 2)): the awake rows' as the gathering made them
+    for every body (``body_trig``), the fixed rows' (few: static geometry, kinematic bodies, characters,
+    sleepers) here."""
+    trig = np.empty((len(rows), 2))
+    dynamic_rows = len(awake_rows)
+    for r in range(len(rows)):
+        if r < dynamic_rows:
+            trig[r, 0], trig[r, 1] = body_trig[awake_rows[r], 0], body_trig[awake_rows[r], 1]
+        else:
+            trig[r, 0], trig[r, 1] = math.cos(rows[r, 7]), math.sin(rows[r, 7])
+    return trig
+
+
+@_jit
 def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
     """The awake bodies' placement (start plus displacement) and velocity at the end of the step."""
     for r in range(len(awake_rows)):
@@ -379,10 +394,10 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     stiff, static = np.empty(len(pair), dtype=np.bool_), np.empty(len(pair), dtype=np.bool_)
     for k in range(len(pair)):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
-    center, row_angle = np.ascontiguousarray(rows[:, 5:7]), np.ascontiguousarray(rows[:, 7])
+    center, trig = np.ascontiguousarray(rows[:, 5:7]), _rows_trig(m.trig, awake_rows, rows)
     table, source = fill_table_from(
         source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point, separation,
-        stiff, static, light_ordered, friction, restitution, pair, center, row_angle, impulse, anchors)
+        stiff, static, light_ordered, friction, restitution, pair, center, trig, impulse, anchors)
     body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
     step_params = params[1 if any_uneven else 0].copy()
     step_params[DYNAMIC_ROWS] = dynamic_rows
@@ -391,7 +406,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     for r in range(dynamic_rows):
         gravity_scale[r] = numbers[awake_rows[r], GRAVITY_SCALE]
     displacement, slid = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
-                                    step_params)
+                                    step_params, trig)
     sliding[:] = slid
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
     body_out = np.empty(5 * dynamic_rows)

@@ -18,7 +18,8 @@ Fields (px, radians; K bodies, N static segments):
   joint table (``joint_ends``, ``joint_order``, ``joint_start``, ``joint_size``) and the segments' filters;
 - the near lists (``near_box``, ``near_start``, ``near_members``) and the last gathering's awake rows, their
   candidate bodies and segments (``kept_awake``, ``kept_bodies``, ``kept_segments``), and ``sweep_order``;
-- this step's start: ``position`` (K, 2), ``angle`` (K,), ``asleep`` (K,), the boxes (K, 4) and the awake
+- this step's start: ``position`` (K, 2), ``angle`` (K,), ``asleep`` (K,), the boxes (K, 4), each
+  angle's cos and sin (``trig``, (K, 2): made once a step, for the manifolds and the solve) and the awake
   rows the solve moves (``awake``);
 - what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
   awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
@@ -56,7 +57,8 @@ _FIELDS = [
     ("segment_group", _INTS),
     ("near_box", _FLOATS_2D), ("near_start", _INTS), ("near_members", _INTS), ("kept_awake", _INTS),
     ("kept_bodies", _INTS), ("kept_segments", _INTS), ("sweep_order", _INTS),
-    ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("awake", _INTS),
+    ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("trig", _FLOATS_2D),
+    ("awake", _INTS),
     ("body_out", _FLOATS), ("changes", _INTS),
 ]
 
@@ -88,6 +90,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.sweep_order = np.arange(bodies)
     m.position, m.angle = np.zeros((bodies, 2)), np.zeros(bodies)
     m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
+    m.trig = np.zeros((bodies, 2))
     m.body_out, m.changes = np.zeros(0), m.awake
     m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
     _forget_near(m)

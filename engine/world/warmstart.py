@@ -12,7 +12,6 @@ anchors are in each body's own frame.
 
 from __future__ import annotations
 
-import math
 
 import numba
 import numpy as np
@@ -150,33 +149,29 @@ def fill_contact_table(old_keys, old_ids, old_valid, old_impulse, old_sliding, o
     impulse, anchors = np.zeros((len(keys), 4)), np.zeros((len(keys), 2, 4))
     table, source = fill_table_from(_match(old_keys, keys), old_ids, old_valid, old_impulse, old_sliding, old_anchors,
                                     keys, ids, valid, normal, point, separation, stiff, static, light, friction,
-                                    restitution, pair, center, angle, impulse, anchors)
+                                    restitution, pair, center, k_.angle_trig(angle), impulse, anchors)
     return table, impulse, anchors, source
 
 
 @_jit
 def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal,
-                    point, separation, stiff, static, light, friction, restitution, pair, center, angle, impulse,
+                    point, separation, stiff, static, light, friction, restitution, pair, center, trig, impulse,
                     anchors):
     """:func:`fill_contact_table` with each contact's row among the last step's given (``source``, -1 for a
-    new pair; :func:`carried_rows`), the impulses and anchors written into ``impulse`` and ``anchors`` (zeroed,
-    (m, 4) and (m, 2, 4)). Returns the table and ``source``."""
+    new pair; :func:`carried_rows`) and each row's cos and sin of its angle (``trig``, (rows, 2)), the impulses
+    and anchors written into ``impulse`` and ``anchors`` (zeroed, (m, 4) and (m, 2, 4)). Returns the table and
+    ``source``."""
     table = np.zeros((len(keys), k_.CONTACT_COLUMNS))
-    trig = np.empty((len(angle), 2))  # each row's cos and sin, once (not per fresh anchor: most of the time)
     _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
-                separation, stiff, static, light, friction, restitution, pair, center, angle, trig, table, impulse,
-                anchors)
+                separation, stiff, static, light, friction, restitution, pair, center, trig, table, impulse, anchors)
     return table, source
 
 
 @k_._without_runtime
 def _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
-                separation, stiff, static, light, friction, restitution, pair, center, angle, trig, table, impulse,
-                anchors):
-    """:func:`fill_table_from`'s loops, into its arrays (``trig``: room for each row's cos and sin; compiled
-    without numba's runtime, as :mod:`engine.world.kernel`'s contact loops are)."""
-    for row in range(len(angle)):
-        trig[row, 0], trig[row, 1] = math.cos(angle[row]), math.sin(angle[row])
+                separation, stiff, static, light, friction, restitution, pair, center, trig, table, impulse, anchors):
+    """:func:`fill_table_from`'s loops, into its arrays (``trig``: each row's cos and sin; compiled without
+    numba's runtime, as :mod:`engine.world.kernel`'s contact loops are)."""
     for i in range(len(ids)):
         a, b = pair[i, 0], pair[i, 1]
         for slot in range(2):

@@ -306,16 +306,16 @@ def test_gathering_keeps_the_pairs_with_a_point_in_order_without_the_seam_rule_s
     side, joint = contacts.segment_sides(bp), world.static.joint_flags()  # (as the step has them)
     position = np.array([b.position for b in world.bodies], dtype=float)
     angle = np.array([b.angle for b in world.bodies], dtype=float)
-    placement, boxes = ck.body_boxes(table.vertices, table.offsets, table.radius, position, angle, margin)
+    placement, boxes, trig = ck.placed_boxes(table.vertices, table.offsets, table.radius, position, angle, margin)
     count, segments = len(world.bodies), len(bp.a)  # (every segment a candidate of every body: the box test sorts)
     candidate_body, candidate_segment = np.repeat(np.arange(count), segments), np.tile(np.arange(segments), count)
     lo, hi = ck.sweep_pairs(boxes, np.arange(count), table.ids, np.zeros(count, dtype=bool))
     asleep = np.zeros(count, dtype=bool)
-    args = (table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b, side,
+    args = (table.vertices, table.normals, table.offsets, table.radius, placement, trig, bp.a, bp.b, side,
             bp.radius, bp.aabbs, joint, world.static.joint_table(), boxes, table.ids, table.count,
             candidate_body, candidate_segment, lo, hi, margin, asleep, 0.25)
     ks, sg = ck._static_touching(candidate_body, candidate_segment, bp.aabbs, boxes)
-    shapes = ck._with_segments(table.vertices, table.normals, table.offsets, table.radius, placement, bp.a, bp.b,
+    shapes = ck._with_segments(table.vertices, table.normals, table.offsets, table.radius, trig, bp.a, bp.b,
                                side, bp.radius, sg)
     bodies, ids, count = len(table.offsets) - 1, table.ids, table.count
     pair_a, pair_b = np.concatenate([bodies + np.arange(len(ks)), lo]), np.concatenate([ks, hi])
