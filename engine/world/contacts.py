@@ -130,7 +130,7 @@ _NO_CONTACTS = (_NO_ROWS, np.zeros(0), np.zeros(0, dtype=bool))
 
 
 class Colouring:
-    """A solve's graph colouring (made by the solver, kept with the contact set for the next step), packed
+    """A solve's graph colouring (made by the solver; the step memory keeps it for the next solve), packed
     (:func:`~engine.world.step_kernel.colouring_arrays` reads it): each contact's solver rows of A and B and
     whether it was light (in the order the contacts were found), the contacts in colour order, each colour's
     first contact (and the end), which colours are solved with the light kernel."""
@@ -260,13 +260,11 @@ class ContactSet(_Packed):
     packed in three buffers (:data:`CONTACT_FIELDS`); they are read here as arrays by name. Participants:
     ``a`` and ``b``, or ``make(contact_set)`` giving them when first read."""
 
-    __slots__ = ("colouring",)
+    __slots__ = ()
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), colouring: Colouring | None = None, make: _Maker | None = None) -> None:
+                 b: Sequence[Any] = (), make: _Maker | None = None) -> None:
         super().__init__(_NO_CONTACTS if packed is None else packed, a, b, make)
-        self.colouring = colouring
-        """The last solve's graph colours: reused while the same pairs touch the same rows the same way."""
 
     keys = _contact_field("keys", "Each contact's pair key (int64).")
     ids = _contact_field("ids", "(m, 2) feature ids of the two points.")
@@ -290,7 +288,7 @@ class ContactSet(_Packed):
         arrays = [np.concatenate([getattr(self, name), getattr(other, name)[rows]]) for name in names]
         count = len(self)
         return ContactSet(packed_contacts(*arrays), _followed_by(self.a, count, pick(other.a, rows)),
-                          _followed_by(self.b, count, pick(other.b, rows)), self.colouring)
+                          _followed_by(self.b, count, pick(other.b, rows)))
 
 
 class TouchingPairs(Mapping[int, tuple[Any, Any]]):

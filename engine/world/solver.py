@@ -49,7 +49,7 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, begin_in, packed_colouring, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
+    ROW_COLUMNS, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
     step_motion, sweep_may_hit,
 )
 from .step_memory import gathered_awake, set_awake, solve_results, step_start
@@ -202,15 +202,14 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     ready_to_gather(table, scene.static)
     params, settings = _parameters(cfg, scene.gravity, dt)
     old = state.contacts
-    kept = old.colouring or _NO_COLOURING
-    (status, colour_ints, colour_flags, ints, floats, flags, fast_count, began_count, same, touching_count) = step_in(
-        table.memory, numbers, old.ints, old.floats, old.flags, kept.ints, kept.flags, float(scene.static_friction),
-        DEFAULT_FILTER_ROW, params, settings)
+    (status, ints, floats, flags, fast_count, began_count, same, touching_count) = step_in(
+        table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
+        params, settings)
     if status < 0:  # a resting level: nothing moves, none was placed
         return StepOutcome(state.contacts, state.touching, [])
     if status > 0:
         return None
-    new = ContactSet((ints, floats, flags), colouring=Colouring(colour_ints, colour_flags), make=table.by_row)
+    new = ContactSet((ints, floats, flags), make=table.by_row)
     touched = not same or touching_count != len(state.touching)
     if not (cfg.continuous and fast_count) and not touched:
         return _same_pairs(state, old, new, [])
@@ -423,9 +422,6 @@ def _solve_parameters(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: floa
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap]
 
 
-_NO_COLOURING = Colouring(*packed_colouring(_NO_ROWS, _NO_ROWS, np.zeros(0, dtype=bool), _NO_ROWS,
-                                            np.zeros(1, dtype=np.int64), np.zeros(0, dtype=bool)))
-"""The colouring of no contacts, compared against when the last step left none."""
 
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,
@@ -434,10 +430,8 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
     :func:`solve_contacts`. Returns the contact set and what the rest of the step needs to know of the solve
     (how far each awake body moved and its velocity at the end among it)."""
     params, settings = _parameters(scene.config, scene.gravity, dt)
-    kept = old.colouring or _NO_COLOURING
     memory = table.memory
-    arrays = (found.ints, found.floats, found.flags, old.ints, old.floats, old.flags, kept.ints, kept.flags, memory,
-              numbers, params, settings)
+    arrays = (found.ints, found.floats, found.flags, old.ints, old.floats, old.flags, memory, numbers, params, settings)
     if _fixed_kinds_or_sleepers(scene, found, asleep):
         props = numbers[:, VX:GRAVITY_SCALE + 1]  # velocity, inverse mass and inertia, friction, restitution
         position, angle, _ = step_start(memory)
@@ -448,8 +442,7 @@ def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: 
         solved = solve_common_contacts(float(scene.static_friction), *arrays)
     colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same, touching_count \
         = solved
-    colouring = Colouring(colour_ints, colour_flags)
-    contacts = ContactSet((ints, floats, flags), colouring=colouring, make=colouring.participants_of(found))
+    contacts = ContactSet((ints, floats, flags), make=Colouring(colour_ints, colour_flags).participants_of(found))
     return contacts, _Solved(body_out, changes, fast_count, began_count, same, touching_count)
 
 

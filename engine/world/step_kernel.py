@@ -351,7 +351,7 @@ def step_motion(body_out):
 
 @_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
-                   old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers, params, settings):
+                   old_floats, old_flags, m, numbers, params, settings):
     """One step's solve from its contacts (found order, packed: :func:`found_arrays`) and participants
     (``rows``, ``ia``, ``ib``,
     ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
@@ -374,6 +374,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
         found_ints, found_floats, found_flags)
     (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
      _) = contact_arrays(old_ints, old_floats, old_flags)
+    old_colour_ints, old_colour_flags = m.colour_ints, m.colour_flags
     old_rows_a, old_rows_b, old_light, old_order, _, _ = colouring_arrays(old_colour_ints, old_colour_flags)
     extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
     light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
@@ -382,6 +383,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     else:
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
         colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
+    m.colour_ints, m.colour_flags = colour_ints, colour_flags
     _, _, _, order, starts, light_colours = colouring_arrays(colour_ints, colour_flags)
     source = carried_rows(order, keys, old_keys, old_order)
     ints, floats, flags = contact_buffers(len(keys))
@@ -425,7 +427,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
 
 @_jit
 def solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags,
-                          old_colour_ints, old_colour_flags, m, numbers, params, settings):
+                          m, numbers, params, settings):
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
     ``static_friction`` its coefficient), their rows made by :func:`common_participants` in the same call (one
     call less, and five arrays fewer handed to Python and back, each step)."""
@@ -434,13 +436,12 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
                                                               b_index, static_friction)
     return solve_contacts(
         rows, len(m.awake), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
-        old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers, params, settings)
+        old_floats, old_flags, m, numbers, params, settings)
 
 
 
 @_jit
-def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_colour_flags, static_friction,
-            default_filter, params, settings):
+def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, default_filter, params, settings):
     """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
     (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
     :func:`rest_and_sleep_in` (``settings``: see :data:`SETTINGS`). The step memory ``m`` keeps what Python
@@ -454,12 +455,12 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_co
     step goes on in Python); status 0: the step is done."""
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
-        return (sleeping, old_colour_ints, old_colour_flags, old_ints, old_floats, old_flags, 0, 0, False, 0)
+        return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0
     found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
                                                                          default_filter)
-    (colour_ints, colour_flags, ints, floats, flags, body_out, changes, fast_count, began_count, same,
+    (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
      touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
-                                             old_floats, old_flags, old_colour_ints, old_colour_flags, m, numbers,
+                                             old_floats, old_flags, m, numbers,
                                              params, settings)
     m.body_out, m.changes = body_out, changes
     sleep_velocity, time_to_sleep = settings[10], settings[11]
@@ -468,7 +469,7 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, old_colour_ints, old_co
                                                                                   found_flags)
         rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], sleep_velocity, time_to_sleep, a_kind,
                           a_index, b_index, touching, changes[:0])
-    return 0, colour_ints, colour_flags, ints, floats, flags, fast_count, began_count, same, touching_count
+    return 0, ints, floats, flags, fast_count, began_count, same, touching_count
 
 @_jit
 def _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes):
@@ -612,10 +613,10 @@ def compile_steps():
     found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
                          np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
                          np.ones(1, dtype=np.bool_))
-    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *no_colouring, *settings)
-    solved = solve_common_contacts(0.6, *found, *old, *no_colouring, *settings)
+    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *settings)
+    solved = solve_common_contacts(0.6, *found, *old, *settings)
     step_motion(solved[5])
-    step_in(m, numbers, *old, *no_colouring, 0.6, np.array([1, -1, 0]), params, settings[3])
+    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings[3])
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

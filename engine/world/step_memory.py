@@ -23,7 +23,10 @@ Fields (px, radians; K bodies, N static segments):
   rows the solve moves (``awake``);
 - what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
   awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
-  :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`).
+  :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`);
+- the last solve's graph colouring, packed (``colour_ints``, ``colour_flags``: see
+  :func:`~engine.world.step_kernel.colouring_arrays`), which the next solve reuses while the same pairs touch
+  the same rows the same way.
 
 The compiled calls are the only writers (:mod:`engine.world.collide_kernel`, :mod:`engine.world.step_kernel`);
 :class:`~engine.world.contacts.ShapeTable` makes one per table.
@@ -59,7 +62,7 @@ _FIELDS = [
     ("kept_bodies", _INTS), ("kept_segments", _INTS), ("sweep_order", _INTS),
     ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("trig", _FLOATS_2D),
     ("awake", _INTS),
-    ("body_out", _FLOATS), ("changes", _INTS),
+    ("body_out", _FLOATS), ("changes", _INTS), ("colour_ints", _INTS), ("colour_flags", _FLAGS),
 ]
 
 
@@ -92,6 +95,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
     m.trig = np.zeros((bodies, 2))
     m.body_out, m.changes = np.zeros(0), m.awake
+    m.colour_ints, m.colour_flags = np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.bool_)  # (no contacts' colouring)
     m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
     _forget_near(m)
     return m
