@@ -298,22 +298,38 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
     the few pairs that ended (a 1000-crate pile's touching pairs change every step: making the dict was a
     tenth of its step)."""
 
-    __slots__ = ("key_array", "_contacts", "_rows", "_made")
+    __slots__ = ("_key_array", "_contacts", "_rows", "_made", "_count")
 
-    def __init__(self, contacts: "ContactSet", rows: np.ndarray, key_array: np.ndarray | None = None) -> None:
-        self.key_array = contacts.keys[rows] if key_array is None else key_array
-        """The keys (int64), in this mapping's order (given: ``contacts.keys[rows]`` already)."""
-        self._contacts, self._rows = contacts, rows
+    def __init__(self, contacts: "ContactSet", rows: np.ndarray | None = None, key_array: np.ndarray | None = None,
+                 count: int | None = None) -> None:
+        self._contacts, self._rows, self._key_array = contacts, rows, key_array
+        self._count = len(rows) if rows is not None else count
+        """How many pairs (``None``: count the rows when asked)."""
         self._made: dict[int, tuple[Any, Any]] | None = None
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The touching rows of the contact set (ascending; found when first asked: a falling pile's step does
+        not need them)."""
+        if self._rows is None:
+            self._rows = np.flatnonzero(self._contacts.touching)
+        return self._rows
+
+    @property
+    def key_array(self) -> np.ndarray:
+        """The keys (int64), in this mapping's order."""
+        if self._key_array is None:
+            self._key_array = self._contacts.keys[self.rows]
+        return self._key_array
 
     def carried_to(self, contacts: "ContactSet") -> "TouchingPairs":
         """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
         order as the set these were made of (a step whose touching pairs did not change). No arrays made."""
-        return TouchingPairs(contacts, self._rows, self.key_array)
+        return TouchingPairs(contacts, self._rows, self._key_array, self._count)
 
     def _dict(self) -> dict[int, tuple[Any, Any]]:
         if self._made is None:
-            rows, contacts = self._rows, self._contacts
+            rows, contacts = self.rows, self._contacts
             self._made = dict(zip(self.key_array.tolist(), zip(pick(contacts.a, rows), pick(contacts.b, rows))))
         return self._made
 
@@ -324,11 +340,13 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
         return iter(self.key_array.tolist())
 
     def __len__(self) -> int:
-        return len(self.key_array)
+        if self._count is None:
+            self._count = len(self.rows)
+        return self._count
 
     def pairs_of(self, keys: np.ndarray) -> list[tuple[Any, Any]]:
         """The pairs (A, B) of those of ``keys`` that are here, in this mapping's order."""
-        return self.pairs_at(self._rows[np.isin(self.key_array, keys)])
+        return self.pairs_at(self.rows[np.isin(self.key_array, keys)])
 
     def made_of(self, contacts: "ContactSet") -> bool:
         """These are the touching rows of ``contacts`` (that very set)."""

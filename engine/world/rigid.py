@@ -38,6 +38,7 @@ class RigidBodySet:
         before it compares every body's shape and filter with its table's (O(n) Python: 0.2 ms a step at 1000
         crates)."""
         self._table_key: tuple[int, int, int] | None = None
+        self._resting = False
         self._body_rows = self._state[:0]
         """:attr:`body_state`, kept (made again when a body is added or removed)."""
 
@@ -50,6 +51,11 @@ class RigidBodySet:
     def touching(self) -> Mapping[int, tuple[object, object]]:
         """The pairs touching after the last step, by contact key (read-only)."""
         return self._touching
+
+    @property
+    def resting(self) -> bool:
+        """The last step found every body asleep (a hint: the next step first asks whether they still rest)."""
+        return self._resting
 
     @property
     def body_state(self) -> np.ndarray:
@@ -122,5 +128,5 @@ class RigidBodySet:
                 self._contacts, self._touching = ContactSet(), {}
             return []
         outcome = step_bodies(scene, self.bodies, self, dt)
-        self._contacts, self._touching = outcome.contacts, outcome.touching
+        self._contacts, self._touching, self._resting = outcome.contacts, outcome.touching, outcome.resting
         return outcome.events

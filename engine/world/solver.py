@@ -49,10 +49,10 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
+    ROW_COLUMNS, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
     step_motion, sweep_may_hit,
 )
-from .step_memory import gathered_awake, set_awake, solve_results, step_start
+from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start
 from .contacts import (
     CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene,
     ShapeTable, TouchingPairs, collide_all, ready_to_gather, world_polys,
@@ -83,6 +83,11 @@ class SolverState(Protocol):
     def touching(self) -> Mapping[int, tuple[object, object]]: ...
 
     def table(self) -> ShapeTable: ...
+
+    @property
+    def resting(self) -> bool:
+        """The last step found every body asleep."""
+        ...
 
     @property
     def body_state(self) -> np.ndarray:
@@ -123,11 +128,13 @@ class _Solved(NamedTuple):
 
 
 class StepOutcome(NamedTuple):
-    """What a step leaves for the next: its contacts, the pairs touching after it, and its events."""
+    """What a step leaves for the next: its contacts, the pairs touching after it, its events, and whether
+    every body was found asleep (the next step then first asks whether they still all rest)."""
 
     contacts: ContactSet
     touching: Mapping[int, tuple[object, object]]
     events: list[ContactEvent]
+    resting: bool = False
 
 
 def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, dt: float) -> StepOutcome:
@@ -135,19 +142,21 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     step; returns the new state and the contact begin/end events."""
     cfg = scene.config
     numbers = state.body_state
+    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
+    if state.resting and not movers and all_asleep_in_place(numbers):
+        return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
     table = state.table()
     if not scene.kinematic_bodies and not scene.characters:
         outcome = _awake_step(scene, state, numbers, table, dt)
         if outcome is not None:
             return outcome
-    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
     memory = table.memory
     sleeping = begin_in(memory, numbers, not movers)
     if sleeping < 0 or (not movers and sleeping == len(numbers)):
         # A resting level: nothing moves, none was placed (for a sleeper the start placement is the same as the
         # last step's, unless game code moved it); or everything rests and nothing moves that could wake it: a
         # sleeper that game code moved stays there.
-        return StepOutcome(state.contacts, state.touching, [])
+        return StepOutcome(state.contacts, state.touching, [], True)
     # (Python reads the sleep flags only when something other than awake bodies is about.)
     asleep = step_start(memory)[2] if sleeping or scene.kinematic_bodies or scene.characters else None
     if movers and sleeping:
@@ -202,25 +211,38 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     ready_to_gather(table, scene.static)
     params, settings = _parameters(cfg, scene.gravity, dt)
     old = state.contacts
-    (status, ints, floats, flags, fast_count, began_count, same, touching_count) = step_in(
+    (status, ints, floats, flags, fast_count, began_count, same, touching_count, ended_count) = step_in(
         table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
         params, settings)
     if status < 0:  # a resting level: nothing moves, none was placed
-        return StepOutcome(state.contacts, state.touching, [])
+        return StepOutcome(state.contacts, state.touching, [], True)
     if status > 0:
         return None
     new = ContactSet((ints, floats, flags), make=table.by_row)
-    touched = not same or touching_count != len(state.touching)
-    if not (cfg.continuous and fast_count) and not touched:
-        return _same_pairs(state, old, new, [])
-    body_out, changes = solve_results(table.memory)
-    outcome = _Solved(body_out, changes, fast_count, began_count, same, touching_count)
     if cfg.continuous and fast_count:
-        _continuous(scene, table.bodies, numbers, step_motion(body_out)[0], outcome.fast, table)
-    if not touched:
+        body_out, changes = solve_results(table.memory)
+        fast = changes[:fast_count]  # (see _Solved)
+        _continuous(scene, table.bodies, numbers, step_motion(body_out)[0], fast, table)
+    if same and touching_count == len(state.touching):
         return _same_pairs(state, old, new, [])
-    events, touching = _events(state.touching, old, new, outcome)
-    return StepOutcome(new, touching, events)
+    before = state.touching
+    if not (isinstance(before, TouchingPairs) and before.made_of(old)):  # (the last step's contacts were dropped)
+        body_out, changes = solve_results(table.memory)
+        events, touching = _events(before, old, new, _Solved(body_out, changes, fast_count, began_count, same,
+                                                             touching_count))
+        return StepOutcome(new, touching, events)
+    events = _events_made(table.memory, table.bodies, began_count) if began_count or ended_count else []
+    return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
+
+
+def _events_made(memory: Any, listed: list[RigidBody], began: int) -> list[ContactEvent]:
+    """The begin and end events of a one-call step, from the participants and normals it kept
+    (:func:`~engine.world.step_memory.event_data`: the first ``began`` began). A static participant is its
+    segment's index, as in every contact set."""
+    parts, normals = event_data(memory)
+    pairs = [(listed[a] if a >= 0 else -1 - a, listed[b]) for a, b in parts.tolist()]
+    events = [ContactEvent("begin", a, b, normal) for (a, b), normal in zip(pairs, map(tuple, normals.tolist()))]
+    return events + [ContactEvent("end", a, b, (0.0, 0.0)) for a, b in pairs[began:]]
 
 
 def _same_pairs(state: SolverState, old: ContactSet, new: ContactSet, events: list[ContactEvent]) -> StepOutcome:

@@ -41,7 +41,9 @@ from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import found_arrays, gather_in, packed_found
-from .step_memory import gathered_awake, gathered_boxes, set_awake, solve_results, step_start, warm_up_memory
+from .step_memory import (
+    event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, warm_up_memory,
+)
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
 __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
@@ -449,13 +451,16 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     :func:`~engine.world.step_memory.solve_results`); the contacts found never leave compiled code (only the
     solved ones do). Only for a scene without kinematic bodies and characters (they take the Python path).
 
-    Returns a status, then as :func:`solve_contacts` (the colouring and contacts, packed; how many moved far,
-    how many began; whether the same pairs touch; how many touch). Status -1: everything rests, nothing was
-    written; status > 0: that many bodies sleep, and only the step's start was made (a sleeper may wake: the
-    step goes on in Python); status 0: the step is done."""
+    When pairs began or ended touching, the memory also keeps their participants and the new ones' normals
+    (:func:`_event_parts`), so that Python makes the events without reading the contacts.
+
+    Returns a status, then as :func:`solve_contacts` (the contacts, packed; how many moved far, how many
+    began; whether the same pairs touch; how many touch), and how many ended. Status -1: everything rests,
+    nothing was written; status > 0: that many bodies sleep, and only the step's start was made (a sleeper
+    may wake: the step goes on in Python); status 0: the step is done."""
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
-        return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0
+        return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0, 0
     found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
                                                                          default_filter)
     (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
@@ -469,7 +474,37 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
                                                                                   found_flags)
         rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], sleep_velocity, time_to_sleep, a_kind,
                           a_index, b_index, touching, changes[:0])
-    return 0, ints, floats, flags, fast_count, began_count, same, touching_count
+    ended_count = len(changes) - fast_count - began_count
+    if began_count or ended_count:
+        _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
+                     changes[fast_count + began_count:])
+    return 0, ints, floats, flags, fast_count, began_count, same, touching_count, ended_count
+
+
+_SEGMENT_SHIFT, _SEGMENT_MASK = 29, 2**29 - 1
+"""Where a static contact's key holds its segment's index (``engine.world.contacts._key``: a test checks)."""
+
+
+@_jit
+def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began, ended):
+    """Into the memory: the participants of the contacts ``began`` (rows of the new set) and ``ended`` (rows
+    of the last step's), A as a body row or -1 - its segment's index (its ``a_index`` is -1: static geometry,
+    the only other kind in a one-call step), B as a body row; and the normals of those that began."""
+    keys, _, _, normal, _, _, _, _, _, a_index, b_index = contact_arrays(ints, floats, flags)
+    old_keys, _, _, _, _, _, _, _, _, old_a_index, old_b_index = contact_arrays(old_ints, old_floats, old_flags)
+    parts, normals = np.empty((len(began) + len(ended), 2), dtype=np.int64), np.empty((len(began), 2))
+    for i in range(len(began)):
+        row = began[i]
+        a = a_index[row]
+        parts[i, 0] = a if a >= 0 else -1 - ((keys[row] >> _SEGMENT_SHIFT) & _SEGMENT_MASK)
+        parts[i, 1] = b_index[row]
+        normals[i, 0], normals[i, 1] = normal[row, 0], normal[row, 1]
+    for j in range(len(ended)):
+        row, i = ended[j], len(began) + j
+        a = old_a_index[row]
+        parts[i, 0] = a if a >= 0 else -1 - ((old_keys[row] >> _SEGMENT_SHIFT) & _SEGMENT_MASK)
+        parts[i, 1] = old_b_index[row]
+    m.event_parts, m.event_normals = parts, normals
 
 @_jit
 def _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes):
@@ -595,7 +630,7 @@ def compile_steps():
     begin_in(m, numbers, True)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     set_awake(m, awake)
-    step_start(m), gathered_boxes(m), gathered_awake(m), solve_results(m)  # (what Python reads on the other paths)
+    step_start(m), gathered_boxes(m), gathered_awake(m), solve_results(m), event_data(m)  # (what Python reads)
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
