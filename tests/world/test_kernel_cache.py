@@ -54,9 +54,28 @@ def test_an_edited_callee_is_used_by_its_cached_caller_only_with_the_refresh(tmp
 
 
 def test_the_engines_kernels_carry_the_digest_of_their_sources():
-    from engine.world import cast_kernel, collide_kernel, kernel, step_kernel, warmstart
+    from engine.world import KERNEL_MODULES, kernel
     from engine.world.kernel_cache import STAMP_NAME, refresh_kernel_cache, source_digest
-    modules = [kernel, warmstart, step_kernel, collide_kernel, cast_kernel]
+    modules = list(KERNEL_MODULES)
     assert not refresh_kernel_cache(modules)  # (done at import: the sources have not changed since)
     stamp = Path(kernel.solve_step._cache._cache_path) / STAMP_NAME
     assert stamp.read_text() == source_digest(modules)
+
+
+def test_every_module_with_cached_kernels_is_refreshed_with_the_others():
+    """A module whose compiled functions are cached on disk and left out of ``KERNEL_MODULES`` would keep its
+    cached code after an edit of a module it calls."""
+    import importlib
+    import pkgutil
+
+    import engine.world
+    from numba.core.caching import FunctionCache
+    from numba.core.registry import CPUDispatcher
+
+    cached = set()
+    for info in pkgutil.iter_modules(engine.world.__path__):
+        module = importlib.import_module(f"engine.world.{info.name}")
+        if any(isinstance(getattr(thing, "_cache", None), FunctionCache) for thing in vars(module).values()
+               if isinstance(thing, CPUDispatcher) and thing.__module__ == module.__name__):
+            cached.add(module.__name__)
+    assert cached == {module.__name__ for module in engine.world.KERNEL_MODULES}
