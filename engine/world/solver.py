@@ -52,7 +52,7 @@ from .step_kernel import (
     ROW_COLUMNS, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
     step_motion, sweep_may_hit,
 )
-from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start
+from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start, sweep_candidates
 from .contacts import (
     CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene,
     ShapeTable, TouchingPairs, collide_all, ready_to_gather, world_polys,
@@ -211,7 +211,7 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     ready_to_gather(table, scene.static)
     params, settings = _parameters(cfg, scene.gravity, dt)
     old = state.contacts
-    (status, ints, floats, flags, fast_count, began_count, same, touching_count, ended_count) = step_in(
+    (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = step_in(
         table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
         params, settings)
     if status < 0:  # a resting level: nothing moves, none was placed
@@ -219,15 +219,15 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     if status > 0:
         return None
     new = ContactSet((ints, floats, flags), make=table.by_row)
-    if cfg.continuous and fast_count:
-        body_out, changes = solve_results(table.memory)
-        fast = changes[:fast_count]  # (see _Solved)
-        _continuous(scene, table.bodies, numbers, step_motion(body_out)[0], fast, table)
+    if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
+        body_out, candidates, awake_rows = sweep_candidates(table.memory)
+        _swept(scene, table.bodies, numbers, step_motion(body_out)[0], candidates, awake_rows)
     if same and touching_count == len(state.touching):
         return _same_pairs(state, old, new, [])
     before = state.touching
     if not (isinstance(before, TouchingPairs) and before.made_of(old)):  # (the last step's contacts were dropped)
         body_out, changes = solve_results(table.memory)
+        fast_count = len(changes) - began_count - ended_count
         events, touching = _events(before, old, new, _Solved(body_out, changes, fast_count, began_count, same,
                                                              touching_count))
         return StepOutcome(new, touching, events)
@@ -429,7 +429,7 @@ def _made_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.n
     settings = np.array([gravity[0], gravity[1], dt, cfg.light_gap_fraction * cfg.linear_slop,
                          cfg.uneven_mass_ratio, cfg.max_rotation_error, cfg.candidate_padding, cfg.speculative_distance,
                          cfg.linear_slop, 1.0 if cfg.enable_sleep else 0.0, cfg.sleep_linear_velocity,
-                         cfg.time_to_sleep], dtype=np.float64)
+                         cfg.time_to_sleep, 1.0 if cfg.continuous else 0.0], dtype=np.float64)
     return params, settings
 
 
@@ -495,8 +495,16 @@ def _continuous(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray,
     # (Only those whose sweep meets a segment's box at all: in a falling pile, most are in mid-air.)
     may_hit = sweep_may_hit(numbers, awake_rows, fast, moved, table.vertices, table.offsets, table.radius,
                             bp.cell_size, *bp.cell_arrays(), bp.aabbs)
+    _swept(scene, bodies, numbers, moved, fast[may_hit], awake_rows)
+
+
+def _swept(scene: RigidScene, bodies: list[RigidBody], numbers: np.ndarray, moved: np.ndarray,
+           candidates: np.ndarray, awake_rows: np.ndarray) -> None:
+    """:func:`_continuous` for the fast bodies whose sweep may meet the level (``candidates``: indices into
+    ``awake_rows``, the awake bodies' rows; ``moved``: (n, 2) px for the awake rows)."""
+    bp = scene.static.broadphase
     awake = awake_rows.tolist()
-    for i in fast[may_hit].tolist():
+    for i in candidates.tolist():
         b, row = bodies[awake[i]], awake[i]
         origin = b.previous_transform.position
         dx, dy = moved[i].tolist()

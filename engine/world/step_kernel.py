@@ -42,7 +42,7 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import found_arrays, gather_in, packed_found
 from .step_memory import (
-    event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, warm_up_memory,
+    event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_rows, colour_numbers, fill_table_from
 
@@ -53,10 +53,11 @@ __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colour
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
 SETTINGS = ("gravity x", "gravity y", "dt", "light gap", "uneven mass ratio", "rotation error", "candidate padding",
-            "speculative distance", "linear slop", "sleep on", "sleep velocity", "time to sleep")
+            "speculative distance", "linear slop", "sleep on", "sleep velocity", "time to sleep", "continuous on")
 """The step's ``settings`` vector, in order: gravity (px/s^2), the step (s), the light gap (px), the uneven mass
 ratio, the rotation error allowed (px), then :func:`step_in`'s: the near lists' padding, the speculative
-distance and the slop (px), whether sleep is on (1.0 or 0.0), the rest speed (px/s) and time (s)."""
+distance and the slop (px), whether sleep is on (1.0 or 0.0), the rest speed (px/s) and time (s), whether
+continuous collision is on (1.0 or 0.0)."""
 
 ROW_COLUMNS = 8
 """Columns of ``rows``: vx, vy, w, inverse mass, inverse inertia, centre x, centre y, angle."""
@@ -452,12 +453,13 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     solved ones do). Only for a scene without kinematic bodies and characters (they take the Python path).
 
     When pairs began or ended touching, the memory also keeps their participants and the new ones' normals
-    (:func:`_event_parts`), so that Python makes the events without reading the contacts.
+    (:func:`_event_parts`), so that Python makes the events without reading the contacts; and, with continuous
+    collision on, the fast rows whose sweep may meet the level (:func:`sweep_may_hit`), which Python sweeps.
 
-    Returns a status, then as :func:`solve_contacts` (the contacts, packed; how many moved far, how many
-    began; whether the same pairs touch; how many touch), and how many ended. Status -1: everything rests,
-    nothing was written; status > 0: that many bodies sleep, and only the step's start was made (a sleeper
-    may wake: the step goes on in Python); status 0: the step is done."""
+    Returns a status, then the contacts (packed), how many rows Python is to sweep, how many pairs began
+    touching, whether the same pairs touch (as :func:`solve_contacts`), how many touch, how many ended.
+    Status -1: everything rests, nothing was written; status > 0: that many bodies sleep, and only the step's
+    start was made (a sleeper may wake: the step goes on in Python); status 0: the step is done."""
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
         return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0, 0
@@ -468,6 +470,13 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
                                              old_floats, old_flags, m, numbers,
                                              params, settings)
     m.body_out, m.changes = body_out, changes
+    sweep_count = 0
+    if settings[12] > 0.0 and fast_count:  # (before the sleep pass: it reads the end-of-step angles, as in Python)
+        fast = changes[:fast_count]
+        m.may_hit = fast[sweep_may_hit(numbers, m.awake, fast, step_motion(body_out)[0], m.vertices, m.offsets,
+                                       m.radius, m.cell_size, m.cell_keys, m.cell_starts, m.members,
+                                       m.segment_boxes)]
+        sweep_count = len(m.may_hit)
     sleep_velocity, time_to_sleep = settings[10], settings[11]
     if settings[9] > 0.0 and awake_count:
         _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(found_ints, found_floats,
@@ -478,7 +487,7 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     if began_count or ended_count:
         _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
                      changes[fast_count + began_count:])
-    return 0, ints, floats, flags, fast_count, began_count, same, touching_count, ended_count
+    return 0, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count
 
 
 _SEGMENT_SHIFT, _SEGMENT_MASK = 29, 2**29 - 1
@@ -630,7 +639,7 @@ def compile_steps():
     begin_in(m, numbers, True)
     awake, position, angle = np.zeros(1, dtype=np.int64), numbers[:, X:Y + 1].copy(), numbers[:, ANGLE].copy()
     set_awake(m, awake)
-    step_start(m), gathered_boxes(m), gathered_awake(m), solve_results(m), event_data(m)  # (what Python reads)
+    step_start(m), gathered_boxes(m), gathered_awake(m), solve_results(m), event_data(m), sweep_candidates(m)
     kind, index = np.full(1, _STATIC_KIND, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rows, ia, ib, friction, restitution = common_participants(numbers, awake, position, angle, kind, index - 1,
                                                               index, 0.6)
@@ -644,7 +653,8 @@ def compile_steps():
                                     np.zeros(0, np.bool_))
     contact_arrays(*old)
     colouring_arrays(*no_colouring)
-    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25, 1.0, 0.5, 0.25, 1.0, 4.0, 0.5]))
+    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25, 1.0, 0.5, 0.25, 1.0, 4.0, 0.5,
+                                              1.0]))
     found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
                          np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
                          np.ones(1, dtype=np.bool_))

@@ -26,7 +26,8 @@ Fields (px, radians; K bodies, N static segments):
   :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`);
 - the participants of the pairs that began and ended touching in the last one-call step (``event_parts``:
   A, then B, as :func:`~engine.world.step_kernel.step_in` writes them) and the normals of those that began
-  (``event_normals``), read with :func:`event_data`;
+  (``event_normals``), read with :func:`event_data`; and the fast awake rows whose sweep may meet the level
+  (``may_hit``: indices into ``awake``), read with :func:`sweep_candidates`;
 - the last solve's graph colouring, packed (``colour_ints``, ``colour_flags``: see
   :func:`~engine.world.step_kernel.colouring_arrays`), which the next solve reuses while the same pairs touch
   the same rows the same way.
@@ -43,7 +44,7 @@ from numba.core import types
 from numba.experimental import structref
 
 __all__ = ["StepMemory", "event_data", "gathered_awake", "gathered_boxes", "new_step_memory", "set_awake", "set_level",
-           "solve_results", "step_start", "warm_up_memory"]
+           "solve_results", "step_start", "sweep_candidates", "warm_up_memory"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 
@@ -66,7 +67,7 @@ _FIELDS = [
     ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("trig", _FLOATS_2D),
     ("awake", _INTS),
     ("body_out", _FLOATS), ("changes", _INTS), ("colour_ints", _INTS), ("colour_flags", _FLAGS),
-    ("event_parts", types.int64[:, ::1]), ("event_normals", _FLOATS_2D),
+    ("event_parts", types.int64[:, ::1]), ("event_normals", _FLOATS_2D), ("may_hit", _INTS),
 ]
 
 
@@ -100,7 +101,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.trig = np.zeros((bodies, 2))
     m.body_out, m.changes = np.zeros(0), m.awake
     m.colour_ints, m.colour_flags = np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.bool_)  # (no contacts' colouring)
-    m.event_parts, m.event_normals = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2))
+    m.event_parts, m.event_normals, m.may_hit = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)), m.awake
     m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
     _forget_near(m)
     return m
@@ -163,6 +164,14 @@ def event_data(m):
     a body row, or -1 - its segment index for static geometry; B's body row) and the normals of those that
     began ((b, 2))."""
     return m.event_parts, m.event_normals
+
+
+@_jit
+def sweep_candidates(m):
+    """What continuous collision needs after a one-call step: the awake rows' motion (``body_out``, see
+    :func:`solve_results`), the fast rows whose sweep may meet the level (indices into the awake rows), and
+    the awake rows."""
+    return m.body_out, m.may_hit, m.awake
 
 
 @_jit
