@@ -478,7 +478,8 @@ class ShapeTable:
         self.memory = new_step_memory(self.vertices, self.normals, self.offsets, self.radius, self.ids, self.count,
                                       self.sleep_extent, self.reach, *(self.filters or _NO_FILTERS))
         """What the compiled step keeps from call to call for these bodies (:mod:`engine.world.step_memory`):
-        their near segments, sweep order, placement at step start, boxes, and the level gathered against."""
+        their near segments, sweep order, placement at step start, boxes, the level gathered against and the
+        last graph colouring."""
         self.by_row = ByRow(self.bodies)
         """What names the participants of a contact set the one-call step made for these bodies."""
         self.level_of: Any = None

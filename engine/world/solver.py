@@ -32,6 +32,13 @@ One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.Rigi
 5. **Sleep**: groups of touching bodies that all rested for ``time_to_sleep`` stop being simulated until
    something touches them.
 
+A scene of rigid bodies among static geometry only, while none sleeps, runs all of this but the continuous
+collision's sweeps and the events' objects in one compiled call (:func:`_awake_step`,
+:func:`~engine.world.step_kernel.step_in`); otherwise the compiled parts are called one by one with Python
+between them (:func:`_step_by_parts`: kinematic bodies and characters are collided in Python, a sleeper may
+wake). Both ways give the same results. What compiled code alone reads from step to step stays in the table's
+step memory (:mod:`engine.world.step_memory`).
+
 Everything runs in a fixed order, so the same inputs give bit-identical results (no fastmath).
 """
 
@@ -140,7 +147,6 @@ class StepOutcome(NamedTuple):
 def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, dt: float) -> StepOutcome:
     """Advance the rigid ``bodies`` by ``dt`` seconds in ``scene``, from the solver ``state`` of the last
     step; returns the new state and the contact begin/end events."""
-    cfg = scene.config
     numbers = state.body_state
     movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
     if state.resting and not movers and all_asleep_in_place(numbers):
@@ -150,6 +156,14 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
         outcome = _awake_step(scene, state, numbers, table, dt)
         if outcome is not None:
             return outcome
+    return _step_by_parts(scene, bodies, state, numbers, table, movers, dt)
+
+
+def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverState, numbers: np.ndarray,
+                   table: ShapeTable, movers: list, dt: float) -> StepOutcome:
+    """The step as its compiled parts called one by one, with Python between them: for a scene with kinematic
+    bodies or characters (``movers``: the boxes of those that move), or with sleepers (one may wake)."""
+    cfg = scene.config
     memory = table.memory
     sleeping = begin_in(memory, numbers, not movers)
     if sleeping < 0 or (not movers and sleeping == len(numbers)):
@@ -442,8 +456,6 @@ def _solve_parameters(cfg: PhysicsConfig, substeps: int, gravity: Vec2, dt: floa
         *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
         cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
         cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap]
-
-
 
 
 def _solve_step(scene: RigidScene, dt: float, bodies: list[RigidBody], numbers: np.ndarray, old: ContactSet,

@@ -355,20 +355,19 @@ def step_motion(body_out):
 @_jit
 def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
                    old_floats, old_flags, m, numbers, params, settings):
-    """One step's solve from its contacts (found order, packed: :func:`found_arrays`) and participants
-    (``rows``, ``ia``, ``ib``,
-    ``friction``, ``restitution``; see the module docstring) and the last step's contacts and colouring
-    (packed: :func:`contact_arrays`, :func:`colouring_arrays`); the step memory ``m`` (the shape table, the
-    awake rows and the placement at step start) and the world's state rows ``numbers``. ``params``:
-    :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and, second row, for a step
-    with bodies of uneven mass; ``settings``: gravity x, y (px/s^2), dt (s), the light gap (px), the uneven
-    mass ratio and the rotation error allowed (px). Writes the awake bodies' rows of ``numbers``. Returns the
-    colouring and the contacts in colour order (packed; the last step's colouring itself when it stands), the
-    awake rows' displacement and end velocity (:func:`step_motion`), the awake rows that moved ``reach`` or
-    farther (continuous collision's candidates), then the touching contacts whose pair began touching (rows in
-    colour order) and the last step's touching contacts whose pair ended (its rows), one after the other; how
-    many moved that far and how many began; whether the same pairs touch in the same order as in the last step,
-    and how many touch."""
+    """One step's solve from its contacts (found order, packed: :func:`found_arrays`) and participants (``rows``,
+    ``ia``, ``ib``, ``friction``, ``restitution``; see the module docstring) and the last step's contacts (packed:
+    :func:`contact_arrays`); the step memory ``m`` (the shape table, the awake rows, the placement at step start, and
+    the last solve's colouring, :func:`colouring_arrays`, which it keeps there for the next) and the world's state
+    rows ``numbers``. ``params``: :func:`~engine.world.kernel.solve_step`'s parameters for the usual substeps and,
+    second row, for a step with bodies of uneven mass; ``settings``: see :data:`SETTINGS` (the solve reads the first
+    six: gravity x, y in px/s^2, dt in s, the light gap in px, the uneven mass ratio, the rotation error allowed in
+    px). Writes the awake bodies' rows of ``numbers``. Returns the colouring and the contacts in colour order (packed;
+    the last step's colouring itself when it stands), the awake rows' displacement and end velocity
+    (:func:`step_motion`), the awake rows that moved ``reach`` or farther (continuous collision's candidates), then
+    the touching contacts whose pair began touching (rows in colour order) and the last step's touching contacts whose
+    pair ended (its rows), one after the other; how many moved that far and how many began; whether the same pairs
+    touch in the same order as in the last step, and how many touch."""
     gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = (settings[0], settings[1], settings[2], settings[3],
                                                                   settings[4], settings[5])
     sleep_extent, count, reach, awake_rows, position, angle = m.sleep_extent, m.count, m.reach, m.awake, m.position, \
@@ -467,8 +466,7 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
                                                                          default_filter)
     (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
      touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
-                                             old_floats, old_flags, m, numbers,
-                                             params, settings)
+                                             old_floats, old_flags, m, numbers, params, settings)
     m.body_out, m.changes = body_out, changes
     sweep_count = 0
     if settings[12] > 0.0 and fast_count:  # (before the sleep pass: it reads the end-of-step angles, as in Python)
@@ -653,15 +651,15 @@ def compile_steps():
                                     np.zeros(0, np.bool_))
     contact_arrays(*old)
     colouring_arrays(*no_colouring)
-    settings = (m, numbers, params, np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25, 1.0, 0.5, 0.25, 1.0, 4.0, 0.5,
-                                              1.0]))
+    settings = np.array([0.0, -1800.0, 1 / 60, 0.1, 10.0, 0.25, 1.0, 0.5, 0.25, 1.0, 4.0, 0.5, 1.0])
+    state = (m, numbers, params, settings)
     found = packed_found(index, kind, index, index - 1, index, ids, np.array([[0.0, 1.0]]),
                          np.array([[[-16.0, 1.0], [16.0, 1.0]]]), np.zeros((1, 2)), np.zeros(1), valid,
                          np.ones(1, dtype=np.bool_))
-    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *settings)
-    solved = solve_common_contacts(0.6, *found, *old, *settings)
+    solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *state)
+    solved = solve_common_contacts(0.6, *found, *old, *state)
     step_motion(solved[5])
-    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings[3])
+    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings)
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),
