@@ -35,9 +35,9 @@ from .cast_kernel import filters_touch, py_hypot
 from .step_memory import warm_up_memory
 
 __all__ = [
-    "PairManifolds", "body_boxes", "collide_pairs", "compile_steps", "found_arrays", "gather_in", "gather_manifolds",
-    "gather_step", "overlapping_boxes", "packed_found", "picked_found", "placed_boxes", "refresh_near", "sweep_pairs",
-    "touch_summary",
+    "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
+    "found_arrays", "gather_in", "gather_manifolds", "gather_step", "overlapping_boxes", "packed_found",
+    "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -731,6 +731,12 @@ def _manifolds(vertices, normals, offsets, radius, placement, trig, pair_a, pair
     return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
+KEY_KIND_SHIFT, KEY_A_SHIFT, KEY_A_MASK = 58, 29, 2**29 - 1
+"""A contact's pair key: A's kind in the bits from ``KEY_KIND_SHIFT`` up, A (a static contact's segment index,
+else a body id) in the 29 bits from ``KEY_A_SHIFT``, B's body id in the lowest 29 (see
+``engine.world.contacts._key``, which makes the keys of the contacts collided in Python)."""
+
+
 @_jit
 def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out_edge, segment_shared):
     """Which pairs have a point; renumbers the segments' features as the padded segment did (reached through
@@ -745,10 +751,10 @@ def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out
             for slot in range(2):
                 if out_edge[p] == 1 and n > 2 and out_valid[p, slot]:
                     out_ids[p, slot] = (n - 1 - (out_ids[p, slot] >> 8)) << 8 | (out_ids[p, slot] & 0xFF)
-            keys[p] = (np.int64(0) << 58) | (a_rows[p] << 29) | ids[b_rows[p]]
+            keys[p] = (np.int64(0) << KEY_KIND_SHIFT) | (a_rows[p] << KEY_A_SHIFT) | ids[b_rows[p]]
             seam[p] = out_valid[p, 0] and not out_valid[p, 1] and segment_shared[a_rows[p]]
         else:
-            keys[p] = (np.int64(3) << 58) | (ids[a_rows[p]] << 29) | ids[b_rows[p]]
+            keys[p] = (np.int64(3) << KEY_KIND_SHIFT) | (ids[a_rows[p]] << KEY_A_SHIFT) | ids[b_rows[p]]
     return keep, keys, seam
 
 

@@ -36,7 +36,10 @@ import numpy as np
 from ..bodies import PhysicsConfig, RigidBody
 from ..geometry import Manifold, Transform, Vec2, collide, touching_pairs
 from ..types import DEFAULT_FILTER
-from .collide_kernel import body_boxes, gather_in, overlapping_boxes, packed_found, picked_found, touch_summary
+from .collide_kernel import (
+    KEY_A_MASK, KEY_A_SHIFT, KEY_KIND_SHIFT, body_boxes, gather_in, overlapping_boxes, packed_found, picked_found,
+    touch_summary,
+)
 from .filters import filter_arrays
 from .step_kernel import packed_contacts
 from .static import StaticGeometry
@@ -119,7 +122,7 @@ def pick(items: Sequence[Any], index: np.ndarray) -> list:
 
 
 def _key(kind: int, a: int, b: int) -> int:
-    return (kind << 58) | (a << 29) | b
+    return (kind << KEY_KIND_SHIFT) | (a << KEY_A_SHIFT) | b
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
@@ -575,8 +578,8 @@ class ByRow:
     """Makes participants A and B of a contact set of awake bodies and static geometry only (a step made in
     one compiled call, :func:`~engine.world.step_kernel.step_in`) from the set's own rows: B is the body at
     ``b_index``, A the body at ``a_index`` or, where that is -1, the static segment whose index the contact's
-    key holds (bits 29 to 57: see ``_key``). ``listed``: the table's own list of bodies, which never changes
-    (the deferred lists may be made later)."""
+    key holds (:data:`~engine.world.collide_kernel.KEY_A_SHIFT`). ``listed``: the table's own list of bodies,
+    which never changes (the deferred lists may be made later)."""
 
     __slots__ = ("listed",)
 
@@ -593,7 +596,7 @@ class ByRow:
     def a_at(self, contacts: ContactSet, rows: np.ndarray) -> list:
         """Participant A of the contacts ``rows``: a segment index for a static contact, else a body."""
         listed = self.listed
-        segments = ((contacts.keys[rows] >> 29) & (2**29 - 1)).tolist()
+        segments = ((contacts.keys[rows] >> KEY_A_SHIFT) & KEY_A_MASK).tolist()
         return [listed[a] if a >= 0 else segment for a, segment in zip(contacts.a_index[rows].tolist(), segments)]
 
     def pairs(self, packed: Any, rows: np.ndarray) -> list[tuple[Any, Any]]:

@@ -171,14 +171,9 @@ def _masses(k, contact, body, a, b, jac, out):
 
 
 @_jit
-def _contact_constants(contact, body, velocity, pair, params):
-    """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step."""
-    return _turned_constants(contact, body, velocity, pair, params, angle_trig(body[:, ANGLE]))
-
-
-@_jit
-def _turned_constants(contact, body, velocity, pair, params, trig):
-    """:func:`_contact_constants` with each row's cos and sin of its angle given (``trig``, (rows, 2))."""
+def _contact_constants(contact, body, velocity, pair, params, trig):
+    """Every contact's Jacobian (m, 3, 4, 6) and constants (m, 24) for this step (``trig``: each row's cos and
+    sin of its angle, (rows, 2), :func:`angle_trig`)."""
     m = len(pair)
     jac, constants = np.empty((m, 3, 4, 6)), np.zeros((m, _CONSTANTS))  # (every row of jac is written)
     _fill_constants(contact, body, velocity, pair, params, trig, jac, constants)
@@ -537,7 +532,7 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
     ``velocity`` (rows, 3) and the accumulated ``impulse`` (m, 4) are updated in place. Returns every row's
     displacement (rows, 3) and which points slid (m, 2): their friction ended the step at the cone's edge."""
     m = len(pair)
-    jac, constants = _turned_constants(contact, body, velocity, pair, params, trig)
+    jac, constants = _contact_constants(contact, body, velocity, pair, params, trig)
     v, d = velocity, np.zeros_like(velocity)
     max_normal, change = np.zeros((m, 2)), np.zeros_like(velocity)
     substeps = int(params[SUBSTEPS])
@@ -578,7 +573,8 @@ def compile_steps():
     params = np.zeros(PARAMETERS)
     params[DT], params[SUBSTEPS], params[DYNAMIC_ROWS], params[GRAVITY_Y], params[MAX_SPEED] = 1 / 60, 4, 1, -1800, 4e3
     impulse, starts, light = np.zeros((1, 4)), np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.bool_)
-    jac, constants = _contact_constants(contact, body, velocity, pair, params)
+    trig = angle_trig(np.ascontiguousarray(body[:, ANGLE]))  # (as the step makes it: one contiguous array)
+    jac, constants = _contact_constants(contact, body, velocity, pair, params, trig)
     yield "contact constants"
     _warm_start(pair, jac, impulse, velocity, np.zeros_like(velocity))
     _integrate_velocities(np.ones(1), params, velocity, 1 / 240)
@@ -591,5 +587,5 @@ def compile_steps():
     _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
     _project_pairs(pair, contact, jac, body, velocity, np.zeros((2, 3)), params)
     yield "restitution and position pass"
-    solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params, angle_trig(body[:, ANGLE]))
+    solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params, trig)
     yield "rigid-body step"

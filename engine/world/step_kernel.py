@@ -40,7 +40,7 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .collide_kernel import found_arrays, gather_in, packed_found
+from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_arrays, gather_in, packed_found
 from .step_memory import (
     event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
@@ -51,6 +51,7 @@ __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colour
            "rest_and_sleep_in", "solve_common_contacts", "solve_contacts", "step_in", "step_motion", "sweep_may_hit"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
+_inline = numba.njit(inline="always", fastmath=False)
 
 SETTINGS = ("gravity x", "gravity y", "dt", "light gap", "uneven mass ratio", "rotation error", "candidate padding",
             "speculative distance", "linear slop", "sleep on", "sleep velocity", "time to sleep", "continuous on")
@@ -137,8 +138,8 @@ def begin_in(m, numbers, may_rest):
     if may_rest and all_asleep_in_place(numbers):
         return -1
     count = len(numbers)
-    if len(m.angle) != count:  # (the table's bodies are the state's: this is a guard, never the usual way)
-        m.position, m.angle, m.asleep = np.empty((count, 2)), np.empty(count), np.empty(count, dtype=np.bool_)
+    if len(m.angle) != count:  # (the world makes a new table, and memory, whenever its bodies change)
+        raise ValueError("the step memory is another set of bodies' (its table is out of date)")
     position, angle, asleep = m.position, m.angle, m.asleep
     for k in range(count):
         for j in range(3):
@@ -488,29 +489,29 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     return 0, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count
 
 
-_SEGMENT_SHIFT, _SEGMENT_MASK = 29, 2**29 - 1
-"""Where a static contact's key holds its segment's index (``engine.world.contacts._key``: a test checks)."""
+@_inline
+def _participant_a(a_index, keys, row):
+    """Contact ``row``'s participant A as :func:`_event_parts` names it: its body row, or -1 - its segment's
+    index where ``a_index`` is -1 (static geometry, the only other kind in a one-call step; the key holds it)."""
+    a = a_index[row]
+    return a if a >= 0 else -1 - ((keys[row] >> KEY_A_SHIFT) & KEY_A_MASK)
 
 
 @_jit
 def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began, ended):
     """Into the memory: the participants of the contacts ``began`` (rows of the new set) and ``ended`` (rows
-    of the last step's), A as a body row or -1 - its segment's index (its ``a_index`` is -1: static geometry,
-    the only other kind in a one-call step), B as a body row; and the normals of those that began."""
+    of the last step's), A as :func:`_participant_a` names it, B as a body row; and the normals of those that
+    began."""
     keys, _, _, normal, _, _, _, _, _, a_index, b_index = contact_arrays(ints, floats, flags)
     old_keys, _, _, _, _, _, _, _, _, old_a_index, old_b_index = contact_arrays(old_ints, old_floats, old_flags)
     parts, normals = np.empty((len(began) + len(ended), 2), dtype=np.int64), np.empty((len(began), 2))
     for i in range(len(began)):
         row = began[i]
-        a = a_index[row]
-        parts[i, 0] = a if a >= 0 else -1 - ((keys[row] >> _SEGMENT_SHIFT) & _SEGMENT_MASK)
-        parts[i, 1] = b_index[row]
+        parts[i, 0], parts[i, 1] = _participant_a(a_index, keys, row), b_index[row]
         normals[i, 0], normals[i, 1] = normal[row, 0], normal[row, 1]
     for j in range(len(ended)):
         row, i = ended[j], len(began) + j
-        a = old_a_index[row]
-        parts[i, 0] = a if a >= 0 else -1 - ((old_keys[row] >> _SEGMENT_SHIFT) & _SEGMENT_MASK)
-        parts[i, 1] = old_b_index[row]
+        parts[i, 0], parts[i, 1] = _participant_a(old_a_index, old_keys, row), old_b_index[row]
     m.event_parts, m.event_normals = parts, normals
 
 @_jit

@@ -4,9 +4,10 @@ Every array numba hands back to Python costs about 0.3 us (it looks up the array
 pickle cache), and every array handed in costs about 0.04 us. A ten-crate step used to hand back some twenty
 arrays and take some sixty: a third of its time. What only the compiled calls read (the bodies' shape table,
 the level's arrays, each body's near segments, the sweep order, the placement at step start, the boxes) now
-stays in one :class:`StepMemory`; a call takes it as one argument, and Python reads its arrays only on the
-less common paths (kinematic bodies and characters near, sleepers), through :func:`step_start`,
-:func:`gathered_boxes` and :func:`gathered_awake`.
+stays in one :class:`StepMemory`; a call takes it as one argument, and Python reads its arrays only when it
+needs them (kinematic bodies and characters near, sleepers, events, continuous collision), through this
+module's readers (:func:`step_start`, :func:`gathered_boxes`, :func:`gathered_awake`, :func:`solve_results`,
+:func:`event_data`, :func:`sweep_candidates`).
 
 Fields (px, radians; K bodies, N static segments):
 

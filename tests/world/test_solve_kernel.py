@@ -36,7 +36,8 @@ def test_contact_constants_turn_the_anchors_as_the_per_point_cos_and_sin_did():
         body, contact, pair, rng = random_contacts(seed)
         params = np.zeros(k_.PARAMETERS)
         params[k_.BLOCK_LIMIT] = 1000.0
-        jac, constants = k_._contact_constants(contact, body, rng.normal(0, 50, (len(body), 3)), pair, params)
+        jac, constants = k_._contact_constants(contact, body, rng.normal(0, 50, (len(body), 3)), pair, params,
+                                               k_.angle_trig(body[:, k_.ANGLE].copy()))
         for k, (a, b) in enumerate(pair.tolist()):
             nx, ny = contact[k, k_.NX], contact[k, k_.NY]
             for i in range(2):

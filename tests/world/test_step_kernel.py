@@ -524,7 +524,16 @@ def test_the_one_call_step_gives_the_python_path_s_events_and_participants(monke
 
 def test_the_kernel_reads_a_static_contact_s_segment_where_the_key_holds_it():
     """A one-call step names a static participant by the segment index in its contact's key (the kernel's
-    ``_SEGMENT_SHIFT`` and ``_SEGMENT_MASK``, and the participant namer of its contact sets)."""
+    ``KEY_A_SHIFT`` and ``KEY_A_MASK``, and the participant namer of its contact sets)."""
     for segment, body_id in ((0, 0), (12345, 77), (2**29 - 1, 2**29 - 1)):
         key = contacts._key(contacts.STATIC, segment, body_id)
-        assert (key >> step_kernel._SEGMENT_SHIFT) & step_kernel._SEGMENT_MASK == segment
+        assert (key >> collide_kernel.KEY_A_SHIFT) & collide_kernel.KEY_A_MASK == segment
+
+
+def test_a_step_memory_refuses_another_set_of_bodies_state():
+    """A step memory is made for its table's bodies: started with state rows of another count it refuses
+    (compiled code does not check its indices: it would read and write past the memory's arrays)."""
+    world = random_pile(1, count=6)
+    memory = contacts.ShapeTable(world.bodies[:4]).memory
+    with pytest.raises(ValueError, match="another set of bodies"):
+        begin_in(memory, world._rigid.body_state, False)
