@@ -31,7 +31,8 @@ import math
 import numba
 import numpy as np
 
-__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "angle_trig", "compile_steps", "solve_step"]
+__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "angle_trig", "compile_steps", "solve_into",
+           "solve_scratch_size", "solve_step"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 """How every kernel entry point is compiled: cached, no fastmath (fastmath reorders sums: results would
@@ -433,20 +434,14 @@ def _held(support, row, ux, uy):
     return sx * ux + sy * uy < -0.5 * math.hypot(sx, sy)
 
 
-@_jit
-def _project_pairs(pair, contact, jac, body, v, d, params):
+@_without_runtime
+def _propagate_shock(pair, contact, jac, body, v, d, params, support):
     """Position-level shock propagation for body pairs: two bodies overlapping more than ``MAX_STATIC_OVERLAP``
     px are moved apart to that depth, but a body resting on the level (or on a body that rests on it) is not
     moved into what holds it: its partner takes the whole correction. A light crate under a heavy one is not
     driven into the floor, and the heavy one stops sinking into it (the soft contact between them alone sags
     in proportion to the mass ratio). Each moved pair also loses its approach speed. Three rounds reach three
-    bodies up a stack per step."""
-    _propagate_shock(pair, contact, jac, body, v, d, params, np.zeros((int(params[DYNAMIC_ROWS]), 2)))
-
-
-@_without_runtime
-def _propagate_shock(pair, contact, jac, body, v, d, params, support):
-    """:func:`_project_pairs` (``support``: zeros, one row per dynamic row, for what holds each one up)."""
+    bodies up a stack per step. ``support``: zeros, one row per dynamic row, for what holds each one up."""
     dyn, limit = int(params[DYNAMIC_ROWS]), params[MAX_STATIC_OVERLAP]
     for k in range(len(pair)):
         b = pair[k, 1]
@@ -483,20 +478,13 @@ def _propagate_shock(pair, contact, jac, body, v, d, params, support):
             return
 
 
-@_jit
-def _project_out(pair, contact, jac, v, d, params):
+@_without_runtime
+def _push_out(pair, contact, jac, v, d, params, up, down, change):
     """A position pass (two rounds, for bodies in a corner): a body sunk more than ``MAX_STATIC_OVERLAP`` px
     into static geometry is moved back out to that depth along the normal and loses its velocity into the
     surface. Per body the largest push each way along x and along y is taken (two points of one floor must
-    not add up). Separations are this step's linear estimate (the manifold is rebuilt next step)."""
-    dyn = int(params[DYNAMIC_ROWS])
-    _push_out(pair, contact, jac, v, d, params, np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2)))
-
-
-@_without_runtime
-def _push_out(pair, contact, jac, v, d, params, up, down, change):
-    """:func:`_project_out`'s rounds (``up``, ``down``, ``change``: scratch, one row per dynamic row, zeroed
-    here at each round)."""
+    not add up). Separations are this step's linear estimate (the manifold is rebuilt next step). ``up``,
+    ``down``, ``change``: scratch, one row per dynamic row, zeroed here at each round."""
     dyn = int(params[DYNAMIC_ROWS])
     for _ in range(2):
         for r in range(dyn):
@@ -531,10 +519,40 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
     move the rows (``trig``: each row's cos and sin of its angle at step start, :func:`angle_trig`).
     ``velocity`` (rows, 3) and the accumulated ``impulse`` (m, 4) are updated in place. Returns every row's
     displacement (rows, 3) and which points slid (m, 2): their friction ended the step at the cone's edge."""
-    m = len(pair)
-    jac, constants = _contact_constants(contact, body, velocity, pair, params, trig)
-    v, d = velocity, np.zeros_like(velocity)
-    max_normal, change = np.zeros((m, 2)), np.zeros_like(velocity)
+    m, rows = len(pair), len(velocity)
+    d, sliding = np.zeros_like(velocity), np.empty((m, 2), dtype=np.bool_)
+    solve_into(velocity, body, gravity_scale, pair, contact, impulse, colour_starts, colour_light, params, trig,
+               np.empty(solve_scratch_size(m, rows, int(params[DYNAMIC_ROWS]))), d, sliding)
+    return d, sliding
+
+
+@_inline
+def solve_scratch_size(m, rows, dynamic_rows):
+    """How many floats :func:`solve_into` works in, for ``m`` contacts, ``rows`` rows, ``dynamic_rows`` of them
+    dynamic: the Jacobians and constants, each contact's largest normal impulses, a velocity change per row,
+    and three pairs of numbers per dynamic row for the position passes."""
+    return m * (3 * 4 * 6 + _CONSTANTS + 2) + rows * 3 + dynamic_rows * 2 * 3
+
+
+@_without_runtime
+def solve_into(velocity, body, gravity_scale, pair, contact, impulse, colour_starts, colour_light, params, trig,
+               scratch, d, sliding):
+    """:func:`solve_step` into ``d`` (zeros, (rows, 3): the displacement) and ``sliding`` ((m, 2)), working in
+    ``scratch`` (:func:`solve_scratch_size` floats). Without numba's runtime: a call with the runtime counts
+    every array handed to it in and out (about 10 ns each), and this one allocates nothing."""
+    m, rows, dyn = len(pair), len(velocity), int(params[DYNAMIC_ROWS])
+    at = m * 3 * 4 * 6
+    jac, constants = scratch[:at].reshape((m, 3, 4, 6)), scratch[at:at + m * _CONSTANTS].reshape((m, _CONSTANTS))
+    at += m * _CONSTANTS
+    max_normal, change = scratch[at:at + 2 * m].reshape((m, 2)), scratch[at + 2 * m:at + 2 * m + 3 * rows].reshape(
+        (rows, 3))
+    at += 2 * m + 3 * rows
+    per_row = scratch[at:at + 6 * dyn].reshape((3, dyn, 2))
+    first, second, third = per_row[0], per_row[1], per_row[2]
+    constants[:] = 0.0
+    max_normal[:] = 0.0
+    _fill_constants(contact, body, velocity, pair, params, trig, jac, constants)
+    v = velocity
     substeps = int(params[SUBSTEPS])
     h = params[DT] / substeps
     for _ in range(substeps):
@@ -543,21 +561,20 @@ def solve_step(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
             _warm_start(pair, jac, impulse, v, change)
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 1.0, max_normal,
                         params)
-        _cap_spin(body, v, int(params[DYNAMIC_ROWS]))
+        _cap_spin(body, v, dyn)
         _integrate_positions(v, d, h)
         if m:
             _solve_pass(pair, contact, jac, constants, impulse, colour_starts, colour_light, v, d, 0.0, max_normal,
                         params)
     if m:
         _restitution(pair, contact, jac, constants, impulse, v, max_normal, params)
-        _project_out(pair, contact, jac, v, d, params)
-        _project_pairs(pair, contact, jac, body, v, d, params)
-        _project_out(pair, contact, jac, v, d, params)
-    sliding = np.zeros((m, 2), dtype=np.bool_)
+        _push_out(pair, contact, jac, v, d, params, first, second, third)
+        first[:] = 0.0
+        _propagate_shock(pair, contact, jac, body, v, d, params, first)
+        _push_out(pair, contact, jac, v, d, params, first, second, third)
     for k in range(m):
         for i in range(2):
             sliding[k, i] = abs(impulse[k, _T0 + i]) >= contact[k, FRICTION] * impulse[k, _N0 + i] * (1.0 - 1e-9)
-    return d, sliding
 
 
 def compile_steps():
@@ -584,8 +601,9 @@ def compile_steps():
     yield "contact solve"
     _restitution(pair, contact, jac, constants, impulse, velocity, np.zeros((1, 2)), params)
     _cap_spin(body, velocity, 1)
-    _project_out(pair, contact, jac, velocity, np.zeros((2, 3)), params)
-    _project_pairs(pair, contact, jac, body, velocity, np.zeros((2, 3)), params)
+    scratch = np.zeros((3, 1, 2))
+    _push_out(pair, contact, jac, velocity, np.zeros((2, 3)), params, scratch[0], scratch[1], scratch[2])
+    _propagate_shock(pair, contact, jac, body, velocity, np.zeros((2, 3)), params, scratch[0])
     yield "restitution and position pass"
     solve_step(velocity, body, np.ones(1), pair, contact, impulse, starts, light, params, trig)
     yield "rigid-body step"

@@ -34,7 +34,10 @@ from ..bodies import (
     ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, PLACED, PREVIOUS_X, RESTITUTION, SLEEP_TIME, SLEEPING,
     STATE_COLUMNS, VX, X, Y,
 )
-from .kernel import BODY_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_step
+from .kernel import (
+    BODY_COLUMNS, CONTACT_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_into,
+    solve_scratch_size,
+)
 from .kernel import ANGLE as BODY_ANGLE
 from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
@@ -44,7 +47,7 @@ from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_arrays, gather_in, pa
 from .step_memory import (
     event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
-from .warmstart import carried_rows, colour_numbers, fill_table_from
+from .warmstart import carried_rows, colour_numbers, fill_table
 
 __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
@@ -400,9 +403,10 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     for k in range(len(pair)):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
     center, trig = np.ascontiguousarray(rows[:, 5:7]), _rows_trig(m.trig, awake_rows, rows)
-    table, source = fill_table_from(
-        source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, keys, ids, valid, normal, point, separation,
-        stiff, static, light_ordered, friction, restitution, pair, center, trig, impulse, anchors)
+    table = np.zeros((len(keys), CONTACT_COLUMNS))
+    fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
+               separation, stiff, static, light_ordered, friction, restitution, pair, center, trig, table, impulse,
+               anchors)
     body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
     step_params = params[1 if any_uneven else 0].copy()
     step_params[DYNAMIC_ROWS] = dynamic_rows
@@ -410,9 +414,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     gravity_scale = np.empty(dynamic_rows)
     for r in range(dynamic_rows):
         gravity_scale[r] = numbers[awake_rows[r], GRAVITY_SCALE]
-    displacement, slid = solve_step(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours,
-                                    step_params, trig)
-    sliding[:] = slid
+    displacement = np.zeros((len(rows), 3))
+    solve_into(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours, step_params, trig,
+               np.empty(solve_scratch_size(len(pair), len(rows), dynamic_rows)), displacement, sliding)
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
     body_out = np.empty(5 * dynamic_rows)
     moved, motion = step_motion(body_out)

@@ -19,7 +19,7 @@ import numpy as np
 import engine.world.kernel as k_  # (the column names)
 
 __all__ = ["carried_rows", "colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table",
-           "fill_table_from"]
+           "fill_table", "fill_table_from"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _inline = numba.njit(inline="always", fastmath=False)
@@ -162,16 +162,18 @@ def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_an
     and anchors written into ``impulse`` and ``anchors`` (zeroed, (m, 4) and (m, 2, 4)). Returns the table and
     ``source``."""
     table = np.zeros((len(keys), k_.CONTACT_COLUMNS))
-    _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
+    fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
                 separation, stiff, static, light, friction, restitution, pair, center, trig, table, impulse, anchors)
     return table, source
 
 
 @k_._without_runtime
-def _fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
+def fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
                 separation, stiff, static, light, friction, restitution, pair, center, trig, table, impulse, anchors):
-    """:func:`fill_table_from`'s loops, into its arrays (``trig``: each row's cos and sin; compiled without
-    numba's runtime, as :mod:`engine.world.kernel`'s contact loops are)."""
+    """:func:`fill_table_from`'s loops, into its arrays (``table``: (m, CONTACT_COLUMNS), every column
+    written; ``trig``: each row's cos and sin). Compiled without numba's runtime, as
+    :mod:`engine.world.kernel`'s contact loops are: the solve calls it directly, with its 22 arrays not counted
+    in and out."""
     for i in range(len(ids)):
         a, b = pair[i, 0], pair[i, 1]
         for slot in range(2):
