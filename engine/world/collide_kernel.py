@@ -680,12 +680,22 @@ def _merged_near(count, near_start, near_members, awake, outside, fresh_start, f
 @_jit
 def _static_touching(candidate_body, candidate_segment, segment_boxes, boxes):
     """The (body, segment) candidates whose boxes overlap (touching counts), in the candidates' order."""
-    keep = np.zeros(len(candidate_body), dtype=np.bool_)
+    ks, sg = np.empty_like(candidate_body), np.empty_like(candidate_segment)
+    kept = _static_touching_into(candidate_body, candidate_segment, segment_boxes, boxes, ks, sg)
+    return ks[:kept], sg[:kept]
+
+
+@_without_runtime
+def _static_touching_into(candidate_body, candidate_segment, segment_boxes, boxes, ks, sg):
+    """:func:`_static_touching` into the first rows of ``ks`` and ``sg`` (room for every candidate); returns
+    how many."""
+    kept = 0
     for i in range(len(candidate_body)):
         s, b = candidate_segment[i], candidate_body[i]
-        keep[i] = (segment_boxes[s, 0] <= boxes[b, 2] and segment_boxes[s, 2] >= boxes[b, 0]
-                   and segment_boxes[s, 1] <= boxes[b, 3] and segment_boxes[s, 3] >= boxes[b, 1])
-    return candidate_body[keep], candidate_segment[keep]
+        if (segment_boxes[s, 0] <= boxes[b, 2] and segment_boxes[s, 2] >= boxes[b, 0]
+                and segment_boxes[s, 1] <= boxes[b, 3] and segment_boxes[s, 3] >= boxes[b, 1]):
+            ks[kept], sg[kept], kept = b, s, kept + 1
+    return kept
 
 
 @_jit
@@ -695,13 +705,25 @@ def _with_segments(vertices, normals, offsets, radius, body_trig, ends_a, ends_b
     ``body_trig``)."""
     bodies, first_row, count = len(offsets) - 1, offsets[-1], len(segments)
     all_v, all_n = np.empty((first_row + 2 * count, 2)), np.empty((first_row + 2 * count, 2))
-    all_v[:first_row], all_n[:first_row] = vertices, normals
-    all_offsets = np.empty(bodies + count + 1, dtype=np.int64)
-    all_offsets[:bodies + 1] = offsets
-    all_radius = np.empty(bodies + count)
-    all_radius[:bodies] = radius
+    all_offsets, all_radius = np.empty(bodies + count + 1, dtype=np.int64), np.empty(bodies + count)
     trig = np.empty((bodies + count, 2))
-    trig[:bodies] = body_trig
+    _with_segments_into(vertices, normals, offsets, radius, body_trig, ends_a, ends_b, side, segment_radius, segments,
+                        all_v, all_n, all_offsets, all_radius, trig)
+    return all_v, all_n, all_offsets, all_radius, trig
+
+
+@_without_runtime
+def _with_segments_into(vertices, normals, offsets, radius, body_trig, ends_a, ends_b, side, segment_radius,
+                        segments, all_v, all_n, all_offsets, all_radius, trig):
+    """:func:`_with_segments` into its arrays (each sized for the bodies and ``segments``)."""
+    bodies, first_row, count = len(offsets) - 1, offsets[-1], len(segments)
+    for row in range(first_row):  # (loops: an array copied into a slice would need the runtime)
+        for c in range(2):
+            all_v[row, c], all_n[row, c] = vertices[row, c], normals[row, c]
+    for k in range(bodies + 1):
+        all_offsets[k] = offsets[k]
+    for k in range(bodies):
+        all_radius[k], trig[k, 0], trig[k, 1] = radius[k], body_trig[k, 0], body_trig[k, 1]
     for j in range(count):
         s, row = segments[j], first_row + 2 * j
         for c in range(2):
@@ -710,25 +732,44 @@ def _with_segments(vertices, normals, offsets, radius, body_trig, ends_a, ends_b
         all_offsets[bodies + j + 1] = row + 2
         all_radius[bodies + j] = segment_radius[s]
         trig[bodies + j, 0], trig[bodies + j, 1] = 1.0, 0.0  # (cos and sin of 0: the segments' placement)
-    return all_v, all_n, all_offsets, all_radius, trig
 
 
 @_jit
 def _manifolds(vertices, normals, offsets, radius, placement, trig, pair_a, pair_b, margin):
     """Manifolds of the shape pairs (as :func:`_collide_pairs`, with each shape's cos and sin given)."""
-    count = len(pair_a)
-    out_normal, out_point = np.zeros((count, 2)), np.zeros((count, 2, 2))
-    out_sep, out_ids = np.full((count, 2), np.inf), np.zeros((count, 2), dtype=np.int64)
-    out_valid, out_edge = np.zeros((count, 2), dtype=np.bool_), np.full(count, -1, dtype=np.int64)
-    widest = 1
+    count, shapes = len(pair_a), len(offsets) - 1
+    out_normal, out_point, out_sep = np.empty((count, 2)), np.empty((count, 2, 2)), np.empty((count, 2))
+    out_ids, out_valid = np.empty((count, 2), dtype=np.int64), np.empty((count, 2), dtype=np.bool_)
+    out_edge = np.empty(count, dtype=np.int64)
+    widest = _widest(offsets)
+    _manifolds_into(vertices, normals, offsets, radius, placement, trig, pair_a, pair_b, margin, np.empty((widest, 2)),
+                    np.empty((widest, 2)), np.empty((shapes, 3)), out_normal, out_point, out_sep, out_ids, out_valid,
+                    out_edge)
+    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
+
+
+@_inline
+def _widest(offsets):
+    """The most vertices of any shape (at least 2: a segment's)."""
+    widest = 2
     for s in range(len(offsets) - 1):
         widest = max(widest, offsets[s + 1] - offsets[s])
-    local_v, local_n = np.empty((widest, 2)), np.empty((widest, 2))
-    padded = np.zeros((len(offsets) - 1, 3))  # (segments sit at the origin, unturned)
-    padded[:len(placement)] = placement
+    return widest
+
+
+@_without_runtime
+def _manifolds_into(vertices, normals, offsets, radius, placement, trig, pair_a, pair_b, margin, local_v, local_n,
+                    padded, out_normal, out_point, out_sep, out_ids, out_valid, out_edge):
+    """:func:`_manifolds` into its outputs (one row per pair; they arrive uninitialised), with scratch rows for
+    the widest core (``local_v``, ``local_n``) and every shape's placement (``padded``: the bodies' from
+    ``placement``, the segments' at the origin, unturned)."""
+    out_normal[:], out_point[:], out_sep[:], out_ids[:], out_valid[:], out_edge[:] = 0.0, 0.0, np.inf, 0, False, -1
+    padded[:] = 0.0
+    for k in range(len(placement)):
+        for j in range(3):
+            padded[k, j] = placement[k, j]
     _collide_all(pair_a, pair_b, vertices, normals, offsets, radius, padded, trig, margin, local_v, local_n,
                  out_normal, out_point, out_sep, out_ids, out_valid, out_edge)
-    return out_normal, out_point, out_sep, out_ids, out_valid, out_edge
 
 
 KEY_KIND_SHIFT, KEY_A_SHIFT, KEY_A_MASK = 58, 29, 2**29 - 1
@@ -743,9 +784,18 @@ def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out
     its back edge, b is ``n - 2`` and a ``n - 1`` for a body of ``n > 2`` vertices); each kept pair's key;
     and which kept static pairs the seam rule must look at (one point, at a segment with a joint)."""
     total = len(a_rows)
-    keep, keys, seam = np.zeros(total, dtype=np.bool_), np.zeros(total, dtype=np.int64), np.zeros(total, np.bool_)
-    for p in range(total):
-        keep[p] = out_valid[p, 0] or out_valid[p, 1]
+    keep, keys, seam = np.empty(total, dtype=np.bool_), np.empty(total, dtype=np.int64), np.empty(total, np.bool_)
+    _kept_rows_into(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out_edge, segment_shared, keep, keys,
+                    seam)
+    return keep, keys, seam
+
+
+@_without_runtime
+def _kept_rows_into(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out_edge, segment_shared, keep, keys,
+                    seam):
+    """:func:`_kept_rows` into ``keep``, ``keys`` and ``seam`` (one row per pair, uninitialised)."""
+    for p in range(len(a_rows)):
+        keep[p], seam[p] = out_valid[p, 0] or out_valid[p, 1], False
         if p < static_pairs:
             n = count[b_rows[p]]
             for slot in range(2):
@@ -755,7 +805,6 @@ def _kept_rows(static_pairs, a_rows, b_rows, ids, count, out_ids, out_valid, out
             seam[p] = out_valid[p, 0] and not out_valid[p, 1] and segment_shared[a_rows[p]]
         else:
             keys[p] = (np.int64(3) << KEY_KIND_SHIFT) | (ids[a_rows[p]] << KEY_A_SHIFT) | ids[b_rows[p]]
-    return keep, keys, seam
 
 
 @_inline
@@ -798,52 +847,123 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, trig, ends_a
     the kept pairs (with a point, and not dropped by the seam rule), static ones first, packed
     (:func:`found_arrays`: A's kind is 0 static or 3 body, A's row a segment or body, A's body row -1 for a
     segment; touch summary with ``asleep`` and ``slop`` as :func:`touch_summary`), the contacts that wake a
-    sleeper (rows) and how many pairs are static."""
-    ks, sg = _static_touching(candidate_body, candidate_segment, segment_boxes, boxes)
-    all_v, all_n, all_offsets, all_radius, all_trig = _with_segments(
-        vertices, normals, offsets, radius, trig, ends_a, ends_b, side, segment_radius, sg)
-    bodies, static_pairs = len(offsets) - 1, len(ks)
-    pair_a, pair_b = np.empty(static_pairs + len(lo), np.int64), np.empty(static_pairs + len(lo), np.int64)
-    a_rows = np.empty(static_pairs + len(lo), np.int64)
-    for p in range(static_pairs):
-        pair_a[p], pair_b[p], a_rows[p] = bodies + p, ks[p], sg[p]
-    pair_a[static_pairs:], pair_b[static_pairs:], a_rows[static_pairs:] = lo, hi, lo
-    normal, point, sep, fid, valid, edge = _manifolds(all_v, all_n, all_offsets, all_radius, placement, all_trig,
-                                                      pair_a, pair_b, margin)
-    keep, keys, seam = _kept_rows(static_pairs, a_rows, pair_b, ids, count, fid, valid, edge, segment_shared)
-    for p in np.flatnonzero(seam):
-        keep[p] = not _leans_over_neighbour(a_rows[p], point[p, 0, 0], point[p, 0, 1], normal[p, 0], normal[p, 1],
-                                            ends_a, ends_b, joints)
-    return _compacted(keep, static_pairs, keys, a_rows, pair_b, normal, point, sep, fid, valid, asleep, slop)
+    sleeper (rows) and how many pairs are static.
+
+    The stages (:func:`_static_touching`, :func:`_with_segments`, :func:`_manifolds`, :func:`_kept_rows`, the
+    seam rule) run without numba's runtime in three scratch arrays (:func:`_manifold_scratch`), then the kept
+    rows are copied out (:func:`_compact_rows`): a call with the runtime counts every array handed to it in and
+    out, and each array made costs an allocation."""
+    sizes = (len(offsets) - 1, offsets[-1], len(candidate_body), len(candidate_body) + len(lo), _widest(offsets))
+    floats, ints, flags = _scratch_buffers(*sizes)
+    static_pairs, kept, kept_static = _manifold_rows(
+        vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius, segment_boxes,
+        segment_shared, joints, boxes, ids, count, candidate_body, candidate_segment, lo, hi, margin, floats, ints,
+        flags, sizes)
+    found_ints, found_floats, found_flags = found_buffers(kept)
+    wakers = np.empty(kept, np.int64)
+    waking = _compact_found(floats, ints, flags, sizes, static_pairs + len(lo), static_pairs, asleep, slop,
+                            found_ints, found_floats, found_flags, wakers)
+    return found_ints, found_floats, found_flags, wakers[:waking], kept_static
 
 
 @_jit
-def _compacted(keep, static_pairs, keys, a_rows, b_rows, normal, point, sep, fid, valid, asleep, slop):
-    """:func:`gather_manifolds`' outputs: the rows ``keep`` of the manifolds, packed, with the static pairs
-    (the first ``static_pairs``) of kind 0 and A's body row -1, the others kind 3 and A's body row
-    ``a_rows``, and their touch summary; the contacts that wake a sleeper, and how many kept pairs are
-    static."""
-    kept, kept_static = 0, 0
-    for p in range(len(keep)):
+def _scratch_buffers(bodies, first_row, static_room, pair_room, widest):
+    """The float, int and flag scratch of :func:`_manifold_scratch`."""
+    shapes = bodies + static_room
+    floats = np.empty(2 * 2 * (first_row + 2 * static_room) + shapes * (1 + 2 + 3) + 2 * 2 * widest + pair_room * 8)
+    return floats, np.empty(shapes + 1 + 2 * static_room + pair_room * 7, np.int64), np.empty(pair_room * 4, np.bool_)
+
+
+@_inline
+def _manifold_scratch(floats, ints, flags, sizes):
+    """The stages' arrays, carved out of the scratch (``sizes``: bodies, their vertex rows, room for static
+    pairs and for all pairs, the widest core): the shapes with the segments (vertices, normals, offsets,
+    radius, cos and sin, placement), the core scratch rows, the static pairs kept (bodies, segments), every
+    pair's shapes and A's row, its manifold (normal, point, separation, ids, valid, A's edge) and key, and
+    whether it is kept and the seam rule looks at it."""
+    bodies, first_row, static_room, pair_room, widest = sizes
+    shapes, rows = bodies + static_room, first_row + 2 * static_room
+    all_v, all_n = floats[:2 * rows].reshape((rows, 2)), floats[2 * rows:4 * rows].reshape((rows, 2))
+    at = 4 * rows
+    all_radius, trig = floats[at:at + shapes], floats[at + shapes:at + 3 * shapes].reshape((shapes, 2))
+    padded = floats[at + 3 * shapes:at + 6 * shapes].reshape((shapes, 3))
+    at += 6 * shapes
+    local_v, local_n = floats[at:at + 2 * widest].reshape((widest, 2)), floats[at + 2 * widest:at + 4 * widest].reshape(
+        (widest, 2))
+    at += 4 * widest
+    normal, point = floats[at:at + 2 * pair_room].reshape((pair_room, 2)), floats[
+        at + 2 * pair_room:at + 6 * pair_room].reshape((pair_room, 2, 2))
+    sep = floats[at + 6 * pair_room:at + 8 * pair_room].reshape((pair_room, 2))
+    all_offsets, ks, sg = ints[:shapes + 1], ints[shapes + 1:shapes + 1 + static_room], ints[
+        shapes + 1 + static_room:shapes + 1 + 2 * static_room]
+    at = shapes + 1 + 2 * static_room
+    pair_a, pair_b, a_rows = ints[at:at + pair_room], ints[at + pair_room:at + 2 * pair_room], ints[
+        at + 2 * pair_room:at + 3 * pair_room]
+    fid, edge = ints[at + 3 * pair_room:at + 5 * pair_room].reshape((pair_room, 2)), ints[
+        at + 5 * pair_room:at + 6 * pair_room]
+    keys = ints[at + 6 * pair_room:at + 7 * pair_room]
+    valid, keep, seam = flags[:2 * pair_room].reshape((pair_room, 2)), flags[2 * pair_room:3 * pair_room], \
+        flags[3 * pair_room:4 * pair_room]
+    return (all_v, all_n, all_offsets, all_radius, trig, padded, local_v, local_n, ks, sg, pair_a, pair_b, a_rows,
+            normal, point, sep, fid, valid, edge, keys, keep, seam)
+
+
+@_without_runtime
+def _manifold_rows(vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius,
+                   segment_boxes, segment_shared, joints, boxes, ids, count, candidate_body, candidate_segment, lo, hi,
+                   margin, floats, ints, flags, sizes):
+    """:func:`gather_manifolds`' stages in its scratch (see :func:`_manifold_scratch`); returns how many static
+    pairs touch by their boxes, how many pairs are kept, how many of them static."""
+    (all_v, all_n, all_offsets, all_radius, all_trig, padded, local_v, local_n, ks, sg, pair_a, pair_b, a_rows,
+     normal, point, sep, fid, valid, edge, keys, keep, seam) = _manifold_scratch(floats, ints, flags, sizes)
+    bodies, first_row = sizes[0], sizes[1]
+    static_pairs = _static_touching_into(candidate_body, candidate_segment, segment_boxes, boxes, ks, sg)
+    shapes, pairs = bodies + static_pairs, static_pairs + len(lo)
+    _with_segments_into(vertices, normals, offsets, radius, trig, ends_a, ends_b, side, segment_radius,
+                        sg[:static_pairs], all_v[:first_row + 2 * static_pairs], all_n[:first_row + 2 * static_pairs],
+                        all_offsets[:shapes + 1], all_radius[:shapes], all_trig[:shapes])
+    for p in range(static_pairs):
+        pair_a[p], pair_b[p], a_rows[p] = bodies + p, ks[p], sg[p]
+    for i in range(len(lo)):
+        pair_a[static_pairs + i], pair_b[static_pairs + i], a_rows[static_pairs + i] = lo[i], hi[i], lo[i]
+    _manifolds_into(all_v[:first_row + 2 * static_pairs], all_n[:first_row + 2 * static_pairs],
+                    all_offsets[:shapes + 1], all_radius[:shapes], placement, all_trig[:shapes], pair_a[:pairs],
+                    pair_b[:pairs], margin, local_v, local_n, padded[:shapes], normal[:pairs], point[:pairs],
+                    sep[:pairs], fid[:pairs], valid[:pairs], edge[:pairs])
+    _kept_rows_into(static_pairs, a_rows[:pairs], pair_b[:pairs], ids, count, fid[:pairs], valid[:pairs],
+                    edge[:pairs], segment_shared, keep[:pairs], keys[:pairs], seam[:pairs])
+    kept = kept_static = 0
+    for p in range(pairs):
+        if seam[p]:
+            keep[p] = not _leans_over_neighbour(a_rows[p], point[p, 0, 0], point[p, 0, 1], normal[p, 0], normal[p, 1],
+                                                ends_a, ends_b, joints)
         kept += keep[p]
         kept_static += keep[p] and p < static_pairs
-    ints, floats, flags = found_buffers(kept)
+    return static_pairs, kept, kept_static
+
+
+@_without_runtime
+def _compact_found(floats, ints, flags, sizes, pairs, static_pairs, asleep, slop, found_ints, found_floats,
+                   found_flags, wakers):
+    """The kept rows of :func:`_manifold_rows`' pairs (the first ``pairs`` of the scratch) into the packed
+    contacts (:func:`found_arrays`), with their touch summary; writes the rows that wake a sleeper into
+    ``wakers`` and returns how many."""
+    (_, _, _, _, _, _, _, _, _, _, _, pair_b, a_rows, normal, point, sep, fid, valid, _, keys, keep,
+     _) = _manifold_scratch(floats, ints, flags, sizes)
     (out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
-     touching) = found_arrays(ints, floats, flags)
-    wakers = np.empty(kept, np.int64)
-    count = _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, asleep, slop,
-                          out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep,
-                          closest, out_valid, touching, wakers)
-    return ints, floats, flags, wakers[:count], kept_static
+     touching) = _found_views(found_ints, found_floats, found_flags)
+    return _compact_rows(keep[:pairs], static_pairs, keys, a_rows, pair_b, fid, normal, point, sep, valid, asleep,
+                         slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point,
+                         out_sep, closest, out_valid, touching, wakers)
 
 
 @_without_runtime
 def _compact_rows(keep, static_pairs, keys, a_rows, b_rows, fid, normal, point, sep, valid, asleep, slop, out_keys,
                   kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
                   touching, wakers):
-    """:func:`_compacted`'s loop (without numba's runtime: it allocates nothing, and with the runtime every
-    array handed to the inlined touch test is counted in and out at every row). Writes the rows that wake a
-    sleeper into ``wakers``; returns how many."""
+    """:func:`_compact_found`'s loop: the rows ``keep`` of the manifolds, with the static pairs (the first
+    ``static_pairs``) of kind 0 and A's body row -1, the others kind 3 and A's body row ``a_rows``, and their
+    touch summary. Writes the rows that wake a sleeper into ``wakers``; returns how many."""
     count, row = 0, 0
     for p in range(len(keep)):
         if not keep[p]:
@@ -896,8 +1016,7 @@ def placed_boxes(vertices, offsets, radius, position, angle, margin):
 # :data:`engine.world.contacts.FOUND_FIELDS` as Python reads them: a test checks they agree).
 
 
-@_jit
-def found_arrays(ints, floats, flags):
+def _found_layout(ints, floats, flags):
     """The arrays of packed contacts, as views: keys, A's kind, A's row (segment or body), A's body row (-1
     for a segment), B's body row, feature ids (m, 2); normal (m, 2), point (m, 2, 2), separation (m, 2, px),
     closest (the smaller separation, +inf without points); valid (m, 2), touching (closest within the slop)."""
@@ -905,6 +1024,11 @@ def found_arrays(ints, floats, flags):
     return (ints[:m], ints[m:2 * m], ints[2 * m:3 * m], ints[3 * m:4 * m], ints[4 * m:5 * m],
             ints[5 * m:7 * m].reshape((m, 2)), floats[:2 * m].reshape((m, 2)), floats[2 * m:6 * m].reshape((m, 2, 2)),
             floats[6 * m:8 * m].reshape((m, 2)), floats[8 * m:9 * m], flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m])
+
+
+found_arrays = _jit(_found_layout)
+_found_views = _inline(_found_layout)
+"""(The same views inside runtime-free code, where carving them costs nothing.)"""
 
 
 @_jit
