@@ -227,7 +227,7 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     old = state.contacts
     (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = step_in(
         table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
-        params, settings)
+        params, settings, *table.event_room)
     if status < 0:  # a resting level: nothing moves, none was placed
         return StepOutcome(state.contacts, state.touching, [], True)
     if status > 0:
@@ -245,15 +245,22 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
         events, touching = _events(before, old, new, _Solved(body_out, changes, fast_count, began_count, same,
                                                              touching_count))
         return StepOutcome(new, touching, events)
-    events = _events_made(table.memory, table.bodies, began_count) if began_count or ended_count else []
+    events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
     return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
 
 
-def _events_made(memory: Any, listed: list[RigidBody], began: int) -> list[ContactEvent]:
-    """The begin and end events of a one-call step, from the participants and normals it kept
-    (:func:`~engine.world.step_memory.event_data`: the first ``began`` began). A static participant is its
-    segment's index, as in every contact set."""
-    parts, normals = event_data(memory)
+def _events_made(table: ShapeTable, began: int, ended: int) -> list[ContactEvent]:
+    """The begin and end events of a one-call step, from the participants and normals it kept: in the table's
+    event room when they fit, else in the step memory (:func:`~engine.world.step_memory.event_data`); the
+    first ``began`` began, the next ``ended`` ended. A static participant is its segment's index, as in every
+    contact set."""
+    parts_room, normals_room = table.event_room
+    if began + ended <= len(parts_room):
+        parts, normals = parts_room[:began + ended], normals_room[:began]
+    else:
+        parts, normals = event_data(table.memory)
+        table.make_event_room(began + ended)
+    listed = table.bodies
     pairs = [(listed[a] if a >= 0 else -1 - a, listed[b]) for a, b in parts.tolist()]
     events = [ContactEvent("begin", a, b, normal) for (a, b), normal in zip(pairs, map(tuple, normals.tolist()))]
     return events + [ContactEvent("end", a, b, (0.0, 0.0)) for a, b in pairs[began:]]

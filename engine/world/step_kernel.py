@@ -448,7 +448,8 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
 
 
 @_jit
-def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, default_filter, params, settings):
+def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, default_filter, params, settings, parts_room,
+            normals_room):
     """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
     (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
     :func:`rest_and_sleep_in` (``settings``: see :data:`SETTINGS`). The step memory ``m`` keeps what Python
@@ -456,9 +457,11 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     :func:`~engine.world.step_memory.solve_results`); the contacts found never leave compiled code (only the
     solved ones do). Only for a scene without kinematic bodies and characters (they take the Python path).
 
-    When pairs began or ended touching, the memory also keeps their participants and the new ones' normals
+    When pairs began or ended touching, their participants and the new ones' normals are written into
+    ``parts_room`` and ``normals_room`` (Python's arrays, (n, 2)) when they fit, else kept in the memory
     (:func:`_event_parts`), so that Python makes the events without reading the contacts; and, with continuous
-    collision on, the fast rows whose sweep may meet the level (:func:`sweep_may_hit`), which Python sweeps.
+    collision on, the memory keeps the fast rows whose sweep may meet the level (:func:`sweep_may_hit`), which
+    Python sweeps.
 
     Returns a status, then the contacts (packed), how many rows Python is to sweep, how many pairs began
     touching, whether the same pairs touch (as :func:`solve_contacts`), how many touch, how many ended.
@@ -489,7 +492,7 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     ended_count = len(changes) - fast_count - began_count
     if began_count or ended_count:
         _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
-                     changes[fast_count + began_count:])
+                     changes[fast_count + began_count:], parts_room, normals_room)
     return 0, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count
 
 
@@ -502,13 +505,15 @@ def _participant_a(a_index, keys, row):
 
 
 @_jit
-def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began, ended):
-    """Into the memory: the participants of the contacts ``began`` (rows of the new set) and ``ended`` (rows
-    of the last step's), A as :func:`_participant_a` names it, B as a body row; and the normals of those that
-    began."""
+def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began, ended, parts_room, normals_room):
+    """The participants of the contacts ``began`` (rows of the new set) and ``ended`` (rows of the last
+    step's), A as :func:`_participant_a` names it, B as a body row; and the normals of those that began: into
+    ``parts_room`` and ``normals_room`` when they fit, else into the memory."""
     keys, _, _, normal, _, _, _, _, _, a_index, b_index = contact_arrays(ints, floats, flags)
     old_keys, _, _, _, _, _, _, _, _, old_a_index, old_b_index = contact_arrays(old_ints, old_floats, old_flags)
-    parts, normals = np.empty((len(began) + len(ended), 2), dtype=np.int64), np.empty((len(began), 2))
+    fits = len(began) + len(ended) <= len(parts_room)
+    parts = parts_room if fits else np.empty((len(began) + len(ended), 2), dtype=np.int64)
+    normals = normals_room if fits else np.empty((len(began), 2))
     for i in range(len(began)):
         row = began[i]
         parts[i, 0], parts[i, 1] = _participant_a(a_index, keys, row), b_index[row]
@@ -516,7 +521,9 @@ def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began,
     for j in range(len(ended)):
         row, i = ended[j], len(began) + j
         parts[i, 0], parts[i, 1] = _participant_a(old_a_index, old_keys, row), old_b_index[row]
-    m.event_parts, m.event_normals = parts, normals
+    if not fits:
+        m.event_parts, m.event_normals = parts, normals
+
 
 @_jit
 def _any_segment_in(box, cell_size, cell_keys, cell_starts, members, segment_boxes):
@@ -664,7 +671,8 @@ def compile_steps():
     solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *state)
     solved = solve_common_contacts(0.6, *found, *old, *state)
     step_motion(solved[5])
-    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings)
+    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings, np.empty((1, 2), np.int64),
+            np.empty((1, 2)))
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

@@ -25,8 +25,9 @@ Fields (px, radians; K bodies, N static segments):
 - what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
   awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
   :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`);
-- the participants of the pairs that began and ended touching in the last one-call step (``event_parts``:
-  A, then B, as :func:`~engine.world.step_kernel.step_in` writes them) and the normals of those that began
+- the participants of the pairs that began and ended touching in the last one-call step, when there were
+  more than the table's event room holds (``event_parts``: A, then B, as
+  :func:`~engine.world.step_kernel.step_in` writes them) and the normals of those that began
   (``event_normals``), read with :func:`event_data`; and the fast awake rows whose sweep may meet the level
   (``may_hit``: indices into ``awake``), read with :func:`sweep_candidates`;
 - the last solve's graph colouring, packed (``colour_ints``, ``colour_flags``: see

@@ -522,6 +522,40 @@ def test_the_one_call_step_gives_the_python_path_s_events_and_participants(monke
     assert a == expected_a and b == expected_b and any(isinstance(x, int) for x in a)
 
 
+def _landing_row_events(forced_python_path, monkeypatch):
+    """Two rows of two dozen crates side by side, dropped together onto a floor: the upper row lands on the
+    lower one, that many pairs beginning to touch in one step (after other steps' events). Returns each step's
+    events (bodies named by their place), how many steps took the one-call way and how many events the table's
+    event room holds at first and at the end."""
+    world = World()
+    world.add_chain([(-450.0, 0.0), (450.0, 0.0)], radius=2.0)
+    for i in range(48):
+        world.add_body(RigidBody(RoundedPolygon.box(20, 20), (-420.0 + 36.0 * (i % 24), 30.0 + 90.0 * (i // 24))))
+    if forced_python_path:
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(10, 10), (5000.0, 5000.0)))
+    calls = []
+    one_call = solver.step_in
+    monkeypatch.setattr(solver, "step_in", lambda *args: calls.append(1) or one_call(*args))
+    place = {id(b): i for i, b in enumerate(world.bodies)}
+    per_step, first_room = [], len(world._rigid.table().event_room[0])
+    for _ in range(60):
+        world.step(1 / 60)
+        per_step.append([(e.kind, place.get(id(e.a), e.a), place[id(e.b)], e.normal) for e in world.events])
+    return per_step, len(calls), (first_room, len(world._rigid.table().event_room[0]))
+
+
+def test_a_one_call_step_with_more_events_than_its_room_gives_them_all(monkeypatch):
+    """The one-call step writes its events' participants into a room Python owns; a step with more events
+    than it holds keeps them in the step memory instead (and the room grows): the same events as the Python
+    path, step by step."""
+    per_step, one_calls, (first_room, room) = _landing_row_events(False, monkeypatch)
+    expected, python_one_calls, _ = _landing_row_events(True, monkeypatch)
+    most = max(map(len, per_step))
+    assert one_calls == 60 and python_one_calls == 0
+    assert most > first_room and room >= most
+    assert per_step == expected
+
+
 def test_the_kernel_reads_a_static_contact_s_segment_where_the_key_holds_it():
     """A one-call step names a static participant by the segment index in its contact's key (the kernel's
     ``KEY_A_SHIFT`` and ``KEY_A_MASK``, and the participant namer of its contact sets)."""
