@@ -36,7 +36,7 @@ from .step_memory import warm_up_memory
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
-    "found_arrays", "gather_in", "gather_manifolds", "gather_step", "overlapping_boxes", "packed_found",
+    "found_arrays", "found_views", "gather_in", "gather_manifolds", "gather_step", "overlapping_boxes", "packed_found",
     "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
@@ -951,7 +951,7 @@ def _compact_found(floats, ints, flags, sizes, pairs, static_pairs, asleep, slop
     (_, _, _, _, _, _, _, _, _, _, _, pair_b, a_rows, normal, point, sep, fid, valid, _, keys, keep,
      _) = _manifold_scratch(floats, ints, flags, sizes)
     (out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point, out_sep, closest, out_valid,
-     touching) = _found_views(found_ints, found_floats, found_flags)
+     touching) = found_views(found_ints, found_floats, found_flags)
     return _compact_rows(keep[:pairs], static_pairs, keys, a_rows, pair_b, fid, normal, point, sep, valid, asleep,
                          slop, out_keys, kind, out_a_rows, a_index, out_b_rows, out_fid, out_normal, out_point,
                          out_sep, closest, out_valid, touching, wakers)
@@ -1027,7 +1027,7 @@ def _found_layout(ints, floats, flags):
 
 
 found_arrays = _jit(_found_layout)
-_found_views = _inline(_found_layout)
+found_views = _inline(_found_layout)
 """(The same views inside runtime-free code, where carving them costs nothing.)"""
 
 

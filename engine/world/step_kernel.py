@@ -43,7 +43,7 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_arrays, gather_in, packed_found
+from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
 from .step_memory import (
     event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
@@ -55,6 +55,9 @@ __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colour
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _inline = numba.njit(inline="always", fastmath=False)
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
+"""What allocates nothing: compiled without numba's runtime (a call with it counts every array handed in and
+out, about 10 ns each)."""
 
 SETTINGS = ("gravity x", "gravity y", "dt", "light gap", "uneven mass ratio", "rotation error", "candidate padding",
             "speculative distance", "linear slop", "sleep on", "sleep velocity", "time to sleep", "continuous on")
@@ -75,8 +78,7 @@ _STATIC_KIND, _DYNAMIC_KIND = 0, 3
 # (``CONTACT_FIELDS``: a test checks the two agree).
 
 
-@_jit
-def contact_arrays(ints, floats, flags):
+def _contact_layout(ints, floats, flags):
     """The arrays of a packed contact set (``ints``, ``floats``, ``flags``: 5, 18 and 5 values a contact), as
     views: keys, ids (m, 2), valid (m, 2), normal (m, 2), point (m, 2, 2), impulse (m, 4), sliding (m, 2),
     anchors (m, 2, 4), touching, a_index, b_index."""
@@ -86,6 +88,11 @@ def contact_arrays(ints, floats, flags):
     impulse, anchors = floats[6 * m:10 * m].reshape((m, 4)), floats[10 * m:18 * m].reshape((m, 2, 4))
     valid, touching, sliding = flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m], flags[3 * m:5 * m].reshape((m, 2))
     return keys, ids, valid, normal, point, impulse, sliding, anchors, touching, a_index, b_index
+
+
+contact_arrays = _jit(_contact_layout)
+_contact_views = _inline(_contact_layout)
+"""(The same views inside runtime-free code, where carving them costs no reference counting.)"""
 
 
 @_jit
@@ -111,13 +118,16 @@ def packed_contacts(keys, ids, valid, normal, point, impulse, sliding, anchors, 
     return ints, floats, flags
 
 
-@_jit
-def colouring_arrays(ints, flags):
+def _colouring_layout(ints, flags):
     """The arrays of a packed colouring (``ints``: 3 values a contact and the colours' starts; ``flags``: one
     a contact and one a colour), as views: each contact's rows of A and B and light flag (in the order found),
     the contacts in colour order, each colour's first contact (and the end), which colours are light."""
     m = (len(ints) - len(flags) - 1) // 2
     return ints[:m], ints[m:2 * m], flags[:m], ints[2 * m:3 * m], ints[3 * m:], flags[m:]
+
+
+colouring_arrays = _jit(_colouring_layout)
+_colouring_views = _inline(_colouring_layout)
 
 
 @_jit
@@ -214,7 +224,7 @@ def _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, 
     return light
 
 
-@_jit
+@_without_runtime
 def _same(x, y):
     if len(x) != len(y):
         return False
@@ -250,44 +260,41 @@ def _colours(ia, ib, dynamic_rows, light):
     return order, starts, light_colours
 
 
-@_jit
-def _uneven_pairs(rows, pair, dynamic_rows, ratio):
-    """Contacts between two awake bodies whose masses differ more than ``ratio`` times; and whether any do."""
-    uneven = np.zeros(len(pair), dtype=np.bool_)
+@_without_runtime
+def _uneven_pairs(rows, pair, dynamic_rows, ratio, uneven):
+    """Into ``uneven``: the contacts between two awake bodies whose masses differ more than ``ratio`` times;
+    returns whether any do."""
     for k in range(len(pair)):
         a, b = rows[pair[k, 0], 3], rows[pair[k, 1], 3]
         both = pair[k, 0] < dynamic_rows and pair[k, 1] < dynamic_rows
         uneven[k] = both and max(a, b) > ratio * min(a, b)
-    return uneven, uneven.any()
+    return uneven.any()
 
 
-@_jit
-def _body(rows, dynamic_rows, extent, circle, max_rotation_error, dt):
-    """The solve's body array: inverse mass and inertia, placement at step start, and the fastest spin that
-    keeps a turn's error in the step's linear separations within ``max_rotation_error`` px (none for a
-    circle, whose contacts do not change as it turns)."""
-    body = np.zeros((len(rows), BODY_COLUMNS))
+@_without_runtime
+def _body(rows, dynamic_rows, extent, circle, max_rotation_error, dt, body):
+    """Into ``body`` (zeros): the solve's body array: inverse mass and inertia, placement at step start, and the
+    fastest spin that keeps a turn's error in the step's linear separations within ``max_rotation_error`` px
+    (none for a circle, whose contacts do not change as it turns)."""
     for r in range(len(rows)):
         body[r, BODY_INV_MASS], body[r, BODY_INV_INERTIA] = rows[r, 3], rows[r, 4]
         body[r, BODY_CENTER_X], body[r, BODY_CENTER_X + 1], body[r, BODY_ANGLE] = rows[r, 5], rows[r, 6], rows[r, 7]
         if r < dynamic_rows:
             reach = 0.0 if circle[r] else extent[r]
             body[r, BODY_MAX_SPIN] = math.sqrt(2.0 * max_rotation_error / max(reach, 1e-12)) / dt
-    return body
 
 
-@_jit
-def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib,
-             touching, a_index, b_index, into):
+@_without_runtime
+def _ordered(order, found, light, friction, restitution, ia, ib, into, separation_o, a_kind_o, light_o, friction_o,
+             restitution_o, pair):
     """The contacts' arrays in colour order (row by row in one loop rather than fourteen fancy-index copies:
     measured 1-3 % faster over the whole solve at 10 to 1000 crates): those the contact set keeps are written
-    into its arrays (``into``: :func:`contact_arrays` of its buffers), the others returned (separation, A's
-    kind, light, friction, restitution, rows of A and B)."""
+    into its arrays (``into``: :func:`contact_arrays` of its buffers), the others into the rest (separation,
+    A's kind, light, friction, restitution, rows of A and B). ``found``: :func:`found_arrays` of the contacts
+    in the order found."""
+    keys, a_kind, _, a_index, b_index, ids, normal, point, separation, _, valid, touching = found
     keys_o, ids_o, valid_o, normal_o, point_o, _, _, _, touching_o, a_index_o, b_index_o = into
-    m = len(order)
-    separation_o, a_kind_o, light_o = np.empty((m, 2)), np.empty(m, dtype=a_kind.dtype), np.empty(m, dtype=np.bool_)
-    friction_o, restitution_o, pair = np.empty(m), np.empty(m), np.empty((m, 2), dtype=np.int64)
-    for i in range(m):
+    for i in range(len(order)):
         k = order[i]
         keys_o[i], a_kind_o[i], light_o[i], friction_o[i], restitution_o[i] = (keys[k], a_kind[k], light[k],
                                                                                friction[k], restitution[k])
@@ -297,7 +304,6 @@ def _ordered(order, keys, ids, valid, normal, point, separation, a_kind, light, 
             ids_o[i, j], valid_o[i, j], normal_o[i, j], separation_o[i, j] = ids[k, j], valid[k, j], normal[k, j], \
                 separation[k, j]
             point_o[i, j, 0], point_o[i, j, 1] = point[k, j, 0], point[k, j, 1]
-    return separation_o, a_kind_o, light_o, friction_o, restitution_o, pair
 
 
 @_jit
@@ -309,22 +315,23 @@ def _row_extent(sleep_extent, count, awake_rows, rows):
     return extent, circle
 
 
-@_jit
-def _rows_trig(body_trig, awake_rows, rows):
-    """Each row's cos and sin of its angle at step start ((R, 2)): the awake rows' as the gathering made them
-    for every body (``body_trig``), the fixed rows' (few: static geometry, kinematic bodies, characters,
-    sleepers) here."""
-    trig = np.empty((len(rows), 2))
+@_without_runtime
+def _rows_placed(body_trig, awake_rows, rows, center, trig, velocity):
+    """Each row's centre at step start, cos and sin of its angle, and velocity (into ``center`` (R, 2), ``trig``
+    (R, 2), ``velocity`` (R, 3)): the awake rows' cos and sin as the gathering made them for every body
+    (``body_trig``), the fixed rows' (few: static geometry, kinematic bodies, characters, sleepers) here."""
     dynamic_rows = len(awake_rows)
     for r in range(len(rows)):
         if r < dynamic_rows:
             trig[r, 0], trig[r, 1] = body_trig[awake_rows[r], 0], body_trig[awake_rows[r], 1]
         else:
             trig[r, 0], trig[r, 1] = math.cos(rows[r, 7]), math.sin(rows[r, 7])
-    return trig
+        center[r, 0], center[r, 1] = rows[r, 5], rows[r, 6]
+        for j in range(3):
+            velocity[r, j] = rows[r, j]
 
 
-@_jit
+@_without_runtime
 def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
     """The awake bodies' placement (start plus displacement) and velocity at the end of the step."""
     for r in range(len(awake_rows)):
@@ -335,25 +342,34 @@ def _write_back(numbers, awake_rows, position, angle, displacement, velocity):
             numbers[body, VX + j] = velocity[r, j]
 
 
-@_jit
-def _touch_changes(source, touching, old_touching):
-    """The touching contacts whose pair did not touch in the last step (``source``: each one's row there, -1
-    for a new pair), and the last step's touching contacts whose pair no longer touches."""
-    began, still = np.zeros(len(source), dtype=np.bool_), np.zeros(len(old_touching), dtype=np.bool_)
+@_without_runtime
+def _touch_changes(source, touching, old_touching, still, changes):
+    """Into ``changes``: the touching contacts whose pair did not touch in the last step (``source``: each
+    one's row there, -1 for a new pair), then the last step's touching contacts whose pair no longer touches
+    (``still``: scratch, one per old contact). Returns how many of each."""
+    began = ended = 0
+    still[:] = False
     for i in range(len(source)):
         if touching[i]:
-            began[i] = source[i] < 0 or not old_touching[source[i]]
+            if source[i] < 0 or not old_touching[source[i]]:
+                changes[began], began = i, began + 1
             if source[i] >= 0:
                 still[source[i]] = True
-    return np.flatnonzero(began), np.flatnonzero(old_touching & ~still)
+    for j in range(len(old_touching)):
+        if old_touching[j] and not still[j]:
+            changes[began + ended], ended = j, ended + 1
+    return began, ended
 
 
-@_jit
-def step_motion(body_out):
+def _motion_layout(body_out):
     """What :func:`solve_contacts` hands back of the awake rows (``body_out``), as views: how far each moved
     ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     n = len(body_out) // 5
     return body_out[:2 * n].reshape((n, 2)), body_out[2 * n:].reshape((n, 3))
+
+
+step_motion = _jit(_motion_layout)
+_motion_views = _inline(_motion_layout)
 
 
 @_jit
@@ -371,65 +387,107 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     (:func:`step_motion`), the awake rows that moved ``reach`` or farther (continuous collision's candidates), then
     the touching contacts whose pair began touching (rows in colour order) and the last step's touching contacts whose
     pair ended (its rows), one after the other; how many moved that far and how many began; whether the same pairs
-    touch in the same order as in the last step, and how many touch."""
-    gravity_x, gravity_y, dt, light_gap, ratio, rotation_error = (settings[0], settings[1], settings[2], settings[3],
-                                                                  settings[4], settings[5])
-    sleep_extent, count, reach, awake_rows, position, angle = m.sleep_extent, m.count, m.reach, m.awake, m.position, \
-        m.angle
-    keys, a_kind, _, a_index, b_index, ids, normal, point, separation, closest, valid, touching = found_arrays(
-        found_ints, found_floats, found_flags)
-    (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
-     _) = contact_arrays(old_ints, old_floats, old_flags)
+    touch in the same order as in the last step, and how many touch.
+
+    What allocates (the light flags, the colouring when it changed, the carried rows, the new contacts and the
+    scratch) is done here; the rest runs without numba's runtime (:func:`_solve_prepared`)."""
+    awake_rows = m.awake
+    keys, a_kind, _, _, _, _, normal, _, _, closest, _, _ = found_arrays(found_ints, found_floats, found_flags)
+    old_keys = contact_arrays(old_ints, old_floats, old_flags)[0]
     old_colour_ints, old_colour_flags = m.colour_ints, m.colour_flags
     old_rows_a, old_rows_b, old_light, old_order, _, _ = colouring_arrays(old_colour_ints, old_colour_flags)
-    extent, circle = _row_extent(sleep_extent, count, awake_rows, len(rows))
-    light = _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap)
+    extent, circle = _row_extent(m.sleep_extent, m.count, awake_rows, len(rows))
+    light = _light(rows, ia, ib, a_kind, normal, closest, extent, settings[0], settings[1], settings[2], settings[3])
     if _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
         colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
     m.colour_ints, m.colour_flags = colour_ints, colour_flags
-    _, _, _, order, starts, light_colours = colouring_arrays(colour_ints, colour_flags)
-    source = carried_rows(order, keys, old_keys, old_order)
+    source = carried_rows(colouring_arrays(colour_ints, colour_flags)[3], keys, old_keys, old_order)
     ints, floats, flags = contact_buffers(len(keys))
-    into = contact_arrays(ints, floats, flags)
-    separation, a_kind, light_ordered, friction, restitution, pair = _ordered(
-        order, keys, ids, valid, normal, point, separation, a_kind, light, friction, restitution, ia, ib, touching,
-        a_index, b_index, into)
+    contacts, fixed_rows = len(keys), len(rows)
+    scratch = np.empty(contacts * (4 + CONTACT_COLUMNS) + fixed_rows * 13 + dynamic_rows + PARAMETERS
+                       + fixed_rows * 3 + solve_scratch_size(contacts, fixed_rows, dynamic_rows))
+    body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + len(old_keys), np.int64)
+    fast_count, began_count, ended_count, same, touching_count = _solve_prepared(
+        rows, dynamic_rows, ia, ib, friction, restitution, light, extent, circle, source, found_ints, found_floats,
+        found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch,
+        np.empty(3 * contacts, np.int64), np.empty(4 * contacts + len(old_keys), np.bool_), numbers,
+        awake_rows, m.position, m.angle, m.reach, m.trig, params, settings, body_out, changes)
+    return (colour_ints, colour_flags, ints, floats, flags, body_out, changes[:fast_count + began_count + ended_count],
+            fast_count, began_count, same, touching_count)
+
+
+@_without_runtime
+def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, light, extent, circle, source, found_ints,
+                    found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats,
+                    flags, scratch, int_scratch, flag_scratch, numbers, awake_rows, position, angle, reach, body_trig,
+                    params, settings, body_out, changes):
+    """:func:`solve_contacts` once the colouring and carried rows are known: the contacts in colour order (into
+    the new contact set's buffers ``ints``, ``floats``, ``flags``), the contact table, the body rows, the solve,
+    the write-back, the motion (``body_out``), the fast rows and the touch changes (``changes``), in the
+    scratch arrays. Returns how many rows moved fast, how many pairs began and ended touching, whether the same
+    pairs touch in the same order, and how many touch."""
+    m, fixed_rows = len(source), len(rows)
+    ratio, rotation_error, dt = settings[4], settings[5], settings[2]
+    found = found_views(found_ints, found_floats, found_flags)
+    (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
+     _) = _contact_views(old_ints, old_floats, old_flags)
+    _, _, _, order, starts, light_colours = _colouring_views(colour_ints, colour_flags)
+    into = _contact_views(ints, floats, flags)
     keys, ids, valid, normal, point, impulse, sliding, anchors, touching, _, _ = into
-    uneven, any_uneven = _uneven_pairs(rows, pair, dynamic_rows, ratio)
-    stiff, static = np.empty(len(pair), dtype=np.bool_), np.empty(len(pair), dtype=np.bool_)
-    for k in range(len(pair)):
+    separation, friction_o, restitution_o = (scratch[:2 * m].reshape((m, 2)), scratch[2 * m:3 * m],
+                                             scratch[3 * m:4 * m])
+    table = scratch[4 * m:(4 + CONTACT_COLUMNS) * m].reshape((m, CONTACT_COLUMNS))
+    at = (4 + CONTACT_COLUMNS) * m
+    center, trig = scratch[at:at + 2 * fixed_rows].reshape((fixed_rows, 2)), scratch[
+        at + 2 * fixed_rows:at + 4 * fixed_rows].reshape((fixed_rows, 2))
+    velocity = scratch[at + 4 * fixed_rows:at + 7 * fixed_rows].reshape((fixed_rows, 3))
+    body = scratch[at + 7 * fixed_rows:at + 13 * fixed_rows].reshape((fixed_rows, BODY_COLUMNS))
+    at += 13 * fixed_rows
+    gravity_scale, step_params = scratch[at:at + dynamic_rows], scratch[at + dynamic_rows:at + dynamic_rows + PARAMETERS]
+    at += dynamic_rows + PARAMETERS
+    displacement, solve_room = scratch[at:at + 3 * fixed_rows].reshape((fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
+    a_kind, pair = int_scratch[:m], int_scratch[m:3 * m].reshape((m, 2))
+    light_ordered, uneven, stiff, static = flag_scratch[:m], flag_scratch[m:2 * m], flag_scratch[2 * m:3 * m], \
+        flag_scratch[3 * m:4 * m]
+    still = flag_scratch[4 * m:]
+    _ordered(order, found, light, friction, restitution, ia, ib, into, separation, a_kind, light_ordered, friction_o,
+             restitution_o, pair)
+    any_uneven = _uneven_pairs(rows, pair, dynamic_rows, ratio, uneven)
+    for k in range(m):
         stiff[k], static[k] = a_kind[k] != _DYNAMIC_KIND or uneven[k], a_kind[k] == _STATIC_KIND
-    center, trig = np.ascontiguousarray(rows[:, 5:7]), _rows_trig(m.trig, awake_rows, rows)
-    table = np.zeros((len(keys), CONTACT_COLUMNS))
+    _rows_placed(body_trig, awake_rows, rows, center, trig, velocity)
+    table[:] = 0.0
     fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
-               separation, stiff, static, light_ordered, friction, restitution, pair, center, trig, table, impulse,
+               separation, stiff, static, light_ordered, friction_o, restitution_o, pair, center, trig, table, impulse,
                anchors)
-    body = _body(rows, dynamic_rows, extent, circle, rotation_error, dt)
-    step_params = params[1 if any_uneven else 0].copy()
+    body[:] = 0.0
+    _body(rows, dynamic_rows, extent, circle, rotation_error, dt, body)
+    for j in range(PARAMETERS):
+        step_params[j] = params[1 if any_uneven else 0, j]
     step_params[DYNAMIC_ROWS] = dynamic_rows
-    velocity = np.ascontiguousarray(rows[:, 0:3])
-    gravity_scale = np.empty(dynamic_rows)
     for r in range(dynamic_rows):
         gravity_scale[r] = numbers[awake_rows[r], GRAVITY_SCALE]
-    displacement = np.zeros((len(rows), 3))
+    displacement[:] = 0.0
     solve_into(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours, step_params, trig,
-               np.empty(solve_scratch_size(len(pair), len(rows), dynamic_rows)), displacement, sliding)
+               solve_room, displacement, sliding)
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
-    body_out = np.empty(5 * dynamic_rows)
-    moved, motion = step_motion(body_out)
-    moved[:], motion[:] = displacement[:dynamic_rows, :2], velocity[:dynamic_rows]
-    fast = np.zeros(dynamic_rows, dtype=np.bool_)
+    moved, motion = _motion_views(body_out)
+    fast_count = 0
     for r in range(dynamic_rows):
-        fast[r] = math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]
-    fast_rows = np.flatnonzero(fast)
-    began, ended = _touch_changes(source, touching, old_touching)
-    changes = np.concatenate((fast_rows, began, ended))
+        moved[r, 0], moved[r, 1] = displacement[r, 0], displacement[r, 1]
+        for j in range(3):
+            motion[r, j] = velocity[r, j]
+        if math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]:
+            changes[fast_count], fast_count = r, fast_count + 1
+    began, ended = _touch_changes(source, touching, old_touching, still, changes[fast_count:])
     same = _same(old_keys, keys) and _same(old_touching, touching)
-    return (colour_ints, colour_flags, ints, floats, flags, body_out, changes, len(fast_rows), len(began), same,
-            np.count_nonzero(touching))
+    touching_count = 0
+    for i in range(m):
+        touching_count += touching[i]
+    return fast_count, began, ended, same, touching_count
 
 
 @_jit

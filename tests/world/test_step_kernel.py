@@ -367,7 +367,10 @@ def test_pairs_that_began_and_ended_touching_are_the_key_set_differences(seed):
     old_touching, touching = rng.random(300) < 0.6, rng.random(260) < 0.6
     where = {k: i for i, k in enumerate(old_keys.tolist())}
     source = np.array([where.get(k, -1) for k in keys.tolist()], dtype=np.int64)
-    began, ended = step_kernel._touch_changes(source, touching, old_touching)
+    changes = np.full(len(keys) + len(old_keys), -7, dtype=np.int64)
+    began_count, ended_count = step_kernel._touch_changes(source, touching, old_touching,
+                                                          np.ones(len(old_keys), dtype=bool), changes)
+    began, ended = changes[:began_count], changes[began_count:began_count + ended_count]
     now_rows = np.flatnonzero(touching)
     was = old_keys[old_touching]
     assert np.array_equal(began, now_rows[~np.isin(keys[now_rows], was)]) and len(began)
