@@ -36,7 +36,7 @@ from .step_memory import warm_up_memory
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
-    "found_arrays", "found_views", "gather_in", "gather_manifolds", "gather_step", "overlapping_boxes", "packed_found",
+    "found_arrays", "found_views", "gather_in", "gather_manifolds", "overlapping_boxes", "packed_found",
     "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
@@ -995,7 +995,14 @@ def placed_boxes(vertices, offsets, radius, position, angle, margin):
     manifolds and the solve)."""
     count = len(offsets) - 1
     placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
-    for k in range(count):
+    _place(vertices, offsets, radius, position, angle, margin, placement, boxes, trig)
+    return placement, boxes, trig
+
+
+@_without_runtime
+def _place(vertices, offsets, radius, position, angle, margin, placement, boxes, trig):
+    """:func:`placed_boxes` into its three arrays."""
+    for k in range(len(offsets) - 1):
         c, s = math.cos(angle[k]), math.sin(angle[k])
         trig[k, 0], trig[k, 1] = c, s
         x, y = position[k, 0], position[k, 1]
@@ -1008,7 +1015,6 @@ def placed_boxes(vertices, offsets, radius, position, angle, margin):
             low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
         grow = radius[k] + margin
         boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = low_x - grow, low_y - grow, high_x + grow, high_y + grow
-    return placement, boxes, trig
 
 
 # A step's contacts go back to Python packed, in three buffers (each array numba hands to Python costs
@@ -1103,56 +1109,47 @@ def _filtered(first, second, category, mask, group, other_category, other_mask, 
 
 
 @_jit
-def gather_step(position, angle, asleep, vertices, normals, offsets, radius, ids, count, sweep_order, body_filters,
-                near_boxes, near_start, near_members, kept, pad, cell_size, cell_keys, cell_starts, members, ends_a,
-                ends_b, side, segment_radius, segment_boxes, segment_shared, joints, segment_filters, default_filter,
-                margin, slop):
-    """A step's contacts of the awake bodies (``asleep``: each body's flag) against static segments and each
-    other, in one call: the bodies' boxes at ``position``, ``angle`` (grown by ``margin`` px), each awake
-    body's near segments (:func:`refresh_near`; ``kept``: the last call's awake rows, bodies and segments),
-    the body pairs (:func:`sweep_pairs`, ``sweep_order`` kept), the pairs whose collision filters touch
-    (``body_filters``, ``segment_filters``: category, mask, group arrays, empty when all are the default), then
-    :func:`gather_manifolds` (touch summary: ``slop`` px). Returns the boxes and every body's cos and sin of
-    its angle (:func:`placed_boxes`); the near lists (start, members) and what to keep for the next call
-    (awake rows, bodies, segments); the contacts, packed (:func:`found_arrays`); the contacts that wake a
-    sleeper (rows), and how many contacts are static."""
-    placement, boxes, trig = placed_boxes(vertices, offsets, radius, position, angle, margin)
-    awake = np.flatnonzero(~asleep)
-    same, near_start, near_members, ks, segs = refresh_near(near_boxes, near_start, near_members, boxes, awake,
-                                                            kept[0], pad, cell_size, cell_keys, cell_starts, members,
-                                                            segment_boxes)
-    if same:
-        awake, ks, segs = kept
-    static_ks, static_segs = ks, segs
-    if len(segment_filters[0]) or len(body_filters[0]):
-        static_segs, static_ks = _filtered(segs, ks, *segment_filters, *body_filters, default_filter)
-    lo, hi = sweep_pairs(boxes, sweep_order, ids, asleep) if len(ids) >= 2 else (np.empty(0, np.int64),
-                                                                                 np.empty(0, np.int64))
-    if len(body_filters[0]):
-        lo, hi = _filtered(lo, hi, *body_filters, *body_filters, default_filter)
-    ints, floats, flags, wakers, static_count = gather_manifolds(
-        vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius, segment_boxes,
-        segment_shared, joints, boxes, ids, count, static_ks, static_segs, lo, hi, margin, asleep, slop)
-    return boxes, trig, near_start, near_members, (awake, ks, segs), ints, floats, flags, wakers, static_count
-
-
-@_jit
 def gather_in(m, pad, margin, slop, default_filter):
-    """:func:`gather_step` on what a :class:`~engine.world.step_memory.StepMemory` keeps (the bodies' start
-    placement and sleep flags, the shape table, the level, the near lists and sweep order), which it updates:
-    the boxes, the near lists, and the awake rows the solve moves. Returns the contacts, packed
-    (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many contacts are static; how many
-    bodies are awake."""
-    (m.boxes, m.trig, m.near_start, m.near_members, kept, ints, floats, flags, wakers, static_count) = gather_step(
-        m.position, m.angle, m.asleep, m.vertices, m.normals, m.offsets, m.radius, m.ids, m.count, m.sweep_order,
-        (m.category, m.mask, m.group), m.near_box, m.near_start, m.near_members,
-        (m.kept_awake, m.kept_bodies, m.kept_segments), pad, m.cell_size, m.cell_keys, m.cell_starts, m.members,
-        m.ends_a, m.ends_b, m.side, m.segment_radius, m.segment_boxes, m.segment_joint,
-        (m.joint_ends, m.joint_order, m.joint_start, m.joint_size), (m.segment_category, m.segment_mask,
-                                                                     m.segment_group), default_filter, margin, slop)
-    m.kept_awake, m.kept_bodies, m.kept_segments = kept
-    m.awake = kept[0]
-    return ints, floats, flags, wakers, static_count, len(kept[0])
+    """A step's contacts of the awake bodies against static segments and each other, in one call, from what a
+    :class:`~engine.world.step_memory.StepMemory` ``m`` keeps (the bodies' start placement and sleep flags, the
+    shape table, the level, the near lists and sweep order), which it updates: the boxes (grown by ``margin``
+    px) and every body's cos and sin (:func:`placed_boxes`), each awake body's near segments
+    (:func:`refresh_near`, padded by ``pad`` px), and the awake rows the solve moves. The body pairs come from
+    :func:`sweep_pairs`, the pairs whose collision filters touch are kept (``default_filter``: category, mask,
+    group of a body or segment without its own), then :func:`gather_manifolds` (touch summary: ``slop`` px).
+    Returns the contacts, packed (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many
+    contacts are static; how many bodies are awake.
+
+    (Written out here rather than calling a function of the memory's arrays: a call between compiled functions
+    with numba's runtime counts every array handed over in and out, some 10 ns each, and this one took 30.)"""
+    asleep, offsets = m.asleep, m.offsets
+    count = len(offsets) - 1
+    placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
+    _place(m.vertices, offsets, m.radius, m.position, m.angle, margin, placement, boxes, trig)
+    m.boxes, m.trig = boxes, trig
+    awake = np.flatnonzero(~asleep)
+    same, m.near_start, m.near_members, ks, segs = refresh_near(
+        m.near_box, m.near_start, m.near_members, boxes, awake, m.kept_awake, pad, m.cell_size, m.cell_keys,
+        m.cell_starts, m.members, m.segment_boxes)
+    if same:
+        awake, ks, segs = m.kept_awake, m.kept_bodies, m.kept_segments
+    else:
+        m.kept_awake, m.kept_bodies, m.kept_segments = awake, ks, segs
+    m.awake = awake
+    ids, category = m.ids, m.category
+    static_ks, static_segs = ks, segs
+    if len(m.segment_category) or len(category):
+        static_segs, static_ks = _filtered(segs, ks, m.segment_category, m.segment_mask, m.segment_group, category,
+                                           m.mask, m.group, default_filter)
+    lo, hi = sweep_pairs(boxes, m.sweep_order, ids, asleep) if len(ids) >= 2 else (np.empty(0, np.int64),
+                                                                                   np.empty(0, np.int64))
+    if len(category):
+        lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
+    ints, floats, flags, wakers, static_count = gather_manifolds(
+        m.vertices, m.normals, offsets, m.radius, placement, trig, m.ends_a, m.ends_b, m.side, m.segment_radius,
+        m.segment_boxes, m.segment_joint, (m.joint_ends, m.joint_order, m.joint_start, m.joint_size), boxes, ids,
+        m.count, static_ks, static_segs, lo, hi, margin, asleep, slop)
+    return ints, floats, flags, wakers, static_count, len(awake)
 
 
 def compile_steps():
@@ -1179,17 +1176,8 @@ def compile_steps():
                      np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_), joints,
                      np.array([[-1.5, 0.5, 1.5, 3.5], [-1.5, 2.0, 1.5, 5.0]]), np.array([0, 1]), np.array([4, 4]),
                      one - 1, one - 1, one - 1, one, 0.5, np.zeros(2, dtype=np.bool_), 0.25)
-    none, two = one[:0].copy(), np.ones(2, dtype=np.int64)
-    for filters, segment_filters in (((none,) * 3, (none,) * 3), ((two, two, two - 1), (one, one, one - 1))):
-        found = gather_step(np.array([[0.0, 2.0], [0.0, 3.5]]), np.array([0.0, 0.1]), np.zeros(2, dtype=np.bool_),
-                            np.concatenate([box, box]), np.concatenate([box_normals, box_normals]), np.array([0, 4, 8]),
-                            np.zeros(2), np.array([0, 1]), np.array([4, 4]), np.array([0, 1]), filters, np.zeros((2, 4)),
-                            np.zeros(3, dtype=np.int64), none, (none, none, none), 1.0, 64.0,
-                            np.array([2**31 - 1, 2**31], dtype=np.int64), np.array([0, 1, 1]), one - 1, ends_a, ends_b,
-                            np.array([[0.0, -1.0]]), segment_radius, segment_boxes, np.zeros(1, dtype=np.bool_),
-                            joints, segment_filters, np.array([1, -1, 0]), 0.5, 0.25)  # (default filters, or some)
-    picked_found(*found[5:8], one - 1)
-    gather_in(warm_up_memory(), 1.0, 0.5, 0.25, np.array([1, -1, 0]))
+    found = gather_in(warm_up_memory(), 1.0, 0.5, 0.25, np.array([1, -1, 0]))
+    picked_found(*found[:3], one[:0].copy())
     touch_summary(np.zeros((1, 2)), np.ones((1, 2), dtype=np.bool_), one - 1, -one, one - 1, np.zeros(1, np.bool_),
                   0.25)  # (the scalar contacts of kinematic bodies and characters)
     yield "contact gathering"
