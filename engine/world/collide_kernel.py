@@ -474,7 +474,7 @@ def collide_pairs(vertices: np.ndarray, normals: np.ndarray, offsets: np.ndarray
                                          real(placement), whole(pair_a), whole(pair_b), float(margin)))
 
 
-@_jit
+@_without_runtime
 def _sort_by_min_x(order, boxes):
     """Sort ``order`` (rows of ``boxes``) in place by min x, ties by row: numpy's stable argsort of min x.
     Insertion sort: the caller keeps the order from step to step, and bodies move little in a step, so it
@@ -489,31 +489,22 @@ def _sort_by_min_x(order, boxes):
         order[j + 1] = item
 
 
-@_jit
-def _sweep(boxes, order, ids, asleep):
-    """Sweep and prune over the boxes in ``order`` (by min x): each box against the boxes after it that start
-    within its x extent, then their y extents; pairs of two sleepers (``asleep``, by row) are left out.
-    Returns the pairs' rows (lower id first), in the order found."""
-    # The boxes copied in sweep order: the inner loop then reads memory in sequence, not through ``order``.
-    swept, sleeps = np.empty((len(order), 4)), np.empty(len(order), dtype=np.bool_)
+@_without_runtime
+def _swept_boxes(boxes, order, asleep, swept, sleeps):
+    """The boxes and sleep flags copied in sweep order (``order``, by min x), into ``swept`` and ``sleeps``: the
+    sweep's inner loop then reads memory in sequence, not through ``order``."""
     for i in range(len(order)):
         for c in range(4):
             swept[i, c] = boxes[order[i], c]
         sleeps[i] = asleep[order[i]]
-    room = 16 + 4 * len(order)
-    while True:  # (rarely twice: a pile averages under three pairs per body)
-        lo, hi = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
-        total = _swept_pairs(swept, sleeps, order, ids, lo, hi)
-        if total >= 0:
-            return lo[:total], hi[:total]
-        room *= 2
 
 
-@_jit
+@_without_runtime
 def _swept_pairs(swept, sleeps, order, ids, lo, hi):
-    """:func:`_sweep`'s loop over the boxes in sweep order (``swept``), into ``lo`` and ``hi``; returns how many
-    pairs, or -1 when they do not fit. (A loop of its own: an array reassigned inside the loop, to grow it,
-    made numba count references at every step of the inner loop, five times the loop's own cost.)"""
+    """Sweep and prune over the boxes in sweep order (``swept``, by min x): each box against the boxes after it
+    that start within its x extent, then their y extents; pairs of two sleepers (``sleeps``) are left out.
+    Writes the pairs' rows (lower id first), in the order found, into ``lo`` and ``hi``; returns how many
+    pairs, or -1 when they do not fit."""
     total = 0
     for i in range(len(order)):
         a_max_x, a_min_y, a_max_y, a_sleeps = swept[i, 2], swept[i, 1], swept[i, 3], sleeps[i]
@@ -529,30 +520,51 @@ def _swept_pairs(swept, sleeps, order, ids, lo, hi):
     return total
 
 
-@_jit
-def sweep_pairs(boxes, order, ids, asleep):
-    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
-    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi) row; without the pairs of
-    two boxes flagged in ``asleep`` ((K,) bool). ``order``: the rows, last sorted by min x (sorted again in
-    place: keep it for the next call)."""
-    _sort_by_min_x(order, boxes)
-    lo, hi = _sweep(boxes, order, ids, asleep)
-    first = np.zeros(len(order) + 1, dtype=np.int64)  # a counting sort by lo, then each lo's his sorted
+@_without_runtime
+def _sorted_pairs(lo, hi, first, out_lo, out_hi):
+    """The pairs (``lo``, ``hi``: rows) sorted by (lo, hi) into ``out_lo`` and ``out_hi``: a counting sort by
+    lo (``first``: zeros, one more than there are rows), then each lo's his by insertion (they are few)."""
     for p in range(len(lo)):
         first[lo[p] + 1] += 1
-    for k in range(len(order)):
+    rows = len(first) - 1
+    for k in range(rows):
         first[k + 1] += first[k]
-    out_lo, out_hi, at = np.empty_like(lo), np.empty_like(hi), first[:-1].copy()
-    for p in range(len(lo)):
-        out_lo[at[lo[p]]], out_hi[at[lo[p]]] = lo[p], hi[p]
-        at[lo[p]] += 1
-    for k in range(len(order)):
+    for p in range(len(lo)):  # (``first[k]`` moves up to the next free place of lo k, then back)
+        at = first[lo[p]]
+        out_lo[at], out_hi[at] = lo[p], hi[p]
+        first[lo[p]] += 1
+    for k in range(rows - 1, 0, -1):
+        first[k] = first[k - 1]
+    first[0] = 0
+    for k in range(rows):
         for i in range(first[k] + 1, first[k + 1]):
             item, j = out_hi[i], i - 1
             while j >= first[k] and out_hi[j] > item:
                 out_hi[j + 1] = out_hi[j]
                 j -= 1
             out_hi[j + 1] = item
+
+
+@_jit
+def sweep_pairs(boxes, order, ids, asleep):
+    """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
+    ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi) row; without the pairs of
+    two boxes flagged in ``asleep`` ((K,) bool). ``order``: the rows, last sorted by min x (sorted again in
+    place: keep it for the next call). The work is done without numba's runtime; here only the arrays are
+    made."""
+    count = len(order)
+    _sort_by_min_x(order, boxes)
+    swept, sleeps = np.empty((count, 4)), np.empty(count, dtype=np.bool_)
+    _swept_boxes(boxes, order, asleep, swept, sleeps)
+    room = 16 + 4 * count
+    while True:  # (rarely twice: a pile averages under three pairs per body)
+        pairs = np.empty(4 * room, dtype=np.int64)  # (found lo, hi; sorted lo, hi)
+        total = _swept_pairs(swept, sleeps, order, ids, pairs[:room], pairs[room:2 * room])
+        if total >= 0:
+            break
+        room *= 2
+    out_lo, out_hi = pairs[2 * room:2 * room + total], pairs[3 * room:3 * room + total]
+    _sorted_pairs(pairs[:total], pairs[room:room + total], np.zeros(count + 1, dtype=np.int64), out_lo, out_hi)
     return out_lo, out_hi
 
 
