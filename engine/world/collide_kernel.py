@@ -618,6 +618,25 @@ def _segments_near(box, cell_size, cell_keys, cell_starts, members, segment_boxe
     return count
 
 
+@_inline
+def _inside_near_box(near_boxes, boxes, k):
+    """Whether body ``k``'s box lies within the padded box its near segments were looked up for."""
+    return (near_boxes[k, 0] <= boxes[k, 0] and near_boxes[k, 1] <= boxes[k, 1] and near_boxes[k, 2] >= boxes[k, 2]
+            and near_boxes[k, 3] >= boxes[k, 3])
+
+
+@_without_runtime
+def near_lists_stand(near_boxes, boxes, awake, kept_awake):
+    """Whether :func:`refresh_near` would change nothing: the awake bodies are ``kept_awake`` and each one's box
+    lies within its padded box (the usual step; without numba's runtime, so asking costs nothing)."""
+    if len(awake) != len(kept_awake):
+        return False
+    for i in range(len(awake)):
+        if awake[i] != kept_awake[i] or not _inside_near_box(near_boxes, boxes, awake[i]):
+            return False
+    return True
+
+
 @_jit
 def refresh_near(near_boxes, near_start, near_members, boxes, awake, kept_awake, pad, cell_size, cell_keys,
                  cell_starts, members, segment_boxes):
@@ -626,16 +645,11 @@ def refresh_near(near_boxes, near_start, near_members, boxes, awake, kept_awake,
     that padded box look again (``near_boxes`` updated in place). Returns whether nothing changed and the
     awake bodies are ``kept_awake`` (the caller's (body, segment) pairs stand); the lists (start, members);
     and the (body, segment) pairs of the awake bodies, body by body (empty when nothing changed)."""
+    if near_lists_stand(near_boxes, boxes, awake, kept_awake):
+        return True, near_start, near_members, awake[:0], awake[:0]
     outside = np.zeros(len(awake), dtype=np.bool_)
     for i in range(len(awake)):
-        k = awake[i]
-        outside[i] = not (near_boxes[k, 0] <= boxes[k, 0] and near_boxes[k, 1] <= boxes[k, 1]
-                          and near_boxes[k, 2] >= boxes[k, 2] and near_boxes[k, 3] >= boxes[k, 3])
-    same = len(awake) == len(kept_awake) and not outside.any()
-    for i in range(len(awake) if same else 0):
-        same = same and awake[i] == kept_awake[i]
-    if same:
-        return True, near_start, near_members, awake[:0], awake[:0]
+        outside[i] = not _inside_near_box(near_boxes, boxes, awake[i])
     count = len(near_start) - 1
     fresh_start, fresh = np.zeros(len(awake) + 1, dtype=np.int64), np.empty(64, dtype=np.int64)
     mark, out, stamp = np.full(len(segment_boxes), -1, dtype=np.int64), np.empty(64, dtype=np.int64), 0
@@ -1140,12 +1154,13 @@ def gather_in(m, pad, margin, slop, default_filter):
     _place(m.vertices, offsets, m.radius, m.position, m.angle, margin, placement, boxes, trig)
     m.boxes, m.trig = boxes, trig
     awake = np.flatnonzero(~asleep)
-    same, m.near_start, m.near_members, ks, segs = refresh_near(
-        m.near_box, m.near_start, m.near_members, boxes, awake, m.kept_awake, pad, m.cell_size, m.cell_keys,
-        m.cell_starts, m.members, m.segment_boxes)
-    if same:
-        awake, ks, segs = m.kept_awake, m.kept_bodies, m.kept_segments
+    kept_awake = m.kept_awake
+    if near_lists_stand(m.near_box, boxes, awake, kept_awake):
+        awake, ks, segs = kept_awake, m.kept_bodies, m.kept_segments
     else:
+        _, m.near_start, m.near_members, ks, segs = refresh_near(
+            m.near_box, m.near_start, m.near_members, boxes, awake, kept_awake, pad, m.cell_size, m.cell_keys,
+            m.cell_starts, m.members, m.segment_boxes)
         m.kept_awake, m.kept_bodies, m.kept_segments = awake, ks, segs
     m.awake = awake
     ids, category = m.ids, m.category

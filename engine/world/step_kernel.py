@@ -150,20 +150,27 @@ def begin_in(m, numbers, may_rest):
     the step has nothing to do)."""
     if may_rest and all_asleep_in_place(numbers):
         return -1
-    count = len(numbers)
-    if len(m.angle) != count:  # (the world makes a new table, and memory, whenever its bodies change)
+    angle = m.angle
+    if len(angle) != len(numbers):  # (the world makes a new table, and memory, whenever its bodies change)
         raise ValueError("the step memory is another set of bodies' (its table is out of date)")
-    position, angle, asleep = m.position, m.angle, m.asleep
-    for k in range(count):
+    return _begin_rows(numbers, m.position, angle, m.asleep)
+
+
+@_without_runtime
+def _begin_rows(numbers, position, angle, asleep):
+    """:func:`begin_in`'s writes; returns how many bodies sleep."""
+    sleeping = 0
+    for k in range(len(numbers)):
         for j in range(3):
             numbers[k, PREVIOUS_X + j] = numbers[k, X + j]
         numbers[k, PLACED] = 0.0
         position[k, 0], position[k, 1], angle[k] = numbers[k, X], numbers[k, Y], numbers[k, ANGLE]
         asleep[k] = numbers[k, SLEEPING] != 0.0
-    return np.count_nonzero(asleep)
+        sleeping += asleep[k]
+    return sleeping
 
 
-@_jit
+@_without_runtime
 def all_asleep_in_place(numbers):
     """Whether every body sleeps and game code placed none since the last step: then the step has nothing
     to do, not even :func:`begin_in`'s writes (a whole resting level, every step; one flag back instead of four
