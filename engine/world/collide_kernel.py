@@ -32,6 +32,7 @@ import numba
 import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
+from .kernel import shaped
 from .step_memory import warm_up_memory
 
 __all__ = [
@@ -909,26 +910,26 @@ def _manifold_scratch(floats, ints, flags, sizes):
     whether it is kept and the seam rule looks at it."""
     bodies, first_row, static_room, pair_room, widest = sizes
     shapes, rows = bodies + static_room, first_row + 2 * static_room
-    all_v, all_n = floats[:2 * rows].reshape((rows, 2)), floats[2 * rows:4 * rows].reshape((rows, 2))
+    all_v, all_n = shaped(floats[:2 * rows], (rows, 2)), shaped(floats[2 * rows:4 * rows], (rows, 2))
     at = 4 * rows
-    all_radius, trig = floats[at:at + shapes], floats[at + shapes:at + 3 * shapes].reshape((shapes, 2))
-    padded = floats[at + 3 * shapes:at + 6 * shapes].reshape((shapes, 3))
+    all_radius, trig = floats[at:at + shapes], shaped(floats[at + shapes:at + 3 * shapes], (shapes, 2))
+    padded = shaped(floats[at + 3 * shapes:at + 6 * shapes], (shapes, 3))
     at += 6 * shapes
-    local_v, local_n = floats[at:at + 2 * widest].reshape((widest, 2)), floats[at + 2 * widest:at + 4 * widest].reshape(
-        (widest, 2))
+    local_v = shaped(floats[at:at + 2 * widest], (widest, 2))
+    local_n = shaped(floats[at + 2 * widest:at + 4 * widest], (widest, 2))
     at += 4 * widest
-    normal, point = floats[at:at + 2 * pair_room].reshape((pair_room, 2)), floats[
-        at + 2 * pair_room:at + 6 * pair_room].reshape((pair_room, 2, 2))
-    sep = floats[at + 6 * pair_room:at + 8 * pair_room].reshape((pair_room, 2))
+    normal = shaped(floats[at:at + 2 * pair_room], (pair_room, 2))
+    point = shaped(floats[at + 2 * pair_room:at + 6 * pair_room], (pair_room, 2, 2))
+    sep = shaped(floats[at + 6 * pair_room:at + 8 * pair_room], (pair_room, 2))
     all_offsets, ks, sg = ints[:shapes + 1], ints[shapes + 1:shapes + 1 + static_room], ints[
         shapes + 1 + static_room:shapes + 1 + 2 * static_room]
     at = shapes + 1 + 2 * static_room
     pair_a, pair_b, a_rows = ints[at:at + pair_room], ints[at + pair_room:at + 2 * pair_room], ints[
         at + 2 * pair_room:at + 3 * pair_room]
-    fid, edge = ints[at + 3 * pair_room:at + 5 * pair_room].reshape((pair_room, 2)), ints[
-        at + 5 * pair_room:at + 6 * pair_room]
+    fid = shaped(ints[at + 3 * pair_room:at + 5 * pair_room], (pair_room, 2))
+    edge = ints[at + 5 * pair_room:at + 6 * pair_room]
     keys = ints[at + 6 * pair_room:at + 7 * pair_room]
-    valid, keep, seam = flags[:2 * pair_room].reshape((pair_room, 2)), flags[2 * pair_room:3 * pair_room], \
+    valid, keep, seam = shaped(flags[:2 * pair_room], (pair_room, 2)), flags[2 * pair_room:3 * pair_room], \
         flags[3 * pair_room:4 * pair_room]
     return (all_v, all_n, all_offsets, all_radius, trig, padded, local_v, local_n, ks, sg, pair_a, pair_b, a_rows,
             normal, point, sep, fid, valid, edge, keys, keep, seam)
@@ -1054,8 +1055,8 @@ def _found_layout(ints, floats, flags):
     closest (the smaller separation, +inf without points); valid (m, 2), touching (closest within the slop)."""
     m = len(ints) // 7
     return (ints[:m], ints[m:2 * m], ints[2 * m:3 * m], ints[3 * m:4 * m], ints[4 * m:5 * m],
-            ints[5 * m:7 * m].reshape((m, 2)), floats[:2 * m].reshape((m, 2)), floats[2 * m:6 * m].reshape((m, 2, 2)),
-            floats[6 * m:8 * m].reshape((m, 2)), floats[8 * m:9 * m], flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m])
+            shaped(ints[5 * m:7 * m], (m, 2)), shaped(floats[:2 * m], (m, 2)), shaped(floats[2 * m:6 * m], (m, 2, 2)),
+            shaped(floats[6 * m:8 * m], (m, 2)), floats[8 * m:9 * m], shaped(flags[:2 * m], (m, 2)), flags[2 * m:3 * m])
 
 
 found_arrays = _jit(_found_layout)

@@ -30,8 +30,12 @@ import math
 
 import numba
 import numpy as np
+from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
-__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "angle_trig", "compile_steps", "solve_into",
+__all__ = ["BODY_COLUMNS", "CONTACT_COLUMNS", "PARAMETERS", "angle_trig", "compile_steps", "shaped", "solve_into",
            "solve_scratch_size", "solve_step"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -42,6 +46,34 @@ _without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False
 arrays). With the runtime, numba counts references to every array handed to an inlined helper whose body
 branches, in and out at every contact of every pass: a third of the solve. Without it there is nothing to
 count."""
+@intrinsic
+def shaped(typingctx, flat, shape):
+    """``flat`` (a C-contiguous array of exactly ``prod(shape)`` items) seen as a C-contiguous array of
+    ``shape`` (a tuple of ints), sharing its memory: what ``flat.reshape(shape)`` gives, without numba's
+    general reshape (a call into its helper library that tries every layout, some 8 ns: the step carves some
+    sixty arrays out of a few buffers). The size is not checked: the carving code computes it."""
+    if not (isinstance(flat, types.Array) and flat.layout == "C" and isinstance(shape, types.UniTuple)
+            and isinstance(shape.dtype, types.Integer)):
+        return None
+    result = flat.copy(ndim=shape.count, layout="C")
+
+    def codegen(context, builder, signature, args):
+        source = make_array(signature.args[0])(context, builder, args[0])
+        view = make_array(result)(context, builder)
+        sizes = [builder.sext(size, cgutils.intp_t) if size.type != cgutils.intp_t else size
+                 for size in cgutils.unpack_tuple(builder, args[1])]
+        stride = source.itemsize
+        strides = []
+        for size in reversed(sizes):
+            strides.insert(0, stride)
+            stride = builder.mul(stride, size)
+        populate_array(view, data=source.data, shape=sizes, strides=strides, itemsize=source.itemsize,
+                       meminfo=source.meminfo, parent=source.parent)
+        return impl_ret_borrowed(context, builder, result, view._getvalue())
+
+    return result(flat, shape), codegen
+
+
 _inline = numba.njit(inline="always", fastmath=False)
 """Helpers of the per-contact loops, inlined where called (numba's typing of a function grows fast with its
 size, so only the small helpers are inlined, and each loop is its own compiled function)."""
@@ -542,12 +574,12 @@ def solve_into(velocity, body, gravity_scale, pair, contact, impulse, colour_sta
     every array handed to it in and out (about 10 ns each), and this one allocates nothing."""
     m, rows, dyn = len(pair), len(velocity), int(params[DYNAMIC_ROWS])
     at = m * 3 * 4 * 6
-    jac, constants = scratch[:at].reshape((m, 3, 4, 6)), scratch[at:at + m * _CONSTANTS].reshape((m, _CONSTANTS))
+    jac, constants = shaped(scratch[:at], (m, 3, 4, 6)), shaped(scratch[at:at + m * _CONSTANTS], (m, _CONSTANTS))
     at += m * _CONSTANTS
-    max_normal, change = scratch[at:at + 2 * m].reshape((m, 2)), scratch[at + 2 * m:at + 2 * m + 3 * rows].reshape(
-        (rows, 3))
+    max_normal = shaped(scratch[at:at + 2 * m], (m, 2))
+    change = shaped(scratch[at + 2 * m:at + 2 * m + 3 * rows], (rows, 3))
     at += 2 * m + 3 * rows
-    per_row = scratch[at:at + 6 * dyn].reshape((3, dyn, 2))
+    per_row = shaped(scratch[at:at + 6 * dyn], (3, dyn, 2))
     first, second, third = per_row[0], per_row[1], per_row[2]
     constants[:] = 0.0
     max_normal[:] = 0.0

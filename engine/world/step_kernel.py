@@ -36,7 +36,7 @@ from ..bodies import (
 )
 from .kernel import (
     BODY_COLUMNS, CONTACT_COLUMNS, DT, DYNAMIC_ROWS, GRAVITY_Y, MAX_SPEED, PARAMETERS, SUBSTEPS, solve_into,
-    solve_scratch_size,
+    shaped, solve_scratch_size,
 )
 from .kernel import ANGLE as BODY_ANGLE
 from .kernel import CENTER_X as BODY_CENTER_X
@@ -83,10 +83,10 @@ def _contact_layout(ints, floats, flags):
     views: keys, ids (m, 2), valid (m, 2), normal (m, 2), point (m, 2, 2), impulse (m, 4), sliding (m, 2),
     anchors (m, 2, 4), touching, a_index, b_index."""
     m = len(ints) // 5
-    keys, ids, a_index, b_index = ints[:m], ints[m:3 * m].reshape((m, 2)), ints[3 * m:4 * m], ints[4 * m:5 * m]
-    normal, point = floats[:2 * m].reshape((m, 2)), floats[2 * m:6 * m].reshape((m, 2, 2))
-    impulse, anchors = floats[6 * m:10 * m].reshape((m, 4)), floats[10 * m:18 * m].reshape((m, 2, 4))
-    valid, touching, sliding = flags[:2 * m].reshape((m, 2)), flags[2 * m:3 * m], flags[3 * m:5 * m].reshape((m, 2))
+    keys, ids, a_index, b_index = ints[:m], shaped(ints[m:3 * m], (m, 2)), ints[3 * m:4 * m], ints[4 * m:5 * m]
+    normal, point = shaped(floats[:2 * m], (m, 2)), shaped(floats[2 * m:6 * m], (m, 2, 2))
+    impulse, anchors = shaped(floats[6 * m:10 * m], (m, 4)), shaped(floats[10 * m:18 * m], (m, 2, 4))
+    valid, touching, sliding = shaped(flags[:2 * m], (m, 2)), flags[2 * m:3 * m], shaped(flags[3 * m:5 * m], (m, 2))
     return keys, ids, valid, normal, point, impulse, sliding, anchors, touching, a_index, b_index
 
 
@@ -372,7 +372,7 @@ def _motion_layout(body_out):
     """What :func:`solve_contacts` hands back of the awake rows (``body_out``), as views: how far each moved
     ((n, 2) px) and its velocity at the end ((n, 3): px/s, px/s, rad/s)."""
     n = len(body_out) // 5
-    return body_out[:2 * n].reshape((n, 2)), body_out[2 * n:].reshape((n, 3))
+    return shaped(body_out[:2 * n], (n, 2)), shaped(body_out[2 * n:], (n, 3))
 
 
 step_motion = _jit(_motion_layout)
@@ -444,19 +444,19 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, light, ex
     _, _, _, order, starts, light_colours = _colouring_views(colour_ints, colour_flags)
     into = _contact_views(ints, floats, flags)
     keys, ids, valid, normal, point, impulse, sliding, anchors, touching, _, _ = into
-    separation, friction_o, restitution_o = (scratch[:2 * m].reshape((m, 2)), scratch[2 * m:3 * m],
+    separation, friction_o, restitution_o = (shaped(scratch[:2 * m], (m, 2)), scratch[2 * m:3 * m],
                                              scratch[3 * m:4 * m])
-    table = scratch[4 * m:(4 + CONTACT_COLUMNS) * m].reshape((m, CONTACT_COLUMNS))
+    table = shaped(scratch[4 * m:(4 + CONTACT_COLUMNS) * m], (m, CONTACT_COLUMNS))
     at = (4 + CONTACT_COLUMNS) * m
-    center, trig = scratch[at:at + 2 * fixed_rows].reshape((fixed_rows, 2)), scratch[
-        at + 2 * fixed_rows:at + 4 * fixed_rows].reshape((fixed_rows, 2))
-    velocity = scratch[at + 4 * fixed_rows:at + 7 * fixed_rows].reshape((fixed_rows, 3))
-    body = scratch[at + 7 * fixed_rows:at + 13 * fixed_rows].reshape((fixed_rows, BODY_COLUMNS))
+    center = shaped(scratch[at:at + 2 * fixed_rows], (fixed_rows, 2))
+    trig = shaped(scratch[at + 2 * fixed_rows:at + 4 * fixed_rows], (fixed_rows, 2))
+    velocity = shaped(scratch[at + 4 * fixed_rows:at + 7 * fixed_rows], (fixed_rows, 3))
+    body = shaped(scratch[at + 7 * fixed_rows:at + 13 * fixed_rows], (fixed_rows, BODY_COLUMNS))
     at += 13 * fixed_rows
     gravity_scale, step_params = scratch[at:at + dynamic_rows], scratch[at + dynamic_rows:at + dynamic_rows + PARAMETERS]
     at += dynamic_rows + PARAMETERS
-    displacement, solve_room = scratch[at:at + 3 * fixed_rows].reshape((fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
-    a_kind, pair = int_scratch[:m], int_scratch[m:3 * m].reshape((m, 2))
+    displacement, solve_room = shaped(scratch[at:at + 3 * fixed_rows], (fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
+    a_kind, pair = int_scratch[:m], shaped(int_scratch[m:3 * m], (m, 2))
     light_ordered, uneven, stiff, static = flag_scratch[:m], flag_scratch[m:2 * m], flag_scratch[2 * m:3 * m], \
         flag_scratch[3 * m:4 * m]
     still = flag_scratch[4 * m:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from engine.world import kernel as k_
@@ -97,3 +98,38 @@ def test_carried_rows_are_the_key_match():
             old_keys = np.concatenate([old_keys, np.array([2 * 10**6 + case], dtype=np.int64)])
         order = rng.permutation(m).astype(np.int64)
         assert np.array_equal(carried_rows(order, found_keys, old_keys, old_order), _match(old_keys, found_keys[order]))
+
+
+@numba.njit(_nrt=False)
+def _carved_without_runtime(flat, out):
+    """Carves (3, 2, 4) out of ``flat[4:28]`` without numba's runtime and writes it, doubled, into ``out``."""
+    view = k_.shaped(flat[4:28], (3, 2, 4))
+    for i in range(3):
+        for j in range(2):
+            for k in range(4):
+                out[i, j, k] = 2.0 * view[i, j, k]
+
+
+@numba.njit
+def _carved(flat, rows):
+    return k_.shaped(flat[2:2 + 3 * rows], (rows, 3)), k_.shaped(flat[:rows], (rows,))
+
+
+def test_shaped_is_reshape_sharing_memory_with_and_without_the_runtime():
+    """The step's carving (``kernel.shaped``) gives what ``reshape`` gives, in the flat array's own memory
+    (what the kernel writes lands in the buffer), and keeps that memory alive after the buffer is dropped."""
+    flat = np.arange(40.0)
+    out = np.zeros((3, 2, 4))
+    _carved_without_runtime(flat, out)
+    assert np.array_equal(out, 2.0 * flat[4:28].reshape((3, 2, 4)))
+    for rows in (0, 1, 5):
+        table, first = _carved(flat, rows)
+        assert table.shape == (rows, 3) and np.array_equal(table, flat[2:2 + 3 * rows].reshape((rows, 3)))
+        assert table.flags.c_contiguous and np.array_equal(first, flat[:rows])
+    table, _ = _carved(flat, 4)
+    table[1, 2] = -1.0
+    assert flat[2 + 5] == -1.0
+    del flat
+    assert table[3].tolist() == [11.0, 12.0, 13.0]
+    ints = np.arange(12, dtype=np.int64)
+    assert np.array_equal(_carved(ints, 3)[0], ints[2:11].reshape((3, 3)))
