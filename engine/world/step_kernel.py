@@ -47,7 +47,7 @@ from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, 
 from .step_memory import (
     event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
-from .warmstart import carried_rows, colour_numbers, fill_table
+from .warmstart import carried_in_order, carried_rows, colour_numbers, fill_table
 
 __all__ = ["ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colouring_arrays", "common_participants",
            "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts", "rest_and_sleep",
@@ -216,19 +216,23 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
     return rows, ia, ib, friction, restitution
 
 
-@_jit
-def _light(rows, ia, ib, a_kind, normal, closest, extent, gravity_x, gravity_y, dt, light_gap):
-    """Which contacts are light: apart at step start (by more than ``light_gap`` px) and not closing that gap
-    within the step, even turning (``extent``: each row's reach, px) and falling; only between awake bodies
-    or on static geometry."""
-    light = np.zeros(len(ia), dtype=np.bool_)
+@_without_runtime
+def _lights(rows, ia, ib, found, sleep_extent, count, awake_rows, settings, extent, circle, light):
+    """Into ``extent`` (each row's reach, px; 0 for fixed rows), ``circle`` (whether each awake row is a circle)
+    and ``light``: which contacts are light: apart at step start (by more than the light gap, ``settings[3]``
+    px) and not closing that gap within the step, even turning and falling; only between awake bodies or on
+    static geometry. ``found``: :func:`found_arrays` of the contacts."""
+    _, a_kind, _, _, _, _, normal, _, _, closest, _, _ = found
+    gravity_x, gravity_y, dt, light_gap = settings[0], settings[1], settings[2], settings[3]
+    extent[:] = 0.0
+    for r in range(len(awake_rows)):
+        extent[r], circle[r] = sleep_extent[awake_rows[r]], count[awake_rows[r]] == 1
     for k in range(len(ia)):
         a, b, nx, ny = ia[k], ib[k], normal[k, 0], normal[k, 1]
         gap = closest[k] - light_gap
         closing = (rows[a, 0] - rows[b, 0]) * nx + (rows[a, 1] - rows[b, 1]) * ny \
             + abs(rows[a, 2]) * extent[a] + abs(rows[b, 2]) * extent[b] + abs(gravity_x * nx + gravity_y * ny) * dt
         light[k] = gap > 0.0 and closing * dt < gap and (a_kind[k] == _DYNAMIC_KIND or a_kind[k] == _STATIC_KIND)
-    return light
 
 
 @_without_runtime
@@ -313,15 +317,6 @@ def _ordered(order, found, light, friction, restitution, ia, ib, into, separatio
             point_o[i, j, 0], point_o[i, j, 1] = point[k, j, 0], point[k, j, 1]
 
 
-@_jit
-def _row_extent(sleep_extent, count, awake_rows, rows):
-    """Each row's reach (px; 0 for fixed rows) and whether each awake row is a circle."""
-    extent, circle = np.zeros(rows), np.zeros(len(awake_rows), dtype=np.bool_)
-    for r in range(len(awake_rows)):
-        extent[r], circle[r] = sleep_extent[awake_rows[r]], count[awake_rows[r]] == 1
-    return extent, circle
-
-
 @_without_runtime
 def _rows_placed(body_trig, awake_rows, rows, center, trig, velocity):
     """Each row's centre at step start, cos and sin of its angle, and velocity (into ``center`` (R, 2), ``trig``
@@ -398,45 +393,77 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
 
     What allocates (the light flags, the colouring when it changed, the carried rows, the new contacts and the
     scratch) is done here; the rest runs without numba's runtime (:func:`_solve_prepared`)."""
-    awake_rows = m.awake
-    keys, a_kind, _, _, _, _, normal, _, _, closest, _, _ = found_arrays(found_ints, found_floats, found_flags)
-    old_keys = contact_arrays(old_ints, old_floats, old_flags)[0]
-    old_colour_ints, old_colour_flags = m.colour_ints, m.colour_flags
-    old_rows_a, old_rows_b, old_light, old_order, _, _ = colouring_arrays(old_colour_ints, old_colour_flags)
-    extent, circle = _row_extent(m.sleep_extent, m.count, awake_rows, len(rows))
-    light = _light(rows, ia, ib, a_kind, normal, closest, extent, settings[0], settings[1], settings[2], settings[3])
-    if _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light):
+    awake_rows, contacts, fixed_rows = m.awake, len(ia), len(rows)
+    old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
+    scratch = np.empty(fixed_rows + contacts * (4 + CONTACT_COLUMNS) + fixed_rows * 13 + dynamic_rows + PARAMETERS
+                       + fixed_rows * 3 + solve_scratch_size(contacts, fixed_rows, dynamic_rows))
+    int_scratch = np.empty(4 * contacts, np.int64)
+    flag_scratch = np.empty(dynamic_rows + 5 * contacts + old_count, np.bool_)
+    light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
+    if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m.sleep_extent, m.count, awake_rows,
+                         settings, old_colour_ints, old_colour_flags, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
         colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
     m.colour_ints, m.colour_flags = colour_ints, colour_flags
-    source = carried_rows(colouring_arrays(colour_ints, colour_flags)[3], keys, old_keys, old_order)
-    ints, floats, flags = contact_buffers(len(keys))
-    contacts, fixed_rows = len(keys), len(rows)
-    scratch = np.empty(contacts * (4 + CONTACT_COLUMNS) + fixed_rows * 13 + dynamic_rows + PARAMETERS
-                       + fixed_rows * 3 + solve_scratch_size(contacts, fixed_rows, dynamic_rows))
-    body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + len(old_keys), np.int64)
+    source = int_scratch[:contacts]
+    if not _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
+                             colour_flags, old_colour_ints, old_colour_flags, int_scratch):
+        source = carried_rows(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
+            found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0],
+            colouring_arrays(old_colour_ints, old_colour_flags)[3])
+    ints, floats, flags = contact_buffers(contacts)
+    body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + old_count, np.int64)
     fast_count, began_count, ended_count, same, touching_count = _solve_prepared(
-        rows, dynamic_rows, ia, ib, friction, restitution, light, extent, circle, source, found_ints, found_floats,
-        found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch,
-        np.empty(3 * contacts, np.int64), np.empty(4 * contacts + len(old_keys), np.bool_), numbers,
-        awake_rows, m.position, m.angle, m.reach, m.trig, params, settings, body_out, changes)
+        rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats, found_flags, old_ints,
+        old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch, int_scratch, flag_scratch,
+        numbers, awake_rows, m.position, m.angle, m.reach, m.trig, params, settings, body_out, changes)
     return (colour_ints, colour_flags, ints, floats, flags, body_out, changes[:fast_count + began_count + ended_count],
             fast_count, began_count, same, touching_count)
 
 
 @_without_runtime
-def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, light, extent, circle, source, found_ints,
-                    found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats,
-                    flags, scratch, int_scratch, flag_scratch, numbers, awake_rows, position, angle, reach, body_trig,
-                    params, settings, body_out, changes):
+def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, sleep_extent, count, awake_rows, settings,
+                      old_colour_ints, old_colour_flags, scratch, flag_scratch):
+    """:func:`_lights` into :func:`solve_contacts`' scratch (extent first; circle, then light), and whether the
+    last colouring stands: the same rows of A and B, light the same way."""
+    dynamic_rows, contacts = len(awake_rows), len(ia)
+    light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
+    _lights(rows, ia, ib, found_views(found_ints, found_floats, found_flags), sleep_extent, count, awake_rows,
+            settings, scratch[:len(rows)], flag_scratch[:dynamic_rows], light)
+    old_rows_a, old_rows_b, old_light, _, _, _ = _colouring_views(old_colour_ints, old_colour_flags)
+    return _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light)
+
+
+@_without_runtime
+def _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
+                      colour_flags, old_colour_ints, old_colour_flags, int_scratch):
+    """:func:`~engine.world.warmstart.carried_rows` into the first contacts' room of ``int_scratch`` (the next
+    is its scratch) when the same pairs were found in the same order as in the last step (its way without a
+    sort); returns whether they were (else the caller asks ``carried_rows``, which sorts)."""
+    keys = found_views(found_ints, found_floats, found_flags)[0]
+    old_keys = _contact_views(old_ints, old_floats, old_flags)[0]
+    order, old_order = _colouring_views(colour_ints, colour_flags)[3], _colouring_views(old_colour_ints,
+                                                                                         old_colour_flags)[3]
+    return carried_in_order(order, keys, old_keys, old_order, int_scratch[:len(keys)],
+                            int_scratch[len(keys):2 * len(keys)])
+
+
+@_without_runtime
+def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats, found_flags,
+                    old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch,
+                    int_scratch, flag_scratch, numbers, awake_rows, position, angle, reach, body_trig, params,
+                    settings, body_out, changes):
     """:func:`solve_contacts` once the colouring and carried rows are known: the contacts in colour order (into
     the new contact set's buffers ``ints``, ``floats``, ``flags``), the contact table, the body rows, the solve,
     the write-back, the motion (``body_out``), the fast rows and the touch changes (``changes``), in the
     scratch arrays. Returns how many rows moved fast, how many pairs began and ended touching, whether the same
     pairs touch in the same order, and how many touch."""
     m, fixed_rows = len(source), len(rows)
+    extent, scratch = scratch[:fixed_rows], scratch[fixed_rows:]  # (as :func:`_colouring_stands` made them)
+    circle, light = flag_scratch[:dynamic_rows], flag_scratch[dynamic_rows:dynamic_rows + m]
+    flag_scratch, int_scratch = flag_scratch[dynamic_rows + m:], int_scratch[m:]  # (the first m: ``source``)
     ratio, rotation_error, dt = settings[4], settings[5], settings[2]
     found = found_views(found_ints, found_floats, found_flags)
     (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,

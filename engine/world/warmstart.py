@@ -18,8 +18,8 @@ import numpy as np
 
 import engine.world.kernel as k_  # (the column names)
 
-__all__ = ["carried_rows", "colour_contacts", "colour_numbers", "compile_steps", "contact_table", "fill_contact_table",
-           "fill_table", "fill_table_from"]
+__all__ = ["carried_in_order", "carried_rows", "colour_contacts", "colour_numbers", "compile_steps",
+           "contact_table", "fill_contact_table", "fill_table", "fill_table_from"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _inline = numba.njit(inline="always", fastmath=False)
@@ -97,21 +97,27 @@ def carried_rows(order, found_keys, old_keys, old_order):
     pair: what :func:`_match` gives. When the same pairs were found in the same order as in the last step (a
     pile at rest, or one whose light contacts changed colour), the last colouring's ``old_order`` maps them
     without a sort: found index -> last row. Keys are unique within a step, so both ways agree."""
-    m = len(order)
-    same = len(old_order) == len(old_keys) and len(old_keys) == len(found_keys)
-    for i in range(len(old_order) if same else 0):
+    source = np.empty(len(order), dtype=np.int64)
+    if carried_in_order(order, found_keys, old_keys, old_order, source, np.empty(len(order), dtype=np.int64)):
+        return source
+    return _match(old_keys, found_keys[order])
+
+
+@k_._without_runtime
+def carried_in_order(order, found_keys, old_keys, old_order, source, last_row):
+    """:func:`carried_rows` into ``source`` when the same pairs were found in the same order as in the last
+    step (then the last colouring maps them without a sort); returns whether they were. ``last_row``: scratch,
+    one per contact."""
+    if not (len(old_order) == len(old_keys) and len(old_keys) == len(found_keys)):
+        return False
+    for i in range(len(old_order)):
         if found_keys[old_order[i]] != old_keys[i]:
-            same = False
-            break
-    if not same:
-        return _match(old_keys, found_keys[order])
-    last_row = np.empty(m, dtype=np.int64)
-    for i in range(m):
+            return False
+    for i in range(len(order)):
         last_row[old_order[i]] = i
-    source = np.empty(m, dtype=np.int64)
-    for p in range(m):
+    for p in range(len(order)):
         source[p] = last_row[order[p]]
-    return source
+    return True
 
 
 @_inline

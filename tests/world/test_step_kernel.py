@@ -115,8 +115,12 @@ def test_light_flags_and_colours_are_the_numpy_ones(seed):
     closing = (v[ia, 0] - v[ib, 0]) * normal[:, 0] + (v[ia, 1] - v[ib, 1]) * normal[:, 1] \
         + np.abs(v[ia, 2]) * extent[ia] + np.abs(v[ib, 2]) * extent[ib] + np.abs(gx * normal[:, 0] + gy * normal[:, 1]) * dt
     expected = (gap > 0.0) & (closing * dt < gap)
-    light = step_kernel._light(rows, ia, ib, found.a_kind, normal, closest, extent, gx, gy, dt,
-                               cfg.light_gap_fraction * cfg.linear_slop)
+    settings = np.array([gx, gy, dt, cfg.light_gap_fraction * cfg.linear_slop])
+    got_extent, circle = np.full(len(rows), np.nan), np.ones(len(awake), dtype=bool)
+    light = np.zeros(len(ia), dtype=bool)
+    step_kernel._lights(rows, ia, ib, collide_kernel.found_arrays(found.ints, found.floats, found.flags),
+                        table.sleep_extent, table.count, awake, settings, got_extent, circle, light)
+    assert np.array_equal(got_extent, extent) and np.array_equal(circle, table.count[awake] == 1)
     assert np.array_equal(light, expected) and light.any() and not light.all()
     order, sizes, light_colours = colour_contacts(ia, ib, len(awake), light)
     got_order, starts, got_light_colours = step_kernel._colours(ia, ib, len(awake), light)
