@@ -56,8 +56,8 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts, step_in,
-    step_motion, sweep_may_hit,
+    ROW_COLUMNS, FixedTypes, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts,
+    step_in, step_motion, sweep_may_hit,
 )
 from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start, sweep_candidates
 from .contacts import (
@@ -225,7 +225,7 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
     ready_to_gather(table, scene.static)
     params, settings = _parameters(cfg, scene.gravity, dt)
     old = state.contacts
-    (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = step_in(
+    (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = _STEP_IN.call(
         table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
         params, settings, *table.event_room)
     if status < 0:  # a resting level: nothing moves, none was placed
@@ -247,6 +247,10 @@ def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, tabl
         return StepOutcome(new, touching, events)
     events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
     return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
+
+
+_STEP_IN = FixedTypes(step_in)
+"""The one-call step, its argument types fixed (see :class:`~engine.world.step_kernel.FixedTypes`)."""
 
 
 def _events_made(table: ShapeTable, began: int, ended: int) -> list[ContactEvent]:

@@ -15,6 +15,8 @@ step uses (nothing compiles mid-game).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import subprocess
 import sys
 import textwrap
@@ -22,7 +24,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from engine import KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
+import engine
+from engine import CollisionFilter, KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
 from engine.bodies import GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
 from engine.world import collide_kernel, contacts, solver, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
@@ -488,6 +491,14 @@ def test_found_contacts_read_their_packed_arrays_where_the_kernel_put_them(m):
     assert list(picked.a) == rows.tolist()
 
 
+def _count_one_call_steps(monkeypatch):
+    """A list that gets an item at every one-call step the solver makes."""
+    calls = []
+    fixed = step_kernel.FixedTypes(step_kernel.step_in)
+    monkeypatch.setattr(solver, "_STEP_IN", SimpleNamespace(call=lambda *args: calls.append(1) or fixed.call(*args)))
+    return calls
+
+
 def _events_and_contacts(forced_python_path, monkeypatch):
     """Crates dropped onto a floor of joined segments and on each other (begin and end events), stepped 240
     times, as (kind, A, B, normal) with bodies named by their place in the world, and the last step's
@@ -501,9 +512,7 @@ def _events_and_contacts(forced_python_path, monkeypatch):
                                  angle=float(rng.uniform(-0.5, 0.5)), restitution=0.3))
     if forced_python_path:
         world.add_kinematic(KinematicBody(RoundedPolygon.box(10, 10), (5000.0, 5000.0)))
-    calls = []
-    one_call = solver.step_in
-    monkeypatch.setattr(solver, "step_in", lambda *args: calls.append(1) or one_call(*args))
+    calls = _count_one_call_steps(monkeypatch)
     place = {id(b): i for i, b in enumerate(world.bodies)}
 
     def named(participant):
@@ -540,9 +549,7 @@ def _landing_row_events(forced_python_path, monkeypatch):
         world.add_body(RigidBody(RoundedPolygon.box(20, 20), (-420.0 + 36.0 * (i % 24), 30.0 + 90.0 * (i // 24))))
     if forced_python_path:
         world.add_kinematic(KinematicBody(RoundedPolygon.box(10, 10), (5000.0, 5000.0)))
-    calls = []
-    one_call = solver.step_in
-    monkeypatch.setattr(solver, "step_in", lambda *args: calls.append(1) or one_call(*args))
+    calls = _count_one_call_steps(monkeypatch)
     place = {id(b): i for i, b in enumerate(world.bodies)}
     per_step, first_room = [], len(world._rigid.table().event_room[0])
     for _ in range(60):
@@ -578,3 +585,29 @@ def test_a_step_memory_refuses_another_set_of_bodies_state():
     memory = contacts.ShapeTable(world.bodies[:4]).memory
     with pytest.raises(ValueError, match="another set of bodies"):
         begin_in(memory, world._rigid.body_state, False)
+
+
+def test_the_one_call_step_is_called_with_one_set_of_argument_types(monkeypatch):
+    """The solver calls the one-call step through its compiled entry point for the first call's argument
+    types (``FixedTypes``), which does not check them: every world must hand it the same types. Worlds of
+    crates that grow, lose bodies, sleep, bounce off a chain and carry collision filters all step with the
+    one version the warm-up compiles."""
+    engine.warm_up()
+    seen = set()
+    dispatcher = step_kernel.step_in
+    monkeypatch.setattr(solver, "_STEP_IN", SimpleNamespace(
+        call=lambda *args: seen.add(tuple(map(dispatcher.typeof_pyval, args))) or dispatcher(*args)))
+    worlds = [random_pile(seed, count=count) for seed, count in ((1, 5), (2, 40))]
+    world = World(physics=PhysicsConfig(enable_sleep=True))
+    world.add_chain([(-300.0, 200.0), (-300.0, 0.0), (300.0, 0.0), (300.0, 200.0)], radius=2.0)
+    for i in range(12):
+        world.add_body(RigidBody(SHAPES[i % len(SHAPES)], (-200.0 + 35.0 * i, 30.0 + 9.0 * i), restitution=0.4,
+                                 filter=CollisionFilter(category=1 << (i % 3))))
+    worlds.append(world)
+    for step in range(150):
+        for w in worlds:
+            w.step(1 / 60)
+        if step == 40:
+            worlds[1].remove_body(worlds[1].bodies[3])
+            worlds[0].add_body(RigidBody(SHAPES[0], (0.0, 300.0)))
+    assert len(seen) == 1 and list(seen) == dispatcher.signatures
