@@ -375,23 +375,7 @@ class World:
         try:
             for body in self.kinematic_bodies:
                 body.advance(dt)
-            events: list[ContactEvent] = []
-            if len(self.characters) >= _CROWD:
-                self._crowd = self._crowd_now()
-            self._standing = _StandingBodies() if self.characters else None
-            crowd, dynamic = self._crowd, BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
-            for k, character in enumerate(self.characters):
-                move_character(character, dt)
-                if crowd is not None:
-                    crowd.moved(k)
-                if character.step_events:
-                    events.extend(character.step_events)
-                floor = character.floor_collider
-                if character.on_floor and floor is not None and floor.kind is dynamic:
-                    self._press_on_floor(character, dt)
-            if self._crowd is not None:
-                self._crowd.settled()
-            self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
+            events: list[ContactEvent] = self._move_characters(dt) if self.characters else []
             if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
                 scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
                                    self.static_friction)
@@ -409,6 +393,27 @@ class World:
                 if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
                         or thing in self.sensors:
                     self._remove_now(thing)
+
+    def _move_characters(self, dt: float) -> list[ContactEvent]:
+        """Move every character (a crowd of them shares its neighbours' look-ups); returns their events."""
+        events: list[ContactEvent] = []
+        if len(self.characters) >= _CROWD:
+            self._crowd = self._crowd_now()
+        self._standing = _StandingBodies()
+        crowd, dynamic = self._crowd, BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
+        for k, character in enumerate(self.characters):
+            move_character(character, dt)
+            if crowd is not None:
+                crowd.moved(k)
+            if character.step_events:
+                events.extend(character.step_events)
+            floor = character.floor_collider
+            if character.on_floor and floor is not None and floor.kind is dynamic:
+                self._press_on_floor(character, dt)
+        if self._crowd is not None:
+            self._crowd.settled()
+        self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
+        return events
 
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
