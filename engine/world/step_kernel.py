@@ -190,12 +190,28 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
     the world's state rows; ``position`` and ``angle``: every body's placement at step start. Returns the
     rows ((R, 8)), each contact's rows of A and B, and its mixed friction (geometric mean) and restitution
     (the larger)."""
-    dyn, m = len(awake_rows), len(a_kind)
-    row_of_body = np.full(len(numbers), -1, dtype=np.int64)
-    has_static = False
-    for k in range(m):
-        has_static = has_static or a_kind[k] == _STATIC_KIND
-    rows = np.zeros((dyn + (1 if has_static else 0), ROW_COLUMNS))
+    m = len(a_kind)
+    rows = np.zeros((len(awake_rows) + (1 if _any_static(a_kind) else 0), ROW_COLUMNS))
+    ia, ib, friction, restitution = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m), np.empty(m)
+    _participant_rows(numbers, awake_rows, position, angle, a_kind, a_index, b_index, static_friction,
+                      np.empty(len(numbers), np.int64), rows, ia, ib, friction, restitution)
+    return rows, ia, ib, friction, restitution
+
+
+@_without_runtime
+def _any_static(a_kind):
+    for k in range(len(a_kind)):
+        if a_kind[k] == _STATIC_KIND:
+            return True
+    return False
+
+
+@_without_runtime
+def _participant_rows(numbers, awake_rows, position, angle, a_kind, a_index, b_index, static_friction, row_of_body,
+                      rows, ia, ib, friction, restitution):
+    """:func:`common_participants` into its arrays (``rows``: zeros; ``row_of_body``: scratch, one per body)."""
+    dyn = len(awake_rows)
+    row_of_body[:] = -1
     for r in range(dyn):
         body = awake_rows[r]
         row_of_body[body] = r
@@ -203,9 +219,7 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
             rows[r, j] = numbers[body, VX + j]
         rows[r, 3], rows[r, 4] = numbers[body, INV_MASS], numbers[body, INV_INERTIA]
         rows[r, 5], rows[r, 6], rows[r, 7] = position[body, 0], position[body, 1], angle[body]
-    ia, ib = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
-    friction, restitution = np.empty(m), np.empty(m)
-    for k in range(m):
+    for k in range(len(a_kind)):
         b = b_index[k]
         ib[k] = row_of_body[b]
         if a_kind[k] == _DYNAMIC_KIND:
@@ -215,7 +229,6 @@ def common_participants(numbers, awake_rows, position, angle, a_kind, a_index, b
             ia[k], fa, ea = dyn, static_friction, 0.0
         friction[k] = math.sqrt(fa * numbers[b, FRICTION])
         restitution[k] = max(ea, numbers[b, RESTITUTION])
-    return rows, ia, ib, friction, restitution
 
 
 @_without_runtime
@@ -530,15 +543,36 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, f
 def solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags,
                           m, numbers, params, settings):
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
-    ``static_friction`` its coefficient), their rows made by :func:`common_participants` in the same call (one
-    call less, and five arrays fewer handed to Python and back, each step)."""
-    _, a_kind, _, a_index, b_index, _, _, _, _, _, _, _ = found_arrays(found_ints, found_floats, found_flags)
-    rows, ia, ib, friction, restitution = common_participants(numbers, m.awake, m.position, m.angle, a_kind, a_index,
-                                                              b_index, static_friction)
+    ``static_friction`` its coefficient), their rows made as :func:`common_participants` makes them, in the
+    same call (one call less, and five arrays fewer handed to Python and back, each step)."""
+    awake_rows, contacts = m.awake, len(found_ints) // 7  # (seven ints a found contact: found_arrays)
+    has_static = _static_found(found_ints, found_floats, found_flags)
+    rows = np.zeros((len(awake_rows) + (1 if has_static else 0), ROW_COLUMNS))
+    ints, mixed = np.empty(len(numbers) + 2 * contacts, np.int64), np.empty(2 * contacts)
+    ia, ib, friction, restitution = ints[len(numbers):len(numbers) + contacts], ints[len(numbers) + contacts:], \
+        mixed[:contacts], mixed[contacts:]
+    _found_participant_rows(numbers, awake_rows, m.position, m.angle, found_ints, found_floats, found_flags,
+                            static_friction, ints, rows, mixed)
     return solve_contacts(
-        rows, len(m.awake), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
+        rows, len(awake_rows), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
         old_floats, old_flags, m, numbers, params, settings)
 
+
+@_without_runtime
+def _static_found(found_ints, found_floats, found_flags):
+    """Whether any found contact is on static geometry."""
+    return _any_static(found_views(found_ints, found_floats, found_flags)[1])
+
+
+@_without_runtime
+def _found_participant_rows(numbers, awake_rows, position, angle, found_ints, found_floats, found_flags,
+                            static_friction, ints, rows, mixed):
+    """:func:`_participant_rows` of the found contacts, into ``ints`` (each body's row scratch, then the rows
+    of A and of B) and ``mixed`` (friction, then restitution)."""
+    _, a_kind, _, a_index, b_index, _, _, _, _, _, _, _ = found_views(found_ints, found_floats, found_flags)
+    bodies, m = len(numbers), len(a_kind)
+    _participant_rows(numbers, awake_rows, position, angle, a_kind, a_index, b_index, static_friction,
+                      ints[:bodies], rows, ints[bodies:bodies + m], ints[bodies + m:], mixed[:m], mixed[m:])
 
 
 @_jit
