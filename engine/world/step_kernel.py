@@ -659,11 +659,19 @@ def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began,
     """The participants of the contacts ``began`` (rows of the new set) and ``ended`` (rows of the last
     step's), A as :func:`_participant_a` names it, B as a body row; and the normals of those that began: into
     ``parts_room`` and ``normals_room`` when they fit, else into the memory."""
-    keys, _, _, normal, _, _, _, _, _, a_index, b_index = contact_arrays(ints, floats, flags)
-    old_keys, _, _, _, _, _, _, _, _, old_a_index, old_b_index = contact_arrays(old_ints, old_floats, old_flags)
-    fits = len(began) + len(ended) <= len(parts_room)
-    parts = parts_room if fits else np.empty((len(began) + len(ended), 2), dtype=np.int64)
-    normals = normals_room if fits else np.empty((len(began), 2))
+    if len(began) + len(ended) <= len(parts_room):
+        _event_rows(ints, floats, flags, old_ints, old_floats, old_flags, began, ended, parts_room, normals_room)
+        return
+    parts, normals = np.empty((len(began) + len(ended), 2), dtype=np.int64), np.empty((len(began), 2))
+    _event_rows(ints, floats, flags, old_ints, old_floats, old_flags, began, ended, parts, normals)
+    m.event_parts, m.event_normals = parts, normals
+
+
+@_without_runtime
+def _event_rows(ints, floats, flags, old_ints, old_floats, old_flags, began, ended, parts, normals):
+    """:func:`_event_parts`' rows, into ``parts`` and ``normals`` (room for them all)."""
+    keys, _, _, normal, _, _, _, _, _, a_index, b_index = _contact_views(ints, floats, flags)
+    old_keys, _, _, _, _, _, _, _, _, old_a_index, old_b_index = _contact_views(old_ints, old_floats, old_flags)
     for i in range(len(began)):
         row = began[i]
         parts[i, 0], parts[i, 1] = _participant_a(a_index, keys, row), b_index[row]
@@ -671,8 +679,6 @@ def _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, began,
     for j in range(len(ended)):
         row, i = ended[j], len(began) + j
         parts[i, 0], parts[i, 1] = _participant_a(old_a_index, old_keys, row), old_b_index[row]
-    if not fits:
-        m.event_parts, m.event_normals = parts, normals
 
 
 @_jit
