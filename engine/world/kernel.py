@@ -46,6 +46,8 @@ _without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False
 arrays). With the runtime, numba counts references to every array handed to an inlined helper whose body
 branches, in and out at every contact of every pass: a third of the solve. Without it there is nothing to
 count."""
+
+
 @intrinsic
 def shaped(typingctx, flat, shape):
     """``flat`` (a C-contiguous array of exactly ``prod(shape)`` items) seen as a C-contiguous array of

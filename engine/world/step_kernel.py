@@ -410,10 +410,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     scratch) is done here; the rest runs without numba's runtime (:func:`_solve_prepared`)."""
     awake_rows, contacts, fixed_rows = m.awake, len(ia), len(rows)
     old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
-    scratch = np.empty(fixed_rows + contacts * (4 + CONTACT_COLUMNS) + fixed_rows * 13 + dynamic_rows + PARAMETERS
-                       + fixed_rows * 3 + solve_scratch_size(contacts, fixed_rows, dynamic_rows))
-    int_scratch = np.empty(4 * contacts, np.int64)
-    flag_scratch = np.empty(dynamic_rows + 5 * contacts + old_count, np.bool_)
+    float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
+    scratch, int_scratch, flag_scratch = np.empty(float_size), np.empty(int_size, np.int64), np.empty(flag_size,
+                                                                                                      np.bool_)
     light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
     if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m.sleep_extent, m.count, awake_rows,
                          settings, old_colour_ints, old_colour_flags, scratch, flag_scratch):
@@ -441,8 +440,8 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
 @_without_runtime
 def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, sleep_extent, count, awake_rows, settings,
                       old_colour_ints, old_colour_flags, scratch, flag_scratch):
-    """:func:`_lights` into :func:`solve_contacts`' scratch (extent first; circle, then light), and whether the
-    last colouring stands: the same rows of A and B, light the same way."""
+    """:func:`_lights` into :func:`solve_contacts`' scratch (where :func:`_solve_scratch` carves them), and
+    whether the last colouring stands: the same rows of A and B, light the same way."""
     dynamic_rows, contacts = len(awake_rows), len(ia)
     light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
     _lights(rows, ia, ib, found_views(found_ints, found_floats, found_flags), sleep_extent, count, awake_rows,
@@ -476,9 +475,9 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, f
     scratch arrays. Returns how many rows moved fast, how many pairs began and ended touching, whether the same
     pairs touch in the same order, and how many touch."""
     m, fixed_rows = len(source), len(rows)
-    extent, scratch = scratch[:fixed_rows], scratch[fixed_rows:]  # (as :func:`_colouring_stands` made them)
-    circle, light = flag_scratch[:dynamic_rows], flag_scratch[dynamic_rows:dynamic_rows + m]
-    flag_scratch, int_scratch = flag_scratch[dynamic_rows + m:], int_scratch[m:]  # (the first m: ``source``)
+    (extent, circle, light, separation, friction_o, restitution_o, table, center, trig, velocity, body, gravity_scale,
+     step_params, displacement, solve_room, a_kind, pair, light_ordered, uneven, stiff, static,
+     still) = _solve_scratch(scratch, int_scratch, flag_scratch, m, fixed_rows, dynamic_rows)
     ratio, rotation_error, dt = settings[4], settings[5], settings[2]
     found = found_views(found_ints, found_floats, found_flags)
     (old_keys, old_ids, old_valid, _, _, old_impulse, old_sliding, old_anchors, old_touching, _,
@@ -486,22 +485,6 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, f
     _, _, _, order, starts, light_colours = _colouring_views(colour_ints, colour_flags)
     into = _contact_views(ints, floats, flags)
     keys, ids, valid, normal, point, impulse, sliding, anchors, touching, _, _ = into
-    separation, friction_o, restitution_o = (shaped(scratch[:2 * m], (m, 2)), scratch[2 * m:3 * m],
-                                             scratch[3 * m:4 * m])
-    table = shaped(scratch[4 * m:(4 + CONTACT_COLUMNS) * m], (m, CONTACT_COLUMNS))
-    at = (4 + CONTACT_COLUMNS) * m
-    center = shaped(scratch[at:at + 2 * fixed_rows], (fixed_rows, 2))
-    trig = shaped(scratch[at + 2 * fixed_rows:at + 4 * fixed_rows], (fixed_rows, 2))
-    velocity = shaped(scratch[at + 4 * fixed_rows:at + 7 * fixed_rows], (fixed_rows, 3))
-    body = shaped(scratch[at + 7 * fixed_rows:at + 13 * fixed_rows], (fixed_rows, BODY_COLUMNS))
-    at += 13 * fixed_rows
-    gravity_scale, step_params = scratch[at:at + dynamic_rows], scratch[at + dynamic_rows:at + dynamic_rows + PARAMETERS]
-    at += dynamic_rows + PARAMETERS
-    displacement, solve_room = shaped(scratch[at:at + 3 * fixed_rows], (fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
-    a_kind, pair = int_scratch[:m], shaped(int_scratch[m:3 * m], (m, 2))
-    light_ordered, uneven, stiff, static = flag_scratch[:m], flag_scratch[m:2 * m], flag_scratch[2 * m:3 * m], \
-        flag_scratch[3 * m:4 * m]
-    still = flag_scratch[4 * m:]
     _ordered(order, found, light, friction, restitution, ia, ib, into, separation, a_kind, light_ordered, friction_o,
              restitution_o, pair)
     any_uneven = _uneven_pairs(rows, pair, dynamic_rows, ratio, uneven)
@@ -523,20 +506,65 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, f
     solve_into(velocity, body, gravity_scale, pair, table, impulse, starts, light_colours, step_params, trig,
                solve_room, displacement, sliding)
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
-    moved, motion = _motion_views(body_out)
-    fast_count = 0
-    for r in range(dynamic_rows):
-        moved[r, 0], moved[r, 1] = displacement[r, 0], displacement[r, 1]
-        for j in range(3):
-            motion[r, j] = velocity[r, j]
-        if math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]:
-            changes[fast_count], fast_count = r, fast_count + 1
+    fast_count = _motion_out(displacement, velocity, awake_rows, reach, body_out, changes)
     began, ended = _touch_changes(source, touching, old_touching, still, changes[fast_count:])
     same = _same(old_keys, keys) and _same(old_touching, touching)
     touching_count = 0
     for i in range(m):
         touching_count += touching[i]
     return fast_count, began, ended, same, touching_count
+
+
+@_without_runtime
+def _motion_out(displacement, velocity, awake_rows, reach, body_out, changes):
+    """The awake rows' displacement and end velocity into ``body_out`` (:func:`step_motion`), and the rows that
+    moved ``reach`` or farther into ``changes``; returns how many did."""
+    moved, motion = _motion_views(body_out)
+    fast_count = 0
+    for r in range(len(awake_rows)):
+        moved[r, 0], moved[r, 1] = displacement[r, 0], displacement[r, 1]
+        for j in range(3):
+            motion[r, j] = velocity[r, j]
+        if math.hypot(displacement[r, 0], displacement[r, 1]) >= reach[awake_rows[r]]:
+            changes[fast_count], fast_count = r, fast_count + 1
+    return fast_count
+
+
+@_inline
+def _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count):
+    """The float, int and flag scratch :func:`solve_contacts` makes (see :func:`_solve_scratch`)."""
+    return (fixed_rows * 17 + contacts * (4 + CONTACT_COLUMNS) + dynamic_rows + PARAMETERS
+            + solve_scratch_size(contacts, fixed_rows, dynamic_rows), 4 * contacts,
+            dynamic_rows + 5 * contacts + old_count)
+
+
+@_inline
+def _solve_scratch(scratch, int_scratch, flag_scratch, m, fixed_rows, dynamic_rows):
+    """The solve's arrays carved out of its scratch (``m`` contacts): each row's reach, whether each awake row is
+    a circle, which contacts are light (found order); the contacts' separations, friction and restitution in
+    colour order, the contact table; each row's centre, cos and sin, velocity and body numbers; the gravity
+    scales, the step's parameters, the displacement, the room :func:`~engine.world.kernel.solve_into` works
+    in; A's kind and the pairs' rows (the first ``m`` ints are the carried rows); light, uneven, stiff and
+    static flags in colour order, and one flag per last step's contact."""
+    extent, circle, light = scratch[:fixed_rows], flag_scratch[:dynamic_rows], flag_scratch[dynamic_rows:dynamic_rows + m]
+    at = fixed_rows
+    separation, friction, restitution = shaped(scratch[at:at + 2 * m], (m, 2)), scratch[at + 2 * m:at + 3 * m], \
+        scratch[at + 3 * m:at + 4 * m]
+    table = shaped(scratch[at + 4 * m:at + (4 + CONTACT_COLUMNS) * m], (m, CONTACT_COLUMNS))
+    at += (4 + CONTACT_COLUMNS) * m
+    center = shaped(scratch[at:at + 2 * fixed_rows], (fixed_rows, 2))
+    trig = shaped(scratch[at + 2 * fixed_rows:at + 4 * fixed_rows], (fixed_rows, 2))
+    velocity = shaped(scratch[at + 4 * fixed_rows:at + 7 * fixed_rows], (fixed_rows, 3))
+    body = shaped(scratch[at + 7 * fixed_rows:at + 13 * fixed_rows], (fixed_rows, BODY_COLUMNS))
+    at += 13 * fixed_rows
+    gravity_scale, step_params = scratch[at:at + dynamic_rows], scratch[at + dynamic_rows:at + dynamic_rows + PARAMETERS]
+    at += dynamic_rows + PARAMETERS
+    displacement, solve_room = shaped(scratch[at:at + 3 * fixed_rows], (fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
+    a_kind, pair = int_scratch[m:2 * m], shaped(int_scratch[2 * m:4 * m], (m, 2))
+    flags = flag_scratch[dynamic_rows + m:]
+    return (extent, circle, light, separation, friction, restitution, table, center, trig, velocity, body,
+            gravity_scale, step_params, displacement, solve_room, a_kind, pair, flags[:m], flags[m:2 * m],
+            flags[2 * m:3 * m], flags[3 * m:4 * m], flags[4 * m:])
 
 
 @_jit
