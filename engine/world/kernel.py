@@ -71,7 +71,7 @@ def shaped(typingctx, flat, shape):
             stride = builder.mul(stride, size)
         populate_array(view, data=source.data, shape=sizes, strides=strides, itemsize=source.itemsize,
                        meminfo=source.meminfo, parent=source.parent)
-        return impl_ret_borrowed(context, builder, result, view._getvalue())
+        return impl_ret_borrowed(context, builder, result, view._getvalue())  # noqa: SLF001 (numba's struct API)
 
     return result(flat, shape), codegen
 

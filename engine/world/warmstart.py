@@ -23,6 +23,8 @@ __all__ = ["carried_in_order", "carried_rows", "colour_contacts", "colour_number
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _inline = numba.njit(inline="always", fastmath=False)
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
+"""The loops that allocate nothing: compiled without numba's runtime (see :mod:`engine.world.kernel`)."""
 """Small helpers of the per-contact loops, inlined (a call passing arrays costs more than their work)."""
 
 
@@ -103,7 +105,7 @@ def carried_rows(order, found_keys, old_keys, old_order):
     return _match(old_keys, found_keys[order])
 
 
-@k_._without_runtime
+@_without_runtime
 def carried_in_order(order, found_keys, old_keys, old_order, source, last_row):
     """:func:`carried_rows` into ``source`` when the same pairs were found in the same order as in the last
     step (then the last colouring maps them without a sort); returns whether they were. ``last_row``: scratch,
@@ -173,7 +175,7 @@ def fill_table_from(source, old_ids, old_valid, old_impulse, old_sliding, old_an
     return table, source
 
 
-@k_._without_runtime
+@_without_runtime
 def fill_table(source, old_ids, old_valid, old_impulse, old_sliding, old_anchors, ids, valid, normal, point,
                 separation, stiff, static, light, friction, restitution, pair, center, trig, table, impulse, anchors):
     """:func:`fill_table_from`'s loops, into its arrays (``table``: (m, CONTACT_COLUMNS), every column
