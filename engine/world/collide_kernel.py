@@ -886,10 +886,18 @@ def gather_manifolds(vertices, normals, offsets, radius, placement, trig, ends_a
         vertices, normals, offsets, radius, placement, trig, ends_a, ends_b, side, segment_radius, segment_boxes,
         segment_shared, joints, boxes, ids, count, candidate_body, candidate_segment, lo, hi, margin, floats, ints,
         flags, sizes)
+    return _found_out(floats, ints, flags, sizes, static_pairs + len(lo), static_pairs, kept, kept_static, asleep,
+                      slop)
+
+
+@_jit
+def _found_out(floats, ints, flags, sizes, pairs, static_pairs, kept, kept_static, asleep, slop):
+    """:func:`gather_manifolds`' outputs from its scratch (``kept`` of the ``pairs`` pairs kept): the kept
+    contacts packed, the rows that wake a sleeper, how many kept pairs are static."""
     found_ints, found_floats, found_flags = found_buffers(kept)
     wakers = np.empty(kept, np.int64)
-    waking = _compact_found(floats, ints, flags, sizes, static_pairs + len(lo), static_pairs, asleep, slop,
-                            found_ints, found_floats, found_flags, wakers)
+    waking = _compact_found(floats, ints, flags, sizes, pairs, static_pairs, asleep, slop, found_ints, found_floats,
+                            found_flags, wakers)
     return found_ints, found_floats, found_flags, wakers[:waking], kept_static
 
 
@@ -1143,12 +1151,13 @@ def gather_in(m, pad, margin, slop, default_filter):
     px) and every body's cos and sin (:func:`placed_boxes`), each awake body's near segments
     (:func:`refresh_near`, padded by ``pad`` px), and the awake rows the solve moves. The body pairs come from
     :func:`sweep_pairs`, the pairs whose collision filters touch are kept (``default_filter``: category, mask,
-    group of a body or segment without its own), then :func:`gather_manifolds` (touch summary: ``slop`` px).
-    Returns the contacts, packed (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many
+    group of a body or segment without its own), then :func:`gather_manifolds`' stages (touch summary: ``slop``
+    px). Returns the contacts, packed (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many
     contacts are static; how many bodies are awake.
 
-    (Written out here rather than calling a function of the memory's arrays: a call between compiled functions
-    with numba's runtime counts every array handed over in and out, some 10 ns each, and this one took 30.)"""
+    (Written out here rather than calling functions of the memory's arrays, ``gather_manifolds`` among them: a
+    call between compiled functions with numba's runtime counts every array handed over in and out, some 10 ns
+    each; the runtime-free stages take them for nothing.)"""
     asleep, offsets = m.asleep, m.offsets
     count = len(offsets) - 1
     placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
@@ -1173,10 +1182,15 @@ def gather_in(m, pad, margin, slop, default_filter):
                                                                                    np.empty(0, np.int64))
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
-    ints, floats, flags, wakers, static_count = gather_manifolds(
+    sizes = (count, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
+    scratch_floats, scratch_ints, scratch_flags = _scratch_buffers(*sizes)
+    static_pairs, kept, kept_static = _manifold_rows(
         m.vertices, m.normals, offsets, m.radius, placement, trig, m.ends_a, m.ends_b, m.side, m.segment_radius,
         m.segment_boxes, m.segment_joint, (m.joint_ends, m.joint_order, m.joint_start, m.joint_size), boxes, ids,
-        m.count, static_ks, static_segs, lo, hi, margin, asleep, slop)
+        m.count, static_ks, static_segs, lo, hi, margin, scratch_floats, scratch_ints, scratch_flags, sizes)
+    ints, floats, flags, wakers, static_count = _found_out(scratch_floats, scratch_ints, scratch_flags, sizes,
+                                                           static_pairs + len(lo), static_pairs, kept, kept_static,
+                                                           asleep, slop)
     return ints, floats, flags, wakers, static_count, len(awake)
 
 
