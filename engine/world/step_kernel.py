@@ -11,9 +11,10 @@ and which sleepers an awake body wakes is the gathering's (:mod:`engine.world.co
 numpy code it replaced (bit-identical results): which contacts are light, the graph colours (kept from the
 last step while the same pairs touch the same rows the same way), the contacts in colour order, which pairs
 are of uneven mass (and so how many substeps), the contact table with warm starting
-(:func:`~engine.world.warmstart.fill_contact_table`), the body rows, the solve
-(:func:`~engine.world.kernel.solve_step`), the awake bodies' new placement and velocity, written into the
-world's state array, and which pairs began and ended touching.
+(:func:`~engine.world.warmstart.fill_table`), the body rows, the solve
+(:func:`~engine.world.kernel.solve_into`), the awake bodies' new placement and velocity, written into the
+world's state array, and which pairs began and ended touching. Most of it runs without numba's runtime in
+scratch arrays it makes once (:func:`_solve_prepared`).
 
 :func:`common_participants` makes the solver rows of the usual contacts (awake bodies against each other and
 against static geometry) at once; contacts of kinematic bodies, characters and sleepers take the Python path
@@ -48,7 +49,7 @@ from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, 
 from .step_memory import (
     event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
-from .warmstart import carried_in_order, carried_rows, colour_numbers, fill_table
+from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
 
 __all__ = ["FixedTypes", "ROW_COLUMNS", "SETTINGS", "all_asleep_in_place", "begin_in", "colouring_arrays",
            "common_participants", "compile_steps", "contact_arrays", "packed_colouring", "packed_contacts",
@@ -413,20 +414,19 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
     scratch, int_scratch, flag_scratch = np.empty(float_size), np.empty(int_size, np.int64), np.empty(flag_size,
                                                                                                       np.bool_)
-    light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
     if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m.sleep_extent, m.count, awake_rows,
                          settings, old_colour_ints, old_colour_flags, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
+        light = _light_flags(flag_scratch, dynamic_rows, contacts)
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
         colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
     m.colour_ints, m.colour_flags = colour_ints, colour_flags
     source = int_scratch[:contacts]
     if not _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
                              colour_flags, old_colour_ints, old_colour_flags, int_scratch):
-        source = carried_rows(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
-            found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0],
-            colouring_arrays(old_colour_ints, old_colour_flags)[3])
+        source = rows_by_key(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
+            found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
     ints, floats, flags = contact_buffers(contacts)
     body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + old_count, np.int64)
     fast_count, began_count, ended_count, same, touching_count = _solve_prepared(
@@ -443,9 +443,9 @@ def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, sleep
     """:func:`_lights` into :func:`solve_contacts`' scratch (where :func:`_solve_scratch` carves them), and
     whether the last colouring stands: the same rows of A and B, light the same way."""
     dynamic_rows, contacts = len(awake_rows), len(ia)
-    light = flag_scratch[dynamic_rows:dynamic_rows + contacts]
+    light = _light_flags(flag_scratch, dynamic_rows, contacts)
     _lights(rows, ia, ib, found_views(found_ints, found_floats, found_flags), sleep_extent, count, awake_rows,
-            settings, scratch[:len(rows)], flag_scratch[:dynamic_rows], light)
+            settings, _reach_of_rows(scratch, len(rows)), _circle_flags(flag_scratch, dynamic_rows), light)
     old_rows_a, old_rows_b, old_light, _, _, _ = _colouring_views(old_colour_ints, old_colour_flags)
     return _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light)
 
@@ -455,7 +455,8 @@ def _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_float
                       colour_flags, old_colour_ints, old_colour_flags, int_scratch):
     """:func:`~engine.world.warmstart.carried_rows` into the first contacts' room of ``int_scratch`` (the next
     is its scratch) when the same pairs were found in the same order as in the last step (its way without a
-    sort); returns whether they were (else the caller asks ``carried_rows``, which sorts)."""
+    sort); returns whether they were (else the caller asks
+    :func:`~engine.world.warmstart.rows_by_key`, which sorts)."""
     keys = found_views(found_ints, found_floats, found_flags)[0]
     old_keys = _contact_views(old_ints, old_floats, old_flags)[0]
     order, old_order = _colouring_views(colour_ints, colour_flags)[3], _colouring_views(old_colour_ints,
@@ -539,6 +540,24 @@ def _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count):
 
 
 @_inline
+def _reach_of_rows(scratch, fixed_rows):
+    """Where :func:`_solve_scratch` keeps each row's reach: first."""
+    return scratch[:fixed_rows]
+
+
+@_inline
+def _circle_flags(flag_scratch, dynamic_rows):
+    """Where :func:`_solve_scratch` keeps whether each awake row is a circle: the first flags."""
+    return flag_scratch[:dynamic_rows]
+
+
+@_inline
+def _light_flags(flag_scratch, dynamic_rows, contacts):
+    """Where :func:`_solve_scratch` keeps which contacts are light (found order): after the circle flags."""
+    return flag_scratch[dynamic_rows:dynamic_rows + contacts]
+
+
+@_inline
 def _solve_scratch(scratch, int_scratch, flag_scratch, m, fixed_rows, dynamic_rows):
     """The solve's arrays carved out of its scratch (``m`` contacts): each row's reach, whether each awake row is
     a circle, which contacts are light (found order); the contacts' separations, friction and restitution in
@@ -546,8 +565,8 @@ def _solve_scratch(scratch, int_scratch, flag_scratch, m, fixed_rows, dynamic_ro
     scales, the step's parameters, the displacement, the room :func:`~engine.world.kernel.solve_into` works
     in; A's kind and the pairs' rows (the first ``m`` ints are the carried rows); light, uneven, stiff and
     static flags in colour order, and one flag per last step's contact."""
-    extent, circle, light = scratch[:fixed_rows], flag_scratch[:dynamic_rows], flag_scratch[dynamic_rows:dynamic_rows + m]
-    at = fixed_rows
+    extent, circle = _reach_of_rows(scratch, fixed_rows), _circle_flags(flag_scratch, dynamic_rows)
+    light, at = _light_flags(flag_scratch, dynamic_rows, m), fixed_rows
     separation, friction, restitution = shaped(scratch[at:at + 2 * m], (m, 2)), scratch[at + 2 * m:at + 3 * m], \
         scratch[at + 3 * m:at + 4 * m]
     table = shaped(scratch[at + 4 * m:at + (4 + CONTACT_COLUMNS) * m], (m, CONTACT_COLUMNS))

@@ -19,7 +19,7 @@ import numpy as np
 import engine.world.kernel as k_  # (the column names)
 
 __all__ = ["carried_in_order", "carried_rows", "colour_contacts", "colour_numbers", "compile_steps",
-           "contact_table", "fill_contact_table", "fill_table", "fill_table_from"]
+           "contact_table", "fill_contact_table", "fill_table", "fill_table_from", "rows_by_key"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _inline = numba.njit(inline="always", fastmath=False)
@@ -102,6 +102,12 @@ def carried_rows(order, found_keys, old_keys, old_order):
     source = np.empty(len(order), dtype=np.int64)
     if carried_in_order(order, found_keys, old_keys, old_order, source, np.empty(len(order), dtype=np.int64)):
         return source
+    return rows_by_key(order, found_keys, old_keys)
+
+
+@_jit
+def rows_by_key(order, found_keys, old_keys):
+    """:func:`carried_rows` by sorting the last step's keys (for pairs not found in the same order as then)."""
     return _match(old_keys, found_keys[order])
 
 
