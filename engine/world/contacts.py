@@ -43,7 +43,7 @@ from .collide_kernel import (
 from .filters import filter_arrays
 from .step_kernel import packed_contacts
 from .static import StaticGeometry
-from .step_memory import gathered_boxes, new_step_memory, set_level
+from .step_memory import gathered_boxes, new_step_memory, set_event_room, set_level, set_step_inputs
 
 __all__ = [
     "CHARACTER", "CONTACT_FIELDS", "DEFAULT_FILTER_ROW", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "ByRow",
@@ -495,12 +495,34 @@ class ShapeTable:
         """Where the one-call step writes the participants ((n, 2) int64) and normals ((n, 2)) of the pairs that
         began and ended touching, when they fit (Python owns them: reading them costs nothing, while reading
         arrays out of the step memory costs a call and 0.3 us an array)."""
+        set_event_room(self.memory, *self.event_room)
+        self._handed: tuple[Any, Any, Any] = (None, None, None)
+        """The state rows, contact set and parameters the memory holds as the one-call step's inputs."""
 
     def make_event_room(self, count: int) -> None:
         """Room for the events of ``count`` pairs or more in :attr:`event_room` (twice that: a pile that
         outgrew it will likely grow more)."""
         if count > len(self.event_room[0]):
             self.event_room = _event_room(2 * count)
+            set_event_room(self.memory, *self.event_room)
+
+    def hand_step_inputs(self, numbers: np.ndarray, contacts: "ContactSet", params: np.ndarray,
+                         settings: np.ndarray) -> None:
+        """Make the memory hold what the next one-call step starts from (see
+        :func:`~engine.world.step_memory.set_step_inputs`): ``numbers``, the bodies' state rows; ``contacts``,
+        the last step's; ``params`` and ``settings`` (made together: the same ``params`` come with the same
+        ``settings``). Nothing to hand, usually: the rows and the parameters stay, and the memory keeps the
+        contacts the last one-call step made (:meth:`stepped_to`)."""
+        handed = self._handed
+        if numbers is handed[0] and contacts is handed[1] and params is handed[2]:
+            return
+        set_step_inputs(self.memory, numbers, contacts.ints, contacts.floats, contacts.flags, params, settings,
+                        DEFAULT_FILTER_ROW)
+        self._handed = (numbers, contacts, params)
+
+    def stepped_to(self, contacts: "ContactSet") -> None:
+        """The one-call step made ``contacts`` (kept in the memory as the next step's last contacts)."""
+        self._handed = (self._handed[0], contacts, self._handed[2])
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
-from ..types import ContactEvent, WorldError
+from ..types import ContactEvent, Vec2, WorldError
 from .collide_kernel import body_boxes
 from .contacts import ContactSet, RigidScene, ShapeTable
-from .solver import step_bodies
+from .solver import StepOutcome, step_among_static, step_bodies
+from .static import StaticGeometry
 
 __all__ = ["RigidBodySet"]
 
@@ -124,9 +125,22 @@ class RigidBodySet:
     def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
         """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""
         if not self.bodies:
-            if len(self._contacts) or self._touching:
-                self._contacts, self._touching = ContactSet(), {}
-            return []
-        outcome = step_bodies(scene, self.bodies, self, dt)
-        self._contacts, self._touching, self._resting = outcome.contacts, outcome.touching, outcome.resting
-        return outcome.events
+            return self._no_bodies()
+        return self._kept(step_bodies(scene, self.bodies, self, dt))
+
+    def step_among_static(self, static: StaticGeometry, gravity: Vec2, config: PhysicsConfig, static_friction: float,
+                          dt: float) -> list[ContactEvent]:
+        """:meth:`step` in a world with no kinematic bodies, characters or sensors, so no scene to make (a crate
+        scene's whole step costs a few microseconds of Python: each one counts)."""
+        if not self.bodies:
+            return self._no_bodies()
+        return self._kept(step_among_static(static, gravity, config, static_friction, self, dt))
+
+    def _no_bodies(self) -> list[ContactEvent]:
+        if len(self._contacts) or self._touching:
+            self._contacts, self._touching = ContactSet(), {}
+        return []
+
+    def _kept(self, outcome: StepOutcome) -> list[ContactEvent]:
+        self._contacts, self._touching, events, self._resting = outcome
+        return events

@@ -59,13 +59,14 @@ from .step_kernel import (
     ROW_COLUMNS, FixedTypes, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts,
     step_in, step_motion, sweep_may_hit,
 )
+from .static import StaticGeometry
 from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start, sweep_candidates
 from .contacts import (
-    CHARACTER, DEFAULT_FILTER_ROW, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene,
+    CHARACTER, DYNAMIC, KINEMATIC, STATIC, Colouring, ContactSet, Found, RigidScene,
     ShapeTable, TouchingPairs, collide_all, ready_to_gather, world_polys,
 )
 
-__all__ = ["SolverState", "StepOutcome", "step_bodies"]
+__all__ = ["SolverState", "StepOutcome", "step_among_static", "step_bodies"]
 
 # ------------------------------------------------------------------------------------------------ solve
 def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
@@ -147,16 +148,28 @@ class StepOutcome(NamedTuple):
 def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, dt: float) -> StepOutcome:
     """Advance the rigid ``bodies`` by ``dt`` seconds in ``scene``, from the solver ``state`` of the last
     step; returns the new state and the contact begin/end events."""
+    if not scene.kinematic_bodies and not scene.characters:
+        return step_among_static(scene.static, scene.gravity, scene.config, scene.static_friction, state, dt)
     numbers = state.body_state
-    movers = _mover_boxes(scene) if scene.kinematic_bodies or scene.characters else []
+    movers = _mover_boxes(scene)
     if state.resting and not movers and all_asleep_in_place(numbers):
         return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
+    return _step_by_parts(scene, bodies, state, numbers, state.table(), movers, dt)
+
+
+def step_among_static(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
+                      state: SolverState, dt: float) -> StepOutcome:
+    """:func:`step_bodies` for rigid bodies among ``static`` geometry only (no kinematic bodies, no characters):
+    in one compiled call while none sleeps."""
+    numbers = state.body_state
+    if state.resting and all_asleep_in_place(numbers):
+        return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
     table = state.table()
-    if not scene.kinematic_bodies and not scene.characters:
-        outcome = _awake_step(scene, state, numbers, table, dt)
-        if outcome is not None:
-            return outcome
-    return _step_by_parts(scene, bodies, state, numbers, table, movers, dt)
+    outcome = _awake_step(static, gravity, cfg, static_friction, state, numbers, table, dt)
+    if outcome is not None:
+        return outcome
+    scene = RigidScene(static, [], [], gravity, cfg, static_friction)
+    return _step_by_parts(scene, table.bodies, state, numbers, table, [], dt)
 
 
 def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverState, numbers: np.ndarray,
@@ -215,27 +228,28 @@ def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverStat
     return StepOutcome(new, touching, crushed + events)
 
 
-def _awake_step(scene: RigidScene, state: SolverState, numbers: np.ndarray, table: ShapeTable,
-                dt: float) -> StepOutcome | None:
+def _awake_step(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
+                state: SolverState, numbers: np.ndarray, table: ShapeTable, dt: float) -> StepOutcome | None:
     """The step of a scene of rigid bodies among static geometry only, while none sleeps: made in one compiled
     call (:func:`~engine.world.step_kernel.step_in`: start, gathering, solve, sleep counting), then
     continuous collision and the events. ``None`` when some body sleeps: then only the step's start was made,
     and the step goes on in Python (a sleeper may wake)."""
-    cfg = scene.config
-    ready_to_gather(table, scene.static)
-    params, settings = _parameters(cfg, scene.gravity, dt)
+    ready_to_gather(table, static)
+    params, settings = _parameters(cfg, gravity, dt)
     old = state.contacts
+    table.hand_step_inputs(numbers, old, params, settings)
     (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = _STEP_IN.call(
-        table.memory, numbers, old.ints, old.floats, old.flags, float(scene.static_friction), DEFAULT_FILTER_ROW,
-        params, settings, *table.event_room)
+        table.memory, float(static_friction))
     if status < 0:  # a resting level: nothing moves, none was placed
         return StepOutcome(state.contacts, state.touching, [], True)
     if status > 0:
         return None
     new = ContactSet((ints, floats, flags), make=table.by_row)
+    table.stepped_to(new)
     if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
         body_out, candidates, awake_rows = sweep_candidates(table.memory)
-        _swept(scene, table.bodies, numbers, step_motion(body_out)[0], candidates, awake_rows)
+        _swept(RigidScene(static, [], [], gravity, cfg, static_friction), table.bodies, numbers,
+               step_motion(body_out)[0], candidates, awake_rows)
     if same and touching_count == len(state.touching):
         return _same_pairs(state, old, new, [])
     before = state.touching

@@ -47,7 +47,8 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
 from .step_memory import (
-    event_data, gathered_awake, gathered_boxes, set_awake, solve_results, step_start, sweep_candidates, warm_up_memory,
+    event_data, gathered_awake, gathered_boxes, set_awake, set_event_room, set_step_inputs, solve_results, step_start,
+    sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
 
@@ -623,17 +624,18 @@ def _found_participant_rows(numbers, awake_rows, position, angle, found_ints, fo
 
 
 @_jit
-def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, default_filter, params, settings, parts_room,
-            normals_room):
+def step_in(m, static_friction):
     """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
     (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
-    :func:`rest_and_sleep_in` (``settings``: see :data:`SETTINGS`). The step memory ``m`` keeps what Python
-    reads only now and then (the motion, the fast rows, the touch changes:
-    :func:`~engine.world.step_memory.solve_results`); the contacts found never leave compiled code (only the
-    solved ones do). Only for a scene without kinematic bodies and characters (they take the Python path).
+    :func:`rest_and_sleep_in`, from the inputs the step memory ``m`` holds
+    (:func:`~engine.world.step_memory.set_step_inputs`: the state rows, the last contacts, the settings, see
+    :data:`SETTINGS`). The memory keeps what Python reads only now and then (the motion, the fast rows, the
+    touch changes: :func:`~engine.world.step_memory.solve_results`) and the contacts made, for the next step;
+    the contacts found never leave compiled code (only the solved ones do). Only for a scene without kinematic
+    bodies and characters (they take the Python path).
 
-    When pairs began or ended touching, their participants and the new ones' normals are written into
-    ``parts_room`` and ``normals_room`` (Python's arrays, (n, 2)) when they fit, else kept in the memory
+    When pairs began or ended touching, their participants and the new ones' normals are written into the
+    memory's event room (Python's arrays, (n, 2)) when they fit, else kept in the memory
     (:func:`_event_parts`), so that Python makes the events without reading the contacts; and, with continuous
     collision on, the memory keeps the fast rows whose sweep may meet the level (:func:`sweep_may_hit`), which
     Python sweeps.
@@ -642,15 +644,18 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     touching, whether the same pairs touch (as :func:`solve_contacts`), how many touch, how many ended.
     Status -1: everything rests, nothing was written; status > 0: that many bodies sleep, and only the step's
     start was made (a sleeper may wake: the step goes on in Python); status 0: the step is done."""
+    numbers, params, settings = m.numbers, m.params, m.settings
+    old_ints, old_floats, old_flags = m.contact_ints, m.contact_floats, m.contact_flags
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
         return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0, 0
     found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
-                                                                         default_filter)
+                                                                         m.default_filter)
     (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
      touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
                                              old_floats, old_flags, m, numbers, params, settings)
     m.body_out, m.changes = body_out, changes
+    m.contact_ints, m.contact_floats, m.contact_flags = ints, floats, flags
     sweep_count = 0
     if settings[12] > 0.0 and fast_count:  # (before the sleep pass: it reads the end-of-step angles, as in Python)
         fast = changes[:fast_count]
@@ -667,7 +672,7 @@ def step_in(m, numbers, old_ints, old_floats, old_flags, static_friction, defaul
     ended_count = len(changes) - fast_count - began_count
     if began_count or ended_count:
         _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
-                     changes[fast_count + began_count:], parts_room, normals_room)
+                     changes[fast_count + began_count:], m.parts_room, m.normals_room)
     return 0, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count
 
 
@@ -874,8 +879,9 @@ def compile_steps():
     solve_contacts(rows, 1, ia, ib, friction, restitution, *found, *old, *state)
     solved = solve_common_contacts(0.6, *found, *old, *state)
     step_motion(solved[5])
-    step_in(m, numbers, *old, 0.6, np.array([1, -1, 0]), params, settings, np.empty((1, 2), np.int64),
-            np.empty((1, 2)))
+    set_step_inputs(m, numbers, *old, params, settings, np.array([1, -1, 0]))
+    set_event_room(m, np.empty((1, 2), np.int64), np.empty((1, 2)))
+    step_in(m, 0.6)
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

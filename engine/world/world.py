@@ -373,26 +373,41 @@ class World:
             raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
         self._stepping = True
         try:
-            for body in self.kinematic_bodies:
-                body.advance(dt)
-            events: list[ContactEvent] = self._move_characters(dt) if self.characters else []
-            if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
-                scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
-                                   self.static_friction)
-                events.extend(self._rigid.step(scene, dt))
-            if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
-                events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
-            self.events = events
+            if self.kinematic_bodies or self.characters or self._sensor_set.sensors:
+                self.events = self._step_parts(dt)
+            else:  # (rigid bodies among static geometry only, the usual crate scene: no other part to step)
+                self.events = self._rigid.step_among_static(self.static, self.gravity, self.physics,
+                                                            self.static_friction, dt)
             self.time += dt
             self.step_count += 1
         finally:
             self._stepping = False
+            if self._removals:
+                self._remove_pending()
+
+    def _step_parts(self, dt: float) -> list[ContactEvent]:
+        """A step of every part in turn; returns its events."""
+        try:
+            for body in self.kinematic_bodies:
+                body.advance(dt)
+            events: list[ContactEvent] = self._move_characters(dt) if self.characters else []
+        finally:
             self._crowd = self._standing = None
-            removals, self._removals = self._removals, []
-            for thing in removals:
-                if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
-                        or thing in self.sensors:
-                    self._remove_now(thing)
+        if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
+            scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
+                               self.static_friction)
+            events.extend(self._rigid.step(scene, dt))
+        if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
+            events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
+        return events
+
+    def _remove_pending(self) -> None:
+        """Take out what was asked to leave during the step (still here: it may have been asked twice)."""
+        removals, self._removals = self._removals, []
+        for thing in removals:
+            if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
+                    or thing in self.sensors:
+                self._remove_now(thing)
 
     def _move_characters(self, dt: float) -> list[ContactEvent]:
         """Move every character (a crowd of them shares its neighbours' look-ups); returns their events."""

@@ -611,3 +611,51 @@ def test_the_one_call_step_is_called_with_one_set_of_argument_types(monkeypatch)
             worlds[1].remove_body(worlds[1].bodies[3])
             worlds[0].add_body(RigidBody(SHAPES[0], (0.0, 300.0)))
     assert len(seen) == 1 and list(seen) == dispatcher.signatures
+
+
+def _wakes_a_sleeping_pile(forced_python_path, monkeypatch):
+    """Eight crates settle on a floor and sleep; a ninth, added at the start far above, falls on them later
+    and wakes them all (same bodies, same table: the one-call step resumes after the Python path's steps).
+    Returns every step's bodies (position, angle, velocity) and events, and how many steps took the one call."""
+    world = World(physics=PhysicsConfig(enable_sleep=True))
+    world.add_chain([(-200.0, 0.0), (200.0, 0.0)], radius=2.0)
+    for i in range(8):
+        world.add_body(RigidBody(RoundedPolygon.box(20, 20), (-70.0 + 20.5 * i, 11.0)))
+    world.add_body(RigidBody(RoundedPolygon.box(120, 10), (0.0, 2400.0)))
+    if forced_python_path:
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(10, 10), (5000.0, 5000.0)))
+    calls = _count_one_call_steps(monkeypatch)
+    seen = []
+    for _ in range(150):
+        world.step(1 / 60)
+        seen.append(([(b.position, b.angle, b.velocity, b.sleeping) for b in world.bodies],
+                     [(e.kind, e.normal) for e in world.events]))
+    return seen, len(calls)
+
+
+def test_a_pile_woken_after_sleeping_steps_as_the_python_path(monkeypatch):
+    """While some crates sleep the step goes the Python way, which makes its own contacts; when all are awake
+    again the one-call step must start from those (not from the contacts it made before): the same bodies and
+    events, step by step, as the Python path."""
+    seen, one_calls = _wakes_a_sleeping_pile(False, monkeypatch)
+    expected, _ = _wakes_a_sleeping_pile(True, monkeypatch)
+    asleep = [sum(sleeping for *_, sleeping in bodies) for bodies, _ in seen]
+    woke = asleep.index(0, asleep.index(8))  # (the first step all are awake after the eight slept)
+    assert 0 < woke < 140 and one_calls > 45
+    assert seen == expected
+
+
+def test_gravity_and_time_step_changed_mid_run_take_effect_at_the_next_step():
+    """Game code may set the world's gravity and step with another dt at any time: the next step uses them
+    (a crate in free fall gains gravity x dt of velocity)."""
+    world = World(gravity=(0.0, -1000.0))
+    world.add_chain([(-100.0, 0.0), (100.0, 0.0)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(10, 10), (0.0, 5000.0)))
+    for _ in range(5):
+        world.step(1 / 60)
+    for gravity, dt in (((0.0, 600.0), 1 / 60), ((300.0, 600.0), 1 / 60), ((300.0, 600.0), 1 / 120)):
+        world.gravity = gravity
+        before = crate.velocity
+        world.step(dt)
+        gained = ((crate.velocity[0] - before[0]) / dt, (crate.velocity[1] - before[1]) / dt)
+        assert gained == pytest.approx(gravity, abs=1e-6), (gravity, dt)
