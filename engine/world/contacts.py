@@ -214,12 +214,14 @@ class _Packed:
 
     __slots__ = ("ints", "floats", "flags", "carved", "_a", "_b", "_make")
 
-    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray], a: Sequence[Any] = (),
+    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
                  b: Sequence[Any] = (), make: "_Maker | None" = None) -> None:
-        ints, floats, flags = packed
-        self.ints: np.ndarray = ints
-        self.floats: np.ndarray = floats
-        self.flags: np.ndarray = flags
+        # (``packed`` None: no contacts. The contact sets' own constructor too: a call less, where a small pile's
+        # step makes one every step.)
+        self.ints: np.ndarray
+        self.floats: np.ndarray
+        self.flags: np.ndarray
+        self.ints, self.floats, self.flags = _NO_CONTACTS if packed is None else packed
         self.carved: dict[str, np.ndarray] = {}
         """The arrays read so far, by name."""
         self._a, self._b, self._make = a, b, make
@@ -264,10 +266,6 @@ class ContactSet(_Packed):
     ``a`` and ``b``, or ``make(contact_set)`` giving them when first read."""
 
     __slots__ = ()
-
-    def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), make: _Maker | None = None) -> None:
-        super().__init__(_NO_CONTACTS if packed is None else packed, a, b, make)
 
     keys = _contact_field("keys", "Each contact's pair key (int64).")
     ids = _contact_field("ids", "(m, 2) feature ids of the two points.")
