@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 import operator
+import sys
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, Protocol
 
@@ -41,9 +42,9 @@ from .collide_kernel import (
     touch_summary,
 )
 from .filters import filter_arrays
-from .step_kernel import packed_contacts
+from .step_kernel import FixedTypes, packed_contacts, step_in
 from .static import StaticGeometry
-from .step_memory import gathered_boxes, new_step_memory, set_event_room, set_level, set_step_inputs
+from .step_memory import gathered_boxes, kept_contacts, new_step_memory, set_event_room, set_level, set_step_inputs
 
 __all__ = [
     "CHARACTER", "CONTACT_FIELDS", "DEFAULT_FILTER_ROW", "DYNAMIC", "FOUND_FIELDS", "KINEMATIC", "STATIC", "ByRow",
@@ -212,19 +213,57 @@ class _Packed:
     subclass's fields), with participants A and B of each contact, given or made by ``make(self)`` when first
     read: most steps read none (making their deferred lists cost more than a small pile's Python glue)."""
 
-    __slots__ = ("ints", "floats", "flags", "carved", "_a", "_b", "_make")
+    __slots__ = ("_packed", "_source", "_count", "carved", "_a", "_b", "_make")
+
+    _INTS_EACH = 1
+    """How many of the ``ints`` buffer's values each contact has (the subclass's layout)."""
 
     def __init__(self, packed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, a: Sequence[Any] = (),
-                 b: Sequence[Any] = (), make: "_Maker | None" = None) -> None:
-        # (``packed`` None: no contacts. The contact sets' own constructor too: a call less, where a small pile's
-        # step makes one every step.)
-        self.ints: np.ndarray
-        self.floats: np.ndarray
-        self.flags: np.ndarray
-        self.ints, self.floats, self.flags = _NO_CONTACTS if packed is None else packed
+                 b: Sequence[Any] = (), make: "_Maker | None" = None, source: "tuple[ShapeTable, int] | None" = None,
+                 count: int = 0) -> None:
+        """``packed`` None: no contacts, or (``source``) ``count`` contacts a one-call step kept in its table's
+        memory, fetched from there when first read (``source``: the table and the step's generation, see
+        :meth:`ShapeTable.kept_buffers`)."""
+        # (Set one by one, with no call to a subclass's constructor: a small pile's step makes one every step.)
+        if source is None:
+            packed = _NO_CONTACTS if packed is None else packed
+            count = len(packed[0]) // self._INTS_EACH
+        self._packed, self._source, self._count = packed, source, count
         self.carved: dict[str, np.ndarray] = {}
         """The arrays read so far, by name."""
         self._a, self._b, self._make = a, b, make
+
+    @property
+    def buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The packed buffers: ``ints``, ``floats``, ``flags`` (fetched from the step memory when first read)."""
+        packed = self._packed
+        if packed is None:
+            assert self._source is not None
+            table, generation = self._source
+            packed = self._packed = table.kept_buffers(generation)
+            self._source = None
+        return packed
+
+    @property
+    def ints(self) -> np.ndarray:
+        return self.buffers[0]
+
+    @property
+    def floats(self) -> np.ndarray:
+        return self.buffers[1]
+
+    @property
+    def flags(self) -> np.ndarray:
+        return self.buffers[2]
+
+    def __len__(self) -> int:
+        return self._count
+
+    def memory_drops(self, still_read: bool) -> None:
+        """The step memory is about to drop this set's contacts: fetch them now if the set is ``still_read``
+        (something besides the table holds it)."""
+        if still_read:
+            self.buffers  # noqa: B018  (fetched: read for its effect)
 
     def _made(self) -> None:
         if self._make is not None:
@@ -279,8 +318,7 @@ class ContactSet(_Packed):
     a_index = _contact_field("a_index", "Position of A in the world's body list, -1 where A is not a rigid body.")
     b_index = _contact_field("b_index", "Position of B in the world's body list.")
 
-    def __len__(self) -> int:
-        return len(self.ints) // 5
+    _INTS_EACH = 5
 
     def extended(self, other: "ContactSet", rows: np.ndarray) -> "ContactSet":
         """This set followed by ``other``'s contacts ``rows`` (a sleeping pile's contacts carried over)."""
@@ -428,8 +466,7 @@ class Found(_Packed):
     valid = _found_field("valid", "(m, 2) which points exist.")
     touching = _found_field("touching", "Whether ``closest`` is within the slop.")
 
-    def __len__(self) -> int:
-        return len(self.ints) // 7
+    _INTS_EACH = 7
 
     @classmethod
     def of(cls, arrays: Sequence[np.ndarray], a: Sequence[Any], b: Sequence[Any], wakers: np.ndarray) -> "Found":
@@ -449,6 +486,10 @@ class Found(_Packed):
         return Found.of([np.concatenate([getattr(self, name), getattr(other, name)]) for name in FOUND_FIELDS],
                         _joined([self.a, other.a]), _joined([self.b, other.b]),
                         np.concatenate([self.wakers, other.wakers + len(self)]))
+
+
+_STEP_IN = FixedTypes(step_in)
+"""The one-call step, its argument types fixed (see :class:`~engine.world.step_kernel.FixedTypes`)."""
 
 
 def _event_room(rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -496,6 +537,11 @@ class ShapeTable:
         set_event_room(self.memory, *self.event_room)
         self._handed: tuple[Any, Any, Any] = (None, None, None)
         """The state rows, contact set and parameters the memory holds as the one-call step's inputs."""
+        self._generation = 0
+        """One-call steps and hands of inputs so far: the memory's contacts are this generation's; those the
+        last step started from, the one before's."""
+        self._kept_sets: list[ContactSet | None] = [None, None]
+        """The contact sets read from the memory (see :meth:`kept_buffers`): the one before's, this one's."""
 
     def make_event_room(self, count: int) -> None:
         """Room for the events of ``count`` pairs or more in :attr:`event_room` (twice that: a pile that
@@ -510,17 +556,50 @@ class ShapeTable:
         :func:`~engine.world.step_memory.set_step_inputs`): ``numbers``, the bodies' state rows; ``contacts``,
         the last step's; ``params`` and ``settings`` (made together: the same ``params`` come with the same
         ``settings``). Nothing to hand, usually: the rows and the parameters stay, and the memory keeps the
-        contacts the last one-call step made (:meth:`stepped_to`)."""
+        contacts the last one-call step made (:meth:`step_in`)."""
         handed = self._handed
         if numbers is handed[0] and contacts is handed[1] and params is handed[2]:
             return
-        set_step_inputs(self.memory, numbers, contacts.ints, contacts.floats, contacts.flags, params, settings,
-                        DEFAULT_FILTER_ROW)
+        ints, floats, flags = contacts.buffers
+        self._let_go(0)
+        self._let_go(1)
+        self._generation += 2
+        set_step_inputs(self.memory, numbers, ints, floats, flags, params, settings, DEFAULT_FILTER_ROW)
         self._handed = (numbers, contacts, params)
 
-    def stepped_to(self, contacts: "ContactSet") -> None:
-        """The one-call step made ``contacts`` (kept in the memory as the next step's last contacts)."""
-        self._handed = (self._handed[0], contacts, self._handed[2])
+    def step_in(self, static_friction: float) -> tuple[int, "ContactSet | None", int, int, bool, int, int]:
+        """The one-call step (:func:`~engine.world.step_kernel.step_in`) from the inputs handed: its status, the
+        contacts it made (``None`` unless the status is 0: the step done) and its counts. Its contacts and those
+        it started from stay in the memory, read when first asked (most steps read neither: handing them to
+        Python cost 0.9 us)."""
+        self._let_go(0)  # (the step drops the contacts before the last)
+        status, count, sweep_count, began_count, same, touching_count, ended_count = _STEP_IN.call(
+            self.memory, static_friction)
+        if status != 0:
+            return status, None, 0, 0, False, 0, 0
+        self._generation += 1
+        made = ContactSet(None, make=self.by_row, source=(self, self._generation), count=count)
+        self._kept_sets = [self._kept_sets[1], made]
+        self._handed = (self._handed[0], made, self._handed[2])
+        return status, made, sweep_count, began_count, same, touching_count, ended_count
+
+    def kept_buffers(self, generation: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The packed contacts of the one-call step of ``generation``: the memory's, or those the last step
+        started from (the step before's)."""
+        if generation == self._generation:
+            return kept_contacts(self.memory, False)  # type: ignore[no-any-return]
+        if generation == self._generation - 1:
+            return kept_contacts(self.memory, True)  # type: ignore[no-any-return]
+        raise RuntimeError(f"contacts of step {generation} were not kept (now {self._generation})")
+
+    def _let_go(self, index: int) -> None:
+        """The memory is about to drop the contacts of kept set ``index`` (0: the one before, 1: the latest):
+        a set still held elsewhere (a game's reference, touching pairs made of it) reads them now."""
+        kept = self._kept_sets[index]
+        if kept is not None:
+            self._kept_sets[index] = None
+            still_read = sys.getrefcount(kept) > 2  # (2: the name ``kept`` and getrefcount's argument)
+            kept.memory_drops(still_read)
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""

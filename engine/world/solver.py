@@ -56,8 +56,8 @@ from ..bodies import (
 from ..geometry import CastHit, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent
 from .step_kernel import (
-    ROW_COLUMNS, FixedTypes, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts,
-    step_in, step_motion, sweep_may_hit,
+    ROW_COLUMNS, all_asleep_in_place, begin_in, rest_and_sleep_in, solve_common_contacts, solve_contacts,
+    step_motion, sweep_may_hit,
 )
 from .static import StaticGeometry
 from .step_memory import event_data, gathered_awake, set_awake, solve_results, step_start, sweep_candidates
@@ -238,14 +238,11 @@ def _awake_step(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, stati
     params, settings = _parameters(cfg, gravity, dt)
     old = state.contacts
     table.hand_step_inputs(numbers, old, params, settings)
-    (status, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count) = _STEP_IN.call(
-        table.memory, float(static_friction))
+    status, new, sweep_count, began_count, same, touching_count, ended_count = table.step_in(float(static_friction))
     if status < 0:  # a resting level: nothing moves, none was placed
         return StepOutcome(state.contacts, state.touching, [], True)
-    if status > 0:
+    if new is None:
         return None
-    new = ContactSet((ints, floats, flags), make=table.by_row)
-    table.stepped_to(new)
     if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
         body_out, candidates, awake_rows = sweep_candidates(table.memory)
         _swept(RigidScene(static, [], [], gravity, cfg, static_friction), table.bodies, numbers,
@@ -261,10 +258,6 @@ def _awake_step(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, stati
         return StepOutcome(new, touching, events)
     events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
     return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
-
-
-_STEP_IN = FixedTypes(step_in)
-"""The one-call step, its argument types fixed (see :class:`~engine.world.step_kernel.FixedTypes`)."""
 
 
 def _events_made(table: ShapeTable, began: int, ended: int) -> list[ContactEvent]:

@@ -47,8 +47,8 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
 from .step_memory import (
-    event_data, gathered_awake, gathered_boxes, set_awake, set_event_room, set_step_inputs, solve_results, step_start,
-    sweep_candidates, warm_up_memory,
+    event_data, gathered_awake, gathered_boxes, kept_contacts, set_awake, set_event_room, set_step_inputs,
+    solve_results, step_start, sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
 
@@ -640,7 +640,8 @@ def step_in(m, static_friction):
     collision on, the memory keeps the fast rows whose sweep may meet the level (:func:`sweep_may_hit`), which
     Python sweeps.
 
-    Returns a status, then the contacts (packed), how many rows Python is to sweep, how many pairs began
+    Returns a status, then how many contacts it made (kept in the memory with the ones it started from:
+    :func:`~engine.world.step_memory.kept_contacts`), how many rows Python is to sweep, how many pairs began
     touching, whether the same pairs touch (as :func:`solve_contacts`), how many touch, how many ended.
     Status -1: everything rests, nothing was written; status > 0: that many bodies sleep, and only the step's
     start was made (a sleeper may wake: the step goes on in Python); status 0: the step is done."""
@@ -648,13 +649,14 @@ def step_in(m, static_friction):
     old_ints, old_floats, old_flags = m.contact_ints, m.contact_floats, m.contact_flags
     sleeping = begin_in(m, numbers, True)
     if sleeping != 0:
-        return sleeping, old_ints, old_floats, old_flags, 0, 0, False, 0, 0
+        return sleeping, 0, 0, 0, False, 0, 0
     found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
                                                                          m.default_filter)
     (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
      touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
                                              old_floats, old_flags, m, numbers, params, settings)
     m.body_out, m.changes = body_out, changes
+    m.previous_ints, m.previous_floats, m.previous_flags = old_ints, old_floats, old_flags
     m.contact_ints, m.contact_floats, m.contact_flags = ints, floats, flags
     sweep_count = 0
     if settings[12] > 0.0 and fast_count:  # (before the sleep pass: it reads the end-of-step angles, as in Python)
@@ -673,7 +675,7 @@ def step_in(m, static_friction):
     if began_count or ended_count:
         _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
                      changes[fast_count + began_count:], m.parts_room, m.normals_room)
-    return 0, ints, floats, flags, sweep_count, began_count, same, touching_count, ended_count
+    return 0, len(ints) // 5, sweep_count, began_count, same, touching_count, ended_count
 
 
 class FixedTypes:
@@ -882,6 +884,7 @@ def compile_steps():
     set_step_inputs(m, numbers, *old, params, settings, np.array([1, -1, 0]))
     set_event_room(m, np.empty((1, 2), np.int64), np.empty((1, 2)))
     step_in(m, 0.6)
+    kept_contacts(m, True)
     segment_boxes = np.array([[-100.0, -2.0, 100.0, 2.0]])
     segment_boxes.setflags(write=False)  # (as the static broad phase holds them)
     sweep_may_hit(numbers, awake, awake, np.ones((1, 2)), np.array([[-15.0, -15.0], [15.0, -15.0], [15.0, 15.0]]),

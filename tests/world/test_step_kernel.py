@@ -27,7 +27,7 @@ import pytest
 import engine
 from engine import CollisionFilter, KinematicBody, PhysicsConfig, RigidBody, RoundedPolygon, Transform, World
 from engine.bodies import GRAVITY_SCALE, PREVIOUS_X, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y
-from engine.world import collide_kernel, contacts, solver, step_kernel
+from engine.world import collide_kernel, contacts, step_kernel
 from engine.world.collide_kernel import body_boxes, refresh_near, sweep_pairs
 from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
@@ -495,7 +495,7 @@ def _count_one_call_steps(monkeypatch):
     """A list that gets an item at every one-call step the solver makes."""
     calls = []
     fixed = step_kernel.FixedTypes(step_kernel.step_in)
-    monkeypatch.setattr(solver, "_STEP_IN", SimpleNamespace(call=lambda *args: calls.append(1) or fixed.call(*args)))
+    monkeypatch.setattr(contacts, "_STEP_IN", SimpleNamespace(call=lambda *args: calls.append(1) or fixed.call(*args)))
     return calls
 
 
@@ -595,7 +595,7 @@ def test_the_one_call_step_is_called_with_one_set_of_argument_types(monkeypatch)
     engine.warm_up()
     seen = set()
     dispatcher = step_kernel.step_in
-    monkeypatch.setattr(solver, "_STEP_IN", SimpleNamespace(
+    monkeypatch.setattr(contacts, "_STEP_IN", SimpleNamespace(
         call=lambda *args: seen.add(tuple(map(dispatcher.typeof_pyval, args))) or dispatcher(*args)))
     worlds = [random_pile(seed, count=count) for seed, count in ((1, 5), (2, 40))]
     world = World(physics=PhysicsConfig(enable_sleep=True))
@@ -659,3 +659,26 @@ def test_gravity_and_time_step_changed_mid_run_take_effect_at_the_next_step():
         world.step(dt)
         gained = ((crate.velocity[0] - before[0]) / dt, (crate.velocity[1] - before[1]) / dt)
         assert gained == pytest.approx(gravity, abs=1e-6), (gravity, dt)
+
+
+def test_contacts_kept_by_game_code_across_steps_stay_those_of_their_step(monkeypatch):
+    """A one-call step's contacts stay in compiled memory and are read when asked; the memory keeps only the
+    last two steps'. A contact set game code keeps (``contacts_of_last_step``) is read before the memory
+    drops its contacts, so, read steps later, it still holds its own step's contacts, and its participants;
+    while nothing keeps them, no step reads contacts back."""
+    world = random_pile(3, count=24)
+    world.step(1 / 60)
+    fetched = []
+    real_fetch = contacts.kept_contacts
+    monkeypatch.setattr(contacts, "kept_contacts", lambda *args: fetched.append(1) or real_fetch(*args))
+    for _ in range(5):
+        world.step(1 / 60)
+    assert fetched == []  # (nothing asked for them)
+    held = world.contacts_of_last_step
+    then = [array.copy() for array in real_fetch(world._rigid.table().memory, False)]  # (the step's, now)
+    for _ in range(4):
+        world.step(1 / 60)
+    assert len(fetched) == 1  # (read once, when the memory dropped them)
+    assert len(held) > 10 and all(np.array_equal(kept, made) for kept, made in zip(held.buffers, then))
+    assert list(held.b) == [world.bodies[k] for k in then[0][len(held) * 4:]]  # (b_index: the last of five ints)
+    assert not np.array_equal(world.contacts_of_last_step.point, held.point)  # (the world moved on)
