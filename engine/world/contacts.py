@@ -535,13 +535,17 @@ class ShapeTable:
         began and ended touching, when they fit (Python owns them: reading them costs nothing, while reading
         arrays out of the step memory costs a call and 0.3 us an array)."""
         set_event_room(self.memory, *self.event_room)
-        self._handed: tuple[Any, Any, Any] = (None, None, None)
+        self._handed_rows: np.ndarray | None = None
+        self._handed_contacts: ContactSet | None = None
+        self._handed_params: np.ndarray | None = None
         """The state rows, contact set and parameters the memory holds as the one-call step's inputs."""
         self._generation = 0
         """One-call steps and hands of inputs so far: the memory's contacts are this generation's; those the
         last step started from, the one before's."""
-        self._kept_sets: list[ContactSet | None] = [None, None]
-        """The contact sets read from the memory (see :meth:`kept_buffers`): the one before's, this one's."""
+        self._kept_before: ContactSet | None = None
+        self._kept_latest: ContactSet | None = None
+        """The contact sets that read their contacts from the memory (see :meth:`kept_buffers`): the one
+        before's generation and this one's."""
 
     def make_event_room(self, count: int) -> None:
         """Room for the events of ``count`` pairs or more in :attr:`event_room` (twice that: a pile that
@@ -557,30 +561,31 @@ class ShapeTable:
         the last step's; ``params`` and ``settings`` (made together: the same ``params`` come with the same
         ``settings``). Nothing to hand, usually: the rows and the parameters stay, and the memory keeps the
         contacts the last one-call step made (:meth:`step_in`)."""
-        handed = self._handed
-        if numbers is handed[0] and contacts is handed[1] and params is handed[2]:
+        if numbers is self._handed_rows and contacts is self._handed_contacts and params is self._handed_params:
             return
         ints, floats, flags = contacts.buffers
-        self._let_go(0)
-        self._let_go(1)
+        self._let_go_before()
+        self._kept_before, self._kept_latest = self._kept_latest, None
+        self._let_go_before()
         self._generation += 2
         set_step_inputs(self.memory, numbers, ints, floats, flags, params, settings, DEFAULT_FILTER_ROW)
-        self._handed = (numbers, contacts, params)
+        self._handed_rows, self._handed_contacts, self._handed_params = numbers, contacts, params
 
     def step_in(self, static_friction: float) -> tuple[int, "ContactSet | None", int, int, bool, int, int]:
         """The one-call step (:func:`~engine.world.step_kernel.step_in`) from the inputs handed: its status, the
         contacts it made (``None`` unless the status is 0: the step done) and its counts. Its contacts and those
         it started from stay in the memory, read when first asked (most steps read neither: handing them to
         Python cost 0.9 us)."""
-        self._let_go(0)  # (the step drops the contacts before the last)
+        if self._kept_before is not None:
+            self._let_go_before()  # (the step drops the contacts before the last)
         status, count, sweep_count, began_count, same, touching_count, ended_count = _STEP_IN.call(
             self.memory, static_friction)
         if status != 0:
             return status, None, 0, 0, False, 0, 0
         self._generation += 1
         made = ContactSet(None, make=self.by_row, source=(self, self._generation), count=count)
-        self._kept_sets = [self._kept_sets[1], made]
-        self._handed = (self._handed[0], made, self._handed[2])
+        self._kept_before, self._kept_latest = self._kept_latest, made
+        self._handed_contacts = made
         return status, made, sweep_count, began_count, same, touching_count, ended_count
 
     def kept_buffers(self, generation: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -592,12 +597,12 @@ class ShapeTable:
             return kept_contacts(self.memory, True)  # type: ignore[no-any-return]
         raise RuntimeError(f"contacts of step {generation} were not kept (now {self._generation})")
 
-    def _let_go(self, index: int) -> None:
-        """The memory is about to drop the contacts of kept set ``index`` (0: the one before, 1: the latest):
-        a set still held elsewhere (a game's reference, touching pairs made of it) reads them now."""
-        kept = self._kept_sets[index]
+    def _let_go_before(self) -> None:
+        """The memory is about to drop the contacts of the set before the latest: if it is still held elsewhere
+        (a game's reference, touching pairs made of it), it reads them now."""
+        kept = self._kept_before
         if kept is not None:
-            self._kept_sets[index] = None
+            self._kept_before = None
             still_read = sys.getrefcount(kept) > 2  # (2: the name ``kept`` and getrefcount's argument)
             kept.memory_drops(still_read)
 

@@ -134,7 +134,9 @@ class RigidBodySet:
         scene's whole step costs a few microseconds of Python: each one counts)."""
         if not self.bodies:
             return self._no_bodies()
-        return self._kept(step_among_static(static, gravity, config, static_friction, self, dt))
+        self._contacts, self._touching, events, self._resting = step_among_static(static, gravity, config,
+                                                                                  static_friction, self, dt)
+        return events
 
     def _no_bodies(self) -> list[ContactEvent]:
         if len(self._contacts) or self._touching:

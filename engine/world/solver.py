@@ -33,7 +33,7 @@ One call of :func:`step_bodies` advances every awake :class:`~engine.bodies.Rigi
    something touches them.
 
 A scene of rigid bodies among static geometry only, while none sleeps, runs all of this but the continuous
-collision's sweeps and the events' objects in one compiled call (:func:`_awake_step`,
+collision's sweeps and the events' objects in one compiled call (:func:`step_among_static`,
 :func:`~engine.world.step_kernel.step_in`); otherwise the compiled parts are called one by one with Python
 between them (:func:`_step_by_parts`: kinematic bodies and characters are collided in Python, a sleeper may
 wake). Both ways give the same results. What compiled code alone reads from step to step stays in the table's
@@ -159,17 +159,29 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
 
 def step_among_static(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
                       state: SolverState, dt: float) -> StepOutcome:
-    """:func:`step_bodies` for rigid bodies among ``static`` geometry only (no kinematic bodies, no characters):
-    in one compiled call while none sleeps."""
+    """:func:`step_bodies` for rigid bodies among ``static`` geometry only (no kinematic bodies, no characters).
+    While none sleeps, it is made in one compiled call (:func:`~engine.world.step_kernel.step_in`: start,
+    gathering, solve, sleep counting), then continuous collision and the events. When some body sleeps, that
+    call makes only the step's start, and the step goes on in Python (a sleeper may wake)."""
     numbers = state.body_state
     if state.resting and all_asleep_in_place(numbers):
         return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
     table = state.table()
-    outcome = _awake_step(static, gravity, cfg, static_friction, state, numbers, table, dt)
-    if outcome is not None:
-        return outcome
-    scene = RigidScene(static, [], [], gravity, cfg, static_friction)
-    return _step_by_parts(scene, table.bodies, state, numbers, table, [], dt)
+    ready_to_gather(table, static)
+    params, settings = _parameters(cfg, gravity, dt)
+    old = state.contacts
+    table.hand_step_inputs(numbers, old, params, settings)
+    status, new, sweep_count, began_count, same, touching_count, ended_count = table.step_in(float(static_friction))
+    if new is None:
+        if status < 0:  # a resting level: nothing moves, none was placed
+            return StepOutcome(old, state.touching, [], True)
+        scene = RigidScene(static, [], [], gravity, cfg, static_friction)
+        return _step_by_parts(scene, table.bodies, state, numbers, table, [], dt)
+    if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
+        body_out, candidates, awake_rows = sweep_candidates(table.memory)
+        _swept(RigidScene(static, [], [], gravity, cfg, static_friction), table.bodies, numbers,
+               step_motion(body_out)[0], candidates, awake_rows)
+    return _one_call_outcome(state, table, old, new, began_count, same, touching_count, ended_count)
 
 
 def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverState, numbers: np.ndarray,
@@ -228,34 +240,22 @@ def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverStat
     return StepOutcome(new, touching, crushed + events)
 
 
-def _awake_step(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
-                state: SolverState, numbers: np.ndarray, table: ShapeTable, dt: float) -> StepOutcome | None:
-    """The step of a scene of rigid bodies among static geometry only, while none sleeps: made in one compiled
-    call (:func:`~engine.world.step_kernel.step_in`: start, gathering, solve, sleep counting), then
-    continuous collision and the events. ``None`` when some body sleeps: then only the step's start was made,
-    and the step goes on in Python (a sleeper may wake)."""
-    ready_to_gather(table, static)
-    params, settings = _parameters(cfg, gravity, dt)
-    old = state.contacts
-    table.hand_step_inputs(numbers, old, params, settings)
-    status, new, sweep_count, began_count, same, touching_count, ended_count = table.step_in(float(static_friction))
-    if status < 0:  # a resting level: nothing moves, none was placed
-        return StepOutcome(state.contacts, state.touching, [], True)
-    if new is None:
-        return None
-    if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
-        body_out, candidates, awake_rows = sweep_candidates(table.memory)
-        _swept(RigidScene(static, [], [], gravity, cfg, static_friction), table.bodies, numbers,
-               step_motion(body_out)[0], candidates, awake_rows)
-    if same and touching_count == len(state.touching):
-        return _same_pairs(state, old, new, [])
+def _one_call_outcome(state: SolverState, table: ShapeTable, old: ContactSet, new: ContactSet, began_count: int,
+                      same: bool, touching_count: int, ended_count: int) -> StepOutcome:
+    """The outcome of a step made in one call, from what it counted (see
+    :func:`~engine.world.step_kernel.step_in`): the pairs touching (the last step's, carried to the new set,
+    when the same pairs touch) and the events."""
     before = state.touching
     if not (isinstance(before, TouchingPairs) and before.made_of(old)):  # (the last step's contacts were dropped)
+        if same and touching_count == len(before):
+            return StepOutcome(new, before, [])
         body_out, changes = solve_results(table.memory)
         fast_count = len(changes) - began_count - ended_count
         events, touching = _events(before, old, new, _Solved(body_out, changes, fast_count, began_count, same,
                                                              touching_count))
         return StepOutcome(new, touching, events)
+    if same and touching_count == len(before):
+        return StepOutcome(new, before.carried_to(new), [])
     events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
     return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
 
