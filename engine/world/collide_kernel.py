@@ -33,7 +33,7 @@ import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
 from .kernel import shaped
-from .step_memory import warm_up_memory
+from .step_memory import borrowed, warm_up_memory
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
@@ -1161,11 +1161,11 @@ def gather_in(m, pad, margin, slop, default_filter):
     asleep, offsets = m.asleep, m.offsets
     count = len(offsets) - 1
     placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
-    _place(m.vertices, offsets, m.radius, m.position, m.angle, margin, placement, boxes, trig)
+    _place_in(m, margin, placement, boxes, trig)
     m.boxes, m.trig = boxes, trig
     awake = np.flatnonzero(~asleep)
     kept_awake = m.kept_awake
-    if near_lists_stand(m.near_box, boxes, awake, kept_awake):
+    if _near_lists_stand_in(m, boxes, awake):
         awake, ks, segs = kept_awake, m.kept_bodies, m.kept_segments
     else:
         _, m.near_start, m.near_members, ks, segs = refresh_near(
@@ -1184,14 +1184,39 @@ def gather_in(m, pad, margin, slop, default_filter):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
     sizes = (count, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
     scratch_floats, scratch_ints, scratch_flags = _scratch_buffers(*sizes)
-    static_pairs, kept, kept_static = _manifold_rows(
-        m.vertices, m.normals, offsets, m.radius, placement, trig, m.ends_a, m.ends_b, m.side, m.segment_radius,
-        m.segment_boxes, m.segment_joint, (m.joint_ends, m.joint_order, m.joint_start, m.joint_size), boxes, ids,
-        m.count, static_ks, static_segs, lo, hi, margin, scratch_floats, scratch_ints, scratch_flags, sizes)
+    static_pairs, kept, kept_static = _manifold_rows_in(m, placement, trig, boxes, static_ks, static_segs, lo, hi,
+                                                        margin, scratch_floats, scratch_ints, scratch_flags, sizes)
     ints, floats, flags, wakers, static_count = _found_out(scratch_floats, scratch_ints, scratch_flags, sizes,
                                                            static_pairs + len(lo), static_pairs, kept, kept_static,
                                                            asleep, slop)
     return ints, floats, flags, wakers, static_count, len(awake)
+
+
+@_without_runtime
+def _place_in(m, margin, placement, boxes, trig):
+    """:func:`_place` of the step memory ``m``'s bodies (its fields borrowed: see
+    :func:`~engine.world.step_memory.borrowed`)."""
+    _place(borrowed(m, "vertices"), borrowed(m, "offsets"), borrowed(m, "radius"), borrowed(m, "position"),
+           borrowed(m, "angle"), margin, placement, boxes, trig)
+
+
+@_without_runtime
+def _near_lists_stand_in(m, boxes, awake):
+    """:func:`near_lists_stand` for the step memory ``m``'s near lists."""
+    return near_lists_stand(borrowed(m, "near_box"), boxes, awake, borrowed(m, "kept_awake"))
+
+
+@_without_runtime
+def _manifold_rows_in(m, placement, trig, boxes, candidate_body, candidate_segment, lo, hi, margin, floats, ints,
+                      flags, sizes):
+    """:func:`_manifold_rows` of the step memory ``m``'s bodies against its level."""
+    joints = (borrowed(m, "joint_ends"), borrowed(m, "joint_order"), borrowed(m, "joint_start"),
+              borrowed(m, "joint_size"))
+    return _manifold_rows(
+        borrowed(m, "vertices"), borrowed(m, "normals"), borrowed(m, "offsets"), borrowed(m, "radius"), placement,
+        trig, borrowed(m, "ends_a"), borrowed(m, "ends_b"), borrowed(m, "side"), borrowed(m, "segment_radius"),
+        borrowed(m, "segment_boxes"), borrowed(m, "segment_joint"), joints, boxes, borrowed(m, "ids"),
+        borrowed(m, "count"), candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes)
 
 
 def compile_steps():

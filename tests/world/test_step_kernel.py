@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import math
 import subprocess
 import sys
 import textwrap
 
+import numba
 import numpy as np
 import pytest
 
@@ -33,7 +35,7 @@ from engine.world.contacts import DYNAMIC, STATIC, RigidScene, collide_all
 from engine.world.solver import _participants  # the Python path, the compiled one's reference
 from engine.world.collide_kernel import touch_summary
 from engine.world.step_kernel import begin_in, common_participants, rest_and_sleep, sweep_may_hit
-from engine.world.step_memory import step_start
+from engine.world.step_memory import borrowed, step_start
 from engine.world.warmstart import colour_contacts
 
 SHAPES = [RoundedPolygon.box(16, 16, radius=1), RoundedPolygon.box(24, 8, radius=0.5),
@@ -682,3 +684,31 @@ def test_contacts_kept_by_game_code_across_steps_stay_those_of_their_step(monkey
     assert len(held) > 10 and all(np.array_equal(kept, made) for kept, made in zip(held.buffers, then))
     assert list(held.b) == [world.bodies[k] for k in then[0][len(held) * 4:]]  # (b_index: the last of five ints)
     assert not np.array_equal(world.contacts_of_last_step.point, held.point)  # (the world moved on)
+
+
+@numba.njit(_nrt=False)
+def _scaled_position(m, scale):
+    """The memory's first position scaled, written back through a borrowed field; and the last cos."""
+    position = borrowed(m, "position")
+    position[0, 0] *= scale
+    return position[0, 0], borrowed(m, "trig")[-1, 0]
+
+
+@numba.njit
+def _borrowed_with_runtime(m):
+    return borrowed(m, "position")
+
+
+def test_a_borrowed_field_is_the_memory_s_own_array_in_runtime_free_code():
+    """The kernels' runtime-free functions read the step memory's fields with ``borrowed``: the field's own
+    array (what they write lands in the memory). With numba's runtime it refuses to compile (there a field read
+    must be counted)."""
+    world = random_pile(5, count=6)
+    memory = world._rigid.table().memory
+    position, angle, _ = step_start(memory)
+    before = position[0, 0]
+    first, last_cos = _scaled_position(memory, 2.0)
+    assert first == 2.0 * before and step_start(memory)[0][0, 0] == first
+    assert last_cos == math.cos(angle[-1])
+    with pytest.raises(numba.core.errors.NumbaError, match="runtime-free"):
+        _borrowed_with_runtime(memory)
