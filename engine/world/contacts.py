@@ -361,6 +361,12 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
             self._key_array = self._contacts.keys[self.rows]
         return self._key_array
 
+    def moved_to(self, contacts: "ContactSet") -> "TouchingPairs":
+        """:meth:`carried_to`, in place (the same pairs, as rows of ``contacts``: the mapping's content is the
+        same; only the step's own touching pairs may be moved, nothing else holds them); returns itself."""
+        self._contacts = contacts
+        return self
+
     def carried_to(self, contacts: "ContactSet") -> "TouchingPairs":
         """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
         order as the set these were made of (a step whose touching pairs did not change). No arrays made."""

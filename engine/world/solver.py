@@ -255,7 +255,7 @@ def _one_call_outcome(state: SolverState, table: ShapeTable, old: ContactSet, ne
                                                              touching_count))
         return StepOutcome(new, touching, events)
     if same and touching_count == len(before):
-        return StepOutcome(new, before.carried_to(new), [])
+        return StepOutcome(new, before.moved_to(new), [])
     events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
     return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
 
