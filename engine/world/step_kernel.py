@@ -47,7 +47,7 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
 from .step_memory import (
-    event_data, gathered_awake, gathered_boxes, kept_contacts, set_awake, set_event_room, set_step_inputs,
+    borrowed, event_data, gathered_awake, gathered_boxes, kept_contacts, set_awake, set_event_room, set_step_inputs,
     solve_results, step_start, sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
@@ -410,19 +410,18 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
 
     What allocates (the light flags, the colouring when it changed, the carried rows, the new contacts and the
     scratch) is done here; the rest runs without numba's runtime (:func:`_solve_prepared`)."""
-    awake_rows, contacts, fixed_rows = m.awake, len(ia), len(rows)
+    contacts, fixed_rows = len(ia), len(rows)
     old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
     float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
     scratch, int_scratch, flag_scratch = np.empty(float_size), np.empty(int_size, np.int64), np.empty(flag_size,
                                                                                                       np.bool_)
-    if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m.sleep_extent, m.count, awake_rows,
-                         settings, old_colour_ints, old_colour_flags, scratch, flag_scratch):
+    if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, settings, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
         light = _light_flags(flag_scratch, dynamic_rows, contacts)
         order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
         colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
-    m.colour_ints, m.colour_flags = colour_ints, colour_flags
+        m.colour_ints, m.colour_flags = colour_ints, colour_flags
     source = int_scratch[:contacts]
     if not _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
                              colour_flags, old_colour_ints, old_colour_flags, int_scratch):
@@ -430,24 +429,26 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
             found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
     ints, floats, flags = contact_buffers(contacts)
     body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + old_count, np.int64)
-    fast_count, began_count, ended_count, same, touching_count = _solve_prepared(
-        rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats, found_flags, old_ints,
+    fast_count, began_count, ended_count, same, touching_count = _solve_prepared_in(
+        m, rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats, found_flags, old_ints,
         old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch, int_scratch, flag_scratch,
-        numbers, awake_rows, m.position, m.angle, m.reach, m.trig, params, settings, body_out, changes)
+        numbers, params, settings, body_out, changes)
     return (colour_ints, colour_flags, ints, floats, flags, body_out, changes[:fast_count + began_count + ended_count],
             fast_count, began_count, same, touching_count)
 
 
 @_without_runtime
-def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, sleep_extent, count, awake_rows, settings,
-                      old_colour_ints, old_colour_flags, scratch, flag_scratch):
+def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, settings, scratch, flag_scratch):
     """:func:`_lights` into :func:`solve_contacts`' scratch (where :func:`_solve_scratch` carves them), and
-    whether the last colouring stands: the same rows of A and B, light the same way."""
+    whether the last colouring (the step memory ``m``'s) stands: the same rows of A and B, light the same way."""
+    awake_rows = borrowed(m, "awake")
     dynamic_rows, contacts = len(awake_rows), len(ia)
     light = _light_flags(flag_scratch, dynamic_rows, contacts)
-    _lights(rows, ia, ib, found_views(found_ints, found_floats, found_flags), sleep_extent, count, awake_rows,
-            settings, _reach_of_rows(scratch, len(rows)), _circle_flags(flag_scratch, dynamic_rows), light)
-    old_rows_a, old_rows_b, old_light, _, _, _ = _colouring_views(old_colour_ints, old_colour_flags)
+    _lights(rows, ia, ib, found_views(found_ints, found_floats, found_flags), borrowed(m, "sleep_extent"),
+            borrowed(m, "count"), awake_rows, settings, _reach_of_rows(scratch, len(rows)),
+            _circle_flags(flag_scratch, dynamic_rows), light)
+    old_rows_a, old_rows_b, old_light, _, _, _ = _colouring_views(borrowed(m, "colour_ints"),
+                                                                  borrowed(m, "colour_flags"))
     return _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light)
 
 
@@ -464,6 +465,18 @@ def _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_float
                                                                                          old_colour_flags)[3]
     return carried_in_order(order, keys, old_keys, old_order, int_scratch[:len(keys)],
                             int_scratch[len(keys):2 * len(keys)])
+
+
+@_without_runtime
+def _solve_prepared_in(m, rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats,
+                       found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags,
+                       scratch, int_scratch, flag_scratch, numbers, params, settings, body_out, changes):
+    """:func:`_solve_prepared` for the step memory ``m``'s awake rows and placement at step start."""
+    return _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats,
+                           found_flags, old_ints, old_floats, old_flags, colour_ints, colour_flags, ints, floats,
+                           flags, scratch, int_scratch, flag_scratch, numbers, borrowed(m, "awake"),
+                           borrowed(m, "position"), borrowed(m, "angle"), borrowed(m, "reach"), borrowed(m, "trig"),
+                           params, settings, body_out, changes)
 
 
 @_without_runtime
@@ -599,8 +612,7 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
     ints, mixed = np.empty(len(numbers) + 2 * contacts, np.int64), np.empty(2 * contacts)
     ia, ib, friction, restitution = ints[len(numbers):len(numbers) + contacts], ints[len(numbers) + contacts:], \
         mixed[:contacts], mixed[contacts:]
-    _found_participant_rows(numbers, awake_rows, m.position, m.angle, found_ints, found_floats, found_flags,
-                            static_friction, ints, rows, mixed)
+    _found_participant_rows(numbers, m, found_ints, found_floats, found_flags, static_friction, ints, rows, mixed)
     return solve_contacts(
         rows, len(awake_rows), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
         old_floats, old_flags, m, numbers, params, settings)
@@ -613,14 +625,16 @@ def _static_found(found_ints, found_floats, found_flags):
 
 
 @_without_runtime
-def _found_participant_rows(numbers, awake_rows, position, angle, found_ints, found_floats, found_flags,
-                            static_friction, ints, rows, mixed):
-    """:func:`_participant_rows` of the found contacts, into ``ints`` (each body's row scratch, then the rows
-    of A and of B) and ``mixed`` (friction, then restitution)."""
+def _found_participant_rows(numbers, memory, found_ints, found_floats, found_flags, static_friction, ints, rows,
+                            mixed):
+    """:func:`_participant_rows` of the found contacts (the step ``memory``'s awake rows and placement at step
+    start), into ``ints`` (each body's row scratch, then the rows of A and of B) and ``mixed`` (friction, then
+    restitution)."""
     _, a_kind, _, a_index, b_index, _, _, _, _, _, _, _ = found_views(found_ints, found_floats, found_flags)
     bodies, m = len(numbers), len(a_kind)
-    _participant_rows(numbers, awake_rows, position, angle, a_kind, a_index, b_index, static_friction,
-                      ints[:bodies], rows, ints[bodies:bodies + m], ints[bodies + m:], mixed[:m], mixed[m:])
+    _participant_rows(numbers, borrowed(memory, "awake"), borrowed(memory, "position"), borrowed(memory, "angle"),
+                      a_kind, a_index, b_index, static_friction, ints[:bodies], rows, ints[bodies:bodies + m],
+                      ints[bodies + m:], mixed[:m], mixed[m:])
 
 
 @_jit
