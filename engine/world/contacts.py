@@ -589,7 +589,7 @@ class ShapeTable:
         if status != 0:
             return status, None, 0, 0, False, 0, 0
         self._generation += 1
-        made = ContactSet(None, make=self.by_row, source=(self, self._generation), count=count)
+        made = ContactSet(None, (), (), self.by_row, (self, self._generation), count)  # (positional: 0.1 us less)
         self._kept_before, self._kept_latest = self._kept_latest, made
         self._handed_contacts = made
         return status, made, sweep_count, began_count, same, touching_count, ended_count

@@ -38,7 +38,9 @@ class RigidBodySet:
         """Bodies added or removed so far: with :attr:`RigidBody.layout_changes`, what :meth:`table` checks
         before it compares every body's shape and filter with its table's (O(n) Python: 0.2 ms a step at 1000
         crates)."""
-        self._table_key: tuple[int, int, int] | None = None
+        self._table_changes = self._table_layout_changes = -1
+        """The body changes and layout changes (:attr:`RigidBody.layout_changes`) when the table was last
+        checked."""
         self._resting = False
         self._body_rows = self._state[:0]
         """:attr:`body_state`, kept (made again when a body is added or removed)."""
@@ -99,10 +101,10 @@ class RigidBodySet:
     def table(self) -> ShapeTable:
         """The per-shape table of the current bodies (rebuilt when bodies, shapes or filters change)."""
         table, bodies = self._table, self.bodies
-        key = (self._changes, RigidBody.layout_changes, len(bodies))
-        if table is not None and key == self._table_key:
+        if table is not None and self._changes == self._table_changes \
+                and RigidBody.layout_changes == self._table_layout_changes:
             return table
-        self._table_key = key
+        self._table_changes, self._table_layout_changes = self._changes, RigidBody.layout_changes
         if table is not None and len(table.bodies) == len(bodies) and table.starts(bodies) and table.filtered_as(bodies):
             return table
         if table is None or not table.starts(bodies):

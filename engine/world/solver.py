@@ -135,14 +135,10 @@ class _Solved(NamedTuple):
         return self.changes[self.fast_count + self.began_count:]
 
 
-class StepOutcome(NamedTuple):
-    """What a step leaves for the next: its contacts, the pairs touching after it, its events, and whether
-    every body was found asleep (the next step then first asks whether they still all rest)."""
-
-    contacts: ContactSet
-    touching: Mapping[int, tuple[object, object]]
-    events: list[ContactEvent]
-    resting: bool = False
+StepOutcome = tuple[ContactSet, Mapping[int, tuple[object, object]], list[ContactEvent], bool]
+"""What a step leaves for the next: its contacts, the pairs touching after it, its events, and whether every
+body was found asleep (the next step then first asks whether they still all rest). A plain tuple: a small
+pile's step makes one every step, and a named tuple took 0.17 us to make."""
 
 
 def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, dt: float) -> StepOutcome:
@@ -153,7 +149,7 @@ def step_bodies(scene: RigidScene, bodies: list[RigidBody], state: SolverState, 
     numbers = state.body_state
     movers = _mover_boxes(scene)
     if state.resting and not movers and all_asleep_in_place(numbers):
-        return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
+        return (state.contacts, state.touching, [], True)  # a resting level, as the last step found it
     return _step_by_parts(scene, bodies, state, numbers, state.table(), movers, dt)
 
 
@@ -165,7 +161,7 @@ def step_among_static(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig,
     call makes only the step's start, and the step goes on in Python (a sleeper may wake)."""
     numbers = state.body_state
     if state.resting and all_asleep_in_place(numbers):
-        return StepOutcome(state.contacts, state.touching, [], True)  # a resting level, as the last step found it
+        return (state.contacts, state.touching, [], True)  # a resting level, as the last step found it
     table = state.table()
     ready_to_gather(table, static)
     params, settings = _parameters(cfg, gravity, dt)
@@ -174,7 +170,7 @@ def step_among_static(static: StaticGeometry, gravity: Vec2, cfg: PhysicsConfig,
     status, new, sweep_count, began_count, same, touching_count, ended_count = table.step_in(float(static_friction))
     if new is None:
         if status < 0:  # a resting level: nothing moves, none was placed
-            return StepOutcome(old, state.touching, [], True)
+            return (old, state.touching, [], True)
         scene = RigidScene(static, [], [], gravity, cfg, static_friction)
         return _step_by_parts(scene, table.bodies, state, numbers, table, [], dt)
     if sweep_count:  # (continuous collision: fast bodies the kernel found may meet the level)
@@ -195,14 +191,14 @@ def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverStat
         # A resting level: nothing moves, none was placed (for a sleeper the start placement is the same as the
         # last step's, unless game code moved it); or everything rests and nothing moves that could wake it: a
         # sleeper that game code moved stays there.
-        return StepOutcome(state.contacts, state.touching, [], True)
+        return (state.contacts, state.touching, [], True)
     # (Python reads the sleep flags only when something other than awake bodies is about.)
     asleep = step_start(memory)[2] if sleeping or scene.kinematic_bodies or scene.characters else None
     if movers and sleeping:
         assert asleep is not None
         _wake_touched_sleepers(scene, bodies, table, movers, asleep)
         if asleep.all():
-            return StepOutcome(state.contacts, state.touching, [])  # everything rests: contacts and pairs stand
+            return (state.contacts, state.touching, [], False)  # everything rests: contacts and pairs stand
     found, awake_count = collide_all(scene, bodies, table, asleep)
     old = state.contacts
     # An awake body touching a sleeping one wakes it; a woken body is collided in this very step (a crate
@@ -237,7 +233,7 @@ def _step_by_parts(scene: RigidScene, bodies: list[RigidBody], state: SolverStat
     if not len(carried) and solved.same_touching and solved.touching_count == len(state.touching):
         return _same_pairs(state, old, new, crushed)
     events, touching = _events(state.touching, old, new, None if len(carried) else solved)
-    return StepOutcome(new, touching, crushed + events)
+    return (new, touching, crushed + events, False)
 
 
 def _one_call_outcome(state: SolverState, table: ShapeTable, old: ContactSet, new: ContactSet, began_count: int,
@@ -248,16 +244,16 @@ def _one_call_outcome(state: SolverState, table: ShapeTable, old: ContactSet, ne
     before = state.touching
     if not (isinstance(before, TouchingPairs) and before.made_of(old)):  # (the last step's contacts were dropped)
         if same and touching_count == len(before):
-            return StepOutcome(new, before, [])
+            return (new, before, [], False)
         body_out, changes = solve_results(table.memory)
         fast_count = len(changes) - began_count - ended_count
         events, touching = _events(before, old, new, _Solved(body_out, changes, fast_count, began_count, same,
                                                              touching_count))
-        return StepOutcome(new, touching, events)
+        return (new, touching, events, False)
     if same and touching_count == len(before):
-        return StepOutcome(new, before.moved_to(new), [])
+        return (new, before.moved_to(new), [], False)
     events = _events_made(table, began_count, ended_count) if began_count or ended_count else []
-    return StepOutcome(new, TouchingPairs(new, count=touching_count), events)
+    return (new, TouchingPairs(new, count=touching_count), events, False)
 
 
 def _events_made(table: ShapeTable, began: int, ended: int) -> list[ContactEvent]:
@@ -283,7 +279,7 @@ def _same_pairs(state: SolverState, old: ContactSet, new: ContactSet, events: li
     began and ended)."""
     before = state.touching
     touching = before.carried_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
-    return StepOutcome(new, touching, events)
+    return (new, touching, events, False)
 
 
 def _mover_boxes(scene: RigidScene) -> list:
@@ -441,18 +437,26 @@ def _parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarra
     :func:`step_in`'s settings (:data:`~engine.world.step_kernel.SETTINGS`); made
     once per configuration, gravity and step (shared: not to be written). Kept by the configuration's
     identity (hashing a configuration's two dozen fields every step costs more than making them)."""
-    key = (id(cfg), gravity[0], gravity[1], dt)  # (game code may have set the gravity to a list)
+    gx, gy = gravity  # (game code may have set the gravity to a list)
+    last = _LAST_PARAMETERS[0]
+    if cfg is last[0] and gx == last[1] and gy == last[2] and dt == last[3]:  # (the usual step: the same again)
+        return last[4], last[5]
+    key = (id(cfg), gx, gy, dt)
     kept = _PARAMETERS.get(key)
     if kept is not None and kept[0] is cfg:
-        return kept[1], kept[2]
-    params, settings = _made_parameters(cfg, gravity, dt)
-    if len(_PARAMETERS) >= 16:
-        _PARAMETERS.clear()
-    _PARAMETERS[key] = (cfg, params, settings)
+        params, settings = kept[1], kept[2]
+    else:
+        params, settings = _made_parameters(cfg, gravity, dt)
+        if len(_PARAMETERS) >= 16:
+            _PARAMETERS.clear()
+        _PARAMETERS[key] = (cfg, params, settings)
+    _LAST_PARAMETERS[0] = (cfg, gx, gy, dt, params, settings)
     return params, settings
 
 
 _PARAMETERS: dict[tuple[int, float, float, float], tuple[PhysicsConfig, np.ndarray, np.ndarray]] = {}
+_LAST_PARAMETERS: list[tuple[Any, float, float, float, Any, Any]] = [(None, 0.0, 0.0, 0.0, None, None)]
+"""The last parameters asked for, with their configuration, gravity and step (looked at first)."""
 
 
 def _made_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> tuple[np.ndarray, np.ndarray]:
