@@ -1158,18 +1158,15 @@ def gather_in(m, pad, margin, slop, default_filter):
     (Written out here rather than calling functions of the memory's arrays, ``gather_manifolds`` among them: a
     call between compiled functions with numba's runtime counts every array handed over in and out, some 10 ns
     each; the runtime-free stages take them for nothing.)"""
-    asleep, offsets = m.asleep, m.offsets
+    asleep, offsets, boxes = m.asleep, m.offsets, m.boxes
     count = len(offsets) - 1
-    placement, boxes, trig = np.empty((count, 3)), np.empty((count, 4)), np.empty((count, 2))
-    _place_in(m, margin, placement, boxes, trig)
-    m.boxes, m.trig = boxes, trig
-    awake = np.flatnonzero(~asleep)
-    kept_awake = m.kept_awake
-    if _near_lists_stand_in(m, boxes, awake):
-        awake, ks, segs = kept_awake, m.kept_bodies, m.kept_segments
+    _place_in(m, margin)
+    if _near_lists_stand_in(m):
+        awake, ks, segs = m.kept_awake, m.kept_bodies, m.kept_segments
     else:
+        awake = np.flatnonzero(~asleep)
         _, m.near_start, m.near_members, ks, segs = refresh_near(
-            m.near_box, m.near_start, m.near_members, boxes, awake, kept_awake, pad, m.cell_size, m.cell_keys,
+            m.near_box, m.near_start, m.near_members, boxes, awake, m.kept_awake, pad, m.cell_size, m.cell_keys,
             m.cell_starts, m.members, m.segment_boxes)
         m.kept_awake, m.kept_bodies, m.kept_segments = awake, ks, segs
     m.awake = awake
@@ -1184,8 +1181,8 @@ def gather_in(m, pad, margin, slop, default_filter):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
     sizes = (count, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
     scratch_floats, scratch_ints, scratch_flags = _scratch_buffers(*sizes)
-    static_pairs, kept, kept_static = _manifold_rows_in(m, placement, trig, boxes, static_ks, static_segs, lo, hi,
-                                                        margin, scratch_floats, scratch_ints, scratch_flags, sizes)
+    static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, scratch_floats,
+                                                        scratch_ints, scratch_flags, sizes)
     ints, floats, flags, wakers, static_count = _found_out(scratch_floats, scratch_ints, scratch_flags, sizes,
                                                            static_pairs + len(lo), static_pairs, kept, kept_static,
                                                            asleep, slop)
@@ -1193,30 +1190,41 @@ def gather_in(m, pad, margin, slop, default_filter):
 
 
 @_without_runtime
-def _place_in(m, margin, placement, boxes, trig):
-    """:func:`_place` of the step memory ``m``'s bodies (its fields borrowed: see
-    :func:`~engine.world.step_memory.borrowed`)."""
+def _place_in(m, margin):
+    """:func:`_place` of the step memory ``m``'s bodies, into its placement, boxes and cos and sin (its fields
+    borrowed: see :func:`~engine.world.step_memory.borrowed`)."""
     _place(borrowed(m, "vertices"), borrowed(m, "offsets"), borrowed(m, "radius"), borrowed(m, "position"),
-           borrowed(m, "angle"), margin, placement, boxes, trig)
+           borrowed(m, "angle"), margin, borrowed(m, "placement"), borrowed(m, "boxes"), borrowed(m, "trig"))
 
 
 @_without_runtime
-def _near_lists_stand_in(m, boxes, awake):
-    """:func:`near_lists_stand` for the step memory ``m``'s near lists."""
-    return near_lists_stand(borrowed(m, "near_box"), boxes, awake, borrowed(m, "kept_awake"))
+def _near_lists_stand_in(m):
+    """:func:`near_lists_stand` for the step memory ``m``'s near lists, its bodies' sleep flags and boxes (the
+    awake rows compared with the kept ones as they are read: no array of them is made)."""
+    asleep, kept_awake = borrowed(m, "asleep"), borrowed(m, "kept_awake")
+    near_boxes, boxes = borrowed(m, "near_box"), borrowed(m, "boxes")
+    awake = 0
+    for k in range(len(asleep)):
+        if asleep[k]:
+            continue
+        if awake == len(kept_awake) or kept_awake[awake] != k or not _inside_near_box(near_boxes, boxes, k):
+            return False
+        awake += 1
+    return awake == len(kept_awake)
 
 
 @_without_runtime
-def _manifold_rows_in(m, placement, trig, boxes, candidate_body, candidate_segment, lo, hi, margin, floats, ints,
-                      flags, sizes):
-    """:func:`_manifold_rows` of the step memory ``m``'s bodies against its level."""
+def _manifold_rows_in(m, candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes):
+    """:func:`_manifold_rows` of the step memory ``m``'s bodies (placed by :func:`_place_in`) against its
+    level."""
     joints = (borrowed(m, "joint_ends"), borrowed(m, "joint_order"), borrowed(m, "joint_start"),
               borrowed(m, "joint_size"))
     return _manifold_rows(
-        borrowed(m, "vertices"), borrowed(m, "normals"), borrowed(m, "offsets"), borrowed(m, "radius"), placement,
-        trig, borrowed(m, "ends_a"), borrowed(m, "ends_b"), borrowed(m, "side"), borrowed(m, "segment_radius"),
-        borrowed(m, "segment_boxes"), borrowed(m, "segment_joint"), joints, boxes, borrowed(m, "ids"),
-        borrowed(m, "count"), candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes)
+        borrowed(m, "vertices"), borrowed(m, "normals"), borrowed(m, "offsets"), borrowed(m, "radius"),
+        borrowed(m, "placement"), borrowed(m, "trig"), borrowed(m, "ends_a"), borrowed(m, "ends_b"),
+        borrowed(m, "side"), borrowed(m, "segment_radius"), borrowed(m, "segment_boxes"),
+        borrowed(m, "segment_joint"), joints, borrowed(m, "boxes"), borrowed(m, "ids"), borrowed(m, "count"),
+        candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes)
 
 
 def compile_steps():

@@ -20,8 +20,10 @@ Fields (px, radians; K bodies, N static segments):
 - the near lists (``near_box``, ``near_start``, ``near_members``) and the last gathering's awake rows, their
   candidate bodies and segments (``kept_awake``, ``kept_bodies``, ``kept_segments``), and ``sweep_order``;
 - this step's start: ``position`` (K, 2), ``angle`` (K,), ``asleep`` (K,), the boxes (K, 4), each
-  angle's cos and sin (``trig``, (K, 2): made once a step, for the manifolds and the solve) and the awake
-  rows the solve moves (``awake``);
+  angle's cos and sin (``trig``, (K, 2): made once a step, for the manifolds and the solve), the placement
+  as the manifolds read it (``placement``, (K, 3): x, y, angle) and the awake rows the solve moves
+  (``awake``); the gathering writes the boxes, ``trig`` and ``placement`` in place (they are read only within
+  a step);
 - what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
   awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
   :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`);
@@ -79,6 +81,7 @@ _FIELDS = [
     ("near_box", _FLOATS_2D), ("near_start", _INTS), ("near_members", _INTS), ("kept_awake", _INTS),
     ("kept_bodies", _INTS), ("kept_segments", _INTS), ("sweep_order", _INTS),
     ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("trig", _FLOATS_2D),
+    ("placement", _FLOATS_2D),
     ("awake", _INTS),
     ("body_out", _FLOATS), ("changes", _INTS), ("colour_ints", _INTS), ("colour_flags", _FLAGS),
     ("event_parts", types.int64[:, ::1]), ("event_normals", _FLOATS_2D), ("may_hit", _INTS),
@@ -142,7 +145,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.sweep_order = np.arange(bodies)
     m.position, m.angle = np.zeros((bodies, 2)), np.zeros(bodies)
     m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
-    m.trig = np.zeros((bodies, 2))
+    m.trig, m.placement = np.zeros((bodies, 2)), np.zeros((bodies, 3))
     m.body_out, m.changes = np.zeros(0), m.awake
     m.colour_ints, m.colour_flags = np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.bool_)  # (no contacts' colouring)
     m.event_parts, m.event_normals, m.may_hit = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)), m.awake
