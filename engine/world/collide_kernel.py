@@ -33,7 +33,7 @@ import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
 from .kernel import shaped
-from .step_memory import borrowed, warm_up_memory
+from .step_memory import borrowed, grow_gather_scratch, warm_up_memory
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
@@ -904,9 +904,16 @@ def _found_out(floats, ints, flags, sizes, pairs, static_pairs, kept, kept_stati
 @_jit
 def _scratch_buffers(bodies, first_row, static_room, pair_room, widest):
     """The float, int and flag scratch of :func:`_manifold_scratch`."""
+    float_size, int_size, flag_size = _scratch_sizes(bodies, first_row, static_room, pair_room, widest)
+    return np.empty(float_size), np.empty(int_size, np.int64), np.empty(flag_size, np.bool_)
+
+
+@_inline
+def _scratch_sizes(bodies, first_row, static_room, pair_room, widest):
+    """How long the float, int and flag scratch of :func:`_manifold_scratch` are."""
     shapes = bodies + static_room
-    floats = np.empty(2 * 2 * (first_row + 2 * static_room) + shapes * (1 + 2 + 3) + 2 * 2 * widest + pair_room * 8)
-    return floats, np.empty(shapes + 1 + 2 * static_room + pair_room * 7, np.int64), np.empty(pair_room * 4, np.bool_)
+    return (2 * 2 * (first_row + 2 * static_room) + shapes * (1 + 2 + 3) + 2 * 2 * widest + pair_room * 8,
+            shapes + 1 + 2 * static_room + pair_room * 7, pair_room * 4)
 
 
 @_inline
@@ -1180,10 +1187,11 @@ def gather_in(m, pad, margin, slop, default_filter):
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
     sizes = (count, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
-    scratch_floats, scratch_ints, scratch_flags = _scratch_buffers(*sizes)
-    static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, scratch_floats,
-                                                        scratch_ints, scratch_flags, sizes)
-    ints, floats, flags, wakers, static_count = _found_out(scratch_floats, scratch_ints, scratch_flags, sizes,
+    float_size, int_size, flag_size = _scratch_sizes(count, offsets[-1], len(static_ks), len(static_ks) + len(lo),
+                                                     sizes[4])
+    grow_gather_scratch(m, float_size, int_size, flag_size)
+    static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, sizes)
+    ints, floats, flags, wakers, static_count = _found_out(m.gather_floats, m.gather_ints, m.gather_flags, sizes,
                                                            static_pairs + len(lo), static_pairs, kept, kept_static,
                                                            asleep, slop)
     return ints, floats, flags, wakers, static_count, len(awake)
@@ -1214,9 +1222,9 @@ def _near_lists_stand_in(m):
 
 
 @_without_runtime
-def _manifold_rows_in(m, candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes):
+def _manifold_rows_in(m, candidate_body, candidate_segment, lo, hi, margin, sizes):
     """:func:`_manifold_rows` of the step memory ``m``'s bodies (placed by :func:`_place_in`) against its
-    level."""
+    level, in its gathering scratch."""
     joints = (borrowed(m, "joint_ends"), borrowed(m, "joint_order"), borrowed(m, "joint_start"),
               borrowed(m, "joint_size"))
     return _manifold_rows(
@@ -1224,7 +1232,8 @@ def _manifold_rows_in(m, candidate_body, candidate_segment, lo, hi, margin, floa
         borrowed(m, "placement"), borrowed(m, "trig"), borrowed(m, "ends_a"), borrowed(m, "ends_b"),
         borrowed(m, "side"), borrowed(m, "segment_radius"), borrowed(m, "segment_boxes"),
         borrowed(m, "segment_joint"), joints, borrowed(m, "boxes"), borrowed(m, "ids"), borrowed(m, "count"),
-        candidate_body, candidate_segment, lo, hi, margin, floats, ints, flags, sizes)
+        candidate_body, candidate_segment, lo, hi, margin, borrowed(m, "gather_floats"), borrowed(m, "gather_ints"),
+        borrowed(m, "gather_flags"), sizes)
 
 
 def compile_steps():

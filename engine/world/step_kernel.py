@@ -47,8 +47,8 @@ from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
 from .step_memory import (
-    borrowed, event_data, gathered_awake, gathered_boxes, kept_contacts, set_awake, set_event_room, set_step_inputs,
-    solve_results, step_start, sweep_candidates, warm_up_memory,
+    borrowed, event_data, gathered_awake, gathered_boxes, grow_solve_scratch, kept_contacts, set_awake, set_event_room,
+    set_step_inputs, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
 
@@ -413,8 +413,8 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     contacts, fixed_rows = len(ia), len(rows)
     old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
     float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
-    scratch, int_scratch, flag_scratch = np.empty(float_size), np.empty(int_size, np.int64), np.empty(flag_size,
-                                                                                                      np.bool_)
+    grow_solve_scratch(m, float_size, int_size, flag_size)
+    scratch, int_scratch, flag_scratch = m.solve_floats, m.solve_ints, m.solve_flags
     if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, settings, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
