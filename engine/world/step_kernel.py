@@ -408,8 +408,9 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     pair ended (its rows), one after the other; how many moved that far and how many began; whether the same pairs
     touch in the same order as in the last step, and how many touch.
 
-    What allocates (the light flags, the colouring when it changed, the carried rows, the new contacts and the
-    scratch) is done here; the rest runs without numba's runtime (:func:`_solve_prepared`)."""
+    What allocates (the light flags, the colouring when it changed, the carried rows, the new contacts; the
+    scratch grown when short, kept in the memory) is done here; the rest runs without numba's runtime
+    (:func:`_solve_prepared`)."""
     contacts, fixed_rows = len(ia), len(rows)
     old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
     float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
