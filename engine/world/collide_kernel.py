@@ -1186,9 +1186,9 @@ def gather_in(m, pad, margin, slop, default_filter):
                                                                                    np.empty(0, np.int64))
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
-    sizes = (count, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
-    float_size, int_size, flag_size = _scratch_sizes(count, offsets[-1], len(static_ks), len(static_ks) + len(lo),
-                                                     sizes[4])
+    first_row, static_room, pair_room, widest = offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets)
+    sizes = (count, first_row, static_room, pair_room, widest)
+    float_size, int_size, flag_size = _scratch_sizes(count, first_row, static_room, pair_room, widest)
     grow_gather_scratch(m, float_size, int_size, flag_size)
     static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, sizes)
     ints, floats, flags, wakers, static_count = _found_out(m.gather_floats, m.gather_ints, m.gather_flags, sizes,

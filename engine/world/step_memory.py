@@ -61,11 +61,12 @@ from numba.experimental import structref
 from numba.extending import intrinsic
 
 __all__ = ["StepMemory", "borrowed", "event_data", "gathered_awake", "gathered_boxes", "grow_gather_scratch",
-           "grow_solve_scratch", "kept_contacts", "new_step_memory", "scratch_short", "set_awake",
+           "grow_solve_scratch", "kept_contacts", "new_step_memory", "set_awake",
            "set_event_room", "set_level", "set_step_inputs", "solve_results", "step_start", "sweep_candidates",
            "warm_up_memory"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
+_without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
 
 _FLOATS, _FLOATS_2D = types.float64[::1], types.float64[:, ::1]
 _INTS, _FLAGS = types.int64[::1], types.bool_[::1]
@@ -200,8 +201,8 @@ def set_step_inputs(m, numbers, contact_ints, contact_floats, contact_flags, par
     m.contact_ints, m.contact_floats, m.contact_flags = contact_ints, contact_floats, contact_flags
 
 
-@numba.njit(nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
-def scratch_short(floats, ints, flags, float_size, int_size, flag_size):
+@_without_runtime
+def _scratch_short(floats, ints, flags, float_size, int_size, flag_size):
     """Whether scratch buffers ``floats``, ``ints``, ``flags`` are shorter than the sizes asked for."""
     return len(floats) < float_size or len(ints) < int_size or len(flags) < flag_size
 
@@ -211,7 +212,7 @@ def grow_gather_scratch(m, float_size, int_size, flag_size):
     """The gathering's scratch (``gather_floats``, ``gather_ints``, ``gather_flags``) made at least this long
     (twice what is asked: a pile that outgrew it will likely grow more). The step's stages carve their
     temporary arrays out of the memory's scratch, which lasts: new arrays every step cost about 35 ns each."""
-    if scratch_short(m.gather_floats, m.gather_ints, m.gather_flags, float_size, int_size, flag_size):
+    if _scratch_short(m.gather_floats, m.gather_ints, m.gather_flags, float_size, int_size, flag_size):
         m.gather_floats = np.empty(max(2 * float_size, len(m.gather_floats)))
         m.gather_ints = np.empty(max(2 * int_size, len(m.gather_ints)), np.int64)
         m.gather_flags = np.empty(max(2 * flag_size, len(m.gather_flags)), np.bool_)
@@ -221,7 +222,7 @@ def grow_gather_scratch(m, float_size, int_size, flag_size):
 def grow_solve_scratch(m, float_size, int_size, flag_size):
     """The solve's scratch (``solve_floats``, ``solve_ints``, ``solve_flags``) made at least this long, as
     :func:`grow_gather_scratch`."""
-    if scratch_short(m.solve_floats, m.solve_ints, m.solve_flags, float_size, int_size, flag_size):
+    if _scratch_short(m.solve_floats, m.solve_ints, m.solve_flags, float_size, int_size, flag_size):
         m.solve_floats = np.empty(max(2 * float_size, len(m.solve_floats)))
         m.solve_ints = np.empty(max(2 * int_size, len(m.solve_ints)), np.int64)
         m.solve_flags = np.empty(max(2 * flag_size, len(m.solve_flags)), np.bool_)
