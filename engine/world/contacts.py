@@ -224,7 +224,7 @@ class _Packed:
         """``packed`` None: no contacts, or (``source``) ``count`` contacts a one-call step kept in its table's
         memory, fetched from there when first read (``source``: the table and the step's generation, see
         :meth:`ShapeTable.kept_buffers`)."""
-        # (Set one by one, with no call to a subclass's constructor: a small pile's step makes one every step.)
+        # (ContactSet has no constructor of its own: a call less, where a small pile's step makes one every step.)
         if source is None:
             packed = _NO_CONTACTS if packed is None else packed
             count = len(packed[0]) // self._INTS_EACH
@@ -259,11 +259,10 @@ class _Packed:
     def __len__(self) -> int:
         return self._count
 
-    def memory_drops(self, still_read: bool) -> None:
-        """The step memory is about to drop this set's contacts: fetch them now if the set is ``still_read``
-        (something besides the table holds it)."""
-        if still_read:
-            self.buffers  # noqa: B018  (fetched: read for its effect)
+    def fetch(self) -> None:
+        """Read the contacts from the step memory now (it is about to drop them, and something still holds this
+        set)."""
+        self.buffers  # noqa: B018  (read for its effect)
 
     def _made(self) -> None:
         if self._make is not None:
@@ -362,15 +361,11 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
         return self._key_array
 
     def moved_to(self, contacts: "ContactSet") -> "TouchingPairs":
-        """:meth:`carried_to`, in place (the same pairs, as rows of ``contacts``: the mapping's content is the
-        same; only the step's own touching pairs may be moved, nothing else holds them); returns itself."""
+        """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
+        order as the set these were made of (a step whose touching pairs did not change). In place: the
+        mapping's content is the same, and only the rigid-body set holds it. No arrays made; returns itself."""
         self._contacts = contacts
         return self
-
-    def carried_to(self, contacts: "ContactSet") -> "TouchingPairs":
-        """These pairs as rows of ``contacts``: a set with the same contacts, touching the same way, in the same
-        order as the set these were made of (a step whose touching pairs did not change). No arrays made."""
-        return TouchingPairs(contacts, self._rows, self._key_array, self._count)
 
     def _dict(self) -> dict[int, tuple[Any, Any]]:
         if self._made is None:
@@ -570,7 +565,7 @@ class ShapeTable:
         if numbers is self._handed_rows and contacts is self._handed_contacts and params is self._handed_params:
             return
         ints, floats, flags = contacts.buffers
-        self._let_go_before()
+        self._let_go_before()  # (both kept sets: the memory's contacts are replaced)
         self._kept_before, self._kept_latest = self._kept_latest, None
         self._let_go_before()
         self._generation += 2
@@ -609,8 +604,8 @@ class ShapeTable:
         kept = self._kept_before
         if kept is not None:
             self._kept_before = None
-            still_read = sys.getrefcount(kept) > 2  # (2: the name ``kept`` and getrefcount's argument)
-            kept.memory_drops(still_read)
+            if sys.getrefcount(kept) > 2:  # (2: the name ``kept`` and getrefcount's argument)
+                kept.fetch()
 
     def starts(self, bodies: list[RigidBody]) -> bool:
         """``bodies`` begins with this table's bodies, with the same shapes (equal: nothing changed)."""

@@ -278,7 +278,7 @@ def _same_pairs(state: SolverState, old: ContactSet, new: ContactSet, events: li
     rows of the new set when they were the last set's (so the next step can trust the solve's rows for what
     began and ended)."""
     before = state.touching
-    touching = before.carried_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
+    touching = before.moved_to(new) if isinstance(before, TouchingPairs) and before.made_of(old) else before
     return (new, touching, events, False)
 
 

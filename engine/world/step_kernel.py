@@ -694,12 +694,12 @@ def step_in(m, static_friction):
 
 
 class FixedTypes:
-    """A compiled function at a call site whose arguments always have the same types (the step's: the world's
-    state rows, the contact buffers the kernels make, the memory, the settings vectors), called through the
-    compiled entry point of those types. numba's dispatcher works out every argument's type at every call to
-    pick the compiled version: 0.5 us of a step's call, most of it for the step memory. The first call goes
-    through the dispatcher (which compiles or loads the version); later calls skip it. Arguments of other
-    types must not be handed here: the entry point does not check them."""
+    """A compiled function at a call site whose arguments always have the same types (the one-call step's: the
+    step memory and the static friction), called through the compiled entry point of those types. numba's
+    dispatcher works out every argument's type at every call to pick the compiled version: 0.5 us of a step's
+    call, most of it for the step memory. The first call goes through the dispatcher (which compiles or loads
+    the version); later calls skip it. Arguments of other types must not be handed here: the entry point does
+    not check them."""
 
     __slots__ = ("call", "_dispatcher")
 

@@ -210,12 +210,12 @@ def _scratch_short(floats, ints, flags, float_size, int_size, flag_size):
 @_jit
 def grow_gather_scratch(m, float_size, int_size, flag_size):
     """The gathering's scratch (``gather_floats``, ``gather_ints``, ``gather_flags``) made at least this long
-    (twice what is asked: a pile that outgrew it will likely grow more). The step's stages carve their
-    temporary arrays out of the memory's scratch, which lasts: new arrays every step cost about 35 ns each."""
+    (:func:`_grown`). The step's stages carve their temporary arrays out of the memory's scratch, which lasts:
+    new arrays every step cost about 35 ns each."""
     if _scratch_short(m.gather_floats, m.gather_ints, m.gather_flags, float_size, int_size, flag_size):
-        m.gather_floats = np.empty(max(2 * float_size, len(m.gather_floats)))
-        m.gather_ints = np.empty(max(2 * int_size, len(m.gather_ints)), np.int64)
-        m.gather_flags = np.empty(max(2 * flag_size, len(m.gather_flags)), np.bool_)
+        m.gather_floats, m.gather_ints, m.gather_flags = (_grown(m.gather_floats, float_size),
+                                                          _grown(m.gather_ints, int_size),
+                                                          _grown(m.gather_flags, flag_size))
 
 
 @_jit
@@ -223,9 +223,16 @@ def grow_solve_scratch(m, float_size, int_size, flag_size):
     """The solve's scratch (``solve_floats``, ``solve_ints``, ``solve_flags``) made at least this long, as
     :func:`grow_gather_scratch`."""
     if _scratch_short(m.solve_floats, m.solve_ints, m.solve_flags, float_size, int_size, flag_size):
-        m.solve_floats = np.empty(max(2 * float_size, len(m.solve_floats)))
-        m.solve_ints = np.empty(max(2 * int_size, len(m.solve_ints)), np.int64)
-        m.solve_flags = np.empty(max(2 * flag_size, len(m.solve_flags)), np.bool_)
+        m.solve_floats, m.solve_ints, m.solve_flags = (_grown(m.solve_floats, float_size),
+                                                       _grown(m.solve_ints, int_size),
+                                                       _grown(m.solve_flags, flag_size))
+
+
+@_jit
+def _grown(scratch, size):
+    """New scratch of ``scratch``'s kind for ``size`` items or more: twice that (a pile that outgrew it will
+    likely grow more), never shorter than it was."""
+    return np.empty(max(2 * size, len(scratch)), scratch.dtype)
 
 
 @_jit
