@@ -33,7 +33,7 @@ import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
 from .kernel import shaped
-from .step_memory import borrowed, grow_gather_scratch, warm_up_memory
+from .step_memory import borrowed, grow_gather_scratch, grow_sweep_scratch, warm_up_memory
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
@@ -551,22 +551,73 @@ def sweep_pairs(boxes, order, ids, asleep):
     """All pairs (lo, hi) of overlapping boxes ((K, 4): min_x, min_y, max_x, max_y, px; touching counts),
     ``lo`` the one with the lower id (``ids``: (K,), distinct), sorted by (lo, hi) row; without the pairs of
     two boxes flagged in ``asleep`` ((K,) bool). ``order``: the rows, last sorted by min x (sorted again in
-    place: keep it for the next call). The work is done without numba's runtime; here only the arrays are
-    made."""
-    count = len(order)
-    _sort_by_min_x(order, boxes)
-    swept, sleeps = np.empty((count, 4)), np.empty(count, dtype=np.bool_)
-    _swept_boxes(boxes, order, asleep, swept, sleeps)
-    room = 16 + 4 * count
+    place: keep it for the next call). The work is done without numba's runtime (:func:`_sweep_into`); here
+    only the arrays are made (a step's gathering sweeps in its memory's scratch instead: :func:`_sweep_in`)."""
+    count, room = len(order), _sweep_room(len(order))
     while True:  # (rarely twice: a pile averages under three pairs per body)
-        pairs = np.empty(4 * room, dtype=np.int64)  # (found lo, hi; sorted lo, hi)
-        total = _swept_pairs(swept, sleeps, order, ids, pairs[:room], pairs[room:2 * room])
+        floats, ints, flags = np.empty(4 * count), np.empty(count + 1 + 4 * room, np.int64), np.empty(count, np.bool_)
+        total = _sweep_into(boxes, order, ids, asleep, floats, ints, flags)
         if total >= 0:
-            break
+            return _swept_out(ints, count, total)
         room *= 2
-    out_lo, out_hi = pairs[2 * room:2 * room + total], pairs[3 * room:3 * room + total]
-    _sorted_pairs(pairs[:total], pairs[room:room + total], np.zeros(count + 1, dtype=np.int64), out_lo, out_hi)
-    return out_lo, out_hi
+
+
+@_inline
+def _sweep_room(count):
+    """Room for this many pairs of ``count`` boxes, at first."""
+    return 16 + 4 * count
+
+
+@_inline
+def _swept_out(ints, count, total):
+    """The ``total`` pairs (lo, hi) :func:`_sweep_into` sorted into its int scratch ``ints`` (of ``count``
+    boxes)."""
+    room = (len(ints) - count - 1) // 4
+    return ints[count + 1 + 2 * room:count + 1 + 2 * room + total], ints[count + 1 + 3 * room:count + 1 + 3 * room + total]
+
+
+@_without_runtime
+def _sweep_into(boxes, order, ids, asleep, floats, ints, flags):
+    """:func:`sweep_pairs`' work in scratch: the boxes and sleep flags in sweep order (``floats``, ``flags``:
+    4 and 1 a box), then in ``ints`` a counting sort's starts (one more than there are boxes) and room for the
+    pairs four times over (found lo, hi; sorted lo, hi: read them with :func:`_swept_out`). Returns how many
+    pairs, or -1 when the room is short (nothing sorted then)."""
+    count = len(order)
+    room = (len(ints) - count - 1) // 4
+    _sort_by_min_x(order, boxes)
+    swept, sleeps = shaped(floats[:4 * count], (count, 4)), flags[:count]
+    _swept_boxes(boxes, order, asleep, swept, sleeps)
+    first, pairs = ints[:count + 1], ints[count + 1:]
+    total = _swept_pairs(swept, sleeps, order, ids, pairs[:room], pairs[room:2 * room])
+    if total < 0:
+        return total
+    first[:] = 0
+    _sorted_pairs(pairs[:total], pairs[room:room + total], first, pairs[2 * room:2 * room + total],
+                  pairs[3 * room:3 * room + total])
+    return total
+
+
+@_jit
+def _sweep_in(m):
+    """:func:`sweep_pairs` of the step memory ``m``'s boxes, ids, sleep flags and sweep order, in its sweep
+    scratch (grown when short: :func:`~engine.world.step_memory.grow_sweep_scratch`). The pairs are views of
+    that scratch, read within the step."""
+    count = len(m.sweep_order)
+    room = _sweep_room(count)
+    while True:
+        grow_sweep_scratch(m, 4 * count, count + 1 + 4 * room, count)
+        total = _sweep_borrowed(m)
+        if total >= 0:
+            return _swept_out(m.sweep_ints, count, total)
+        room = 2 * ((len(m.sweep_ints) - count - 1) // 4)
+
+
+@_without_runtime
+def _sweep_borrowed(m):
+    """:func:`_sweep_into` of the step memory ``m``'s arrays (borrowed: see
+    :func:`~engine.world.step_memory.borrowed`)."""
+    return _sweep_into(borrowed(m, "boxes"), borrowed(m, "sweep_order"), borrowed(m, "ids"), borrowed(m, "asleep"),
+                       borrowed(m, "sweep_floats"), borrowed(m, "sweep_ints"), borrowed(m, "sweep_flags"))
 
 
 def overlapping_boxes(boxes: np.ndarray, ids: np.ndarray, asleep: np.ndarray | None = None
@@ -1182,8 +1233,7 @@ def gather_in(m, pad, margin, slop, default_filter):
     if len(m.segment_category) or len(category):
         static_segs, static_ks = _filtered(segs, ks, m.segment_category, m.segment_mask, m.segment_group, category,
                                            m.mask, m.group, default_filter)
-    lo, hi = sweep_pairs(boxes, m.sweep_order, ids, asleep) if len(ids) >= 2 else (np.empty(0, np.int64),
-                                                                                   np.empty(0, np.int64))
+    lo, hi = _sweep_in(m) if len(ids) >= 2 else (np.empty(0, np.int64), np.empty(0, np.int64))
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
     first_row, static_room, pair_room, widest = offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets)

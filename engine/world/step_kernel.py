@@ -429,7 +429,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
         source = rows_by_key(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
             found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
     ints, floats, flags = contact_buffers(contacts)
-    body_out, changes = np.empty(5 * dynamic_rows), np.empty(dynamic_rows + contacts + old_count, np.int64)
+    body_out, changes = _solve_outputs(scratch, int_scratch, float_size, int_size, dynamic_rows, contacts)
     fast_count, began_count, ended_count, same, touching_count = _solve_prepared_in(
         m, rows, dynamic_rows, ia, ib, friction, restitution, source, found_ints, found_floats, found_flags, old_ints,
         old_floats, old_flags, colour_ints, colour_flags, ints, floats, flags, scratch, int_scratch, flag_scratch,
@@ -548,10 +548,12 @@ def _motion_out(displacement, velocity, awake_rows, reach, body_out, changes):
 
 @_inline
 def _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count):
-    """The float, int and flag scratch :func:`solve_contacts` makes (see :func:`_solve_scratch`)."""
+    """How much float, int and flag scratch :func:`solve_contacts` carves (see :func:`_solve_scratch`), its
+    outputs last (the motion: five floats an awake row; the changes: one int an awake row, a contact and a last
+    step's contact)."""
     return (fixed_rows * 17 + contacts * (4 + CONTACT_COLUMNS) + dynamic_rows + PARAMETERS
-            + solve_scratch_size(contacts, fixed_rows, dynamic_rows), 4 * contacts,
-            dynamic_rows + 5 * contacts + old_count)
+            + solve_scratch_size(contacts, fixed_rows, dynamic_rows) + 5 * dynamic_rows,
+            4 * contacts + dynamic_rows + contacts + old_count, dynamic_rows + 5 * contacts + old_count)
 
 
 @_inline
@@ -593,7 +595,8 @@ def _solve_scratch(scratch, int_scratch, flag_scratch, m, fixed_rows, dynamic_ro
     at += 13 * fixed_rows
     gravity_scale, step_params = scratch[at:at + dynamic_rows], scratch[at + dynamic_rows:at + dynamic_rows + PARAMETERS]
     at += dynamic_rows + PARAMETERS
-    displacement, solve_room = shaped(scratch[at:at + 3 * fixed_rows], (fixed_rows, 3)), scratch[at + 3 * fixed_rows:]
+    displacement = shaped(scratch[at:at + 3 * fixed_rows], (fixed_rows, 3))
+    solve_room = scratch[at + 3 * fixed_rows:at + 3 * fixed_rows + solve_scratch_size(m, fixed_rows, dynamic_rows)]
     a_kind, pair = int_scratch[m:2 * m], shaped(int_scratch[2 * m:4 * m], (m, 2))
     flags = flag_scratch[dynamic_rows + m:]
     return (extent, circle, light, separation, friction, restitution, table, center, trig, velocity, body,
@@ -607,16 +610,60 @@ def solve_common_contacts(static_friction, found_ints, found_floats, found_flags
     """:func:`solve_contacts` for the usual contacts (awake bodies against each other and static geometry,
     ``static_friction`` its coefficient), their rows made as :func:`common_participants` makes them, in the
     same call (one call less, and five arrays fewer handed to Python and back, each step)."""
-    awake_rows, contacts = m.awake, len(found_ints) // 7  # (seven ints a found contact: found_arrays)
-    has_static = _static_found(found_ints, found_floats, found_flags)
-    rows = np.zeros((len(awake_rows) + (1 if has_static else 0), ROW_COLUMNS))
-    ints, mixed = np.empty(len(numbers) + 2 * contacts, np.int64), np.empty(2 * contacts)
-    ia, ib, friction, restitution = ints[len(numbers):len(numbers) + contacts], ints[len(numbers) + contacts:], \
-        mixed[:contacts], mixed[contacts:]
-    _found_participant_rows(numbers, m, found_ints, found_floats, found_flags, static_friction, ints, rows, mixed)
+    sizes = _common_sizes(m, len(numbers), found_ints, found_floats, found_flags, len(old_ints) // 5)
+    _grow_for_common(m, sizes)
+    _fill_participants(numbers, m, static_friction, sizes, found_ints, found_floats, found_flags)
+    rows, ia, ib, friction, restitution = _participant_views(m.solve_floats, m.solve_ints, sizes)
     return solve_contacts(
-        rows, len(awake_rows), ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
+        rows, sizes[6], ia, ib, friction, restitution, found_ints, found_floats, found_flags, old_ints,
         old_floats, old_flags, m, numbers, params, settings)
+
+
+@_without_runtime
+def _common_sizes(m, states, found_ints, found_floats, found_flags, old_count):
+    """The sizes a solve of the usual contacts carves out of the memory ``m``'s solve scratch (``states``
+    bodies, ``old_count`` contacts in the last step): its rows (the awake ones, and one for static geometry
+    when a contact is static), the float, int and flag scratch :func:`solve_contacts` carves, then what the
+    participants take after it (floats, ints), the bodies, the contacts and the awake rows."""
+    dynamic_rows, contacts = len(borrowed(m, "awake")), len(found_ints) // 7  # (seven ints a contact: found_arrays)
+    fixed_rows = dynamic_rows + (1 if _static_found(found_ints, found_floats, found_flags) else 0)
+    float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
+    return (fixed_rows, float_size, int_size, flag_size, fixed_rows * ROW_COLUMNS + 2 * contacts,
+            states + 2 * contacts, dynamic_rows, contacts, states)
+
+
+@_jit
+def _grow_for_common(m, sizes):
+    """The solve's scratch grown for :func:`_common_sizes`' ``sizes`` (the participants after the solve's
+    own: it grows none then)."""
+    grow_solve_scratch(m, sizes[1] + sizes[4], sizes[2] + sizes[5], sizes[3])
+
+
+@_inline
+def _participant_views(floats, ints, sizes):
+    """The participants' arrays carved out of the solve's scratch (``floats``, ``ints``) after what
+    :func:`solve_contacts` carves (``sizes``: :func:`_common_sizes`): the rows, the rows of A and of B, the
+    friction and the restitution."""
+    fixed_rows, float_size, int_size, contacts, states = sizes[0], sizes[1], sizes[2], sizes[7], sizes[8]
+    at = float_size + fixed_rows * ROW_COLUMNS
+    rows, mixed = shaped(floats[float_size:at], (fixed_rows, ROW_COLUMNS)), floats[at:at + 2 * contacts]
+    ia, ib = ints[int_size + states:int_size + states + contacts], ints[int_size + states + contacts:int_size + states
+                                                                        + 2 * contacts]
+    return rows, ia, ib, mixed[:contacts], mixed[contacts:]
+
+
+@_without_runtime
+def _fill_participants(numbers, m, static_friction, sizes, found_ints, found_floats, found_flags):
+    """:func:`_found_participant_rows` into the memory ``m``'s solve scratch (:func:`_participant_views`)."""
+    floats, ints = borrowed(m, "solve_floats"), borrowed(m, "solve_ints")
+    rows = _participant_views(floats, ints, sizes)[0]
+    for r in range(rows.shape[0]):
+        for c in range(ROW_COLUMNS):
+            rows[r, c] = 0.0
+    float_size, int_size, contacts, states = sizes[1], sizes[2], sizes[7], sizes[8]
+    at = float_size + rows.shape[0] * ROW_COLUMNS
+    _found_participant_rows(numbers, m, found_ints, found_floats, found_flags, static_friction,
+                            ints[int_size:int_size + states + 2 * contacts], rows, floats[at:at + 2 * contacts])
 
 
 @_without_runtime
@@ -660,19 +707,118 @@ def step_in(m, static_friction):
     touching, whether the same pairs touch (as :func:`solve_contacts`), how many touch, how many ended.
     Status -1: everything rests, nothing was written; status > 0: that many bodies sleep, and only the step's
     start was made (a sleeper may wake: the step goes on in Python); status 0: the step is done."""
-    numbers, params, settings = m.numbers, m.params, m.settings
+    settings = m.settings
     old_ints, old_floats, old_flags = m.contact_ints, m.contact_floats, m.contact_flags
-    sleeping = begin_in(m, numbers, True)
+    sleeping = begin_in(m, m.numbers, True)
     if sleeping != 0:
         return sleeping, 0, 0, 0, False, 0, 0
     found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
                                                                          m.default_filter)
-    (_, _, ints, floats, flags, body_out, changes, fast_count, began_count, same,
-     touching_count) = solve_common_contacts(static_friction, found_ints, found_floats, found_flags, old_ints,
-                                             old_floats, old_flags, m, numbers, params, settings)
-    m.body_out, m.changes = body_out, changes
+    # The solve, as solve_common_contacts makes it, in runtime-free stages that read the memory's fields and
+    # scratch borrowed (here, arrays are made only when a stage needs them: the new contacts, a new colouring,
+    # the carried rows sorted by key). Each array a function with the runtime handles costs counted references.
+    sizes = _common_sizes_in(m, found_ints, found_floats, found_flags, len(old_ints) // 5)
+    _grow_for_common(m, sizes)
+    if _participants_in(m, static_friction, sizes, found_ints, found_floats, found_flags):
+        carried = _carried_in(m, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+    else:
+        carried = _recoloured(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+    if not carried:
+        _sorted_source(m, sizes[7], found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+    ints, floats, flags = contact_buffers(sizes[7])
+    fast_count, began_count, ended_count, same, touching_count = _solve_common_in(
+        m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, ints, floats, flags)
+    m.motion_end, m.changes_start = sizes[1], 4 * sizes[7]
+    m.changes_end = m.changes_start + fast_count + began_count + ended_count
     m.previous_ints, m.previous_floats, m.previous_flags = old_ints, old_floats, old_flags
     m.contact_ints, m.contact_floats, m.contact_flags = ints, floats, flags
+    sweep_count = 0
+    if (settings[12] > 0.0 and fast_count) or (settings[9] > 0.0 and awake_count) or began_count or ended_count:
+        sweep_count = _after_solve(m, found_ints, found_floats, found_flags, fast_count, began_count, awake_count)
+    return 0, sizes[7], sweep_count, began_count, same, touching_count, ended_count
+
+
+@_without_runtime
+def _common_sizes_in(m, found_ints, found_floats, found_flags, old_count):
+    """:func:`_common_sizes` of the memory ``m``'s bodies."""
+    return _common_sizes(m, len(borrowed(m, "angle")), found_ints, found_floats, found_flags, old_count)
+
+
+@_without_runtime
+def _participants_in(m, static_friction, sizes, found_ints, found_floats, found_flags):
+    """:func:`_fill_participants` of the memory ``m``'s state rows, then :func:`_colouring_stands`: whether the
+    last colouring stands."""
+    _fill_participants(borrowed(m, "numbers"), m, static_friction, sizes, found_ints, found_floats, found_flags)
+    scratch, int_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints")
+    rows, ia, ib, _, _ = _participant_views(scratch, int_scratch, sizes)
+    return _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, borrowed(m, "settings"), scratch,
+                             borrowed(m, "solve_flags"))
+
+
+@_without_runtime
+def _carried_in(m, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
+    """:func:`_carried_in_order` when the memory ``m``'s colouring stands (the same before and now)."""
+    colour_ints, colour_flags = borrowed(m, "colour_ints"), borrowed(m, "colour_flags")
+    return _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
+                             colour_flags, colour_ints, colour_flags, borrowed(m, "solve_ints"))
+
+
+@_jit
+def _recoloured(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
+    """A new colouring of the participants in the memory ``m``'s scratch (the last one does not stand), kept in
+    the memory; returns :func:`_carried_in_order` from the last colouring to it."""
+    dynamic_rows, contacts = sizes[6], sizes[7]
+    _, ia, ib, _, _ = _participant_views(m.solve_floats, m.solve_ints, sizes)
+    light = _light_flags(m.solve_flags, dynamic_rows, contacts)
+    order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
+    colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
+    carried = _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
+                                colour_flags, m.colour_ints, m.colour_flags, m.solve_ints)
+    m.colour_ints, m.colour_flags = colour_ints, colour_flags
+    return carried
+
+
+@_jit
+def _sorted_source(m, contacts, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
+    """The carried rows by key (:func:`~engine.world.warmstart.rows_by_key`), into the first ``contacts`` ints
+    of the memory ``m``'s solve scratch (where :func:`_carried_in_order` writes them when it can)."""
+    m.solve_ints[:contacts] = rows_by_key(colouring_arrays(m.colour_ints, m.colour_flags)[3], found_arrays(
+        found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
+
+
+@_without_runtime
+def _solve_common_in(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, ints, floats,
+                     flags):
+    """:func:`_solve_prepared` of the participants, carried rows and colouring in the memory ``m``, into the new
+    contacts' buffers (``ints``, ``floats``, ``flags``) and the solve's outputs in its scratch
+    (:func:`_solve_outputs`)."""
+    scratch, int_scratch, flag_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints"), borrowed(m,
+                                                                                                          "solve_flags")
+    rows, ia, ib, friction, restitution = _participant_views(scratch, int_scratch, sizes)
+    dynamic_rows, contacts = sizes[6], sizes[7]
+    body_out, changes = _solve_outputs(scratch, int_scratch, sizes[1], sizes[2], dynamic_rows, contacts)
+    return _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, int_scratch[:contacts], found_ints,
+                           found_floats, found_flags, old_ints, old_floats, old_flags, borrowed(m, "colour_ints"),
+                           borrowed(m, "colour_flags"), ints, floats, flags, scratch, int_scratch, flag_scratch,
+                           borrowed(m, "numbers"), borrowed(m, "awake"), borrowed(m, "position"),
+                           borrowed(m, "angle"), borrowed(m, "reach"), borrowed(m, "trig"), borrowed(m, "params"),
+                           borrowed(m, "settings"), body_out, changes)
+
+
+@_inline
+def _solve_outputs(scratch, int_scratch, float_size, int_size, dynamic_rows, contacts):
+    """Where :func:`solve_contacts` writes the motion and the changes: the end of what it carves of the
+    scratch (read within the step)."""
+    return scratch[float_size - 5 * dynamic_rows:float_size], int_scratch[4 * contacts:int_size]
+
+
+@_jit
+def _after_solve(m, found_ints, found_floats, found_flags, fast_count, began_count, awake_count):
+    """What :func:`step_in` does after the solve only now and then: the fast rows whose sweep may meet the level
+    (continuous collision on; returns how many), the sleep pass (sleep on), the events' participants (pairs
+    began or ended touching)."""
+    numbers, settings = m.numbers, m.settings
+    body_out, changes = solve_results(m)
     sweep_count = 0
     if settings[12] > 0.0 and fast_count:  # (before the sleep pass: it reads the end-of-step angles, as in Python)
         fast = changes[:fast_count]
@@ -680,17 +826,16 @@ def step_in(m, static_friction):
                                        m.radius, m.cell_size, m.cell_keys, m.cell_starts, m.members,
                                        m.segment_boxes)]
         sweep_count = len(m.may_hit)
-    sleep_velocity, time_to_sleep = settings[10], settings[11]
     if settings[9] > 0.0 and awake_count:
         _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(found_ints, found_floats,
                                                                                   found_flags)
-        rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], sleep_velocity, time_to_sleep, a_kind,
+        rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], settings[10], settings[11], a_kind,
                           a_index, b_index, touching, changes[:0])
-    ended_count = len(changes) - fast_count - began_count
-    if began_count or ended_count:
-        _event_parts(m, ints, floats, flags, old_ints, old_floats, old_flags, changes[fast_count:fast_count + began_count],
+    if len(changes) > fast_count:
+        _event_parts(m, m.contact_ints, m.contact_floats, m.contact_flags, m.previous_ints, m.previous_floats,
+                     m.previous_flags, changes[fast_count:fast_count + began_count],
                      changes[fast_count + began_count:], m.parts_room, m.normals_room)
-    return 0, len(ints) // 5, sweep_count, began_count, same, touching_count, ended_count
+    return sweep_count
 
 
 class FixedTypes:

@@ -24,8 +24,9 @@ Fields (px, radians; K bodies, N static segments):
   as the manifolds read it (``placement``, (K, 3): x, y, angle) and the awake rows the solve moves
   (``awake``); the gathering writes the boxes, ``trig`` and ``placement`` in place (they are read only within
   a step);
-- what a whole step in one call (:func:`~engine.world.step_kernel.step_in`) found besides the contacts: the
-  awake rows' motion (``body_out``) and the rows that moved fast, began and ended touching (``changes``), as
+- where a whole step in one call (:func:`~engine.world.step_kernel.step_in`) left what it found besides the
+  contacts, in the solve's scratch: the awake rows' motion (ending at ``motion_end``) and the rows that moved
+  fast, began and ended touching (``changes_start`` to ``changes_end``), as
   :func:`~engine.world.step_kernel.solve_contacts` returns them (read with :func:`solve_results`);
 - the participants of the pairs that began and ended touching in the last one-call step, when there were
   more than the table's event room holds (``event_parts``: A, then B, as
@@ -40,9 +41,10 @@ Fields (px, radians; K bodies, N static segments):
 - the contacts the last one-call step started from (``previous_ints``, ``previous_floats``,
   ``previous_flags``): with the ones it made, read by Python only when it needs them
   (:func:`kept_contacts`). Handing three arrays back to Python at every step cost about 0.9 us;
-- the gathering's and the solve's scratch (``gather_floats``, ``gather_ints``, ``gather_flags``,
-  ``solve_floats``, ``solve_ints``, ``solve_flags``: :func:`grow_gather_scratch`), out of which they carve
-  their temporary arrays, kept from step to step;
+- the gathering's, the solve's and the body pairs' sweep's scratch (``gather_floats``, ``gather_ints``,
+  ``gather_flags``, ``solve_floats``, ``solve_ints``, ``solve_flags``, ``sweep_floats``, ``sweep_ints``,
+  ``sweep_flags``: :func:`grow_gather_scratch`), out of which they carve their temporary arrays, kept from
+  step to step;
 - the last solve's graph colouring, packed (``colour_ints``, ``colour_flags``: see
   :func:`~engine.world.step_kernel.colouring_arrays`), which the next solve reuses while the same pairs touch
   the same rows the same way.
@@ -61,7 +63,7 @@ from numba.experimental import structref
 from numba.extending import intrinsic
 
 __all__ = ["StepMemory", "borrowed", "event_data", "gathered_awake", "gathered_boxes", "grow_gather_scratch",
-           "grow_solve_scratch", "kept_contacts", "new_step_memory", "set_awake",
+           "grow_solve_scratch", "grow_sweep_scratch", "kept_contacts", "new_step_memory", "set_awake",
            "set_event_room", "set_level", "set_step_inputs", "solve_results", "step_start", "sweep_candidates",
            "warm_up_memory"]
 
@@ -87,14 +89,16 @@ _FIELDS = [
     ("position", _FLOATS_2D), ("angle", _FLOATS), ("asleep", _FLAGS), ("boxes", _FLOATS_2D), ("trig", _FLOATS_2D),
     ("placement", _FLOATS_2D),
     ("awake", _INTS),
-    ("body_out", _FLOATS), ("changes", _INTS), ("colour_ints", _INTS), ("colour_flags", _FLAGS),
+    ("motion_end", types.int64), ("changes_start", types.int64), ("changes_end", types.int64),
+    ("colour_ints", _INTS), ("colour_flags", _FLAGS),
     ("event_parts", types.int64[:, ::1]), ("event_normals", _FLOATS_2D), ("may_hit", _INTS),
     ("numbers", _FLOATS_2D), ("contact_ints", _INTS), ("contact_floats", _FLOATS), ("contact_flags", _FLAGS),
     ("previous_ints", _INTS), ("previous_floats", _FLOATS), ("previous_flags", _FLAGS),
     ("params", _FLOATS_2D), ("settings", _FLOATS), ("default_filter", _INTS), ("parts_room", types.int64[:, ::1]),
     ("normals_room", _FLOATS_2D),
     ("gather_floats", _FLOATS), ("gather_ints", _INTS), ("gather_flags", _FLAGS), ("solve_floats", _FLOATS),
-    ("solve_ints", _INTS), ("solve_flags", _FLAGS),
+    ("solve_ints", _INTS), ("solve_flags", _FLAGS), ("sweep_floats", _FLOATS), ("sweep_ints", _INTS),
+    ("sweep_flags", _FLAGS),
 ]
 
 
@@ -152,7 +156,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.position, m.angle = np.zeros((bodies, 2)), np.zeros(bodies)
     m.asleep, m.boxes, m.awake = np.zeros(bodies, dtype=np.bool_), np.zeros((bodies, 4)), np.zeros(0, dtype=np.int64)
     m.trig, m.placement = np.zeros((bodies, 2)), np.zeros((bodies, 3))
-    m.body_out, m.changes = np.zeros(0), m.awake
+    m.motion_end = m.changes_start = m.changes_end = 0
     m.colour_ints, m.colour_flags = np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.bool_)  # (no contacts' colouring)
     m.event_parts, m.event_normals, m.may_hit = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)), m.awake
     m.near_box, m.near_start = np.empty((bodies, 4)), np.empty(bodies + 1, dtype=np.int64)
@@ -163,6 +167,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.default_filter, m.parts_room, m.normals_room = m.awake, m.event_parts, m.event_normals
     m.gather_floats, m.gather_ints, m.gather_flags = m.settings, m.awake, m.asleep[:0]
     m.solve_floats, m.solve_ints, m.solve_flags = m.settings, m.awake, m.asleep[:0]
+    m.sweep_floats, m.sweep_ints, m.sweep_flags = m.settings, m.awake, m.asleep[:0]
     return m
 
 
@@ -229,6 +234,16 @@ def grow_solve_scratch(m, float_size, int_size, flag_size):
 
 
 @_jit
+def grow_sweep_scratch(m, float_size, int_size, flag_size):
+    """The sweep's scratch (``sweep_floats``, ``sweep_ints``, ``sweep_flags``) made at least this long, as
+    :func:`grow_gather_scratch`."""
+    if _scratch_short(m.sweep_floats, m.sweep_ints, m.sweep_flags, float_size, int_size, flag_size):
+        m.sweep_floats, m.sweep_ints, m.sweep_flags = (_grown(m.sweep_floats, float_size),
+                                                       _grown(m.sweep_ints, int_size),
+                                                       _grown(m.sweep_flags, flag_size))
+
+
+@_jit
 def _grown(scratch, size):
     """New scratch of ``scratch``'s kind for ``size`` items or more: twice that (a pile that outgrew it will
     likely grow more), never shorter than it was."""
@@ -273,8 +288,8 @@ def gathered_awake(m):
 def solve_results(m):
     """What the last whole step in one call found besides its contacts: the awake rows' motion and the rows
     that moved fast, began and ended touching (:func:`~engine.world.step_kernel.solve_contacts`' ``body_out``
-    and ``changes``)."""
-    return m.body_out, m.changes
+    and ``changes``: views of the solve's scratch, to be read within the step)."""
+    return m.solve_floats[m.motion_end - 5 * len(m.awake):m.motion_end], m.solve_ints[m.changes_start:m.changes_end]
 
 
 @_jit
@@ -290,7 +305,7 @@ def sweep_candidates(m):
     """What continuous collision needs after a one-call step: the awake rows' motion (``body_out``, see
     :func:`solve_results`), the fast rows whose sweep may meet the level (indices into the awake rows), and
     the awake rows."""
-    return m.body_out, m.may_hit, m.awake
+    return solve_results(m)[0], m.may_hit, m.awake
 
 
 @_jit
