@@ -33,12 +33,14 @@ import numpy as np
 
 from .cast_kernel import filters_touch, py_hypot
 from .kernel import shaped
-from .step_memory import borrowed, grow_gather_scratch, grow_sweep_scratch, warm_up_memory
+from .step_memory import (
+    FOUND_BUFFERS, GATHER_SCRATCH, SWEEP_SCRATCH, borrowed, grow_scratch, scratch_short, warm_up_memory,
+)
 
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
-    "found_arrays", "found_views", "gather_in", "gather_manifolds", "overlapping_boxes", "packed_found",
-    "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
+    "found_arrays", "found_kept", "found_of", "found_views", "gather_in", "gather_into", "gather_manifolds",
+    "overlapping_boxes", "packed_found", "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -600,15 +602,18 @@ def _sweep_into(boxes, order, ids, asleep, floats, ints, flags):
 @_jit
 def _sweep_in(m):
     """:func:`sweep_pairs` of the step memory ``m``'s boxes, ids, sleep flags and sweep order, in its sweep
-    scratch (grown when short: :func:`~engine.world.step_memory.grow_sweep_scratch`). The pairs are views of
-    that scratch, read within the step."""
-    count = len(m.sweep_order)
+    scratch (grown when short: :func:`~engine.world.step_memory.grow_scratch`); returns how many pairs
+    (read them with :func:`_swept_out`, within the step)."""
+    count = _bodies_in(m)
+    if count < 2:
+        return 0
     room = _sweep_room(count)
     while True:
-        grow_sweep_scratch(m, 4 * count, count + 1 + 4 * room, count)
+        if scratch_short(m, SWEEP_SCRATCH, 4 * count, count + 1 + 4 * room, count):
+            grow_scratch(m, SWEEP_SCRATCH, 4 * count, count + 1 + 4 * room, count)
         total = _sweep_borrowed(m)
         if total >= 0:
-            return _swept_out(m.sweep_ints, count, total)
+            return total
         room = 2 * ((len(m.sweep_ints) - count - 1) // 4)
 
 
@@ -1216,35 +1221,149 @@ def gather_in(m, pad, margin, slop, default_filter):
     (Written out here rather than calling functions of the memory's arrays, ``gather_manifolds`` among them: a
     call between compiled functions with numba's runtime counts every array handed over in and out, some 10 ns
     each; the runtime-free stages take them for nothing.)"""
-    asleep, offsets, boxes = m.asleep, m.offsets, m.boxes
-    count = len(offsets) - 1
+    pairs, static_pairs, kept, kept_static, sizes, awake_count = _gather_stages(m, pad, margin, default_filter)
+    ints, floats, flags, wakers, static_count = _found_out(m.gather_floats, m.gather_ints, m.gather_flags, sizes,
+                                                           pairs, static_pairs, kept, kept_static, m.asleep, slop)
+    return ints, floats, flags, wakers, static_count, awake_count
+
+
+@_jit
+def gather_into(m, pad, margin, slop, default_filter):
+    """:func:`gather_in` for the one-call step: the contacts go into the memory's found buffers (read with
+    :func:`found_of` in runtime-free code, :func:`found_kept` elsewhere), where the next gathering writes over
+    them. No body sleeps: no contact wakes one. Returns how many bodies are awake."""
+    pairs, static_pairs, kept, _, sizes, awake_count = _gather_stages(m, pad, margin, default_filter)
+    if scratch_short(m, FOUND_BUFFERS, 9 * kept, 8 * kept, 3 * kept):  # (found_buffers' room, then a waker row each)
+        grow_scratch(m, FOUND_BUFFERS, 9 * kept, 8 * kept, 3 * kept)
+    m.found_count = kept
+    _compact_found_in(m, sizes, pairs, static_pairs, slop)
+    return awake_count
+
+
+@_jit
+def _gather_stages(m, pad, margin, default_filter):
+    """:func:`gather_in`'s stages up to the manifolds, in the memory's gathering scratch: the placement, the
+    near lists, the body pairs, the collision filters, the manifolds. Returns how many pairs there were
+    (static first), how many static, how many kept and how many of them static, the scratch's sizes
+    (:func:`_manifold_scratch`) and how many bodies are awake. The usual step (no filters, the near lists
+    standing) handles no array here: its stages read the memory's fields borrowed."""
     _place_in(m, margin)
-    if _near_lists_stand_in(m):
-        awake, ks, segs = m.kept_awake, m.kept_bodies, m.kept_segments
-    else:
-        awake = np.flatnonzero(~asleep)
-        _, m.near_start, m.near_members, ks, segs = refresh_near(
-            m.near_box, m.near_start, m.near_members, boxes, awake, m.kept_awake, pad, m.cell_size, m.cell_keys,
-            m.cell_starts, m.members, m.segment_boxes)
-        m.kept_awake, m.kept_bodies, m.kept_segments = awake, ks, segs
+    if not _near_lists_stand_in(m):
+        _refresh_near_in(m, pad)
+    elif not _awake_kept_in(m):
+        m.awake = m.kept_awake
+    total = _sweep_in(m)
+    if _has_filters_in(m):
+        return _filtered_stages(m, margin, default_filter, total)
+    sizes = _gather_sizes_in(m, total)
+    float_size, int_size, flag_size = _scratch_sizes(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4])
+    if scratch_short(m, GATHER_SCRATCH, float_size, int_size, flag_size):
+        grow_scratch(m, GATHER_SCRATCH, float_size, int_size, flag_size)
+    static_pairs, kept, kept_static = _manifold_rows_kept_in(m, total, margin, sizes)
+    return static_pairs + total, static_pairs, kept, kept_static, sizes, _awake_count_in(m)
+
+
+@_jit
+def _refresh_near_in(m, pad):
+    """The awake bodies' near lists looked up again (:func:`refresh_near`), kept with the awake rows."""
+    awake = np.flatnonzero(~m.asleep)
+    _, m.near_start, m.near_members, ks, segs = refresh_near(
+        m.near_box, m.near_start, m.near_members, m.boxes, awake, m.kept_awake, pad, m.cell_size, m.cell_keys,
+        m.cell_starts, m.members, m.segment_boxes)
+    m.kept_awake, m.kept_bodies, m.kept_segments = awake, ks, segs
     m.awake = awake
-    ids, category = m.ids, m.category
-    static_ks, static_segs = ks, segs
-    if len(m.segment_category) or len(category):
-        static_segs, static_ks = _filtered(segs, ks, m.segment_category, m.segment_mask, m.segment_group, category,
-                                           m.mask, m.group, default_filter)
-    lo, hi = _sweep_in(m) if len(ids) >= 2 else (np.empty(0, np.int64), np.empty(0, np.int64))
+
+
+@_jit
+def _filtered_stages(m, margin, default_filter, total):
+    """:func:`_gather_stages` from the sweep's ``total`` pairs on, when bodies or segments have collision
+    filters: the pairs whose filters do not touch are left out (arrays made here)."""
+    ks, segs, category, offsets = m.kept_bodies, m.kept_segments, m.category, m.offsets
+    static_segs, static_ks = _filtered(segs, ks, m.segment_category, m.segment_mask, m.segment_group, category,
+                                       m.mask, m.group, default_filter)
+    lo, hi = _swept_out(m.sweep_ints, len(offsets) - 1, total)
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
-    first_row, static_room, pair_room, widest = offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets)
-    sizes = (count, first_row, static_room, pair_room, widest)
-    float_size, int_size, flag_size = _scratch_sizes(count, first_row, static_room, pair_room, widest)
-    grow_gather_scratch(m, float_size, int_size, flag_size)
+    sizes = (len(offsets) - 1, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
+    float_size, int_size, flag_size = _scratch_sizes(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4])
+    if scratch_short(m, GATHER_SCRATCH, float_size, int_size, flag_size):
+        grow_scratch(m, GATHER_SCRATCH, float_size, int_size, flag_size)
     static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, sizes)
-    ints, floats, flags, wakers, static_count = _found_out(m.gather_floats, m.gather_ints, m.gather_flags, sizes,
-                                                           static_pairs + len(lo), static_pairs, kept, kept_static,
-                                                           asleep, slop)
-    return ints, floats, flags, wakers, static_count, len(awake)
+    return static_pairs + len(lo), static_pairs, kept, kept_static, sizes, len(m.awake)
+
+
+@_without_runtime
+def _awake_kept_in(m):
+    """Whether the memory's awake rows are its kept ones (the same rows)."""
+    awake, kept = borrowed(m, "awake"), borrowed(m, "kept_awake")
+    if len(awake) != len(kept):
+        return False
+    for i in range(len(awake)):
+        if awake[i] != kept[i]:
+            return False
+    return True
+
+
+@_without_runtime
+def _has_filters_in(m):
+    """Whether any body or segment of the memory has a collision filter of its own."""
+    return len(borrowed(m, "category")) > 0 or len(borrowed(m, "segment_category")) > 0
+
+
+@_without_runtime
+def _bodies_in(m):
+    """How many bodies the memory has."""
+    return len(borrowed(m, "sweep_order"))
+
+
+@_without_runtime
+def _awake_count_in(m):
+    """How many bodies the memory's solve moves."""
+    return len(borrowed(m, "awake"))
+
+
+@_without_runtime
+def _gather_sizes_in(m, total):
+    """:func:`_manifold_scratch`'s sizes for the memory's bodies, their near segments and ``total`` body
+    pairs."""
+    offsets, static_room = borrowed(m, "offsets"), len(borrowed(m, "kept_bodies"))
+    return len(offsets) - 1, offsets[-1], static_room, static_room + total, _widest(offsets)
+
+
+@_without_runtime
+def _manifold_rows_kept_in(m, total, margin, sizes):
+    """:func:`_manifold_rows_in` of the memory's near lists and the sweep's ``total`` body pairs."""
+    lo, hi = _swept_out(borrowed(m, "sweep_ints"), len(borrowed(m, "sweep_order")), total)
+    return _manifold_rows_in(m, borrowed(m, "kept_bodies"), borrowed(m, "kept_segments"), lo, hi, margin, sizes)
+
+
+@_without_runtime
+def _compact_found_in(m, sizes, pairs, static_pairs, slop):
+    """:func:`_compact_found` of the memory's gathering scratch into its found buffers."""
+    ints, floats, flags = found_of(m)
+    _compact_found(borrowed(m, "gather_floats"), borrowed(m, "gather_ints"), borrowed(m, "gather_flags"), sizes,
+                   pairs, static_pairs, borrowed(m, "asleep"), slop, ints, floats, flags,
+                   borrowed(m, "found_ints")[len(ints):])
+
+
+@_inline
+def _found_prefix(ints, floats, flags, count):
+    """The first ``count`` found contacts of found buffers, packed (:func:`found_arrays`)."""
+    return ints[:7 * count], floats[:9 * count], flags[:3 * count]
+
+
+@_inline
+def found_of(m):
+    """The contacts the memory's last :func:`gather_into` found, packed (:func:`found_arrays`), borrowed: for
+    runtime-free code (views of buffers the next gathering writes over)."""
+    return _found_prefix(borrowed(m, "found_ints"), borrowed(m, "found_floats"), borrowed(m, "found_flags"),
+                         borrowed(m, "found_count"))
+
+
+@_jit
+def found_kept(m):
+    """:func:`found_of` for code with numba's runtime."""
+    return _found_prefix(m.found_ints, m.found_floats, m.found_flags, m.found_count)
 
 
 @_without_runtime

@@ -45,10 +45,12 @@ from .kernel import CENTER_X as BODY_CENTER_X
 from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
-from .collide_kernel import KEY_A_MASK, KEY_A_SHIFT, found_views, found_arrays, gather_in, packed_found
+from .collide_kernel import (
+    KEY_A_MASK, KEY_A_SHIFT, found_arrays, found_kept, found_of, found_views, gather_into, packed_found,
+)
 from .step_memory import (
-    borrowed, event_data, gathered_awake, gathered_boxes, grow_solve_scratch, kept_contacts, set_awake, set_event_room,
-    set_step_inputs, solve_results, step_start, sweep_candidates, warm_up_memory,
+    SOLVE_SCRATCH, borrowed, event_data, gathered_awake, gathered_boxes, grow_scratch, kept_contacts, scratch_short,
+    set_awake, set_event_room, set_step_inputs, solve_results, step_start, sweep_candidates, warm_up_memory,
 )
 from .warmstart import carried_in_order, colour_numbers, fill_table, rows_by_key
 
@@ -152,12 +154,37 @@ def begin_in(m, numbers, may_rest):
     flag at step start. Returns how many bodies sleep; -1 when ``may_rest`` (nothing moves that could wake a
     sleeper) and every body sleeps and game code placed none since the last step (then nothing is written:
     the step has nothing to do)."""
+    return _started(_begin_rows_in(m, numbers, may_rest))
+
+
+@_without_runtime
+def _begin_rows_in(m, numbers, may_rest):
+    """:func:`begin_in`'s work, runtime-free: how many bodies sleep, -1 when the step has nothing to do,
+    :data:`_OTHER_BODIES` when ``numbers`` are another set of bodies' than the memory's."""
     if may_rest and all_asleep_in_place(numbers):
         return -1
-    angle = m.angle
+    angle = borrowed(m, "angle")
     if len(angle) != len(numbers):  # (the world makes a new table, and memory, whenever its bodies change)
+        return _OTHER_BODIES
+    return _begin_rows(numbers, borrowed(m, "position"), angle, borrowed(m, "asleep"))
+
+
+_OTHER_BODIES = -2
+
+
+@_jit
+def _started(sleeping):
+    """``sleeping`` as :func:`begin_in` returns it; raises when the memory is another set of bodies'."""
+    if sleeping == _OTHER_BODIES:
         raise ValueError("the step memory is another set of bodies' (its table is out of date)")
-    return _begin_rows(numbers, m.position, angle, m.asleep)
+    return sleeping
+
+
+@_without_runtime
+def _begin_memory(m):
+    """:func:`_begin_rows_in` of the state rows the memory holds (the one-call step's: nothing can wake a
+    sleeper there)."""
+    return _begin_rows_in(m, borrowed(m, "numbers"), True)
 
 
 @_without_runtime
@@ -414,7 +441,7 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     contacts, fixed_rows = len(ia), len(rows)
     old_count, old_colour_ints, old_colour_flags = len(old_ints) // 5, m.colour_ints, m.colour_flags
     float_size, int_size, flag_size = _solve_scratch_sizes(contacts, fixed_rows, dynamic_rows, old_count)
-    grow_solve_scratch(m, float_size, int_size, flag_size)
+    grow_scratch(m, SOLVE_SCRATCH, float_size, int_size, flag_size)
     scratch, int_scratch, flag_scratch = m.solve_floats, m.solve_ints, m.solve_flags
     if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, settings, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
@@ -636,7 +663,7 @@ def _common_sizes(m, states, found_ints, found_floats, found_flags, old_count):
 def _grow_for_common(m, sizes):
     """The solve's scratch grown for :func:`_common_sizes`' ``sizes`` (the participants after the solve's
     own: it grows none then)."""
-    grow_solve_scratch(m, sizes[1] + sizes[4], sizes[2] + sizes[5], sizes[3])
+    grow_scratch(m, SOLVE_SCRATCH, sizes[1] + sizes[4], sizes[2] + sizes[5], sizes[3])
 
 
 @_inline
@@ -709,45 +736,47 @@ def step_in(m, static_friction):
     start was made (a sleeper may wake: the step goes on in Python); status 0: the step is done."""
     settings = m.settings
     old_ints, old_floats, old_flags = m.contact_ints, m.contact_floats, m.contact_flags
-    sleeping = begin_in(m, m.numbers, True)
+    sleeping = _started(_begin_memory(m))
     if sleeping != 0:
         return sleeping, 0, 0, 0, False, 0, 0
-    found_ints, found_floats, found_flags, _, _, awake_count = gather_in(m, settings[6], settings[7], settings[8],
-                                                                         m.default_filter)
+    awake_count = gather_into(m, settings[6], settings[7], settings[8], m.default_filter)
     # The solve, as solve_common_contacts makes it, in runtime-free stages that read the memory's fields and
     # scratch borrowed (here, arrays are made only when a stage needs them: the new contacts, a new colouring,
     # the carried rows sorted by key). Each array a function with the runtime handles costs counted references.
-    sizes = _common_sizes_in(m, found_ints, found_floats, found_flags, len(old_ints) // 5)
-    _grow_for_common(m, sizes)
-    if _participants_in(m, static_friction, sizes, found_ints, found_floats, found_flags):
-        carried = _carried_in(m, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+    sizes = _common_sizes_in(m, len(old_ints) // 5)
+    if scratch_short(m, SOLVE_SCRATCH, sizes[1] + sizes[4], sizes[2] + sizes[5], sizes[3]):
+        _grow_for_common(m, sizes)
+    if _participants_in(m, static_friction, sizes):
+        carried = _carried_in(m, old_ints, old_floats, old_flags)
     else:
-        carried = _recoloured(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+        carried = _recoloured(m, sizes, old_ints, old_floats, old_flags)
     if not carried:
-        _sorted_source(m, sizes[7], found_ints, found_floats, found_flags, old_ints, old_floats, old_flags)
+        _sorted_source(m, sizes[7], old_ints, old_floats, old_flags)
     ints, floats, flags = contact_buffers(sizes[7])
-    fast_count, began_count, ended_count, same, touching_count = _solve_common_in(
-        m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, ints, floats, flags)
+    fast_count, began_count, ended_count, same, touching_count = _solve_common_in(m, sizes, old_ints, old_floats,
+                                                                                  old_flags, ints, floats, flags)
     m.motion_end, m.changes_start = sizes[1], 4 * sizes[7]
     m.changes_end = m.changes_start + fast_count + began_count + ended_count
     m.previous_ints, m.previous_floats, m.previous_flags = old_ints, old_floats, old_flags
     m.contact_ints, m.contact_floats, m.contact_flags = ints, floats, flags
     sweep_count = 0
     if (settings[12] > 0.0 and fast_count) or (settings[9] > 0.0 and awake_count) or began_count or ended_count:
-        sweep_count = _after_solve(m, found_ints, found_floats, found_flags, fast_count, began_count, awake_count)
+        sweep_count = _after_solve(m, fast_count, began_count, awake_count)
     return 0, sizes[7], sweep_count, began_count, same, touching_count, ended_count
 
 
 @_without_runtime
-def _common_sizes_in(m, found_ints, found_floats, found_flags, old_count):
-    """:func:`_common_sizes` of the memory ``m``'s bodies."""
+def _common_sizes_in(m, old_count):
+    """:func:`_common_sizes` of the memory ``m``'s bodies and found contacts."""
+    found_ints, found_floats, found_flags = found_of(m)
     return _common_sizes(m, len(borrowed(m, "angle")), found_ints, found_floats, found_flags, old_count)
 
 
 @_without_runtime
-def _participants_in(m, static_friction, sizes, found_ints, found_floats, found_flags):
-    """:func:`_fill_participants` of the memory ``m``'s state rows, then :func:`_colouring_stands`: whether the
-    last colouring stands."""
+def _participants_in(m, static_friction, sizes):
+    """:func:`_fill_participants` of the memory ``m``'s state rows and found contacts, then
+    :func:`_colouring_stands`: whether the last colouring stands."""
+    found_ints, found_floats, found_flags = found_of(m)
     _fill_participants(borrowed(m, "numbers"), m, static_friction, sizes, found_ints, found_floats, found_flags)
     scratch, int_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints")
     rows, ia, ib, _, _ = _participant_views(scratch, int_scratch, sizes)
@@ -756,17 +785,20 @@ def _participants_in(m, static_friction, sizes, found_ints, found_floats, found_
 
 
 @_without_runtime
-def _carried_in(m, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
-    """:func:`_carried_in_order` when the memory ``m``'s colouring stands (the same before and now)."""
+def _carried_in(m, old_ints, old_floats, old_flags):
+    """:func:`_carried_in_order` of the memory ``m``'s found contacts when its colouring stands (the same
+    before and now)."""
+    found_ints, found_floats, found_flags = found_of(m)
     colour_ints, colour_flags = borrowed(m, "colour_ints"), borrowed(m, "colour_flags")
     return _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
                              colour_flags, colour_ints, colour_flags, borrowed(m, "solve_ints"))
 
 
 @_jit
-def _recoloured(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
+def _recoloured(m, sizes, old_ints, old_floats, old_flags):
     """A new colouring of the participants in the memory ``m``'s scratch (the last one does not stand), kept in
-    the memory; returns :func:`_carried_in_order` from the last colouring to it."""
+    the memory; returns :func:`_carried_in_order` of its found contacts from the last colouring to it."""
+    found_ints, found_floats, found_flags = found_kept(m)
     dynamic_rows, contacts = sizes[6], sizes[7]
     _, ia, ib, _, _ = _participant_views(m.solve_floats, m.solve_ints, sizes)
     light = _light_flags(m.solve_flags, dynamic_rows, contacts)
@@ -779,19 +811,21 @@ def _recoloured(m, sizes, found_ints, found_floats, found_flags, old_ints, old_f
 
 
 @_jit
-def _sorted_source(m, contacts, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
-    """The carried rows by key (:func:`~engine.world.warmstart.rows_by_key`), into the first ``contacts`` ints
-    of the memory ``m``'s solve scratch (where :func:`_carried_in_order` writes them when it can)."""
+def _sorted_source(m, contacts, old_ints, old_floats, old_flags):
+    """The carried rows by key (:func:`~engine.world.warmstart.rows_by_key`) of the memory ``m``'s found
+    contacts, into the first ``contacts`` ints of its solve scratch (where :func:`_carried_in_order` writes
+    them when it can)."""
+    found_ints, found_floats, found_flags = found_kept(m)
     m.solve_ints[:contacts] = rows_by_key(colouring_arrays(m.colour_ints, m.colour_flags)[3], found_arrays(
         found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
 
 
 @_without_runtime
-def _solve_common_in(m, sizes, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, ints, floats,
-                     flags):
-    """:func:`_solve_prepared` of the participants, carried rows and colouring in the memory ``m``, into the new
-    contacts' buffers (``ints``, ``floats``, ``flags``) and the solve's outputs in its scratch
-    (:func:`_solve_outputs`)."""
+def _solve_common_in(m, sizes, old_ints, old_floats, old_flags, ints, floats, flags):
+    """:func:`_solve_prepared` of the found contacts, participants, carried rows and colouring in the memory
+    ``m``, into the new contacts' buffers (``ints``, ``floats``, ``flags``) and the solve's outputs in its
+    scratch (:func:`_solve_outputs`)."""
+    found_ints, found_floats, found_flags = found_of(m)
     scratch, int_scratch, flag_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints"), borrowed(m,
                                                                                                           "solve_flags")
     rows, ia, ib, friction, restitution = _participant_views(scratch, int_scratch, sizes)
@@ -813,7 +847,7 @@ def _solve_outputs(scratch, int_scratch, float_size, int_size, dynamic_rows, con
 
 
 @_jit
-def _after_solve(m, found_ints, found_floats, found_flags, fast_count, began_count, awake_count):
+def _after_solve(m, fast_count, began_count, awake_count):
     """What :func:`step_in` does after the solve only now and then: the fast rows whose sweep may meet the level
     (continuous collision on; returns how many), the sleep pass (sleep on), the events' participants (pairs
     began or ended touching)."""
@@ -827,8 +861,7 @@ def _after_solve(m, found_ints, found_floats, found_flags, fast_count, began_cou
                                        m.segment_boxes)]
         sweep_count = len(m.may_hit)
     if settings[9] > 0.0 and awake_count:
-        _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(found_ints, found_floats,
-                                                                                  found_flags)
+        _, a_kind, _, a_index, b_index, _, _, _, _, _, _, touching = found_arrays(*found_kept(m))
         rest_and_sleep_in(numbers, m, step_motion(body_out)[1], settings[2], settings[10], settings[11], a_kind,
                           a_index, b_index, touching, changes[:0])
     if len(changes) > fast_count:

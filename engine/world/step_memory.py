@@ -43,8 +43,11 @@ Fields (px, radians; K bodies, N static segments):
   (:func:`kept_contacts`). Handing three arrays back to Python at every step cost about 0.9 us;
 - the gathering's, the solve's and the body pairs' sweep's scratch (``gather_floats``, ``gather_ints``,
   ``gather_flags``, ``solve_floats``, ``solve_ints``, ``solve_flags``, ``sweep_floats``, ``sweep_ints``,
-  ``sweep_flags``: :func:`grow_gather_scratch`), out of which they carve their temporary arrays, kept from
+  ``sweep_flags``: :func:`grow_scratch`), out of which they carve their temporary arrays, kept from
   step to step;
+- the contacts the one-call step's gathering found (``found_ints``, ``found_floats``, ``found_flags``: buffers
+  grown by :func:`grow_scratch`, the first ``found_count`` contacts packed, then room for the rows that
+  wake a sleeper), read within the step;
 - the last solve's graph colouring, packed (``colour_ints``, ``colour_flags``: see
   :func:`~engine.world.step_kernel.colouring_arrays`), which the next solve reuses while the same pairs touch
   the same rows the same way.
@@ -62,10 +65,10 @@ from numba.core.errors import NumbaError
 from numba.experimental import structref
 from numba.extending import intrinsic
 
-__all__ = ["StepMemory", "borrowed", "event_data", "gathered_awake", "gathered_boxes", "grow_gather_scratch",
-           "grow_solve_scratch", "grow_sweep_scratch", "kept_contacts", "new_step_memory", "set_awake",
-           "set_event_room", "set_level", "set_step_inputs", "solve_results", "step_start", "sweep_candidates",
-           "warm_up_memory"]
+__all__ = ["FOUND_BUFFERS", "GATHER_SCRATCH", "SOLVE_SCRATCH", "SWEEP_SCRATCH", "StepMemory", "borrowed",
+           "event_data", "gathered_awake", "gathered_boxes", "grow_scratch", "kept_contacts", "new_step_memory",
+           "scratch_short", "set_awake", "set_event_room", "set_level", "set_step_inputs", "solve_results",
+           "step_start", "sweep_candidates", "warm_up_memory"]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
 _without_runtime = numba.njit(cache=True, nogil=True, fastmath=False, _nrt=False)  # type: ignore[call-overload]
@@ -98,7 +101,8 @@ _FIELDS = [
     ("normals_room", _FLOATS_2D),
     ("gather_floats", _FLOATS), ("gather_ints", _INTS), ("gather_flags", _FLAGS), ("solve_floats", _FLOATS),
     ("solve_ints", _INTS), ("solve_flags", _FLAGS), ("sweep_floats", _FLOATS), ("sweep_ints", _INTS),
-    ("sweep_flags", _FLAGS),
+    ("sweep_flags", _FLAGS), ("found_ints", _INTS), ("found_floats", _FLOATS), ("found_flags", _FLAGS),
+    ("found_count", types.int64),
 ]
 
 
@@ -168,6 +172,7 @@ def new_step_memory(vertices, normals, offsets, radius, ids, count, sleep_extent
     m.gather_floats, m.gather_ints, m.gather_flags = m.settings, m.awake, m.asleep[:0]
     m.solve_floats, m.solve_ints, m.solve_flags = m.settings, m.awake, m.asleep[:0]
     m.sweep_floats, m.sweep_ints, m.sweep_flags = m.settings, m.awake, m.asleep[:0]
+    m.found_ints, m.found_floats, m.found_flags, m.found_count = m.awake, m.settings, m.asleep[:0], 0
     return m
 
 
@@ -206,41 +211,47 @@ def set_step_inputs(m, numbers, contact_ints, contact_floats, contact_flags, par
     m.contact_ints, m.contact_floats, m.contact_flags = contact_ints, contact_floats, contact_flags
 
 
+GATHER_SCRATCH, SOLVE_SCRATCH, SWEEP_SCRATCH, FOUND_BUFFERS = 0, 1, 2, 3
+"""The kinds of scratch a memory keeps (see the module docstring), for :func:`scratch_short` and
+:func:`grow_scratch`: the gathering's, the solve's, the body pairs' sweep's, and the found contacts' buffers."""
+
+
 @_without_runtime
-def _scratch_short(floats, ints, flags, float_size, int_size, flag_size):
-    """Whether scratch buffers ``floats``, ``ints``, ``flags`` are shorter than the sizes asked for."""
+def scratch_short(m, kind, float_size, int_size, flag_size):
+    """Whether the memory ``m``'s scratch of ``kind`` (its float, int and flag arrays) is shorter than the
+    sizes asked for. Runtime-free: the usual step asks at every stage and grows nothing."""
+    if kind == GATHER_SCRATCH:
+        floats, ints, flags = borrowed(m, "gather_floats"), borrowed(m, "gather_ints"), borrowed(m, "gather_flags")
+    elif kind == SOLVE_SCRATCH:
+        floats, ints, flags = borrowed(m, "solve_floats"), borrowed(m, "solve_ints"), borrowed(m, "solve_flags")
+    elif kind == SWEEP_SCRATCH:
+        floats, ints, flags = borrowed(m, "sweep_floats"), borrowed(m, "sweep_ints"), borrowed(m, "sweep_flags")
+    else:
+        floats, ints, flags = borrowed(m, "found_floats"), borrowed(m, "found_ints"), borrowed(m, "found_flags")
     return len(floats) < float_size or len(ints) < int_size or len(flags) < flag_size
 
 
 @_jit
-def grow_gather_scratch(m, float_size, int_size, flag_size):
-    """The gathering's scratch (``gather_floats``, ``gather_ints``, ``gather_flags``) made at least this long
-    (:func:`_grown`). The step's stages carve their temporary arrays out of the memory's scratch, which lasts:
-    new arrays every step cost about 35 ns each."""
-    if _scratch_short(m.gather_floats, m.gather_ints, m.gather_flags, float_size, int_size, flag_size):
+def grow_scratch(m, kind, float_size, int_size, flag_size):
+    """The memory ``m``'s scratch of ``kind`` made at least this long when it is short (:func:`_grown`). The
+    step's stages carve their temporary arrays out of the memory's scratch, which lasts: new arrays every step
+    cost about 35 ns each, and counted references in every function that handles them. (Call it when
+    :func:`scratch_short` says so: a call of a function with numba's runtime counts the memory handed to it.)"""
+    if not scratch_short(m, kind, float_size, int_size, flag_size):
+        return
+    if kind == GATHER_SCRATCH:
         m.gather_floats, m.gather_ints, m.gather_flags = (_grown(m.gather_floats, float_size),
                                                           _grown(m.gather_ints, int_size),
                                                           _grown(m.gather_flags, flag_size))
-
-
-@_jit
-def grow_solve_scratch(m, float_size, int_size, flag_size):
-    """The solve's scratch (``solve_floats``, ``solve_ints``, ``solve_flags``) made at least this long, as
-    :func:`grow_gather_scratch`."""
-    if _scratch_short(m.solve_floats, m.solve_ints, m.solve_flags, float_size, int_size, flag_size):
+    elif kind == SOLVE_SCRATCH:
         m.solve_floats, m.solve_ints, m.solve_flags = (_grown(m.solve_floats, float_size),
-                                                       _grown(m.solve_ints, int_size),
-                                                       _grown(m.solve_flags, flag_size))
-
-
-@_jit
-def grow_sweep_scratch(m, float_size, int_size, flag_size):
-    """The sweep's scratch (``sweep_floats``, ``sweep_ints``, ``sweep_flags``) made at least this long, as
-    :func:`grow_gather_scratch`."""
-    if _scratch_short(m.sweep_floats, m.sweep_ints, m.sweep_flags, float_size, int_size, flag_size):
+                                                       _grown(m.solve_ints, int_size), _grown(m.solve_flags, flag_size))
+    elif kind == SWEEP_SCRATCH:
         m.sweep_floats, m.sweep_ints, m.sweep_flags = (_grown(m.sweep_floats, float_size),
-                                                       _grown(m.sweep_ints, int_size),
-                                                       _grown(m.sweep_flags, flag_size))
+                                                       _grown(m.sweep_ints, int_size), _grown(m.sweep_flags, flag_size))
+    else:
+        m.found_floats, m.found_ints, m.found_flags = (_grown(m.found_floats, float_size),
+                                                       _grown(m.found_ints, int_size), _grown(m.found_flags, flag_size))
 
 
 @_jit
