@@ -192,13 +192,16 @@ def _packed_field(layout: dict[str, tuple[str, int, int, tuple[int, ...]]], name
     buffer, first, last, shape = layout[name]
 
     def carve(self: Any) -> np.ndarray:
-        array: np.ndarray | None = self.carved.get(name)
+        carved = self.carved
+        if carved is None:
+            carved = self.carved = {}
+        array: np.ndarray | None = carved.get(name)
         if array is None:
             m = len(self)
             array = getattr(self, buffer)[first * m:last * m]
             if shape:
                 array = array.reshape((m, *shape))
-            self.carved[name] = array
+            carved[name] = array
         return array
 
     return property(carve, doc=doc)
@@ -229,8 +232,8 @@ class _Packed:
             packed = _NO_CONTACTS if packed is None else packed
             count = len(packed[0]) // self._INTS_EACH
         self._packed, self._source, self._count = packed, source, count
-        self.carved: dict[str, np.ndarray] = {}
-        """The arrays read so far, by name."""
+        self.carved: dict[str, np.ndarray] | None = None
+        """The arrays read so far, by name (none yet: most sets are never read)."""
         self._a, self._b, self._make = a, b, make
 
     @property
@@ -387,6 +390,15 @@ class TouchingPairs(Mapping[int, tuple[Any, Any]]):
     def pairs_of(self, keys: np.ndarray) -> list[tuple[Any, Any]]:
         """The pairs (A, B) of those of ``keys`` that are here, in this mapping's order."""
         return self.pairs_at(self.rows[np.isin(self.key_array, keys)])
+
+    def moved_if_unchanged(self, old: "ContactSet", new: "ContactSet", count: int) -> bool:
+        """:meth:`moved_to` ``new`` when these are the touching rows of ``old`` and ``count`` pairs touch (a step
+        that found the same pairs touching in the same order: the caller knows); returns whether they moved.
+        One call for the usual step of a pile."""
+        if self._contacts is not old or len(self) != count:
+            return False
+        self._contacts = new
+        return True
 
     def made_of(self, contacts: "ContactSet") -> bool:
         """These are the touching rows of ``contacts`` (that very set)."""
@@ -555,13 +567,16 @@ class ShapeTable:
             self.event_room = _event_room(2 * count)
             set_event_room(self.memory, *self.event_room)
 
-    def hand_step_inputs(self, numbers: np.ndarray, contacts: "ContactSet", params: np.ndarray,
-                         settings: np.ndarray) -> None:
+    def hand_step_inputs(self, static: StaticGeometry, numbers: np.ndarray, contacts: "ContactSet",
+                         params: np.ndarray, settings: np.ndarray) -> None:
         """Make the memory hold what the next one-call step starts from (see
-        :func:`~engine.world.step_memory.set_step_inputs`): ``numbers``, the bodies' state rows; ``contacts``,
-        the last step's; ``params`` and ``settings`` (made together: the same ``params`` come with the same
-        ``settings``). Nothing to hand, usually: the rows and the parameters stay, and the memory keeps the
-        contacts the last one-call step made (:meth:`step_in`)."""
+        :func:`~engine.world.step_memory.set_step_inputs`): ``static``'s level (:func:`ready_to_gather`);
+        ``numbers``, the bodies' state rows; ``contacts``, the last step's; ``params`` and ``settings`` (made
+        together: the same ``params`` come with the same ``settings``). Nothing to hand, usually: the level,
+        the rows and the parameters stay, and the memory keeps the contacts the last one-call step made
+        (:meth:`step_in`)."""
+        if static.broadphase is not self.level_of:
+            ready_to_gather(self, static)
         if numbers is self._handed_rows and contacts is self._handed_contacts and params is self._handed_params:
             return
         ints, floats, flags = contacts.buffers

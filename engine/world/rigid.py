@@ -136,8 +136,9 @@ class RigidBodySet:
         scene's whole step costs a few microseconds of Python: each one counts)."""
         if not self.bodies:
             return self._no_bodies()
-        self._contacts, self._touching, events, self._resting = step_among_static(static, gravity, config,
-                                                                                  static_friction, self, dt)
+        self._contacts, self._touching, events, self._resting = step_among_static(
+            static, gravity, config, static_friction, self, dt, self._body_rows, self._resting, self._contacts,
+            self._touching)
         return events
 
     def _no_bodies(self) -> list[ContactEvent]:
