@@ -133,3 +133,38 @@ def test_shaped_is_reshape_sharing_memory_with_and_without_the_runtime():
     assert table[3].tolist() == [11.0, 12.0, 13.0]
     ints = np.arange(12, dtype=np.int64)
     assert np.array_equal(_carved(ints, 3)[0], ints[2:11].reshape((3, 3)))
+
+
+def test_a_contact_on_static_geometry_solves_as_its_whole_rows_do():
+    """The solve passes and the warm start read and change only B's half of a contact on static geometry (its
+    row never moves); the velocities, impulses and largest pushes are those of the whole rows."""
+    for seed in range(6):
+        body, contact, pair, rng = random_contacts(seed, rows=6, m=14)
+        body[0, k_.INV_MASS] = body[0, k_.INV_INERTIA] = 0.0  # row 0: static geometry
+        on_level = rng.random(len(pair)) < 0.5
+        pair[on_level, 0] = 0
+        pair[:, 1] = np.where(pair[:, 1] == 0, 1, pair[:, 1])
+        contact[:, k_.FRICTION] = rng.uniform(0.0, 1.0, len(pair))
+        params = np.zeros(k_.PARAMETERS)
+        params[k_.DT], params[k_.SUBSTEPS], params[k_.BLOCK_LIMIT], params[k_.PUSH_MAX] = 1 / 60, 4, 1000.0, 300.0
+        for first in (k_.SOFT_RATE, k_.STIFF_RATE, k_.ANCHOR_RATE):
+            params[first:first + 3] = 30.0, 0.8, 0.1
+        velocity = rng.normal(0.0, 50.0, (len(body), 3))
+        velocity[0] = 0.0
+        jac, constants = k_._contact_constants(contact, body, velocity, pair, params,
+                                               k_.angle_trig(body[:, k_.ANGLE].copy()))
+        impulse, displacement = rng.uniform(0.0, 5.0, (len(pair), 4)), rng.normal(0.0, 0.5, velocity.shape)
+        displacement[0] = 0.0
+        outcomes = []
+        for flagged in (on_level, np.zeros(len(pair), dtype=bool)):
+            marked = contact.copy()
+            marked[:, k_.STATIC] = flagged.astype(float)
+            v, d, acc, pushes = velocity.copy(), displacement.copy(), impulse.copy(), np.zeros((len(pair), 2))
+            k_._warm_start(pair, marked, jac, acc, v, np.zeros_like(v))
+            for bias in (1.0, 0.0, 1.0):
+                k_._solve_pass(pair, marked, jac, constants, acc, np.array([0, len(pair)]), np.zeros(1, dtype=bool), v,
+                               d, bias, pushes, params)
+            outcomes.append((v, acc, pushes))
+        for specialised, whole in zip(*outcomes):
+            assert np.array_equal(specialised, whole)
+        assert np.all(outcomes[0][0][0] == 0.0)

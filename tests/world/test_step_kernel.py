@@ -712,3 +712,27 @@ def test_a_borrowed_field_is_the_memory_s_own_array_in_runtime_free_code():
     assert last_cos == math.cos(angle[-1])
     with pytest.raises(numba.core.errors.NumbaError, match="runtime-free"):
         _borrowed_with_runtime(memory)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_one_call_gathering_keeps_the_contacts_the_gathering_hands_python(seed):
+    """The one-call step's gathering writes its contacts into the step memory's found buffers (grown as
+    needed, written over at the next step), and its body pairs come from the memory's sweep scratch: they are
+    the contacts the gathering hands Python, bit for bit (seed 3: a crowd piled at one place, more pairs than
+    the sweep's first room)."""
+    world = random_pile(seed, count=25 + 10 * seed)
+    if seed == 3:
+        for i in range(40):
+            world.add_body(RigidBody(SHAPES[0], (float(i % 5), 60.0 + float(i // 5))))
+    table, cfg = world._rigid.table(), world.physics
+    begin_in(table.memory, world._rigid.body_state, False)
+    contacts.ready_to_gather(table, world.static)
+    args = (float(cfg.candidate_padding), float(cfg.speculative_distance), float(cfg.linear_slop),
+            contacts.DEFAULT_FILTER_ROW)
+    awake = collide_kernel.gather_into(table.memory, *args)
+    kept = [array.copy() for array in collide_kernel.found_kept(table.memory)]
+    ints, floats, flags, wakers, _, awake_again = collide_kernel.gather_in(table.memory, *args)
+    assert len(ints) // 7 > (60 if seed == 3 else 0)
+    assert awake == awake_again == len(world.bodies) and len(wakers) == 0
+    for memory_held, handed in zip(kept, (ints, floats, flags)):
+        assert np.array_equal(memory_held, handed)
