@@ -40,7 +40,8 @@ from .step_memory import (
 __all__ = [
     "KEY_A_MASK", "KEY_A_SHIFT", "KEY_KIND_SHIFT", "PairManifolds", "body_boxes", "collide_pairs", "compile_steps",
     "found_arrays", "found_kept", "found_of", "found_views", "gather_in", "gather_into", "gather_manifolds",
-    "overlapping_boxes", "packed_found", "picked_found", "placed_boxes", "refresh_near", "sweep_pairs", "touch_summary",
+    "overlapping_boxes", "packed_found", "picked_found", "placed_boxes", "refresh_near", "same_values", "sweep_pairs",
+    "touch_summary",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, fastmath=False)
@@ -1215,10 +1216,10 @@ def gather_in(m, pad, margin, slop, default_filter):
     (:func:`refresh_near`, padded by ``pad`` px), and the awake rows the solve moves. The body pairs come from
     :func:`sweep_pairs`, the pairs whose collision filters touch are kept (``default_filter``: category, mask,
     group of a body or segment without its own), then :func:`gather_manifolds`' stages (touch summary: ``slop``
-    px). Returns the contacts, packed (:func:`found_arrays`); the contacts that wake a sleeper (rows); how many
-    contacts are static; how many bodies are awake.
+    px). Returns the contacts, packed (:func:`found_arrays`; new arrays: a contact set made of them may keep
+    them); the contacts that wake a sleeper (rows); how many contacts are static; how many bodies are awake.
 
-    (Written out here rather than calling functions of the memory's arrays, ``gather_manifolds`` among them: a
+    (The stages read the memory's fields rather than being handed its arrays, as ``gather_manifolds`` is: a
     call between compiled functions with numba's runtime counts every array handed over in and out, some 10 ns
     each; the runtime-free stages take them for nothing.)"""
     pairs, static_pairs, kept, kept_static, sizes, awake_count = _gather_stages(m, pad, margin, default_filter)
@@ -1295,11 +1296,16 @@ def _filtered_stages(m, margin, default_filter, total):
 @_without_runtime
 def _awake_kept_in(m):
     """Whether the memory's awake rows are its kept ones (the same rows)."""
-    awake, kept = borrowed(m, "awake"), borrowed(m, "kept_awake")
-    if len(awake) != len(kept):
+    return same_values(borrowed(m, "awake"), borrowed(m, "kept_awake"))
+
+
+@_without_runtime
+def same_values(x, y):
+    """Whether arrays ``x`` and ``y`` (1-d) hold the same values in the same order (runtime-free)."""
+    if len(x) != len(y):
         return False
-    for i in range(len(awake)):
-        if awake[i] != kept[i]:
+    for i in range(len(x)):
+        if x[i] != y[i]:
             return False
     return True
 

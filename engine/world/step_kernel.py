@@ -46,7 +46,7 @@ from .kernel import INV_INERTIA as BODY_INV_INERTIA
 from .kernel import INV_MASS as BODY_INV_MASS
 from .kernel import MAX_SPIN as BODY_MAX_SPIN
 from .collide_kernel import (
-    KEY_A_MASK, KEY_A_SHIFT, found_arrays, found_kept, found_of, found_views, gather_into, packed_found,
+    KEY_A_MASK, KEY_A_SHIFT, found_arrays, found_kept, found_of, found_views, gather_into, packed_found, same_values,
 )
 from .step_memory import (
     SOLVE_SCRATCH, borrowed, event_data, gathered_awake, gathered_boxes, grow_scratch, kept_contacts, scratch_short,
@@ -279,16 +279,6 @@ def _lights(rows, ia, ib, found, sleep_extent, count, awake_rows, settings, exte
         light[k] = gap > 0.0 and closing * dt < gap and (a_kind[k] == _DYNAMIC_KIND or a_kind[k] == _STATIC_KIND)
 
 
-@_without_runtime
-def _same(x, y):
-    if len(x) != len(y):
-        return False
-    for i in range(len(x)):
-        if x[i] != y[i]:
-            return False
-    return True
-
-
 @_jit
 def _colours(ia, ib, dynamic_rows, light):
     """Graph colours (:func:`~engine.world.warmstart.colour_numbers`) as the contacts in colour order (a stable
@@ -477,7 +467,7 @@ def _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, se
             _circle_flags(flag_scratch, dynamic_rows), light)
     old_rows_a, old_rows_b, old_light, _, _, _ = _colouring_views(borrowed(m, "colour_ints"),
                                                                   borrowed(m, "colour_flags"))
-    return _same(old_rows_a, ia) and _same(old_rows_b, ib) and _same(old_light, light)
+    return same_values(old_rows_a, ia) and same_values(old_rows_b, ib) and same_values(old_light, light)
 
 
 @_without_runtime
@@ -551,7 +541,7 @@ def _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, source, f
     _write_back(numbers, awake_rows, position, angle, displacement, velocity)
     fast_count = _motion_out(displacement, velocity, awake_rows, reach, body_out, changes)
     began, ended = _touch_changes(source, touching, old_touching, still, changes[fast_count:])
-    same = _same(old_keys, keys) and _same(old_touching, touching)
+    same = same_values(old_keys, keys) and same_values(old_touching, touching)
     touching_count = 0
     for i in range(m):
         touching_count += touching[i]
@@ -674,8 +664,8 @@ def _participant_views(floats, ints, sizes):
     fixed_rows, float_size, int_size, contacts, states = sizes[0], sizes[1], sizes[2], sizes[7], sizes[8]
     at = float_size + fixed_rows * ROW_COLUMNS
     rows, mixed = shaped(floats[float_size:at], (fixed_rows, ROW_COLUMNS)), floats[at:at + 2 * contacts]
-    ia, ib = ints[int_size + states:int_size + states + contacts], ints[int_size + states + contacts:int_size + states
-                                                                        + 2 * contacts]
+    rows_a = int_size + states  # (after each body's row scratch)
+    ia, ib = ints[rows_a:rows_a + contacts], ints[rows_a + contacts:rows_a + 2 * contacts]
     return rows, ia, ib, mixed[:contacts], mixed[contacts:]
 
 
@@ -715,8 +705,9 @@ def _found_participant_rows(numbers, memory, found_ints, found_floats, found_fla
 @_jit
 def step_in(m, static_friction):
     """A whole step of awake bodies among static geometry, in one call: :func:`begin_in`, the gathering
-    (:func:`~engine.world.collide_kernel.gather_in`), :func:`solve_common_contacts` and, when sleep is on,
-    :func:`rest_and_sleep_in`, from the inputs the step memory ``m`` holds
+    (:func:`~engine.world.collide_kernel.gather_into`: its contacts stay in the memory), the solve as
+    :func:`solve_common_contacts` makes it and, when sleep is on, :func:`rest_and_sleep_in`, from the inputs
+    the step memory ``m`` holds
     (:func:`~engine.world.step_memory.set_step_inputs`: the state rows, the last contacts, the settings, see
     :data:`SETTINGS`). The memory keeps what Python reads only now and then (the motion, the fast rows, the
     touch changes: :func:`~engine.world.step_memory.solve_results`) and the contacts made, for the next step;
@@ -744,6 +735,7 @@ def step_in(m, static_friction):
     # scratch borrowed (here, arrays are made only when a stage needs them: the new contacts, a new colouring,
     # the carried rows sorted by key). Each array a function with the runtime handles costs counted references.
     sizes = _common_sizes_in(m, len(old_ints) // 5)
+    contacts = sizes[7]
     if scratch_short(m, SOLVE_SCRATCH, sizes[1] + sizes[4], sizes[2] + sizes[5], sizes[3]):
         _grow_for_common(m, sizes)
     if _participants_in(m, static_friction, sizes):
@@ -751,18 +743,18 @@ def step_in(m, static_friction):
     else:
         carried = _recoloured(m, sizes, old_ints, old_floats, old_flags)
     if not carried:
-        _sorted_source(m, sizes[7], old_ints, old_floats, old_flags)
-    ints, floats, flags = contact_buffers(sizes[7])
+        _sorted_source(m, contacts, old_ints, old_floats, old_flags)
+    ints, floats, flags = contact_buffers(contacts)
     fast_count, began_count, ended_count, same, touching_count = _solve_common_in(m, sizes, old_ints, old_floats,
                                                                                   old_flags, ints, floats, flags)
-    m.motion_end, m.changes_start = sizes[1], 4 * sizes[7]
+    m.motion_end, m.changes_start = sizes[1], 4 * contacts  # (where _solve_outputs put them)
     m.changes_end = m.changes_start + fast_count + began_count + ended_count
     m.previous_ints, m.previous_floats, m.previous_flags = old_ints, old_floats, old_flags
     m.contact_ints, m.contact_floats, m.contact_flags = ints, floats, flags
     sweep_count = 0
     if (settings[12] > 0.0 and fast_count) or (settings[9] > 0.0 and awake_count) or began_count or ended_count:
         sweep_count = _after_solve(m, fast_count, began_count, awake_count)
-    return 0, sizes[7], sweep_count, began_count, same, touching_count, ended_count
+    return 0, contacts, sweep_count, began_count, same, touching_count, ended_count
 
 
 @_without_runtime
@@ -826,8 +818,8 @@ def _solve_common_in(m, sizes, old_ints, old_floats, old_flags, ints, floats, fl
     ``m``, into the new contacts' buffers (``ints``, ``floats``, ``flags``) and the solve's outputs in its
     scratch (:func:`_solve_outputs`)."""
     found_ints, found_floats, found_flags = found_of(m)
-    scratch, int_scratch, flag_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints"), borrowed(m,
-                                                                                                          "solve_flags")
+    scratch, int_scratch = borrowed(m, "solve_floats"), borrowed(m, "solve_ints")
+    flag_scratch = borrowed(m, "solve_flags")
     rows, ia, ib, friction, restitution = _participant_views(scratch, int_scratch, sizes)
     dynamic_rows, contacts = sizes[6], sizes[7]
     body_out, changes = _solve_outputs(scratch, int_scratch, sizes[1], sizes[2], dynamic_rows, contacts)
