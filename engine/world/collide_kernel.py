@@ -1257,9 +1257,7 @@ def _gather_stages(m, pad, margin, default_filter):
     if _has_filters_in(m):
         return _filtered_stages(m, margin, default_filter, total)
     sizes = _gather_sizes_in(m, total)
-    float_size, int_size, flag_size = _scratch_sizes(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4])
-    if scratch_short(m, GATHER_SCRATCH, float_size, int_size, flag_size):
-        grow_scratch(m, GATHER_SCRATCH, float_size, int_size, flag_size)
+    _room_for_gathering(m, sizes)
     static_pairs, kept, kept_static = _manifold_rows_kept_in(m, total, margin, sizes)
     return static_pairs + total, static_pairs, kept, kept_static, sizes, _awake_count_in(m)
 
@@ -1285,10 +1283,8 @@ def _filtered_stages(m, margin, default_filter, total):
     lo, hi = _swept_out(m.sweep_ints, len(offsets) - 1, total)
     if len(category):
         lo, hi = _filtered(lo, hi, category, m.mask, m.group, category, m.mask, m.group, default_filter)
-    sizes = (len(offsets) - 1, offsets[-1], len(static_ks), len(static_ks) + len(lo), _widest(offsets))
-    float_size, int_size, flag_size = _scratch_sizes(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4])
-    if scratch_short(m, GATHER_SCRATCH, float_size, int_size, flag_size):
-        grow_scratch(m, GATHER_SCRATCH, float_size, int_size, flag_size)
+    sizes = _gathering_sizes(offsets, len(static_ks), len(lo))
+    _room_for_gathering(m, sizes)
     static_pairs, kept, kept_static = _manifold_rows_in(m, static_ks, static_segs, lo, hi, margin, sizes)
     return static_pairs + len(lo), static_pairs, kept, kept_static, sizes, len(m.awake)
 
@@ -1330,16 +1326,30 @@ def _awake_count_in(m):
 
 @_without_runtime
 def _gather_sizes_in(m, total):
-    """:func:`_manifold_scratch`'s sizes for the memory's bodies, their near segments and ``total`` body
-    pairs."""
-    offsets, static_room = borrowed(m, "offsets"), len(borrowed(m, "kept_bodies"))
-    return len(offsets) - 1, offsets[-1], static_room, static_room + total, _widest(offsets)
+    """:func:`_gathering_sizes` of the memory's bodies, their near segments and ``total`` body pairs."""
+    return _gathering_sizes(borrowed(m, "offsets"), len(borrowed(m, "kept_bodies")), total)
+
+
+@_inline
+def _gathering_sizes(offsets, static_room, body_pairs):
+    """:func:`_manifold_scratch`'s sizes for the shapes of ``offsets``, ``static_room`` (body, segment) pairs
+    and ``body_pairs`` body pairs."""
+    return len(offsets) - 1, offsets[-1], static_room, static_room + body_pairs, _widest(offsets)
+
+
+@_inline
+def _room_for_gathering(m, sizes):
+    """The memory's gathering scratch grown for :func:`_manifold_scratch`'s ``sizes`` when short (asked
+    runtime-free first: see :func:`~engine.world.step_memory.grow_scratch`)."""
+    float_size, int_size, flag_size = _scratch_sizes(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4])
+    if scratch_short(m, GATHER_SCRATCH, float_size, int_size, flag_size):
+        grow_scratch(m, GATHER_SCRATCH, float_size, int_size, flag_size)
 
 
 @_without_runtime
 def _manifold_rows_kept_in(m, total, margin, sizes):
     """:func:`_manifold_rows_in` of the memory's near lists and the sweep's ``total`` body pairs."""
-    lo, hi = _swept_out(borrowed(m, "sweep_ints"), len(borrowed(m, "sweep_order")), total)
+    lo, hi = _swept_out(borrowed(m, "sweep_ints"), _bodies_in(m), total)
     return _manifold_rows_in(m, borrowed(m, "kept_bodies"), borrowed(m, "kept_segments"), lo, hi, margin, sizes)
 
 

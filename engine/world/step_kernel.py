@@ -436,15 +436,13 @@ def solve_contacts(rows, dynamic_rows, ia, ib, friction, restitution, found_ints
     if _colouring_stands(rows, ia, ib, found_ints, found_floats, found_flags, m, settings, scratch, flag_scratch):
         colour_ints, colour_flags = old_colour_ints, old_colour_flags
     else:
-        light = _light_flags(flag_scratch, dynamic_rows, contacts)
-        order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
-        colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
+        colour_ints, colour_flags = _new_colouring(ia, ib, dynamic_rows, flag_scratch)
         m.colour_ints, m.colour_flags = colour_ints, colour_flags
     source = int_scratch[:contacts]
     if not _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
                              colour_flags, old_colour_ints, old_colour_flags, int_scratch):
-        source = rows_by_key(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
-            found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
+        source = _rows_by_key(colour_ints, colour_flags, found_ints, found_floats, found_flags, old_ints, old_floats,
+                              old_flags)
     ints, floats, flags = contact_buffers(contacts)
     body_out, changes = _solve_outputs(scratch, int_scratch, float_size, int_size, dynamic_rows, contacts)
     fast_count, began_count, ended_count, same, touching_count = _solve_prepared_in(
@@ -791,11 +789,8 @@ def _recoloured(m, sizes, old_ints, old_floats, old_flags):
     """A new colouring of the participants in the memory ``m``'s scratch (the last one does not stand), kept in
     the memory; returns :func:`_carried_in_order` of its found contacts from the last colouring to it."""
     found_ints, found_floats, found_flags = found_kept(m)
-    dynamic_rows, contacts = sizes[6], sizes[7]
     _, ia, ib, _, _ = _participant_views(m.solve_floats, m.solve_ints, sizes)
-    light = _light_flags(m.solve_flags, dynamic_rows, contacts)
-    order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
-    colour_ints, colour_flags = packed_colouring(ia, ib, light, order, starts, light_colours)
+    colour_ints, colour_flags = _new_colouring(ia, ib, sizes[6], m.solve_flags)
     carried = _carried_in_order(found_ints, found_floats, found_flags, old_ints, old_floats, old_flags, colour_ints,
                                 colour_flags, m.colour_ints, m.colour_flags, m.solve_ints)
     m.colour_ints, m.colour_flags = colour_ints, colour_flags
@@ -807,8 +802,24 @@ def _sorted_source(m, contacts, old_ints, old_floats, old_flags):
     """The carried rows by key (:func:`~engine.world.warmstart.rows_by_key`) of the memory ``m``'s found
     contacts, into the first ``contacts`` ints of its solve scratch (where :func:`_carried_in_order` writes
     them when it can)."""
-    found_ints, found_floats, found_flags = found_kept(m)
-    m.solve_ints[:contacts] = rows_by_key(colouring_arrays(m.colour_ints, m.colour_flags)[3], found_arrays(
+    m.solve_ints[:contacts] = _rows_by_key(m.colour_ints, m.colour_flags, *found_kept(m), old_ints, old_floats,
+                                           old_flags)
+
+
+@_jit
+def _new_colouring(ia, ib, dynamic_rows, flag_scratch):
+    """A colouring of the contacts between rows ``ia`` and ``ib``, packed (:func:`colouring_arrays`), with
+    the light flags :func:`_colouring_stands` wrote into the solve's flag scratch."""
+    light = _light_flags(flag_scratch, dynamic_rows, len(ia))
+    order, starts, light_colours = _colours(ia, ib, dynamic_rows, light)
+    return packed_colouring(ia, ib, light, order, starts, light_colours)
+
+
+@_jit
+def _rows_by_key(colour_ints, colour_flags, found_ints, found_floats, found_flags, old_ints, old_floats, old_flags):
+    """:func:`~engine.world.warmstart.rows_by_key` of the found contacts (packed) in the colouring's order
+    against the last step's (packed)."""
+    return rows_by_key(colouring_arrays(colour_ints, colour_flags)[3], found_arrays(
         found_ints, found_floats, found_flags)[0], contact_arrays(old_ints, old_floats, old_flags)[0])
 
 
@@ -823,12 +834,11 @@ def _solve_common_in(m, sizes, old_ints, old_floats, old_flags, ints, floats, fl
     rows, ia, ib, friction, restitution = _participant_views(scratch, int_scratch, sizes)
     dynamic_rows, contacts = sizes[6], sizes[7]
     body_out, changes = _solve_outputs(scratch, int_scratch, sizes[1], sizes[2], dynamic_rows, contacts)
-    return _solve_prepared(rows, dynamic_rows, ia, ib, friction, restitution, int_scratch[:contacts], found_ints,
-                           found_floats, found_flags, old_ints, old_floats, old_flags, borrowed(m, "colour_ints"),
-                           borrowed(m, "colour_flags"), ints, floats, flags, scratch, int_scratch, flag_scratch,
-                           borrowed(m, "numbers"), borrowed(m, "awake"), borrowed(m, "position"),
-                           borrowed(m, "angle"), borrowed(m, "reach"), borrowed(m, "trig"), borrowed(m, "params"),
-                           borrowed(m, "settings"), body_out, changes)
+    return _solve_prepared_in(m, rows, dynamic_rows, ia, ib, friction, restitution, int_scratch[:contacts],
+                              found_ints, found_floats, found_flags, old_ints, old_floats, old_flags,
+                              borrowed(m, "colour_ints"), borrowed(m, "colour_flags"), ints, floats, flags, scratch,
+                              int_scratch, flag_scratch, borrowed(m, "numbers"), borrowed(m, "params"),
+                              borrowed(m, "settings"), body_out, changes)
 
 
 @_inline
