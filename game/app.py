@@ -237,8 +237,8 @@ class GameWindow(arcade.Window):
         # No multisampling: pixel art has no edges to smooth, and a 4x multisampled window costs software
         # renderers (llvmpipe) several milliseconds a frame just to clear and fill.
         super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True, antialiasing=False)
-        # The physics kernels compile on the first start (tens of seconds, then cached on disk): on a thread,
-        # behind the title, so the window never freezes; no physics step runs until they are ready.
+        # The physics kernels compile on the first start (then load from numba's disk cache): in a background
+        # process, while the same kernels run as plain Python, so the game never waits for the compiler.
         self.warm_up = BackgroundWarmUp()
         self.set_minimum_size(LOGICAL_WIDTH, LOGICAL_HEIGHT)
         self.pixels = PixelScreen(self)
@@ -458,12 +458,13 @@ class GameWindow(arcade.Window):
         play.update_visuals(delta_time, self.accumulator / STEP)
 
     def physics_ready(self) -> bool:
-        """Whether the physics kernels are compiled; a failed compile closes the game with its message."""
+        """Whether physics may step (at once: plain kernels run while the compiled ones are made); a failed
+        compile closes the game with its message."""
         if self.warm_up.error is not None:
             print(f"ledgekit: the physics kernels could not be prepared: {self.warm_up.error}", file=sys.stderr)
             self.close()
             return False
-        return self.warm_up.done
+        return self.warm_up.playable
 
     def next_input(self) -> frozenset[str]:
         """The actions for the next physics step: the replay's next frame, or the player's (latched) input."""
@@ -536,11 +537,12 @@ class GameWindow(arcade.Window):
             self._draw_preparing()
 
     def _draw_preparing(self) -> None:
-        """The first start's "preparing physics" bar (the kernels compile once per machine)."""
+        """The "preparing physics" bar while the compiled kernels are made (the game plays meanwhile)."""
         left, width = LOGICAL_WIDTH / 2 - 120, 240
         # (between the title's menu and its key help line)
         self.ui.panel(left - 10, left + width + 10, 30, 58)
-        self.ui.text(f"Preparing physics (first start only)  {self.warm_up.fraction:.0%}", LOGICAL_WIDTH / 2, 45,
+        what = "Compiling physics (first start only)" if self.warm_up.first_start else "Loading physics"
+        self.ui.text(f"{what}  {self.warm_up.fraction:.0%}", LOGICAL_WIDTH / 2, 45,
                      INK, 7, anchor_x="center", live=True)
         self.ui.rect(left, left + width, 34, 39, (60, 60, 80, 255))
         self.ui.rect(left, left + width * self.warm_up.fraction, 34, 39, GOLD)
