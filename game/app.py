@@ -32,6 +32,7 @@ from .hud import Hud
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
 from .settings import Settings
+from .signs import SignView, signs_of
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
@@ -112,10 +113,13 @@ class Camera:
 class Play:
     """Drawing and per-frame effects of a session (shared by the window and headless screenshots)."""
 
-    def __init__(self, session: Session, screen: PixelScreen) -> None:
+    def __init__(self, session: Session, screen: PixelScreen, controls: Controls | None = None) -> None:
         self.session = session
         self.screen = screen
+        self.controls = controls or Controls()
+        """Whose bindings the signs name."""
         self.renderer = LevelRenderer(session.level, session.world)
+        self.signs = SignView(signs_of(session.level))
         width, height = screen.size
         self.camera = Camera(screen.world_camera(), width, height, session.level.width, session.level.height)
         self.camera.snap(*session.hero.position)
@@ -174,6 +178,7 @@ class Play:
         if not self.renderer.fills(position, self.screen.size):  # (an opaque sky over the view needs no clear)
             self.screen.framebuffer.clear(color=SKY)
         self.renderer.draw(position)
+        self.signs.draw_posts()
         self.sprites.draw(pixelated=True)
         self.particles.draw()
         if self.debug:
@@ -183,6 +188,10 @@ class Play:
         """Level name, coins and time over the game, at window resolution."""
         s = self.session
         name = level_name(s.level.path)
+        if self.hero.visible:
+            camera = self.camera.camera.position
+            self.signs.draw_panels(ui, (self.hero.center_x, self.hero.bottom + 16), (camera[0], camera[1]),
+                                   self.screen.size, self.controls)
         self.hud.draw(ui, name, f"coins {s.pickups}/{s.pickup_total}", f"time {s.time:.1f}")
         if self.debug:
             ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7,
@@ -298,7 +307,7 @@ class GameWindow(arcade.Window):
             self.title.message = str(error).splitlines()[0]
             self.state = "title"
             return
-        self.play = Play(session, self.pixels)
+        self.play = Play(session, self.pixels, self.controls)
         # The watcher runs on the window's own clock (summed frame times), so a paused debugger or a
         # slow frame does not make it miss or double-count a save.
         self.watcher = LevelWatcher(path, clock=lambda: self.clock)

@@ -272,7 +272,7 @@ def demo_objects() -> list[dict]:
         {"cls": "Pickup", "kind": "point", "x": 2224, "y": 168, "props": {"kind": "coin"}},
         {"cls": "Goal", "name": "flag", "x": 2464, "y": 224, "w": 32, "h": 64},
         {"id": 22, "cls": "Sign", "name": "hint", "x": 112, "y": 300, "w": 96, "h": 24,
-         "props": {"text": "arrows run, space jumps"}},
+         "props": {"text": "[right] runs, [jump] jumps"}},
         {"id": 23, "cls": "Ladder", "name": "ladder", "x": 2144, "y": 200, "w": 32, "h": 86},
         {"id": 24, "cls": "Walker", "name": "beetle", "kind": "point", "x": 2256, "y": 186, "props": {"speed": 25.0}},
         {"id": 25, "cls": "Switch", "name": "button", "x": 2336, "y": 278, "w": 32, "h": 8, "props": {"door": 26}},

@@ -52,6 +52,15 @@ class Ui:
             label.text = value
         label.draw()
 
+    def text_width(self, value: str, size: float = 10, **kwargs: Any) -> float:
+        """How wide (logical px) :meth:`text` draws ``value`` at ``size``."""
+        s = self.box.scale
+        key = ("width", value, size * s, tuple(sorted(kwargs.items())))
+        label = self._texts.get(key)
+        if label is None:
+            label = self._texts[key] = arcade.Text(value, 0, 0, INK, size * s, **kwargs)
+        return float(label.content_width) / s
+
     def shadowed(self, value: str, x: float, y: float, color: Any, size: float, live: bool = False,
                  **kwargs: Any) -> None:
         self.text(value, x + 1.5, y - 1.5, SHADOW, size, live, **kwargs)

@@ -100,6 +100,13 @@ def spawn(col: float, row: float = GROUND - 1) -> dict:
     return {"name": "start", "cls": "Spawn", "kind": "point", "x": px(col) + 16, "y": px(row) + 8}
 
 
+def sign(col: float, top_row: int, text: str) -> dict:
+    """A sign whose post stands on the ground whose top is ``top_row``, in cell ``col``; ``text`` names
+    controls as ``[action]`` (written with the player's bindings, see :mod:`game.signs`)."""
+    return {"cls": "Sign", "name": "sign", "x": px(col) + 4, "y": px(top_row) - 32, "w": 24, "h": 32,
+            "props": {"text": text}}
+
+
 def flag(cls: str, col: float, top_row: int, name: str) -> dict:
     """A goal or checkpoint flag standing on the ground whose top is ``top_row``: one tile wide, two high."""
     return {"cls": cls, "name": name, "x": px(col), "y": px(top_row - 2), "w": 32, "h": 64}
@@ -249,7 +256,18 @@ def hills_objects() -> list[dict]:
         flag("Checkpoint", 514, GROUND, "the last hills"),
         coin(523, 7), coin(524, 7), coin(538, 14), coin(549, 6), coin(555.5, 8), coin(565, 8),
         flag("Goal", 580, GROUND, "flag"),
+        *HILLS_SIGNS,
     ]
+
+
+HILLS_SIGNS = (
+    sign(4, GROUND, "[right] runs; [jump] jumps, higher the longer you hold it"),
+    sign(40, GROUND, "thin ledges let you [jump] up through them from below"),
+    sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it"),
+    sign(77, GROUND, "spikes hurt: run and [jump] over them"),
+    sign(287, 4, "each floor of the cave ends at a wall: [down] + [jump] drops through"),
+)
+"""Level 1's lessons, each where it is first needed (appended after the other objects, so their ids stay)."""
 
 
 # ------------------------------------------------------------------------------------------------ level 2
@@ -369,7 +387,17 @@ def crates_objects() -> list[dict]:
         *switch_pit(range(402, 405), 905),
         coin(403, GROUND - 3),
         flag("Goal", 416, GROUND, "flag"),
+        *CRATES_SIGNS,
     ]
+
+
+CRATES_SIGNS = (
+    sign(9, GROUND, "crates are steps: [jump] onto them, and on up the wall"),
+    sign(33, GROUND, "walk into a crate to push it: under the ledge it is a step up"),
+    sign(57, GROUND, "push the crate onto the spring: it throws what lands on it"),
+    sign(145, GROUND, "a crate on the switch in the pit opens the door past it"),
+)
+"""Level 2's lessons (appended after the other objects, so their ids stay)."""
 
 
 def switch_pit(cols: range, door_id: int) -> list[dict]:
@@ -499,7 +527,18 @@ def machines_objects() -> list[dict]:
         *ferry(918, "last ferry", range(328, 340), 100.0),
         coin(334, GROUND - 4), coin(345, GROUND - 3), coin(346, GROUND - 3),
         flag("Goal", 352, GROUND, "flag"),
+        *MACHINES_SIGNS,
     ]
+
+
+MACHINES_SIGNS = (
+    sign(7, GROUND, "beetles: land on one to stomp it; touching its side hurts"),
+    sign(19, GROUND, "wait for the ferry to come to you, then ride it across"),
+    sign(42, GROUND, "[up] climbs a ladder, [jump] lets go"),
+    sign(59, GROUND - 6, "crumbly platforms fall soon after you land: keep going"),
+    sign(78, GROUND - 6, "stand on the switch: it opens its door"),
+)
+"""Level 3's lessons (appended after the other objects, so their ids stay)."""
 
 
 def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:

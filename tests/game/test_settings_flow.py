@@ -71,16 +71,21 @@ def test_volume_and_mute_are_saved_and_restored_at_the_next_start(config_home):
         again.close()
 
 
-def test_rebinding_jump_to_x_plays_with_x_and_survives_a_restart():
+def rebind(window, action, symbol):
+    select(window, f"Key: {action}")
+    press(window, arcade.key.ENTER)
+    assert window.settings_menu.waiting == ("key", action)
+    press(window, symbol)
+    assert window.settings_menu.waiting is None
+
+
+def test_rebinding_jump_to_x_adds_it_beside_space_plays_with_x_and_survives_a_restart():
+    """A new key is added, not swapped in: jump is Space and X after it (X took Z's place, the second)."""
     window = GameWindow()
     try:
         open_settings_from_title(window)
-        select(window, "Key: jump")
-        press(window, arcade.key.ENTER)
-        assert window.settings_menu.waiting == ("key", "jump")
-        press(window, arcade.key.X)
-        assert window.settings_menu.waiting is None
-        assert window.controls.keys["jump"] == (arcade.key.X,)
+        rebind(window, "jump", arcade.key.X)
+        assert window.controls.keys["jump"] == (arcade.key.SPACE, arcade.key.X)
     finally:
         window.close()
     window = GameWindow(DEMO)
@@ -88,15 +93,31 @@ def test_rebinding_jump_to_x_plays_with_x_and_survives_a_restart():
         frames(window, 30)
         hero = window.play.session.hero
         ground_y = hero.position[1]
-        window.on_key_press(arcade.key.SPACE, 0)  # no longer jump
+        window.on_key_press(arcade.key.Z, 0)  # no longer jump
         frames(window, 10)
-        window.on_key_release(arcade.key.SPACE, 0)
+        window.on_key_release(arcade.key.Z, 0)
         assert abs(hero.position[1] - ground_y) < 1.0
         window.on_key_press(arcade.key.X, 0)
         frames(window, 10)
         assert hero.position[1] > ground_y + 20
     finally:
         window.close()
+
+
+def test_an_action_has_up_to_two_keys_and_pressing_one_of_its_keys_again_takes_it_off():
+    window = GameWindow()
+    try:
+        open_settings_from_title(window)
+        rebind(window, "left", arcade.key.A)  # A is already left's: taken off (Left stays)
+        assert window.controls.keys["left"] == (arcade.key.LEFT,)
+        rebind(window, "left", arcade.key.J)  # added as the second key
+        assert window.controls.keys["left"] == (arcade.key.LEFT, arcade.key.J)
+        rebind(window, "left", arcade.key.LEFT)  # and the first can go, leaving J
+        rebind(window, "left", arcade.key.J)  # but not the last one
+        assert window.controls.keys["left"] == (arcade.key.J,)
+    finally:
+        window.close()
+    assert Settings.load().keys["left"] == (arcade.key.J,)
 
 
 def test_escape_cancels_a_rebinding_and_a_gamepad_button_can_be_rebound():
