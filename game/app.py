@@ -255,11 +255,13 @@ class GameWindow(arcade.Window):
         self.ui = Ui()
         self.ui.box = self.pixels.box
         self.settings = Settings.load()
+        self.ui.box = self.pixels.set_mode(self.settings.scaling)
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
         self.levels = level_order(list(LEVELS.glob("*.tmx")))
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
-        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
+        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed,
+                                          scaled_as=lambda: self.pixels.box.mode)
         self.settings_return = "title"
         self.pad_idle = True  # no gamepad button held since a button rebinding started
         self.state = "title"
@@ -301,6 +303,8 @@ class GameWindow(arcade.Window):
         """A setting changed in the menu: save it and apply the volumes at once."""
         self.settings.save()
         set_volume(self.music, self.settings.effective_volume("music"))
+        if self.pixels.mode != self.settings.scaling:
+            self.ui.box = self.pixels.set_mode(self.settings.scaling)
 
     def sound(self, name: str) -> None:
         play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))

@@ -25,11 +25,11 @@ class Hud:
     second, and laying out a whole line again costs the frame as much as drawing its tiles)."""
 
     def __init__(self) -> None:
-        self.scale = 0
+        self.scale = 0.0
         self.batch = pyglet.graphics.Batch()
         self.labels: dict[str, tuple[arcade.Text, arcade.Text]] = {}
 
-    def _build(self, scale: int) -> None:
+    def _build(self, scale: float) -> None:
         """The labels for a letterbox ``scale`` (a resize makes them again)."""
         self.scale, self.batch = scale, pyglet.graphics.Batch()
         behind, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)  # shadows under the text
