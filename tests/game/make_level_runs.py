@@ -222,7 +222,8 @@ PLANS = {
         jump_to(3856), jump_to(3952), jump_to(3856), jump_to(3952),  # up the one-way tower
         jump_to(4100),  # onto the mesa
         run(8100),  # down the long slope, over the hill country, over three gaps
-        jump_to(8256), jump_to(8430),  # over the widest gap by its one-way ledge
+        jump_to(8256),  # over the widest gap by its one-way ledge: onto it, along it, off it
+        until(lambda s: s.hero.position[0] > 8250, ("right",)), jump_to(8430),
         run(8500, hop=False),
         jump_to(8560), jump_to(8688), jump_to(8816), run(8840, hop=False), jump_to(8944),  # up the staircase
         run(8990, hop=False), jump_to(9064),
