@@ -5,10 +5,12 @@ path; each leads to the next through ``next_level``. A straight run (the recorde
 ``tests/game/runs/``) takes 75 s to 110 s; a first play, a few minutes.
 
 1. ``1_hills_and_ledges.tmx``: seamless slopes (45-degree and 2:1, up and down, a valley) and one-way
-   platforms (a staircase to jump up through, a bridge to drop through with down + jump); then hill
-   country pairing the two slopes every way, gaps over spikes, a one-way staircase up to a cave of three
+   platforms (ledges up a cliff's face to jump up through, a bridge to drop through with down + jump); then
+   hill country pairing the two slopes every way, gaps over spikes, one-way ledges up to a cave of three
    one-way floors to drop through, a summit and its stepped descent, a long one-way bridge over spikes and
-   the last, highest hills.
+   the last, highest hills. Every climb is a stack of ledges against a wall and every gap before the last
+   section three tiles at most, so holding right and jumping at each gap or wall (down + jump where a
+   jump gets nowhere) reaches the goal (tests/game/test_fair_levels.py plays it so).
 2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
    then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
    valley and pushed to its far wall, walls climbed one crate each, a second spring, and a pyramid of ten.
@@ -113,6 +115,13 @@ def flag(cls: str, col: float, top_row: int, name: str) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------ level 1
+def ledge_stack(g: Grid, wall: int, rows: tuple[int, ...]) -> None:
+    """One-way ledges three tiles wide against the face of the wall at column ``wall``, one on each of
+    ``rows``: a climb for someone who jumps at the wall (each ledge two tiles over the last, a jump's reach)."""
+    for row in rows:
+        g.put(row, wall - 3, "---")
+
+
 def hills_layout() -> list[str]:
     """Slopes and one-way platforms, 590 x 16."""
     g = Grid(590)
@@ -126,13 +135,12 @@ def hills_layout() -> list[str]:
     g.put(12, 32, "/" + "#" * 6 + "\\")  # a 45-degree hill, three tiles high
     g.put(11, 33, "/" + "#" * 4 + "\\")
     g.put(10, 34, "/##\\")
-    g.put(11, 42, "---")  # a staircase of one-way platforms up to the cliff (jump up through them)
-    g.put(9, 46, "---")
+    ledge_stack(g, 50, (11, 9))  # thin ledges up the cliff's face (jump up through them)
     g.ground(range(50, 60), 8)  # the cliff top, 5 tiles above the ground
     g.put(8, 60, "-" * 8)  # a one-way bridge: the way on is under it (down + jump drops through)
     g.fill(range(3, 11), range(68, 76))  # a hill the way on tunnels under (too high to climb from the bridge)
     g.ground(range(60, 80))
-    g.ground(range(85, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
+    g.ground(range(83, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
     g.put(11, 81, "--")
     g.put(12, 89, "ab" + "#" * 4 + "cd")
     g.put(12, 98, "ab####cd")
@@ -144,9 +152,8 @@ def hills_layout() -> list[str]:
     g.put(GROUND, 113, "/")
     g.fill(range(GROUND + 1, GROUND + 2), range(110, 111))
     g.fill(range(GROUND + 1, GROUND + 2), range(113, 114))
-    for row, col in ((11, 119), (9, 122), (7, 119), (5, 122)):  # a zigzag tower of one-way platforms ...
-        g.put(row, col, "---")
-    g.ground(range(126, 141), 4)  # ... up to a mesa nine tiles high
+    ledge_stack(g, 126, (11, 9, 7, 5))  # a tower of one-way ledges up the face of a mesa nine tiles high
+    g.ground(range(126, 141), 4)
     for k in range(9):  # and a long 2:1 slope all the way down
         g.put(4 + k, 141 + 2 * k, "cd")
         g.ground(range(141 + 2 * k, 143 + 2 * k), 5 + k)
@@ -160,9 +167,8 @@ def hills_layout() -> list[str]:
     for cols in PITS_1:  # gaps to jump, the last one with a one-way ledge halfway
         g.pit(cols)
     g.hill(250, 1, 2)  # (landing on a hill)
-    g.put(11, 257, "--")
-    for row, col in ((11, 266), (9, 270), (7, 274), (5, 278)):  # a one-way staircase up to a mesa ...
-        g.put(row, col, "---")
+    g.put(11, 257, "---")
+    ledge_stack(g, 282, (11, 9, 7, 5))  # one-way ledges up to a mesa ...
     g.ground(range(282, 290), 4)
     g.fill(range(0, 2), range(290, 318))  # ... and a cave: three one-way floors, each ending at a wall, so
     g.put(4, 290, "-" * 8)  # the way on is down through each (down + jump)
@@ -175,8 +181,7 @@ def hills_layout() -> list[str]:
     g.hill(334, 3, 2, up=1, down=2)
     g.hill(350, 2, 1, up=2, down=1)
     g.valley(357, 2, 1)
-    for row, col in ((11, 366), (9, 369), (7, 366), (5, 369)):  # a zigzag of one-way ledges ...
-        g.put(row, col, "---")
+    ledge_stack(g, 373, (11, 9, 7, 5))  # one-way ledges ...
     g.ground(range(373, 384), 3)  # ... up to a summit, and down its far side in slopes of both kinds
     col, top = 384, 3
     for run, rows in ((1, 2), (2, 2), (1, 3), (2, 3)):
@@ -190,7 +195,7 @@ def hills_layout() -> list[str]:
     g.hill(415, 2, 1, up=2, down=2)  # from slope to slope over spikes
     g.hill(427, 3, 0, up=1, down=2)
     g.hill(440, 2, 2, up=2, down=1)
-    g.put(11, 452, "---")  # up onto a long one-way bridge over a field of spikes ...
+    g.fill(range(11, GROUND), range(452, 455))  # a step up to a long one-way bridge over a field of spikes ...
     g.put(9, 455, "-" * 36)
     g.put(11, 468, "--")  # ... with ledges under it (drop down to them, jump back up through it)
     g.put(11, 479, "--")
@@ -209,7 +214,7 @@ def hills_layout() -> list[str]:
 
 
 PITS_1 = (range(231, 234), range(238, 241), range(246, 249), range(255, 262), range(346, 349), range(409, 412),
-          range(424, 427), range(436, 439), range(460, 489), range(531, 534), range(554, 558))
+          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 558))
 """Level 1's gaps past the spikes at the start (each has spikes at the bottom). Until the last checkpoint
 they are three tiles at most (or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump
 started anywhere in the last tile before the edge clears them; the last section's are four."""
@@ -229,12 +234,12 @@ def hills_objects() -> list[dict]:
         coin(47, 7),  # over the top step
         flag("Checkpoint", 54, 8, "cliff top"),
         coin(63, 12), coin(64, 12),  # under the bridge: only reached by dropping through it
-        {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 160, "h": 64},
+        {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 96, "h": 64},
         coin(81.5, 9),
         coin(101, 8),
         flag("Checkpoint", 106, GROUND, "past the spikes"),
         coin(111.5, 13),  # at the bottom of the V
-        coin(120, 10), coin(123, 8), coin(120, 6), coin(123, 4),  # up the tower
+        coin(124, 10), coin(124, 8), coin(124, 6), coin(124, 4),  # up the tower
         flag("Checkpoint", 128, 4, "mesa"),
         coin(134, 2), coin(135, 2), coin(136, 2),
         coin(150, 7), coin(156, 10),  # over the long slope
@@ -248,7 +253,7 @@ def hills_objects() -> list[dict]:
         flag("Checkpoint", 319, GROUND, "out of the cave"),
         coin(327, 13), coin(328, 13), coin(338, 7), coin(347, 9), coin(353, 8),
         flag("Checkpoint", 364, GROUND, "foot of the summit"),
-        coin(369, 3), coin(366, 5),
+        coin(371, 4), coin(371, 6),
         coin(378, 1), coin(379, 1),
         coin(396, 5), coin(410, 9),
         coin(425, 9), coin(437, 8),
@@ -264,7 +269,7 @@ def hills_objects() -> list[dict]:
 
 HILLS_SIGNS = (
     sign(4, GROUND, "[right] runs; [jump] jumps, higher the longer you hold it"),
-    sign(40, GROUND, "thin ledges let you [jump] up through them from below"),
+    sign(44, GROUND, "thin ledges let you [jump] up through them from below"),
     sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it"),
     sign(77, GROUND, "spikes hurt: run and [jump] over them"),
     sign(287, 4, "each floor of the cave ends at a wall: [down] + [jump] drops through"),

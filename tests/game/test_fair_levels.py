@@ -86,3 +86,58 @@ def test_every_checkpoint_is_at_least_four_tiles_before_the_next_hazard(name):
         if ahead:
             tiles = (min(ahead) - x) / TILE
             assert tiles >= 4, f"{name}: checkpoint {checkpoint.name!r} is {tiles:.1f} tiles before a hazard"
+
+
+class RightAndJumpBot:
+    """A player with one idea: hold right, and press jump before each gap or wall (``look`` px before it,
+    holding it for a full jump). Where a jump at a wall got it nowhere (it landed back where it jumped: a
+    floor ending at a wall too high, as at level 1's bridge and cave), it presses down + jump there, as the
+    sign there says. A press always follows a release, as with a real button."""
+
+    JUMP_STEPS = 20
+
+    def __init__(self, session, look):
+        self.s, self.look = session, look
+        self.jumping = self.dropping = 0
+        self.released = True
+        self.tried_at = None
+        """Where it last jumped at a wall (engine px)."""
+
+    def actions(self):
+        s, held = self.s, {"right"}
+        if self.dropping > 0:
+            self.dropping -= 1
+            return held | {"down", "jump"}
+        if self.jumping > 0:
+            self.jumping -= 1
+            return held | {"jump"}
+        if not s.hero.on_floor or not self.released:
+            self.released = True
+            return held
+        (hx, hy), reach = s.hero.position, 10 + self.look  # (the hero is 20 px wide)
+        gap = s.world.static.ray_cast((hx + reach, hy), (0, -1), 140) is None
+        wall = s.world.static.ray_cast((hx, hy - 8), (1, 0), reach) is not None
+        if wall and self.tried_at is not None and abs(self.tried_at[0] - hx) < 16 and abs(self.tried_at[1] - hy) < 4:
+            self.dropping, self.tried_at = 3, None
+            return held | {"down", "jump"}
+        if gap or wall:
+            self.jumping = self.JUMP_STEPS - 1
+            self.tried_at = (hx, hy) if wall else None
+            return held | {"jump"}
+        return held
+
+    def play(self, limit=60 * 150):
+        while not self.s.complete and self.s.steps < limit:
+            held = self.actions()
+            self.s.step(held)
+            self.released = "jump" not in held
+        return self.s
+
+
+@pytest.mark.parametrize("look", [2, 12, 24, 36])
+def test_a_bot_that_holds_right_and_jumps_at_gaps_and_walls_reaches_level_ones_goal(look):
+    """Jumping anywhere from right at the edge (2 px) to more than a tile before it (36 px) works:
+    the level asks for no frame-exact input."""
+    s = RightAndJumpBot(Session.open(ROOT / "levels" / "1_hills_and_ledges.tmx"), look).play()
+    assert s.complete, f"the bot stopped at column {s.hero.position[0] / TILE:.1f} after {s.steps} steps"
+    assert s.deaths == 0
