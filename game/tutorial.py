@@ -230,8 +230,9 @@ started anywhere in the last tile before the edge clears them; the last section'
 
 
 def spikes(cols: range) -> dict:
-    """A row of spikes at the bottom of the pit over ``cols``."""
-    return {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(GROUND + 1), "w": px(len(cols)), "h": 64}
+    """A row of spikes at the bottom of the pit over ``cols`` (one row: drawn repeated, a taller hazard
+    showed a second row floating in the pit's air)."""
+    return {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(HEIGHT - 1), "w": px(len(cols)), "h": 32}
 
 
 def hills_objects() -> list[dict]:
@@ -243,7 +244,7 @@ def hills_objects() -> list[dict]:
         coin(47, 7),  # over the top step
         flag("Checkpoint", 54, 8, "cliff top"),
         coin(63, 12), coin(64, 12),  # under the bridge: only reached by dropping through it
-        {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 96, "h": 64},
+        spikes(range(80, 83)),
         coin(81.5, 9),
         coin(101, 8),
         flag("Checkpoint", 106, GROUND, "past the spikes"),
@@ -466,7 +467,7 @@ def machines_objects() -> list[dict]:
         {"cls": "Walker", "name": "beetle", "x": px(14), "y": px(GROUND) - 26, "w": 24, "h": 26,
          "props": {"speed": 40.0, "direction": -1}},
         coin(15, GROUND - 4),
-        {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(GROUND + 1), "w": px(14), "h": 64},
+        {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(HEIGHT - 1), "w": px(14), "h": 32},
         # The ferry shuttles across the pit, flush with the ground at both ends.
         {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
          "props": {"path": 902, "speed": 80.0, "mode": "pingpong"}},
