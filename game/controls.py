@@ -22,7 +22,7 @@ from typing import Any
 import arcade
 
 __all__ = ["ACTIONS", "BUTTON_ROLES", "DEFAULT_BUTTONS", "DEFAULT_KEYS", "KEYS_PER_ACTION", "Controls", "key_code",
-           "key_name"]
+           "key_label", "key_name"]
 
 ACTIONS = ("left", "right", "up", "down", "jump")
 """What the player does in the level (the ``--input`` file's actions)."""
@@ -61,6 +61,17 @@ def key_name(symbol: int) -> str:
     from pyglet.window.key import symbol_string
 
     return str(symbol_string(symbol))
+
+
+KEY_LABELS = {"SPACE": "Space", "LEFT": "Left", "RIGHT": "Right", "UP": "Up", "DOWN": "Down", "RETURN": "Enter",
+              "ENTER": "Enter", "LSHIFT": "Shift", "RSHIFT": "Shift", "LCTRL": "Ctrl", "RCTRL": "Ctrl"}
+"""How a key is written for players, where pyglet's name (an upper-case constant) reads badly."""
+
+
+def key_label(symbol: int) -> str:
+    """A key's name for players (``Space``, ``Z``, ``Left``, ``1``): menus and signs write keys so."""
+    name = key_name(symbol)
+    return KEY_LABELS.get(name, name.lstrip("_"))
 
 
 def key_code(name: str) -> int | None:

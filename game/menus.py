@@ -14,7 +14,7 @@ from typing import Any
 
 import arcade
 
-from .controls import ACTIONS, BUTTON_ROLES, DEFAULT_BUTTONS, DEFAULT_KEYS, Controls, key_name
+from .controls import ACTIONS, BUTTON_ROLES, DEFAULT_BUTTONS, DEFAULT_KEYS, Controls, key_label
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, SCALE_MODES, Letterbox
 from .settings import Settings
 
@@ -259,7 +259,7 @@ class SettingsMenu:
         def text() -> str:
             if self.waiting == ("key", action):
                 return "press a key..."
-            return ", ".join(key_name(c) for c in self.controls.keys.get(action, ())) or "none"
+            return ", ".join(key_label(c) for c in self.controls.keys.get(action, ())) or "none"
 
         return text
 

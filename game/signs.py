@@ -19,7 +19,7 @@ from PIL import Image
 
 from engine import Level, LevelError, LevelObject
 
-from .controls import ACTIONS, Controls, key_name
+from .controls import ACTIONS, Controls, key_label
 
 if TYPE_CHECKING:
     from .menus import Ui
@@ -35,11 +35,6 @@ up or down (three and a half tiles and three tiles): he reads it as he walks up,
 
 BUTTON_NAMES = {0: "A", 1: "B", 2: "X", 3: "Y", 4: "LB", 5: "RB", 6: "back", 7: "start"}
 """XInput-style pads on Linux (the defaults in :mod:`game.controls`)."""
-
-KEY_NAMES = {"SPACE": "Space", "LEFT": "Left", "RIGHT": "Right", "UP": "Up", "DOWN": "Down", "RETURN": "Enter",
-             "ENTER": "Enter", "LSHIFT": "Shift", "RSHIFT": "Shift", "LCTRL": "Ctrl", "RCTRL": "Ctrl"}
-"""How a key is written for players (pyglet's names are upper-case constants)."""
-
 
 @dataclass(frozen=True)
 class Sign:
@@ -78,8 +73,7 @@ def control_name(action: str, controls: Controls) -> str:
             index = controls.buttons.get("jump", -1)
             return BUTTON_NAMES.get(index, f"button {index}")
         return f"d-pad {action}"
-    names = [KEY_NAMES.get(key_name(code), key_name(code).lstrip("_")) for code in controls.keys.get(action, ())]
-    return " / ".join(names) or f"(no key for {action})"
+    return " / ".join(key_label(code) for code in controls.keys.get(action, ())) or f"(no key for {action})"
 
 
 def hint_text(text: str, controls: Controls) -> str:
