@@ -24,6 +24,7 @@ from engine.render import LevelRenderer
 
 from .art import HERO_H, HERO_POSES, HERO_W
 from .controls import Controls
+from .data import assets_folder, levels_folder, shipped_levels
 from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
@@ -33,9 +34,8 @@ from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
 from .settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
-ASSETS = ROOT / "assets"
-LEVELS = ROOT / "levels"
+ASSETS = assets_folder()
+LEVELS = levels_folder()
 WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
 """The window's starting size: the logical resolution at 2x."""
 SKY = (126, 200, 240, 255)
@@ -246,7 +246,7 @@ class GameWindow(arcade.Window):
         self.ui.box = self.pixels.box
         self.settings = Settings.load()
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
-        self.levels = level_order(list(LEVELS.glob("*.tmx")))
+        self.levels = level_order(shipped_levels())
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
         self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)

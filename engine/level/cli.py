@@ -4,19 +4,35 @@ conventions; ``ledgekit warmup`` compiles the physics kernels ahead (see :func:`
 ``check``:
 Prints every problem (errors and warnings) with the file, layer, object id, name and position, then a
 summary line. Exit status: 0 when no file has errors, 1 when any has, 2 for a usage mistake.
-Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists. Each
-map gets exactly the checks the game's load runs (:func:`engine.level.level.check_level`).
+Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists; a
+name that is no file but a shipped level's (``demo``) stands for that level, and ``--shipped`` for every level
+the installed Ledgekit ships (the demo's, package data of ``game.levels``). Each map gets exactly the checks
+the game's load runs (:func:`engine.level.level.check_level`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from importlib.resources import files
 from pathlib import Path
 
+from .find import find_map, maps_in
 from .level import LevelError, Problem, check_level
 
 MAP_PATTERNS = ("*.tmx", "*.tmj")
+
+
+def shipped_folder() -> Path | None:
+    """The folder of the levels the installed Ledgekit ships (the demo's), or ``None`` without them.
+
+    Found by package name only: the engine imports nothing from the demo game.
+    """
+    try:
+        folder = files("game.levels")
+    except ModuleNotFoundError:
+        return None
+    return folder if isinstance(folder, Path) else None
 
 
 def _maps(paths: list[str]) -> tuple[list[Path], list[Problem]]:
@@ -34,8 +50,13 @@ def _maps(paths: list[str]) -> tuple[list[Path], list[Problem]]:
                 found.extend(map_path for map_path, _ in read_world(path))
             except LevelError as error:
                 problems.append(Problem("error", str(path), str(error).removeprefix(f"{path}: ")))
-        else:
+        elif path.exists() or (shipped := shipped_folder()) is None:
             found.append(path)
+        else:
+            try:
+                found.append(find_map(name, [shipped]))
+            except LevelError:
+                found.append(path)  # checking it reports the missing file with its name
     return found, problems
 
 
@@ -43,12 +64,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ledgekit", description="Ledgekit tools for level authors.")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate Tiled maps (.tmx, .tmj, .world files or folders of them)")
-    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH")
+    check.add_argument("--shipped", action="store_true", help="also check every level Ledgekit ships (the demo's)")
     commands.add_parser("warmup", help="compile the physics kernels now (once per machine; later starts load them)")
     args = parser.parse_args(argv)
     if args.command == "warmup":
         return _warm_up()
-    return _check(args.paths)
+    if not args.paths and not args.shipped:
+        check.error("name the maps to check (PATH...), or --shipped for the levels Ledgekit ships")
+    shipped = shipped_folder()
+    if args.shipped and shipped is None:
+        print("ledgekit check: this installation ships no levels (game.levels is missing)", file=sys.stderr)
+        return 2
+    return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [])
 
 
 def _warm_up() -> int:
@@ -64,9 +92,10 @@ def _warm_up() -> int:
     return 0
 
 
-def _check(paths: list[str]) -> int:
-    """``ledgekit check``: print every problem of the maps named; 1 when any map has errors."""
+def _check(paths: list[str], shipped: list[Path]) -> int:
+    """``ledgekit check``: print every problem of the maps named (and the shipped ones); 1 when any has errors."""
     maps, world_problems = _maps(paths)
+    maps += shipped
     if not maps and not world_problems:
         print("ledgekit check: no .tmx or .tmj maps found", file=sys.stderr)
         return 2
