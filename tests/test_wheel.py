@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # builds and installs a wheel (about 15 s)
 
 LEVEL_FILES = ("*.tmx", "*.tsx", "*.tiled-project")
 ASSET_FILES = ("*.png", "*.wav")
