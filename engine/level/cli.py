@@ -1,5 +1,6 @@
 """The ``ledgekit`` command: ``ledgekit check PATH...`` validates Tiled levels against Ledgekit's authoring
-conventions; ``ledgekit warmup`` compiles the physics kernels ahead (see :func:`engine.warm_up`).
+conventions; ``ledgekit new DIR`` writes a starter game (:mod:`engine.level.starter`); ``ledgekit warmup``
+compiles the physics kernels ahead (see :func:`engine.warm_up`).
 
 ``check``:
 Prints every problem (errors and warnings) with the file, layer, object id, name and position, then a
@@ -67,9 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("paths", nargs="*", metavar="PATH")
     check.add_argument("--shipped", action="store_true", help="also check every level Ledgekit ships (the demo's)")
     commands.add_parser("warmup", help="compile the physics kernels now (once per machine; later starts load them)")
+    new = commands.add_parser("new", help="write a starter game (a level, tileset, Tiled project and main.py) into DIR")
+    new.add_argument("folder", metavar="DIR")
     args = parser.parse_args(argv)
     if args.command == "warmup":
         return _warm_up()
+    if args.command == "new":
+        return _new(Path(args.folder))
     if not args.paths and not args.shipped:
         check.error("name the maps to check (PATH...), or --shipped for the levels Ledgekit ships")
     shipped = shipped_folder()
@@ -77,6 +82,23 @@ def main(argv: list[str] | None = None) -> int:
         print("ledgekit check: this installation ships no levels (game.levels is missing)", file=sys.stderr)
         return 2
     return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [])
+
+
+def _new(folder: Path) -> int:
+    """``ledgekit new DIR``: write the starter game and say how to play, run and check it."""
+    from .starter import write_starter
+
+    try:
+        written = write_starter(folder)
+    except (FileExistsError, OSError) as error:
+        print(f"ledgekit new: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {', '.join(p.name for p in written)} in {folder}\n"
+          f"  play it:      python {folder / 'main.py'}\n"
+          f"  no window:    python {folder / 'main.py'} --headless --frames 60\n"
+          f"  edit it:      open {folder / 'game.tiled-project'} in Tiled, then {folder / 'level1.tmx'}\n"
+          f"  check it:     ledgekit check {folder}")
+    return 0
 
 
 def _warm_up() -> int:
