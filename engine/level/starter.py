@@ -200,6 +200,7 @@ Check it with ``ledgekit check .``. Arrows or A/D run, space jumps, down + jump 
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from engine import LevelObject, PlatformerInput, RoundedPolygon, World, load_level
@@ -220,6 +221,20 @@ def new_stage(signs: list) -> Stage:
 
     level = load_level(LEVEL)
     return Stage.from_level(level, HERO, factories={**standard_factories(), "Sign": make_sign})
+
+
+def prepare_physics() -> None:
+    """Compile the physics kernels before anything runs. The first start on a machine takes a minute or two
+    (said on the console, with each stage); later starts load them from the disk cache in about a second."""
+    from engine import warm_up
+
+    started = time.monotonic()
+
+    def report(fraction: float, stage: str) -> None:
+        if time.monotonic() - started > 2.0:  # compiling, not loading from the cache
+            print(f"  compiling the physics (first start on this machine): {fraction:4.0%} {stage}", flush=True)
+
+    warm_up(report)
 
 
 def headless(frames: int) -> int:
@@ -310,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--headless", action="store_true", help="run without a window")
     parser.add_argument("--frames", type=int, default=60, help="steps to run headless (60 a second)")
     args = parser.parse_args(argv)
+    prepare_physics()
     return headless(args.frames) if args.headless else play()
 
 

@@ -42,7 +42,7 @@ def test_the_starter_runs_headless_from_another_folder(tmp_path):
         done = subprocess.run([sys.executable, str(tmp_path / "mygame" / "main.py"), "--headless", "--frames", str(frames)],
                               cwd=elsewhere, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
-        found = re.match(r"(\d+) steps: hero at \((-?\d+), (-?\d+)\), coins 0/2", done.stdout)
+        found = re.search(r"(\d+) steps: hero at \((-?\d+), (-?\d+)\), coins 0/2", done.stdout)
         assert found and int(found[1]) == frames, done.stdout
         runs[frames] = int(found[2]), int(found[3])
     assert runs[60][0] > 200  # holding right, the hero ran from the spawn (x = 64)...
