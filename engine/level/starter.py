@@ -303,7 +303,8 @@ def play() -> int:
             self.renderer.sync()
             player = self.stage.player
             self.follow.follow(*player.position, 1 / 60, velocity_x=player.velocity[0], half_size=(10, 16))
-            self.hero.center_x, self.hero.center_y = player.position
+            # The sprite stands where the shape does: its bottom is the box's half height plus the rounding.
+            self.hero.center_x, self.hero.bottom = player.position[0], player.position[1] - 18
             self.hero.texture = self.facing[1 if self.stage.controller.facing > 0 else -1]
 
         def on_draw(self) -> None:
