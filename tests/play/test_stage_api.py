@@ -58,3 +58,33 @@ def test_a_handler_may_unsubscribe_itself_while_the_event_is_sent():
     stage.rules.emit(GameEvent("ping"))
     stage.rules.emit(GameEvent("ping"))
     assert seen == ["once", "always", "always"]
+
+
+def test_a_hazard_on_a_path_moves_with_the_stage_and_hurts_the_player_it_reaches():
+    from engine import PlatformPath, Sensor
+    from engine.play import PathFollower
+
+    stage = Stage.from_level(load_level(DEMO), HERO)
+    x, y = stage.player.position
+    saw = stage.world.add_sensor(Sensor(RoundedPolygon.box(8, 8), (0.0, 0.0), tag="hazard"))
+    track = PlatformPath([(x + 336, y), (x - 100, y)], speed=200, mode="pingpong")
+    stage.add(PathFollower(saw, track))
+    assert saw.position == (x + 336, y)  # put at the path's start at once
+    hits: list[int] = []
+    stage.rules.on("hazard", lambda event: hits.append(stage.steps))
+    for _ in range(60):
+        stage.step(PlatformerInput(), 1 / 60)
+    assert saw.position[0] == pytest.approx(x + 336 - 200, abs=1e-6) and not hits  # 1 s at 200 px/s: still away
+    for _ in range(60):
+        stage.step(PlatformerInput(), 1 / 60)
+    assert hits and 80 <= hits[0] <= 110  # it reached the player (336 px less both half widths, at 200 px/s)
+
+
+def test_a_path_follower_needs_a_thing_with_a_position_and_a_path():
+    from engine import PlatformPath
+    from engine.play import PathFollower
+
+    with pytest.raises(WorldError, match="thing with a position"):
+        PathFollower(object(), PlatformPath([(0, 0), (10, 0)], speed=10))
+    with pytest.raises(WorldError, match="needs a PlatformPath"):
+        PathFollower(type("Thing", (), {"position": (0, 0)})(), [(0, 0), (10, 0)])
