@@ -10,6 +10,7 @@ fast, and the events as Python objects.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -250,7 +251,7 @@ class RigidBodySet:
         the state rows, the shapes, the level, the movers' rows, the last contacts, the solve's parameters and
         the step's settings."""
         movers = [*kinematic_bodies, *characters]
-        if movers != self._movers:
+        if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
             self._renumber_movers(movers)
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
         mover_rows = self._mover_rows(kinematic_bodies, characters, dt, static_friction)

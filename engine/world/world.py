@@ -73,13 +73,13 @@ class _CrowdBoxes:
     gather's answer is the same as testing every character's current box."""
 
     def __init__(self, characters: list[Character]) -> None:
-        self.characters = list(characters)
+        self._characters = list(characters)
         self.placements = PLACEMENTS.count
         self.rows = [tuple(ch.aabb()) for ch in characters]
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
-        self.found = np.zeros(len(self.characters), dtype=np.int64)
+        self.found = np.zeros(len(self._characters), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the indices it finds (reused)."""
         self.stale: list[int] = []
         """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
@@ -89,7 +89,7 @@ class _CrowdBoxes:
     def current(self, characters: list[Character]) -> bool:
         """Whether these are still ``characters``' boxes and filters (none placed since they were made, or
         since :meth:`settled`)."""
-        return PLACEMENTS.count == self.placements and characters == self.characters
+        return PLACEMENTS.count == self.placements and characters == self._characters
 
     def moved(self, k: int) -> None:
         """Character ``k`` has moved (its box is made again when next asked for)."""
@@ -107,7 +107,7 @@ class _CrowdBoxes:
             return found
         if self.stale:
             for k in self.stale:
-                ch = self.characters[k]
+                ch = self._characters[k]
                 self.rows[k] = row = tuple(ch.aabb())
                 self.boxes[k] = row
             self.stale = []
@@ -116,7 +116,7 @@ class _CrowdBoxes:
         if not count:
             return found
         for k in self.found[:count].tolist():
-            ch = self.characters[k]
+            ch = self._characters[k]
             if id(ch.collider) in ignored or id(ch) in ignored:
                 continue
             found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
@@ -238,8 +238,10 @@ class World:
         self.static = StaticGeometry(queries)
         self._rigid = RigidBodySet(self.physics)
         self._sensor_set = SensorSet()
-        self.kinematic_bodies: list[KinematicBody] = []
-        self.characters: list[Character] = []
+        self._kinematic_bodies: list[KinematicBody] = []
+        self._characters: list[Character] = []
+        self._views: tuple[tuple[KinematicBody, ...], tuple[Character, ...]] = ((), ())
+        """The read-only views of the two lists (made again when one changes)."""
         self.events: list[ContactEvent] = []
         """What happened in the last step: contact and sensor begin/end, ``land`` and ``crushed`` events."""
         self._stepping = False
@@ -274,6 +276,19 @@ class World:
         return self._rigid.bodies
 
     @property
+    def kinematic_bodies(self) -> tuple[KinematicBody, ...]:
+        """The kinematic bodies, in the order they were added (read-only: add and remove through the world)."""
+        return self._views[0]
+
+    @property
+    def characters(self) -> tuple[Character, ...]:
+        """The characters, in the order they were added (read-only: add and remove through the world)."""
+        return self._views[1]
+
+    def _lists_changed(self) -> None:
+        self._views = (tuple(self._kinematic_bodies), tuple(self._characters))
+
+    @property
     def sensors(self) -> list[Sensor]:
         """The sensors, in the order they were added (read it; add and remove through the world)."""
         return self._sensor_set.sensors
@@ -304,7 +319,8 @@ class World:
         """Add a kinematic body (a moving platform, a door); returns it."""
         if not isinstance(body, KinematicBody):
             raise WorldError(f"add_kinematic takes a KinematicBody, got {body!r}")
-        self.kinematic_bodies.append(body)
+        self._kinematic_bodies.append(body)
+        self._lists_changed()
         self._kinematic_changes += 1
         return body
 
@@ -328,10 +344,11 @@ class World:
             character = Character(character_or_shape, (float(position[0]), float(position[1])), config or MoverConfig())
         else:
             raise WorldError(f"add_character takes a Character (or a shape and a position), got {character_or_shape!r}")
-        if character in self.characters:
+        if character in self._characters:
             raise WorldError("this character is already in the world")
         character.attach(self)
-        self.characters.append(character)
+        self._characters.append(character)
+        self._lists_changed()
         return character
 
     def remove(self, thing: object) -> None:
@@ -345,12 +362,14 @@ class World:
     def _remove_now(self, thing: object) -> None:
         if isinstance(thing, RigidBody) and thing in self.bodies:
             self._rigid.remove(thing)
-        elif isinstance(thing, KinematicBody) and thing in self.kinematic_bodies:
-            self.kinematic_bodies.remove(thing)
+        elif isinstance(thing, KinematicBody) and thing in self._kinematic_bodies:
+            self._kinematic_bodies.remove(thing)
+            self._lists_changed()
             self._kinematic_changes += 1
             self._rigid.forget(thing)
-        elif isinstance(thing, Character) and thing in self.characters:
-            self.characters.remove(thing)
+        elif isinstance(thing, Character) and thing in self._characters:
+            self._characters.remove(thing)
+            self._lists_changed()
             self._rigid.forget(thing)
             thing.detach()
         elif isinstance(thing, Sensor) and thing in self.sensors:
@@ -384,35 +403,35 @@ class World:
         """A step of every part in turn; returns its events."""
         events: list[ContactEvent] = []
         try:
-            for body in self.kinematic_bodies:
+            for body in self._kinematic_bodies:
                 body.advance(dt)
-            if self.characters:
+            if self._characters:
                 events = self._move_characters(dt)
         finally:
             self._crowd = self._standing = None
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
-            events.extend(self._rigid.step(self.static, self.kinematic_bodies, self.characters, self.gravity,
+            events.extend(self._rigid.step(self.static, self._kinematic_bodies, self._characters, self.gravity,
                                            self.physics, self.static_friction, dt))
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
-            events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
+            events.extend(self._sensor_set.sense([*self._characters, *self.bodies], self._boxes_for_sensors()))
         return events
 
     def _remove_pending(self) -> None:
         """Take out what was asked to leave during the step (still here: it may have been asked twice)."""
         removals, self._removals = self._removals, []
         for thing in removals:
-            if thing in self.bodies or thing in self.kinematic_bodies or thing in self.characters \
+            if thing in self.bodies or thing in self._kinematic_bodies or thing in self._characters \
                     or thing in self.sensors:
                 self._remove_now(thing)
 
     def _move_characters(self, dt: float) -> list[ContactEvent]:
         """Move every character (a crowd of them shares its neighbours' look-ups); returns their events."""
         events: list[ContactEvent] = []
-        if len(self.characters) >= _CROWD:
+        if len(self._characters) >= _CROWD:
             self._crowd = self._crowd_now()
         self._standing = _StandingBodies()
         crowd, dynamic = self._crowd, BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
-        for k, character in enumerate(self.characters):
+        for k, character in enumerate(self._characters):
             move_character(character, dt)
             if crowd is not None:
                 crowd.moved(k)
@@ -429,7 +448,7 @@ class World:
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
         padded a little (the sensors' exact test decides)."""
-        characters = np.array([ch.aabb() for ch in self.characters], dtype=np.float64).reshape(-1, 4)
+        characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
     def _press_on_floor(self, character: Character, dt: float) -> None:
@@ -463,7 +482,7 @@ class World:
                 dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
                 segments = segments[~np.isin(segments, dropped)]
                 break
-        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        crowd = (self._crowd or self._crowd_now()) if len(self._characters) >= _CROWD else None
         if self._movers_may_answer(query, ignore, crowd):
             found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query, crowd)
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
@@ -474,11 +493,11 @@ class World:
         segments (``crowd``: the characters' boxes when they are a crowd). Only the groups that may answer are
         looked at: a hero alone on a static level (ignoring itself), or one of a crowd that passes through
         itself, finds none."""
-        if self.kinematic_bodies or self.bodies:
+        if self._kinematic_bodies or self.bodies:
             return True
         if crowd is not None:
             return crowd.touches_any(query)
-        characters = self.characters
+        characters = self._characters
         return bool(characters) and not (len(characters) == 1 and characters[0] in ignore)
 
     def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter, crowd: _CrowdBoxes | None
@@ -489,11 +508,11 @@ class World:
         for x in ignore:
             ignored.add(id(x))
         found: list[Neighbour] = []
-        if self.kinematic_bodies:
+        if self._kinematic_bodies:
             self._kinematic_in().near(box, ignored, query, found)
         if self.bodies:
             self._near_rigid(box, ignored, query, found)
-        characters = self.characters
+        characters = self._characters
         if crowd is not None:
             found.extend(crowd.near(box, ignored, query))
         elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
@@ -541,16 +560,16 @@ class World:
         """The kinematic bodies' boxes and neighbours as they are now: the kept ones while no kinematic body
         has been placed (:data:`~engine.world.kinematic.PLACEMENTS`), added or removed (:attr:`_kinematic_changes`)
         since they were made, else new ones (kept)."""
-        key = (KINEMATIC_PLACEMENTS.count, self._kinematic_changes, len(self.kinematic_bodies))
+        key = (KINEMATIC_PLACEMENTS.count, self._kinematic_changes, len(self._kinematic_bodies))
         if self._kinematic_boxes.key != key:
-            self._kinematic_boxes = _KinematicBoxes(self.kinematic_bodies, key)
+            self._kinematic_boxes = _KinematicBoxes(self._kinematic_bodies, key)
         return self._kinematic_boxes
 
     def _crowd_now(self) -> _CrowdBoxes:
         """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""
         kept = self._crowd_kept
-        if kept is None or not kept.current(self.characters):
-            kept = self._crowd_kept = _CrowdBoxes(self.characters)
+        if kept is None or not kept.current(self._characters):
+            kept = self._crowd_kept = _CrowdBoxes(self._characters)
         return kept
 
     def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | Gathered | None
@@ -737,7 +756,7 @@ class World:
         for x in ignore:
             if isinstance(x, Collider) and x.segment >= 0:
                 return False  # (a static segment ignored: the usual way leaves it out)
-        crowd = (self._crowd or self._crowd_now()) if len(self.characters) >= _CROWD else None
+        crowd = (self._crowd or self._crowd_now()) if len(self._characters) >= _CROWD else None
         return not (self._movers_may_answer(query, ignore, crowd)
                     and self._near_movers(AABB(*box), ignore, query, crowd))
 

@@ -42,11 +42,12 @@ from .layout import (
     MOVER_FRICTION, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_MOVING, MOVER_VX, MOVER_X, NORMAL0,
     NX, PLACED, POINT0_X, PREVIOUS_X, RESTING, ROTATION_ERROR, SEP0, SLEEP_ON, SLEEP_TIME, SLEEP_VELOCITY, SLEEPING,
     SLIDING0, SPECULATIVE, STATIC, STATIC_FRICTION, STEP_DT, TIME_TO_SLEEP, TOUCHING, UNEVEN_RATIO, VALID0, VX, X,
-    A, CHARACTER, KINEMATIC,
+    A, CHARACTER, CONTINUOUS_ON, KINEMATIC,
 )
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
 from .layout import Level, Shapes
+from .broad_phase import segments_near
 from .narrow_phase import boxes_of, gather, placements, warm_start
 
 __all__ = ["ASLEEP", "StepOutcome", "step"]
@@ -347,6 +348,26 @@ def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, aslee
 
 
 @kernel
+def _may_hit_level(level, shapes, start, boxes, fast, moved):
+    """The fast bodies (and how far they moved) whose box swept over their move (from ``boxes``, at step start,
+    to a box round the end centre that holds the body at any angle: no vertex is farther from the centre of mass
+    than twice the extent) meets a segment's box: the others cannot hit the level, and are not swept (a falling
+    pile's crates are mostly in mid-air)."""
+    swept, near, kept = np.empty((1, 4)), np.empty(len(level.radius), np.int64), 0
+    keep_fast, keep_moved = np.empty(len(fast), np.int64), np.empty((len(fast), 2))
+    for i in range(len(fast)):
+        body, dx, dy = fast[i], moved[i, 0], moved[i, 1]
+        x, y, reach = start[body, 0] + dx, start[body, 1] + dy, 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
+        swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
+        swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
+        level.stamp[0] += 1
+        if segments_near(level, swept, 0, level.mark, level.stamp[0], near[:0]) > 0:
+            keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = body, dx, dy
+            kept += 1
+    return keep_fast[:kept], keep_moved[:kept]
+
+
+@kernel
 def _with_carried(ints, floats, count, source, old_ints, old_floats, asleep):
     """The contacts followed by the last step's contacts of sleeping bodies that no awake body touches (carried
     unchanged: nothing near them moved), with each one's row among the last step's (``source``: the first
@@ -427,6 +448,8 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params
         if not asleep[k]:
             awake[at], at = k, at + 1
     fast, moved = _solve_awake(state, start, shapes, movers, ints, floats, count, awake, asleep, params, settings)
+    if settings[CONTINUOUS_ON] > 0.0 and len(fast):
+        fast, moved = _may_hit_level(level, shapes, start, boxes, fast, moved)
     if settings[SLEEP_ON] > 0.0:
         held = np.zeros(body_count, np.bool_)
         for k in range(count):
