@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, ObjectRef,
-    TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LayerLook, PLAIN_LOOK, LevelError, MapObject,
+    ObjectRef, TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number, read_tint,
 )
 from .formats import MAP_READERS, TILESET_READERS
 from .source import read_json, resolve_name
@@ -167,8 +167,9 @@ class _JsonReader:
 
     # ------------------------------------------------------------------ layers
     def layer(self, raw: Any, offset: tuple[float, float], parallax: tuple[float, float], visible: bool,
-              layers: list, objects: list[MapObject]) -> None:
-        """One raw layer (recursing into groups), read by pytiled-parser, offsets and parallax folded in."""
+              layers: list, objects: list[MapObject], look: LayerLook = PLAIN_LOOK) -> None:
+        """One raw layer (recursing into groups), read by pytiled-parser, offsets, parallax, opacity and tint
+        folded in."""
         if not isinstance(raw, dict):
             raise LevelError(f"{self.path}: a layer is not a JSON object")
         name = str(raw.get("name", ""))
@@ -178,24 +179,26 @@ class _JsonReader:
                        offset[1] + check_number(raw.get("offsety"), f"{where}: offsety", default=0.0))
         here_parallax = (parallax[0] * check_number(raw.get("parallaxx"), f"{where}: parallaxx", default=1.0),
                          parallax[1] * check_number(raw.get("parallaxy"), f"{where}: parallaxy", default=1.0))
+        here_look = look.within(check_number(raw.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0),
+                                read_tint(raw.get("tintcolor"), where))
         kind = raw.get("type")
         if kind == "group":
             for child in _list(raw.get("layers", []), f"{where}: layers"):
-                self.layer(child, here_offset, here_parallax, here_visible, layers, objects)
+                self.layer(child, here_offset, here_parallax, here_visible, layers, objects, here_look)
             return
         parsed = self.parse_layer(self.precheck(raw, kind, where), where)
         if kind == "tilelayer":
-            opacity = check_number(raw.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0)
             layers.append(TileLayer(name, self.cells(parsed.data, where), self.properties(raw.get("properties"), where),
-                                    here_visible, here_offset, here_parallax, opacity))
+                                    here_visible, here_offset, here_parallax, *here_look))
         elif kind == "objectgroup":
             group = [self.map_object(o, name, where) for o in parsed.tiled_objects]
-            add_object_group(group, here_offset, here_visible, layers, objects)
+            add_object_group(group, here_offset, here_visible, layers, objects, *here_look)
         elif kind == "imagelayer":
             image = raw.get("image")
             layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,
                            "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
-                           "repeat": (raw.get("repeatx") is True, raw.get("repeaty") is True)})
+                           "repeat": (raw.get("repeatx") is True, raw.get("repeaty") is True),
+                           "opacity": here_look.opacity, "tint": here_look.tint})
 
     def precheck(self, raw: dict, kind: Any, where: str) -> dict:
         """What pytiled-parser would otherwise do unbounded or wrongly: inflate layer data without a cap, open
@@ -355,7 +358,8 @@ class _JsonReader:
         tileset = Tileset(str(parsed.name), firstgid,
                           check_int(parsed.tile_count, f"{where}: tilecount", default=0, high=GID_MASK), tw, th,
                           check_int(parsed.columns, f"{where}: columns", default=0, high=1_000_000), ts_path, image,
-                          {}, {}, {}, offset)
+                          {}, {}, {}, offset, margin=check_int(parsed.margin, f"{where}: margin", default=0, high=100_000),
+                          spacing=check_int(parsed.spacing, f"{where}: spacing", default=0, high=100_000))
         for tid, tile in (parsed.tiles or {}).items():
             self.tile(check_int(tid, f"{where}: tile id", high=GID_MASK), tile, tileset, ts_path, where)
         if tileset.image_tiles:

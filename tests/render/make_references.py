@@ -152,11 +152,11 @@ def fixtures() -> dict[str, str]:
         '  <object id="6" gid="6" x="16" y="64" width="16" height="16" rotation="90"/>',
         '  <object id="7" gid="7" x="48" y="72" width="16" height="16" rotation="30"/>',
         f'  <object id="8" gid="{2 | FH}" x="84" y="70" width="16" height="16" rotation="-45"/>',
-        '  <object id="9" gid="3" x="8" y="120" width="40" height="24"/>',  # stretched
+        '  <object id="9" gid="3" x="8" y="120" width="48" height="32"/>',  # stretched
         '  <object id="10" type="Solid" gid="4" x="56" y="124" width="32" height="48"/>',
         '  <object id="11" type="Crate" gid="1" x="100" y="120" width="24" height="24" rotation="20"/>',
         f'  <object id="12" type="Pickup" gid="{7 | FV}" x="136" y="96" width="16" height="16"/>',
-        '  <object id="13" type="OneWay" gid="6" x="128" y="40" width="24" height="8"/>',
+        '  <object id="13" type="OneWay" gid="6" x="120" y="40" width="32" height="16"/>',
     ])
     maps["tile_objects"] = tmx(10, 8, [(1, "plain.tsx")], floor(10, 8) +
                                f'\n <objectgroup id="2" name="things">\n{objects}\n </objectgroup>')
@@ -205,7 +205,7 @@ def fixtures() -> dict[str, str]:
         ' </group>',
     ])
     maps["tint"] = tmx(8, 6, [(1, "plain.tsx")], tint_body.format(
-        TINT_IMAGE=' tintcolor="#80ff8040"', TINT_GROUP=' tintcolor="#c0e0ff"', TINT_LAYER=' tintcolor="#ffff6060"'))
+        TINT_IMAGE=' tintcolor="#ff8040"', TINT_GROUP=' tintcolor="#c0e0ff"', TINT_LAYER=' tintcolor="#ffff6060"'))
     maps["animation"] = tmx(8, 4, [(1, "animated.tsx")], "\n".join([
         layer(1, "animated", grid(8, 4, lambda c, r: 1 + (4 if (c + r) % 2 else 0))),
         ' <objectgroup id="2" name="things">',
