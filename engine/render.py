@@ -148,6 +148,8 @@ class LevelRenderer:
         """Every drawn thing's sprites (bodies, platforms, characters, sensors, static objects' looks)."""
         self._drawn: dict[int, _Drawn] = {}
         """The things drawn, by their id, in the order they were found."""
+        self._seen: tuple[int, ...] = ()
+        """The ids of the world's things at the last :meth:`_follow_world`, in the world's order."""
         self._class_tiles: dict[str, int | None] = {}
         self._animators: list[tuple[arcade.Sprite, Character, Animator]] = []
         """Characters drawn by the renderer (enemies), animated through engine.play's Animator by pose."""
@@ -389,7 +391,12 @@ class LevelRenderer:
 
     def _follow_world(self) -> None:
         """Sprites for things added to the world since the last call, none for things taken out of it."""
-        now = {id(thing): thing for thing in self._world_things()}
+        things = self._world_things()
+        seen = tuple(map(id, things))
+        if seen == self._seen:
+            return  # (the usual frame: the same things; checked in C, a few microseconds for a hundred)
+        self._seen = seen
+        now = dict(zip(seen, things))
         for key in [key for key in self._drawn if key not in now]:
             gone = self._drawn.pop(key)
             for sprite, *_ in gone.sprites:
