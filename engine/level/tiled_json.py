@@ -186,12 +186,16 @@ class _JsonReader:
             for child in _list(raw.get("layers", []), f"{where}: layers"):
                 self.layer(child, here_offset, here_parallax, here_visible, layers, objects, here_look)
             return
-        parsed = self.parse_layer(self.precheck(raw, kind, where), where)
+        checked = self.precheck(raw, kind, where)
+        parsed = self.parse_layer(checked, where)
         if kind == "tilelayer":
             layers.append(TileLayer(name, self.cells(parsed.data, where), self.properties(raw.get("properties"), where),
                                     here_visible, here_offset, here_parallax, *here_look))
         elif kind == "objectgroup":
-            group = [self.map_object(o, name, where) for o in parsed.tiled_objects]
+            # Each object's properties are read from its JSON (templates merged), which keeps their declared types:
+            # pytiled-parser's give an object reference as a bare int and a float of 160 as an int.
+            raws = [o.get("properties") if isinstance(o, dict) else None for o in checked.get("objects", [])]
+            group = [self.map_object(o, name, where, props) for o, props in zip(parsed.tiled_objects, raws)]
             add_object_group(group, here_offset, here_visible, layers, objects, *here_look)
         elif kind == "imagelayer":
             image = raw.get("image")
@@ -277,8 +281,9 @@ class _JsonReader:
         return grid.astype(np.int64).tolist()
 
     # ------------------------------------------------------------------ objects
-    def map_object(self, obj: Any, layer: str, where: str) -> MapObject:
-        """A pytiled-parser object as the model's, every number checked."""
+    def map_object(self, obj: Any, layer: str, where: str, raw_properties: Any = None) -> MapObject:
+        """A pytiled-parser object as the model's, every number checked; its properties from
+        ``raw_properties`` (the object's JSON list) when given, typed as the TMX reader types them."""
         self.budget.take("objects", 1, where)
         oid = check_int(getattr(obj, "id", 0), f"{where}: object id", default=0)
         name = str(getattr(obj, "name", "") or "")
@@ -297,7 +302,9 @@ class _JsonReader:
             height=check_number(size.height, f"{here}: height", default=0.0, low=0.0),
             rotation=check_number(obj.rotation, f"{here}: rotation", default=0.0, low=-3600, high=3600),
             points=points, gid=raw_gid & GID_MASK, flip_h=bool(raw_gid & FLIP_H), flip_v=bool(raw_gid & FLIP_V),
-            flip_d=bool(raw_gid & FLIP_D), properties=self.properties_of(obj, here),
+            flip_d=bool(raw_gid & FLIP_D),
+            properties=self.properties(raw_properties, here) if raw_properties is not None
+            else self.properties_of(obj, here),
             visible=bool(getattr(obj, "visible", True)),
         )
 
