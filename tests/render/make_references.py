@@ -10,7 +10,9 @@ It writes, all committed:
 * ``tests/render/fixtures/``: the art (drawn here, with numpy: no third-party image), one tileset per kind and
   one small map per feature the renderer must draw as Tiled does;
 * ``tests/render/references/NAME.png``: ``tmxrasterizer --no-smoothing`` of each map, the picture
-  ``test_as_tiled_draws.py`` compares Ledgekit's offscreen drawing with.
+  ``test_as_tiled_draws.py`` compares Ledgekit's offscreen drawing with;
+* ``tests/render/references/shipped/``: the same of the shipped levels' tile layers, with a digest of what
+  each was made from (run this again after changing a level or its tileset).
 
 Tiled 1.8 reads ``type=`` (not 1.9's ``class=``) for a class, so the fixtures write ``type``; the spawn point
 every level needs is in a hidden layer (neither renderer draws it). tmxrasterizer makes its picture as large as
@@ -20,10 +22,13 @@ own rectangle.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -167,7 +172,7 @@ def fixtures() -> dict[str, str]:
         floor(8, 6), layer(2, "pictures", collection_cells),
         ' <objectgroup id="3" name="things">',
         '  <object id="1" gid="9" x="96" y="40" width="16" height="40"/>',
-        '  <object id="2" gid="10" x="60" y="90" width="60" height="24"/>',
+        '  <object id="2" gid="10" x="60" y="90" width="48" height="32"/>',
         f'  <object id="3" gid="{11 | FV}" x="8" y="90" width="24" height="24" rotation="15"/>',
         ' </objectgroup>']))
     maps["tileoffset"] = tmx(8, 6, [(1, "plain.tsx"), (9, "shifted.tsx")], "\n".join([
@@ -227,6 +232,45 @@ def rasterize(name: str) -> None:
                    capture_output=True)
 
 
+SHIPPED = HERE.parents[1] / "levels"
+SHIPPED_REFERENCES = REFERENCES / "shipped"
+"""Tiled's pictures of the shipped levels' tile layers (``NAME.png``) and what each was made from
+(``sources.json``: a digest of the map, its tilesets and their images)."""
+
+
+def tile_layer_names(map_path: Path) -> list[str]:
+    return [node.get("name", "") for node in ET.parse(map_path).getroot().iter("layer")]
+
+
+def shipped_digest(map_path: Path) -> str:
+    """A digest of what a shipped level's tile layers are drawn from: the map, its tilesets, their images."""
+    digest = hashlib.sha256(map_path.read_bytes())
+    for tileset in ET.parse(map_path).getroot().iter("tileset"):
+        tsx = map_path.parent / tileset.get("source", "")
+        digest.update(tsx.read_bytes())
+        for image in ET.parse(tsx).getroot().iter("image"):
+            digest.update((tsx.parent / image.get("source", "")).read_bytes())
+    return digest.hexdigest()
+
+
+def rasterize_tile_layers(map_path: Path, out: Path) -> None:
+    """Tiled's picture of a map's tile layers only (image layers and objects left out)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    shown = [arg for name in tile_layer_names(map_path) for arg in ("--show-layer", name)]
+    subprocess.run(["tmxrasterizer", "--no-smoothing", *shown, str(map_path), str(out)], check=True, env=env,
+                   capture_output=True)
+
+
+def make_shipped() -> None:
+    SHIPPED_REFERENCES.mkdir(exist_ok=True)
+    sources = {}
+    for map_path in sorted(SHIPPED.glob("*.tmx")):
+        rasterize_tile_layers(map_path, SHIPPED_REFERENCES / f"{map_path.stem}.png")
+        sources[map_path.stem] = shipped_digest(map_path)
+        print(f"{map_path.stem}: {SHIPPED_REFERENCES / (map_path.stem + '.png')}")
+    (SHIPPED_REFERENCES / "sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
+
+
 def main() -> int:
     if shutil.which("tmxrasterizer") is None:
         print("tmxrasterizer not found: apt-get install -y tiled", file=sys.stderr)
@@ -243,6 +287,7 @@ def main() -> int:
         (FIXTURES / f"{name}.tmx").write_text(text)
         rasterize(name)
         print(f"{name}: {REFERENCES / (name + '.png')}")
+    make_shipped()
     return 0
 
 
