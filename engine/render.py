@@ -31,7 +31,7 @@ from .character import Character
 from .geometry import AABB, RoundedPolygon, Transform
 from .level.level import Level
 from .level.objects import LevelObject, level_object_of
-from .level.model import NO_TINT, MapObject, Tint
+from .level.model import NO_TINT, MapObject, ObjectGroup, Tint
 from .level.pictures import object_picture
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .play.animation import Animation, Animator, character_pose
@@ -144,6 +144,7 @@ class LevelRenderer:
         self._image_quads: dict[arcade.SpriteList, _ImageQuad] = {}
         """What draws each image layer (by its sprite list): one textured quad instead of its many sprites."""
         self._animated: list[tuple[arcade.BasicSprite, list[tuple[int, int]], int]] = []
+        """Animated tiles: (sprite, frames as (tile id, ms), the first gid of the tileset with the cell's flip bits)."""
         self.bodies: arcade.SpriteList = arcade.SpriteList()
         """Every drawn thing's sprites (bodies, platforms, characters, sensors, static objects' looks)."""
         self._drawn: dict[int, _Drawn] = {}
@@ -235,9 +236,10 @@ class LevelRenderer:
 
     def _decorations(self, group: list[MapObject], carried: set[int]) -> arcade.SpriteList:
         """An object layer's visible tile objects that no world thing carries (``carried``: ids of the objects
-        things were made from), drawn as Tiled draws them. A ``Spawn`` is left out: the game draws the player."""
+        things were made from), drawn as Tiled draws them, in its draw order. A ``Spawn`` is left out: the game
+        draws the player."""
         sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
-        for obj in group:
+        for obj in group.drawn_in_order() if isinstance(group, ObjectGroup) else group:
             if obj.visible and obj.kind == "tile" and obj.id not in carried and obj.cls != "Spawn":
                 sprite = self._picture_sprite(obj)
                 if sprite is not None:
@@ -260,12 +262,13 @@ class LevelRenderer:
         return sprite
 
     def _tile_animation(self, raw_gid: int) -> tuple[list[tuple[int, int]], int] | None:
-        """A tile's animation (its frames as (tile id, ms) and its tileset's first gid), ``None`` when still."""
+        """A tile's animation: its frames as (tile id, ms) and its tileset's first gid with the gid's flip bits
+        (each frame is shown flipped as the cell is); ``None`` when still."""
         gid = raw_gid & GID_MASK
         ts = self.level.tmx.tileset_of(gid)
         if ts is None or gid - ts.firstgid not in ts.tile_animations:
             return None
-        return ts.tile_animations[gid - ts.firstgid], ts.firstgid
+        return ts.tile_animations[gid - ts.firstgid], ts.firstgid | (raw_gid & ~GID_MASK & 0xFFFFFFFF)
 
     def _image_layer(self, layer: dict[str, Any]) -> arcade.SpriteList:
         """An image layer's sprites: the image at the layer's offset (px, Tiled's y down from the map's top), or
@@ -508,12 +511,12 @@ class LevelRenderer:
                 sprite.scale_x = -abs(sprite.scale_x) if character.velocity[0] > 0 else abs(sprite.scale_x)
         self.time += dt
         ms = int(self.time * 1000)
-        for tile_sprite, frames, firstgid in self._animated:
+        for tile_sprite, frames, first_and_flips in self._animated:
             total = sum(d for _, d in frames) or 1
             t = ms % total
             for tile, duration in frames:
                 if t < duration:
-                    tex = self.texture(firstgid + tile)
+                    tex = self.texture(first_and_flips + tile)  # (the flip bits are above any gid)
                     if tex is not None:
                         tile_sprite.texture = tex
                     break

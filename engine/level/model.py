@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 
 __all__ = [
     "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
-    "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
-    "LayerLook", "NO_TINT", "PLAIN_LOOK", "Tint", "add_object_group", "check_number", "multiply_tints", "read_tint",
+    "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectGroup", "ObjectRef", "TileLayer", "TiledMap",
+    "Tileset", "TmxMap", "LayerLook", "NO_TINT", "PLAIN_LOOK", "Tint", "add_object_group", "check_number", "multiply_tints",
+    "read_tint",
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -210,16 +211,31 @@ class MapObject:
         return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
 
 
+class ObjectGroup(list):
+    """An object layer's objects (a list, in the file's order) and ``draw_order``: Tiled's ``draworder``,
+    ``"topdown"`` (Tiled's default: drawn by their y, lowest first) or ``"index"`` (in the list's order)."""
+
+    draw_order: str = "topdown"
+
+    def drawn_in_order(self) -> list[MapObject]:
+        """The objects in the order Tiled draws them."""
+        return sorted(self, key=lambda obj: obj.y) if self.draw_order == "topdown" else list(self)
+
+
 def add_object_group(group: list[MapObject], offset: tuple[float, float], visible: bool, layers: list,
-                     objects: list[MapObject], opacity: float = 1.0, tint: Tint = NO_TINT) -> None:
+                     objects: list[MapObject], opacity: float = 1.0, tint: Tint = NO_TINT,
+                     draw_order: str = "topdown") -> None:
     """An object layer read by either reader: its objects moved by the layer's (and its groups') offset,
-    hidden with it and drawn with its opacity and tint, appended to the map's layers and objects."""
+    hidden with it and drawn with its opacity and tint, appended to the map's layers (as an
+    :class:`ObjectGroup`) and objects."""
     for obj in group:
         obj.x += offset[0]
         obj.y += offset[1]
         obj.visible = obj.visible and visible
         obj.opacity, obj.tint = opacity, tint
-    layers.append(group)
+    layer = ObjectGroup(group)
+    layer.draw_order = "index" if draw_order == "index" else "topdown"
+    layers.append(layer)
     objects.extend(group)
 
 

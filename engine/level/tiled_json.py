@@ -196,7 +196,8 @@ class _JsonReader:
             # pytiled-parser's give an object reference as a bare int and a float of 160 as an int.
             raws = [o.get("properties") if isinstance(o, dict) else None for o in checked.get("objects", [])]
             group = [self.map_object(o, name, where, props) for o, props in zip(parsed.tiled_objects, raws)]
-            add_object_group(group, here_offset, here_visible, layers, objects, *here_look)
+            add_object_group(group, here_offset, here_visible, layers, objects, *here_look,
+                             draw_order=str(raw.get("draworder", "topdown")))
         elif kind == "imagelayer":
             image = raw.get("image")
             layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,

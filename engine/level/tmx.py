@@ -148,7 +148,8 @@ class _GapFiller:
                 layers.append(self.tile_layer(child, here_offset, here_parallax, here_visible, here_look))
             elif child.tag == "objectgroup":
                 group = [self.map_object(o, name, where) for o in child.findall("object")]
-                add_object_group(group, here_offset, here_visible, layers, objects, *here_look)
+                add_object_group(group, here_offset, here_visible, layers, objects, *here_look,
+                                 draw_order=child.get("draworder", "topdown"))
             else:
                 image = child.find("image")
                 layers.append({

@@ -211,8 +211,18 @@ def fixtures() -> dict[str, str]:
     ])
     maps["tint"] = tmx(8, 6, [(1, "plain.tsx")], tint_body.format(
         TINT_IMAGE=' tintcolor="#ff8040"', TINT_GROUP=' tintcolor="#c0e0ff"', TINT_LAYER=' tintcolor="#ffff6060"'))
+    maps["draw_order"] = tmx(6, 4, [(1, "plain.tsx")], "\n".join([
+        floor(6, 4),
+        ' <objectgroup id="2" name="top down">',  # Tiled's default: by y, the lowest on the map last
+        '  <object id="1" gid="1" x="4" y="56" width="32" height="32"/>',
+        '  <object id="2" gid="2" x="14" y="44" width="32" height="32"/>',
+        ' </objectgroup>',
+        ' <objectgroup id="3" name="by index" draworder="index">',
+        '  <object id="3" gid="3" x="52" y="56" width="32" height="32"/>',
+        '  <object id="4" gid="4" x="62" y="44" width="32" height="32"/>',
+        ' </objectgroup>']))
     maps["animation"] = tmx(8, 4, [(1, "animated.tsx")], "\n".join([
-        layer(1, "animated", grid(8, 4, lambda c, r: 1 + (4 if (c + r) % 2 else 0))),
+        layer(1, "animated", grid(8, 4, lambda c, r: (1 + (4 if (c + r) % 2 else 0)) | (FH if c >= 6 else 0))),
         ' <objectgroup id="2" name="things">',
         '  <object id="1" gid="1" x="40" y="40" width="32" height="16"/>',
         ' </objectgroup>']))
