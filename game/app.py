@@ -258,6 +258,8 @@ class GameWindow(arcade.Window):
         self.accumulator = 0.0
         self.clock = 0.0
         self.watcher: LevelWatcher | None = None
+        self.failed_level: Path | None = None
+        """A level that failed to load, watched from the title: its next save is loaded again."""
         self.recorder = Recorder() if record else None
         self.record_path = record
         self.replay = replay
@@ -297,7 +299,13 @@ class GameWindow(arcade.Window):
         except LevelError as error:
             self.title.message = str(error).splitlines()[0]
             self.state = "title"
+            # Keep watching the level that failed (a half-written save, a mistake being fixed in Tiled): the
+            # next save that loads brings the player back into it (see on_update).
+            self.failed_level = path
+            if self.watcher is None or self.watcher.path != path:
+                self.watcher = LevelWatcher(path, clock=lambda: self.clock)
             return
+        self.failed_level = None
         self.play = Play(session, self.pixels)
         # The watcher runs on the window's own clock (summed frame times), so a paused debugger or a
         # slow frame does not make it miss or double-count a save.
@@ -445,6 +453,10 @@ class GameWindow(arcade.Window):
         self.poll_gamepad()
         if self.state in ("title", "settings") and self.settings_return == "title" and self.backdrop is not None:
             self._pan_backdrop(delta_time)
+        if self.state == "title" and self.failed_level is not None and self.watcher is not None \
+                and self.watcher.poll():
+            self.start(self.failed_level)  # saved again after a failed load: try it again
+            return
         if self.state != "play" or self.play is None or not self.physics_ready():
             return
         play = self.play
