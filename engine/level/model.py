@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 __all__ = [
-    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
-    "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectGroup", "ObjectRef", "TileLayer", "TiledMap",
-    "Tileset", "TmxMap", "LayerLook", "NO_TINT", "PLAIN_LOOK", "Tint", "add_object_group", "check_number", "multiply_tints",
-    "read_tint",
+    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LayerLook", "LevelError", "MAX_COORD",
+    "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MAX_WORLD_MAPS", "MapObject", "NO_TINT",
+    "ObjectGroup", "ObjectRef", "PLAIN_LOOK", "TileLayer", "TiledMap", "Tileset", "Tint", "TmxMap",
+    "add_object_group", "check_number", "multiply_tints", "read_tint",
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -35,6 +35,9 @@ MAX_POINTS = 1_000_000
 MAX_COORD = 1e7
 """Pixels. No coordinate, size or offset may be larger in magnitude: a 2000-tile map of 4096 px tiles is
 8.2e6 px wide, and beyond 1e7 px single-precision rendering and the solver's tolerances stop making sense."""
+
+MAX_WORLD_MAPS = 256
+"""Most maps a ``.world`` file may list (each is read and built: a world of thousands would load for minutes)."""
 
 MAX_DEPTH = 64
 """Deepest element nesting accepted (groups inside groups); Tiled users never get near it."""

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LayerLook, PLAIN_LOOK, LevelError, MapObject,
-    ObjectRef, TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number, read_tint,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, MAX_WORLD_MAPS, Budget, ImageTile, LayerLook, PLAIN_LOOK, LevelError,
+    MapObject, ObjectRef, TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number, read_tint,
 )
 from .formats import MAP_READERS, TILESET_READERS
 from .source import read_json, resolve_name
@@ -87,6 +87,8 @@ def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
     if raw.get("patterns"):
         raise LevelError(f"{path}: world patterns (regular expressions over file names) are not supported; "
                          "list the maps instead")
+    if len(raw.get("maps", [])) > MAX_WORLD_MAPS:
+        raise LevelError(f"{path}: lists {len(raw['maps']):,} maps, more than the {MAX_WORLD_MAPS} a world may have")
     home = path.parent.resolve()
     out = []
     for k, entry in enumerate(raw.get("maps", [])):
