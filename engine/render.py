@@ -84,7 +84,7 @@ def _looking(image: Image.Image, opacity: float, tint: Tint) -> Image.Image:
     return Image.fromarray(np.rint(pixels).astype(np.uint8))
 
 
-Placed = tuple[arcade.Sprite, float, float, float]
+_SpriteOnThing = tuple[arcade.Sprite, float, float, float]
 """A sprite of a drawn thing: (sprite, its centre's offset from the thing's position in the thing's frame (px),
 its turn relative to the thing (radians, counter-clockwise))."""
 
@@ -94,7 +94,7 @@ class _Drawn:
     """A body, character or sensor the renderer draws, its sprites, and the pose they were last set to."""
 
     thing: Any
-    sprites: list[Placed]
+    sprites: list[_SpriteOnThing]
     turns: bool
     """Whether the sprites turn with the thing (bodies, characters) or keep their angle (sensors)."""
     shown: tuple[float, float, float, bool] | None = None
@@ -308,7 +308,7 @@ class LevelRenderer:
                  if ts.tile_class(local) == obj.cls), None)
         return self._class_tiles[obj.cls]
 
-    def _sprites_for(self, thing: Any, box: AABB, default: str) -> list[Placed]:
+    def _sprites_for(self, thing: Any, box: AABB, default: str) -> list[_SpriteOnThing]:
         """Sprites with the tile of the thing's level object, each with its offset from the thing's position
         (``box``: the thing's local box); none without a look. A tile object's tile is placed where Tiled draws
         it (stretched over the object, turned, flipped, offset), then follows the thing. Else how the class's
@@ -340,7 +340,7 @@ class LevelRenderer:
             return [(sprite, cx, (box.min_y + box.max_y) / 2, 0.0)]
         return [(sprite, cx, box.min_y + sprite.height / 2, 0.0)]
 
-    def _picture_for(self, thing: Any, source: MapObject) -> list[Placed]:
+    def _picture_for(self, thing: Any, source: MapObject) -> list[_SpriteOnThing]:
         """A tile object's picture (as Tiled draws it) as a sprite placed relative to the thing's pose now."""
         sprite = self._picture_sprite(source)
         if sprite is None:
@@ -353,7 +353,7 @@ class LevelRenderer:
         return [(sprite, c * dx + s * dy, -s * dx + c * dy, -math.radians(sprite.angle) - angle)]
 
     @staticmethod
-    def _repeated(tex: arcade.Texture, box: AABB) -> list[Placed]:
+    def _repeated(tex: arcade.Texture, box: AABB) -> list[_SpriteOnThing]:
         """The tile repeated across the box, in whole tiles (stretched a little to fit). An object thinner than
         half a tile shows the tile's top part at its own size (a one-way ledge's planks, a platform's slab)."""
         columns = max(1, round(box.width / tex.width))
@@ -379,7 +379,7 @@ class LevelRenderer:
         world = self.world
         return [*world.bodies, *world.kinematic_bodies, *world.characters, *world.sensors]
 
-    def _look_of(self, thing: Any) -> list[Placed]:
+    def _look_of(self, thing: Any) -> list[_SpriteOnThing]:
         """The sprites a world thing is drawn with: its level object's tile; a body or platform without one gets
         a plain box, so that it is never invisible; a character without one (the player: the game draws it) and
         a sensor without one get none."""
