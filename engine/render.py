@@ -210,6 +210,7 @@ class LevelRenderer:
         tw, th = tmx.tilewidth, tmx.tileheight
         map_h = self.level.height
         sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
+        looked = layer.opacity != 1.0 or layer.tint != NO_TINT  # (most layers: no call per tile)
         kinds: dict[int, tuple[arcade.Texture | None, tuple[list[tuple[int, int]], int] | None, tuple[float, float]]] = {}
         for row, cells in enumerate(layer.cells):
             for col, raw in enumerate(cells):
@@ -228,7 +229,8 @@ class LevelRenderer:
                 # skips a tile's transparent edge columns (a slope's), and would shift it off its cell.
                 sprite = arcade.BasicSprite(tex, center_x=col * tw + layer.offset[0] + ox + tex.width / 2,
                                             center_y=map_h - (row + 1) * th - layer.offset[1] - oy + tex.height / 2)
-                _look(sprite, layer.opacity, layer.tint)
+                if looked:
+                    _look(sprite, layer.opacity, layer.tint)
                 sprites.append(sprite)
                 if animation is not None:
                     self._animated.append((sprite, *animation))
