@@ -407,6 +407,8 @@ class LevelRenderer:
             for sprite, *_ in gone.sprites:
                 sprite.visible = False  # (for code that kept the sprite: it is no longer drawn)
                 self.bodies.remove(sprite)
+            dropped = {id(sprite) for sprite, *_ in gone.sprites}
+            self._animated = [entry for entry in self._animated if id(entry[0]) not in dropped]
             self._animators = [entry for entry in self._animators if entry[1] is not gone.thing]
             self._show_decoration(gone.thing, True)
         for key, thing in now.items():

@@ -25,7 +25,8 @@ TSX = """<?xml version="1.0" encoding="UTF-8"?>
 <tileset version="1.10" name="t" tilewidth="16" tileheight="16" tilecount="8" columns="4">
  <image source="plain.png" width="64" height="32"/>
  <tile id="1" type="Crate"/>
- <tile id="2" type="Pickup"/>
+ <tile id="2" type="Pickup"><animation><frame tileid="2" duration="100"/><frame tileid="3" duration="100"/>\
+</animation></tile>
 </tileset>
 """
 TMX = """<?xml version="1.0" encoding="UTF-8"?>
@@ -110,3 +111,23 @@ def test_solid_and_one_way_objects_without_a_tile_are_drawn_plainly(scene):
     assert colour_at(shot, 120, map_h - 101) == PLAIN_ONE_WAY[:3]  # the one-way's top line
     assert colour_at(shot, 120, map_h - 106) == SKY[:3]  # (only its top: it is passed through from below)
     assert colour_at(shot, 175, map_h - 45) == PLAIN_SOLID[:3]  # inside the triangle
+
+
+def test_a_removed_thing_s_animation_stops_with_it(scene):
+    """A coin's tile is animated; once the coin is taken out of the world the renderer lets go of it (a game
+    that adds and removes things all the time must not pile up animations of things long gone)."""
+    window, level = scene
+    world = level.build_world()
+    renderer = LevelRenderer(level, world)
+    look = type(level.objects[0])(id=1002, name="", cls="Pickup", position=(150.0, 100.0))
+    coin = world.add_sensor(Sensor(RoundedPolygon.circle(8.0), (150.0, 100.0), user_data=look))
+    renderer.sync()
+    sprite = renderer.sprite_of(coin)
+    shown = sprite.texture
+    renderer.animate(0.15)
+    assert sprite.texture is not shown  # animated while in the world
+    world.remove(coin)
+    renderer.sync()
+    left = sprite.texture
+    renderer.animate(0.1)
+    assert sprite.texture is left and renderer.sprite_of(coin) is None
