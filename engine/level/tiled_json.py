@@ -370,15 +370,20 @@ class _JsonReader:
                           check_int(parsed.columns, f"{where}: columns", default=0, high=1_000_000), ts_path, image,
                           {}, {}, {}, offset, margin=check_int(parsed.margin, f"{where}: margin", default=0, high=100_000),
                           spacing=check_int(parsed.spacing, f"{where}: spacing", default=0, high=100_000))
+        # Each tile's properties from its JSON, which keeps their declared types (see :meth:`layer`).
+        raw_tiles = raw.get("tiles")
+        raw_props = {t.get("id"): t.get("properties") for t in raw_tiles if isinstance(t, dict)} \
+            if isinstance(raw_tiles, list) else {}
         for tid, tile in (parsed.tiles or {}).items():
-            self.tile(check_int(tid, f"{where}: tile id", high=GID_MASK), tile, tileset, ts_path, where)
+            self.tile(check_int(tid, f"{where}: tile id", high=GID_MASK), tile, tileset, ts_path, where,
+                      raw_props.get(tid))
         if tileset.image_tiles:
             tileset.tilecount = max(tileset.tilecount, max(tileset.image_tiles) + 1)
         return tileset
 
-    def tile(self, tid: int, tile: Any, ts: Tileset, ts_path: Path, where: str) -> None:
+    def tile(self, tid: int, tile: Any, ts: Tileset, ts_path: Path, where: str, raw_properties: Any = None) -> None:
         here = f"{where}, tile {tid}"
-        props = self.properties_of(tile, here)
+        props = self.properties(raw_properties, here) if raw_properties is not None else self.properties_of(tile, here)
         if getattr(tile, "class_", None):
             props.setdefault("class", tile.class_)
         ts.tile_properties[tid] = props
