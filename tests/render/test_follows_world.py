@@ -116,7 +116,7 @@ def test_solid_and_one_way_objects_without_a_tile_are_drawn_plainly(scene):
 def test_a_removed_thing_s_animation_stops_with_it(scene):
     """A coin's tile is animated; once the coin is taken out of the world the renderer lets go of it (a game
     that adds and removes things all the time must not pile up animations of things long gone)."""
-    window, level = scene
+    _, level = scene
     world = level.build_world()
     renderer = LevelRenderer(level, world)
     look = type(level.objects[0])(id=1002, name="", cls="Pickup", position=(150.0, 100.0))
