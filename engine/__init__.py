@@ -16,7 +16,7 @@ from .level.level import Level, LevelError, load_level
 from .level.objects import LevelObject
 from .platformer import PlatformerConfig, PlatformerController, PlatformerInput
 from .types import CollisionFilter, ContactEvent, WorldError
-from .warmup import BackgroundWarmUp, warm_up
+from .warmup import BackgroundWarmUp, first_start, warm_up
 from .world import KinematicBody, PlatformPath, World
 
 __version__ = "0.1.0"
@@ -24,5 +24,6 @@ __version__ = "0.1.0"
 __all__ = [
     "BackgroundWarmUp", "Character", "CollisionFilter", "ContactEvent", "KinematicBody", "Level", "LevelError",
     "LevelObject", "MoverConfig", "PhysicsConfig", "PlatformPath", "PlatformerConfig", "PlatformerController",
-    "PlatformerInput", "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "load_level", "warm_up",
+    "PlatformerInput", "RigidBody", "RoundedPolygon", "Sensor", "Transform", "World", "WorldError", "first_start",
+    "load_level", "warm_up",
 ]

@@ -1,20 +1,30 @@
-"""Compile the physics kernels ahead: :func:`warm_up` (and ``ledgekit warmup`` on the command line).
+"""Preparing the physics kernels: compiled once per machine into numba's disk cache, loaded afterwards.
 
-The rigid-body solve is compiled with numba the first time it runs on a machine (tens of seconds, once) and
-loaded from numba's disk cache afterwards (a fraction of a second). A game calls :func:`warm_up` at start-up,
-for instance on a background thread behind its title screen with a progress bar, so that the first physics
-step never freezes the window; a player or an installer can run ``ledgekit warmup`` once instead.
+* :func:`warm_up` compiles (or loads from the cache) every kernel in this process, stage by stage
+  (``ledgekit warmup`` from the command line).
+* :class:`BackgroundWarmUp` is for a game, which must never wait for the compiler: the kernels run at once as
+  plain Python (:func:`engine.world.jit.run_plain`) while a background *process* (``python -m engine.warmup``)
+  compiles them into the disk cache and reports its progress; then this process loads them from the cache on a
+  thread and switches to them between two steps (:func:`engine.world.jit.run_compiled`). From a warm cache the
+  whole takes a second or two.
+* :func:`first_start` tells whether the kernels of this version were ever prepared on this machine (a stamp
+  file in the user's cache folder), so a game says "first start only" only then.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-__all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "warm_up"]
+__all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "first_start", "warm_up"]
 
-WARM_UP_STAGES = 14
+WARM_UP_STAGES = 10
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
 
 
@@ -23,21 +33,22 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
 
     ``progress(fraction, stage)`` is called after each stage, with the fraction done (0 to 1] and the stage's
     name. Safe to call from a background thread and more than once (later calls return at once)."""
+    import importlib
     from itertools import chain
 
-    from .world.cast_kernel import compile_steps as mover_steps
-    from .world.collide_kernel import compile_steps as manifold_steps
-    from .world.kernel import compile_steps as solve_steps
-    from .world.step_kernel import compile_steps as glue_steps
-    from .world.warmstart import compile_steps as preparation_steps
+    from .world.kernels.compile import COMPILED_PACKAGE
+    from .world.rigid import compile_stages as rigid_stages
 
     global _ready
     start = time.perf_counter()
-    stages = chain(manifold_steps(), preparation_steps(), solve_steps(), glue_steps(), mover_steps())
+    compiled = importlib.import_module(COMPILED_PACKAGE)
+    stages = chain(rigid_stages(compiled), compiled.mover.compile_steps())
     for done, stage in enumerate(stages, start=1):
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     _ready = True
+    _stamp_path().parent.mkdir(parents=True, exist_ok=True)
+    _stamp_path().touch()
     return time.perf_counter() - start
 
 
@@ -45,15 +56,40 @@ _ready = False
 """Whether :func:`warm_up` finished in this process (the kernels stay loaded)."""
 
 
+def _stamp_path() -> Path:
+    """The file that says this version's kernels were prepared on this machine: named by a digest of the
+    kernels' sources and the Python and numba versions, in ``$XDG_CACHE_HOME/ledgekit`` (``~/.cache``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    here = Path(__file__).parent / "world" / "kernels"
+    digest = hashlib.sha1(sys.version.encode())
+    try:
+        digest.update(version("numba").encode())
+    except PackageNotFoundError:
+        pass
+    for path in sorted(here.glob("*.py")):
+        digest.update(path.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "ledgekit" / f"kernels-{digest.hexdigest()[:16]}.ready"
+
+
+def first_start() -> bool:
+    """Whether the physics kernels of this version were never prepared on this machine (they compile now)."""
+    try:
+        return not _stamp_path().is_file()
+    except OSError:
+        return True
+
+
 class BackgroundWarmUp:
-    """:func:`warm_up` on a daemon thread, for a game to poll from its frame loop: show :attr:`fraction` and
-    :attr:`stage` on a "preparing physics" bar while :attr:`done` is false, and run no physics step until it
-    is true (a step would wait for the compiler anyway, freezing the window).
+    """The physics kernels made ready without the game ever waiting for them, for a game to poll from its
+    frame loop: :attr:`playable` at once (the kernels run as plain Python meanwhile, slower but the same
+    numbers), :attr:`done` once the compiled ones run; :attr:`fraction` and :attr:`stage` say how far the
+    background compile is (show them while :attr:`done` is false, with "first start only" when
+    :attr:`first_start`). ``plain_meanwhile=False`` keeps the compiled kernels and makes :attr:`playable` wait
+    for them (a program that must not run slower for a while)."""
 
-    The compiler holds Python's interpreter lock in bursts, so the window stays responsive but may drop a few
-    frames during the first start; from the disk cache it takes well under a second."""
-
-    def __init__(self) -> None:
+    def __init__(self, plain_meanwhile: bool = True) -> None:
         self.fraction = 0.0
         """Fraction of the stages done, 0 to 1."""
         self.stage = "starting"
@@ -62,23 +98,67 @@ class BackgroundWarmUp:
         """How long it took, once done."""
         self.error: BaseException | None = None
         """What went wrong, if compiling failed (the game should say so and stop)."""
+        self.first_start = first_start()
+        """Whether the kernels compile now (this version never ran on this machine): minutes of CPU, not a
+        second or two."""
+        self._plain = plain_meanwhile
         self._thread: threading.Thread | None = None
         if _ready:  # already done in this process (a second window, a test): nothing to wait for
             self.fraction, self.stage, self.seconds = 1.0, "ready", 0.0
             return
+        if plain_meanwhile:
+            from .world.jit import run_plain
+
+            run_plain()
+        self._started = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name="ledgekit-warm-up", daemon=True)
         self._thread.start()
 
     @property
     def done(self) -> bool:
-        """Whether it has finished (successfully unless :attr:`error` is set)."""
+        """Whether it has finished: the compiled kernels run (unless :attr:`error` is set)."""
         return self._thread is None or not self._thread.is_alive()
 
-    def _run(self) -> None:
-        def report(fraction: float, stage: str) -> None:
-            self.fraction, self.stage = fraction, stage
+    @property
+    def playable(self) -> bool:
+        """Whether physics may step now (at once when the plain kernels run meanwhile)."""
+        return self._plain or self.done
 
+    def _run(self) -> None:
         try:
-            self.seconds = warm_up(report)
+            self._compile_elsewhere()
+            self.stage = "loading"
+            warm_up()  # (from the disk cache the background process filled: well under a second of work)
+            from .world.jit import run_compiled
+
+            run_compiled()
+            self.fraction, self.stage = 1.0, "ready"
+            self.seconds = time.perf_counter() - self._started
         except BaseException as error:  # (reported to the game's thread through ``error``)
             self.error = error
+
+    def _compile_elsewhere(self) -> None:
+        """Run ``python -m engine.warmup`` and follow its progress lines (``fraction stage``) until it ends."""
+        nice = (lambda: os.nice(5)) if hasattr(os, "nice") else None  # (the game's frames come first)
+        job = subprocess.Popen([sys.executable, "-m", "engine.warmup"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, preexec_fn=nice)
+        assert job.stdout is not None and job.stderr is not None
+        for line in job.stdout:
+            fraction, _, stage = line.strip().partition(" ")
+            try:
+                self.fraction, self.stage = min(float(fraction), 0.99), stage
+            except ValueError:
+                continue
+        errors = job.stderr.read()
+        if job.wait() != 0:
+            raise RuntimeError(f"compiling the physics kernels failed: {errors.strip()[-2000:]}")
+
+
+def _main() -> int:
+    """``python -m engine.warmup``: compile the kernels into the disk cache, a ``fraction stage`` line each."""
+    warm_up(lambda fraction, stage: print(f"{fraction:.3f} {stage}", flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

@@ -23,6 +23,7 @@ import os
 import sys
 from pathlib import Path
 
+from engine import first_start, warm_up
 from engine.level.level import LevelError
 
 from .runner import InputError, Recorder, frames_of, read_input
@@ -61,6 +62,9 @@ def headless(args: argparse.Namespace) -> int:
     except (LevelError, InputError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if first_start():  # (one line, then the compile: minutes of CPU once per machine, a second afterwards)
+        print("compiling the physics kernels (first start only; later starts load them)", file=sys.stderr, flush=True)
+        warm_up()
     inputs = frames_of(segments)
     recorder = Recorder() if args.record else None
     trace = args.trace.open("w") if args.trace else None

@@ -28,10 +28,11 @@ from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volu
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
 from .runner import Recorder, frames_of
-from .hud import Hud
+from .hud import FrameClock, Hud, debug_line
 from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, PixelScreen
 from .session import STEP, Session
 from .settings import Settings
+from .signs import SignView, signs_of
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
@@ -112,10 +113,13 @@ class Camera:
 class Play:
     """Drawing and per-frame effects of a session (shared by the window and headless screenshots)."""
 
-    def __init__(self, session: Session, screen: PixelScreen) -> None:
+    def __init__(self, session: Session, screen: PixelScreen, controls: Controls | None = None) -> None:
         self.session = session
         self.screen = screen
+        self.controls = controls or Controls()
+        """Whose bindings the signs name."""
         self.renderer = LevelRenderer(session.level, session.world)
+        self.signs = SignView(signs_of(session.level))
         width, height = screen.size
         self.camera = Camera(screen.world_camera(), width, height, session.level.width, session.level.height)
         self.camera.snap(*session.hero.position)
@@ -130,6 +134,7 @@ class Play:
         """Seconds left of the hurt pose (after a death)."""
         self.debug = False
         self.physics_ms = 0.0
+        self.frames = FrameClock()
         self.hud = Hud()
         self.previous_position = session.hero.position
 
@@ -149,6 +154,7 @@ class Play:
         px, py = self.previous_position
         x = px + (hero.position[0] - px) * alpha
         y = py + (hero.position[1] - py) * alpha
+        self.frames.tick(dt)
         self.renderer.sync(alpha)
         self.renderer.animate(dt)
         self.camera.follow(x, y, dt)
@@ -174,6 +180,7 @@ class Play:
         if not self.renderer.fills(position, self.screen.size):  # (an opaque sky over the view needs no clear)
             self.screen.framebuffer.clear(color=SKY)
         self.renderer.draw(position)
+        self.signs.draw_posts()
         self.sprites.draw(pixelated=True)
         self.particles.draw()
         if self.debug:
@@ -183,10 +190,13 @@ class Play:
         """Level name, coins and time over the game, at window resolution."""
         s = self.session
         name = level_name(s.level.path)
+        if self.hero.visible:
+            camera = self.camera.camera.position
+            self.signs.draw_panels(ui, (self.hero.center_x, self.hero.bottom + 16), (camera[0], camera[1]),
+                                   self.screen.size, self.controls)
         self.hud.draw(ui, name, f"coins {s.pickups}/{s.pickup_total}", f"time {s.time:.1f}")
         if self.debug:
-            ui.shadowed(f"physics {self.physics_ms:.2f} ms/step   F1 debug", 8, LOGICAL_HEIGHT - 30, INK, 7,
-                        live=True)
+            ui.shadowed(debug_line(self.frames, self.physics_ms), 8, LOGICAL_HEIGHT - 30, INK, 7, live=True)
 
     def draw(self, ui: Ui) -> None:
         """A whole frame of play: the game image scaled into the window, then the HUD."""
@@ -237,25 +247,31 @@ class GameWindow(arcade.Window):
         # No multisampling: pixel art has no edges to smooth, and a 4x multisampled window costs software
         # renderers (llvmpipe) several milliseconds a frame just to clear and fill.
         super().__init__(WIDTH, HEIGHT, "Ledgekit demo", update_rate=1 / 120, resizable=True, antialiasing=False)
-        # The physics kernels compile on the first start (tens of seconds, then cached on disk): on a thread,
-        # behind the title, so the window never freezes; no physics step runs until they are ready.
+        # The physics kernels compile on the first start (then load from numba's disk cache): in a background
+        # process, while the same kernels run as plain Python, so the game never waits for the compiler.
         self.warm_up = BackgroundWarmUp()
         self.set_minimum_size(LOGICAL_WIDTH, LOGICAL_HEIGHT)
         self.pixels = PixelScreen(self)
         self.ui = Ui()
         self.ui.box = self.pixels.box
         self.settings = Settings.load()
+        self.ui.box = self.pixels.set_mode(self.settings.scaling)
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
         self.levels = level_order(list(LEVELS.glob("*.tmx")))
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
-        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed)
+        self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed,
+                                          scaled_as=lambda: self.pixels.box.mode)
         self.settings_return = "title"
         self.pad_idle = True  # no gamepad button held since a button rebinding started
         self.state = "title"
         self.play: Play | None = None
         self.backdrop = self._title_backdrop()
         self.accumulator = 0.0
+        self.fresh_level = False
+        """A level was just loaded: the next frame runs one physics step, whatever time the load took."""
+        self.loading: str | None = None
+        """The name of the level being loaded, while the loading card is up."""
         self.clock = 0.0
         self.watcher: LevelWatcher | None = None
         self.failed_level: Path | None = None
@@ -289,13 +305,18 @@ class GameWindow(arcade.Window):
         """A setting changed in the menu: save it and apply the volumes at once."""
         self.settings.save()
         set_volume(self.music, self.settings.effective_volume("music"))
+        if self.pixels.mode != self.settings.scaling:
+            self.ui.box = self.pixels.set_mode(self.settings.scaling)
 
     def sound(self, name: str) -> None:
         play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))
 
     def start(self, path: Path) -> None:
+        """Load and play the level at ``path``, with a loading card on screen while it is prepared."""
+        self.show_loading(path)
         try:
             session = Session.open(path)
+            play = Play(session, self.pixels, self.controls)
         except LevelError as error:
             self.title.message = str(error).splitlines()[0]
             self.state = "title"
@@ -305,8 +326,12 @@ class GameWindow(arcade.Window):
             if self.watcher is None or self.watcher.path != path:
                 self.watcher = LevelWatcher(path, clock=lambda: self.clock)
             return
+        finally:
+            self.loading = None
         self.failed_level = None
-        self.play = Play(session, self.pixels)
+        self.play = play
+        # The frame that follows took the whole load: its time is not play time to catch up on.
+        self.fresh_level = True
         # The watcher runs on the window's own clock (summed frame times), so a paused debugger or a
         # slow frame does not make it miss or double-count a save.
         self.watcher = LevelWatcher(path, clock=lambda: self.clock)
@@ -463,19 +488,22 @@ class GameWindow(arcade.Window):
         if self.watcher is not None and self.watcher.poll():
             self.start(play.session.level.path)  # saved in Tiled: reload in place
             return
-        self.accumulator += min(delta_time, 0.25)
+        # At most a quarter second of steps after a slow frame; one step after a load, which is no stall.
+        self.accumulator += STEP if self.fresh_level else min(delta_time, 0.25)
+        self.fresh_level = False
         while self.accumulator >= STEP and self.state == "play":
             self.physics_step(play)
             self.accumulator -= STEP
         play.update_visuals(delta_time, self.accumulator / STEP)
 
     def physics_ready(self) -> bool:
-        """Whether the physics kernels are compiled; a failed compile closes the game with its message."""
+        """Whether physics may step (at once: plain kernels run while the compiled ones are made); a failed
+        compile closes the game with its message."""
         if self.warm_up.error is not None:
             print(f"ledgekit: the physics kernels could not be prepared: {self.warm_up.error}", file=sys.stderr)
             self.close()
             return False
-        return self.warm_up.done
+        return self.warm_up.playable
 
     def next_input(self) -> frozenset[str]:
         """The actions for the next physics step: the replay's next frame, or the player's (latched) input."""
@@ -546,13 +574,29 @@ class GameWindow(arcade.Window):
             self._draw_complete(self.play.session)
         if not self.warm_up.done:
             self._draw_preparing()
+        if self.loading is not None:
+            self._draw_loading(self.loading)
+
+    def show_loading(self, path: Path) -> None:
+        """Put the loading card on screen now (the load that follows blocks the window's loop)."""
+        self.loading = level_name(path)
+        self.on_draw()
+        self.flip()
+
+    def _draw_loading(self, name: str) -> None:
+        ui = self.ui
+        ui.dim(170)
+        ui.panel(200, 440, 150, 210)
+        ui.shadowed("LOADING", LOGICAL_WIDTH / 2, 186, GOLD, 12, anchor_x="center", bold=True)
+        ui.text(name, LOGICAL_WIDTH / 2, 162, INK, 9, anchor_x="center")
 
     def _draw_preparing(self) -> None:
-        """The first start's "preparing physics" bar (the kernels compile once per machine)."""
+        """The "preparing physics" bar while the compiled kernels are made (the game plays meanwhile)."""
         left, width = LOGICAL_WIDTH / 2 - 120, 240
         # (between the title's menu and its key help line)
         self.ui.panel(left - 10, left + width + 10, 30, 58)
-        self.ui.text(f"Preparing physics (first start only)  {self.warm_up.fraction:.0%}", LOGICAL_WIDTH / 2, 45,
+        what = "Compiling physics (first start only)" if self.warm_up.first_start else "Loading physics"
+        self.ui.text(f"{what}  {self.warm_up.fraction:.0%}", LOGICAL_WIDTH / 2, 45,
                      INK, 7, anchor_x="center", live=True)
         self.ui.rect(left, left + width, 34, 39, (60, 60, 80, 255))
         self.ui.rect(left, left + width * self.warm_up.fraction, 34, 39, GOLD)

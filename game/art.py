@@ -17,7 +17,7 @@ TILE = 32
 # Tile ids of tiles.png (one row); levels/tiles.tsx gives them their collision shapes.
 BLOCK, SLOPE_R, SLOPE_L, SLOPE2_R_LOW, SLOPE2_R_HIGH, SLOPE2_L_HIGH, SLOPE2_L_LOW, HALF, ONE_WAY, GRASS, \
     CRATE, PLATFORM, SPIKES, GOAL, COIN, CHECKPOINT, BLOCK_INNER, LADDER, SPRING, WALKER, WALKER_STEP, DOOR, \
-    SWITCH, FALLING, BOULDER = range(25)
+    SWITCH, FALLING, BOULDER, FLOWERS, MUSHROOMS, PEBBLES = range(28)
 TILE_COLUMNS = 16
 """Tiles per row of tiles.png (ids run left to right, then down)."""
 GROUND_FIRST = 32
@@ -197,8 +197,8 @@ def draw_tiles() -> Image.Image:
     d.rectangle((x, 0, x + 31, 31), fill=WOOD, outline=WOOD_DARK, width=2)
     d.line((x + 3, 3, x + 28, 28), fill=WOOD_DARK, width=3)
     d.line((x + 28, 3, x + 3, 28), fill=WOOD_DARK, width=3)
-    x = PLATFORM * TILE
-    d.rectangle((x, 0, x + 31, 15), fill=STEEL, outline=(70, 86, 104, 255), width=2)
+    _platform(d, PLATFORM * TILE)
+    _decorations(d, rng)
     x = SPIKES * TILE
     for k in range(4):
         d.polygon([(x + 8 * k, 31), (x + 8 * k + 4, 14), (x + 8 * k + 8, 31)], fill=(210, 210, 220, 255),
@@ -255,10 +255,60 @@ def _draw_blocks(d: ImageDraw.ImageDraw) -> None:
     x = SWITCH * TILE
     d.rectangle((x + 4, 26, x + 27, 31), fill=STEEL, outline=(70, 86, 104, 255))
     d.rectangle((x + 10, 22, x + 21, 26), fill=(240, 160, 40, 255), outline=(150, 90, 20, 255))
-    x = FALLING * TILE
-    d.rectangle((x, 0, x + 31, 15), fill=(176, 160, 140, 255), outline=(110, 96, 80, 255), width=2)
-    d.line((x + 9, 1, x + 13, 8, x + 10, 14), fill=(110, 96, 80, 255))
-    d.line((x + 22, 1, x + 19, 7, x + 23, 14), fill=(110, 96, 80, 255))
+    _falling(d, FALLING * TILE)
+
+
+STEEL_DARK, STEEL_LIGHT, HAZARD_YELLOW = (70, 86, 104, 255), (176, 194, 212, 255), (236, 190, 60, 255)
+SANDSTONE, SANDSTONE_DARK, SANDSTONE_LIGHT = (196, 164, 120, 255), (120, 92, 64, 255), (226, 200, 156, 255)
+
+
+def _platform(d: ImageDraw.ImageDraw, x: int) -> None:
+    """A moving platform's 32 x 16 piece (repeated along it): a steel deck with a light top edge, a yellow
+    and dark striped rim under it (a machine, not ground) and a rivet at each end, so its repeats read as
+    plates bolted together."""
+    d.rectangle((x, 0, x + 31, 9), fill=STEEL, outline=STEEL_DARK)
+    d.line((x + 1, 1, x + 30, 1), fill=STEEL_LIGHT)
+    for k in range(0, 32, 8):  # diagonal stripes along the rim
+        d.polygon([(x + k, 10), (x + k + 4, 10), (x + k + 8, 15), (x + k + 4, 15)], fill=HAZARD_YELLOW)
+        d.polygon([(x + k + 4, 10), (x + k + 8, 10), (x + k + 8, 15)], fill=(60, 56, 66, 255))
+        d.polygon([(x + k, 10), (x + k, 15), (x + k + 4, 15)], fill=(60, 56, 66, 255))
+    d.line((x, 15, x + 31, 15), fill=STEEL_DARK)
+    for rivet in (x + 3, x + 28):
+        d.rectangle((rivet, 4, rivet + 1, 5), fill=STEEL_DARK)
+
+
+def _falling(d: ImageDraw.ImageDraw, x: int) -> None:
+    """A falling platform's 32 x 16 piece: two sandstone bricks with a light top edge and dark cracks,
+    crumbling at the bottom (loose pebbles hanging off): it looks as if it will not hold long."""
+    d.rectangle((x, 0, x + 31, 11), fill=SANDSTONE, outline=SANDSTONE_DARK)
+    d.line((x + 1, 1, x + 30, 1), fill=SANDSTONE_LIGHT)
+    d.line((x + 15, 1, x + 15, 10), fill=SANDSTONE_DARK)  # the joint between the two bricks
+    d.line((x + 6, 2, x + 9, 6, x + 7, 10), fill=SANDSTONE_DARK)
+    d.line((x + 23, 3, x + 21, 7, x + 24, 10), fill=SANDSTONE_DARK)
+    for px_, py_ in ((3, 12), (4, 13), (11, 12), (19, 12), (20, 14), (27, 12), (28, 13)):
+        d.rectangle((x + px_, py_, x + px_ + 1, py_), fill=SANDSTONE if py_ == 12 else SANDSTONE_DARK)
+
+
+def _decorations(d: ImageDraw.ImageDraw, rng: random.Random) -> None:
+    """Ground decorations, one per level's look (they stand on a block's top, no collision): flowers,
+    mushrooms and pebbles."""
+    x = FLOWERS * TILE
+    for k, color in ((3, (240, 90, 110, 255)), (12, (250, 220, 80, 255)), (21, (250, 250, 250, 255)),
+                     (28, (150, 120, 240, 255))):
+        h = rng.randint(6, 11)
+        d.line((x + k, 31, x + k, 31 - h), fill=GRASS_GREEN)
+        d.rectangle((x + k - 1, 30 - h, x + k + 1, 32 - h), fill=color)
+        d.point((x + k, 31 - h), fill=(250, 200, 60, 255))
+    x = MUSHROOMS * TILE
+    for k, size in ((6, 5), (17, 7), (26, 4)):
+        d.rectangle((x + k - 1, 31 - size, x + k + 1, 31), fill=(236, 226, 206, 255))
+        d.ellipse((x + k - size, 28 - 2 * size, x + k + size, 32 - size), fill=(206, 80, 50, 255),
+                  outline=(130, 44, 30, 255))
+        d.point((x + k - size // 2, 30 - 2 * size + 2), fill=(250, 240, 230, 255))
+    x = PEBBLES * TILE
+    for k, (w, h) in ((4, (6, 4)), (14, (9, 6)), (25, (5, 3))):
+        d.ellipse((x + k - w // 2, 31 - h, x + k + w // 2, 31), fill=ROCK, outline=ROCK_DARK)
+        d.point((x + k - 1, 32 - h), fill=ROCK_LIGHT)
 
 
 HERO_W, HERO_H = 24, 34
@@ -341,44 +391,79 @@ def _ridge(x: int, waves: list[tuple[float, int, float]], base: float) -> int:
     return round(base + sum(a * math.sin(2 * math.pi * k * x / BACKGROUND_WIDTH + phase) for a, k, phase in waves))
 
 
-def draw_sky() -> Image.Image:
-    """A vertical gradient, deep blue at the top to pale near the horizon (8 px bands: pixel-art steps)."""
+THEMES: dict[str, dict[str, tuple[int, ...]]] = {
+    "meadow": {"sky_top": SKY_TOP, "sky_bottom": SKY_BOTTOM, "hills": HILLS_FAR, "hills_light": HILLS_FAR_LIGHT,
+               "trees": TREES, "trees_dark": TREES_DARK, "trees_light": (96, 164, 124, 255)},
+    "autumn": {"sky_top": (96, 120, 190), "sky_bottom": (246, 206, 160), "hills": (190, 160, 150, 255),
+               "hills_light": (214, 186, 170, 255), "trees": (204, 110, 52, 255), "trees_dark": (120, 66, 46, 255),
+               "trees_light": (232, 160, 70, 255)},
+    "dusk": {"sky_top": (40, 40, 96), "sky_bottom": (228, 140, 120), "hills": (110, 96, 140, 255),
+             "hills_light": (140, 122, 168, 255), "trees": (54, 78, 96, 255), "trees_dark": (36, 50, 70, 255),
+             "trees_light": (80, 108, 126, 255)},
+}
+"""Each level's look behind the ground (a map's image layers name its files, see :func:`backdrop_files`):
+level 1 a blue-sky meadow of round trees, level 2 an autumn afternoon of orange crowns, level 3 a dusk of
+dark pines on purple hills."""
+
+
+def backdrop_files(theme: str) -> tuple[str, str, str]:
+    """The sky, hills and trees images of a theme (``meadow`` keeps the first names: sky.png ...)."""
+    suffix = "" if theme == "meadow" else f"_{theme}"
+    return f"sky{suffix}.png", f"hills{suffix}.png", f"trees{suffix}.png"
+
+
+def draw_sky(theme: str = "meadow") -> Image.Image:
+    """A vertical gradient from the theme's top colour to its horizon (8 px bands: pixel-art steps)."""
+    colors = THEMES[theme]
     img = Image.new("RGBA", (BACKGROUND_WIDTH // 10, SKY_HEIGHT))
     d = ImageDraw.Draw(img)
     for y in range(0, SKY_HEIGHT, 8):
         t = min(1.0, y / (SKY_HEIGHT - 160))
-        color = tuple(round(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM))
+        color = tuple(round(a + (b - a) * t) for a, b in zip(colors["sky_top"], colors["sky_bottom"]))
         d.rectangle((0, y, img.width, y + 7), fill=color + (255,))
     return img
 
 
-def draw_hills() -> Image.Image:
-    """Far hills: a pale blue-green ridge with lighter tops, 240 px tall, transparent above the ridge."""
+def draw_hills(theme: str = "meadow") -> Image.Image:
+    """Far hills: a ridge with lighter tops, 240 px tall, transparent above the ridge (each theme its own
+    shape: rounder, higher or more jagged)."""
+    colors = THEMES[theme]
+    waves = {"meadow": [(38, 2, 0.3), (18, 5, 1.7), (6, 11, 0.9)], "autumn": [(30, 3, 1.1), (24, 4, 0.2), (5, 13, 2.0)],
+             "dusk": [(44, 1, 2.2), (20, 6, 0.7), (12, 17, 1.3)]}[theme]
     h = 240
     img = Image.new("RGBA", (BACKGROUND_WIDTH, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     for x in range(BACKGROUND_WIDTH):
-        top = h - _ridge(x, [(38, 2, 0.3), (18, 5, 1.7), (6, 11, 0.9)], 120)
-        d.line((x, top, x, h - 1), fill=HILLS_FAR)
-        d.line((x, top, x, top + 3), fill=HILLS_FAR_LIGHT)
+        top = h - _ridge(x, waves, 120)
+        d.line((x, top, x, h - 1), fill=colors["hills"])
+        d.line((x, top, x, top + 3), fill=colors["hills_light"])
     return img
 
 
-def draw_trees() -> Image.Image:
-    """Near trees: a row of rounded crowns on trunks over a dark band, 200 px tall, transparent above."""
+def draw_trees(theme: str = "meadow") -> Image.Image:
+    """Near trees over a dark band, 200 px tall, transparent above: round crowns on trunks (meadow,
+    autumn), or pointed pines (dusk)."""
+    colors = THEMES[theme]
     h = 200
     img = Image.new("RGBA", (BACKGROUND_WIDTH, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    rng = random.Random(5)
-    d.rectangle((0, h - 60, BACKGROUND_WIDTH - 1, h - 1), fill=TREES_DARK)
+    rng = random.Random({"meadow": 5, "autumn": 6, "dusk": 8}[theme])
+    d.rectangle((0, h - 60, BACKGROUND_WIDTH - 1, h - 1), fill=colors["trees_dark"])
     for k in range(16):
         x = k * BACKGROUND_WIDTH // 16 + rng.randrange(-8, 9)
         r = rng.randrange(18, 30)
         y = h - 60 - rng.randrange(20, 70)
-        d.rectangle((x - 2, y, x + 2, h - 60), fill=TREES_DARK)
+        d.rectangle((x - 2, y, x + 2, h - 60), fill=colors["trees_dark"])
         for dx in (-BACKGROUND_WIDTH, 0, BACKGROUND_WIDTH):  # crowns crossing an edge continue on the other
-            d.ellipse((x + dx - r, y - r, x + dx + r, y + r), fill=TREES, outline=TREES_DARK)
-            d.ellipse((x + dx - r // 2, y - r + 4, x + dx + r // 3, y - r // 3), fill=(96, 164, 124, 255))
+            if theme == "dusk":
+                for tier in range(3):  # a pine: three stacked triangles, narrower going up
+                    top, half = y - r - 10 + tier * 14, r * (tier + 2) // 4
+                    d.polygon([(x + dx, top), (x + dx - half, top + 24), (x + dx + half, top + 24)],
+                              fill=colors["trees"], outline=colors["trees_dark"])
+                d.line((x + dx, y - r - 8, x + dx - 4, y - r + 6), fill=colors["trees_light"])
+            else:
+                d.ellipse((x + dx - r, y - r, x + dx + r, y + r), fill=colors["trees"], outline=colors["trees_dark"])
+                d.ellipse((x + dx - r // 2, y - r + 4, x + dx + r // 3, y - r // 3), fill=colors["trees_light"])
     return img
 
 
@@ -408,15 +493,17 @@ def main() -> None:
     draw_dust().save(ASSETS / "dust.png")
     draw_sparkle().save(ASSETS / "sparkle.png")
     draw_puff().save(ASSETS / "puff.png")
-    draw_sky().save(ASSETS / "sky.png")
-    draw_hills().save(ASSETS / "hills.png")
-    draw_trees().save(ASSETS / "trees.png")
+    for theme in THEMES:
+        sky, hills, trees = backdrop_files(theme)
+        draw_sky(theme).save(ASSETS / sky)
+        draw_hills(theme).save(ASSETS / hills)
+        draw_trees(theme).save(ASSETS / trees)
     from .sounds import write_music, write_sounds
 
     write_sounds(ASSETS)
     write_music(ASSETS)
-    print(f"wrote tiles.png, hero.png, dust.png, sparkle.png, puff.png, sky.png, hills.png, trees.png, sounds and "
-          f"music in {ASSETS}")
+    print(f"wrote tiles.png, hero.png, dust.png, sparkle.png, puff.png, the backdrops of {', '.join(THEMES)}, "
+          f"sounds and music in {ASSETS}")
 
 
 if __name__ == "__main__":

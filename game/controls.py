@@ -21,7 +21,8 @@ from typing import Any
 
 import arcade
 
-__all__ = ["ACTIONS", "BUTTON_ROLES", "DEFAULT_BUTTONS", "DEFAULT_KEYS", "Controls", "key_name", "key_code"]
+__all__ = ["ACTIONS", "BUTTON_ROLES", "DEFAULT_BUTTONS", "DEFAULT_KEYS", "KEYS_PER_ACTION", "Controls", "key_code",
+           "key_label", "key_name"]
 
 ACTIONS = ("left", "right", "up", "down", "jump")
 """What the player does in the level (the ``--input`` file's actions)."""
@@ -33,6 +34,9 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "down": (arcade.key.DOWN, arcade.key.S),
     "jump": (arcade.key.SPACE, arcade.key.Z),
 }
+
+KEYS_PER_ACTION = 2
+"""How many keys an action can have (the defaults give each two: arrows and WASD, Space and Z)."""
 
 DEFAULT_BUTTONS: dict[str, int] = {"jump": 0, "back": 1, "pause": 7}
 """Gamepad button indices (an XInput-style pad on Linux: A = 0, B = 1, start = 7)."""
@@ -57,6 +61,17 @@ def key_name(symbol: int) -> str:
     from pyglet.window.key import symbol_string
 
     return str(symbol_string(symbol))
+
+
+KEY_LABELS = {"SPACE": "Space", "LEFT": "Left", "RIGHT": "Right", "UP": "Up", "DOWN": "Down", "RETURN": "Enter",
+              "ENTER": "Enter", "LSHIFT": "Shift", "RSHIFT": "Shift", "LCTRL": "Ctrl", "RCTRL": "Ctrl"}
+"""How a key is written for players, where pyglet's name (an upper-case constant) reads badly."""
+
+
+def key_label(symbol: int) -> str:
+    """A key's name for players (``Space``, ``Z``, ``Left``, ``1``): menus and signs write keys so."""
+    name = key_name(symbol)
+    return KEY_LABELS.get(name, name.lstrip("_"))
 
 
 def key_code(name: str) -> int | None:
@@ -84,6 +99,8 @@ class Controls:
         self._pad_commands: frozenset[str] = frozenset()
         self._latched: set[str] = set()
         self.gamepad: Any = None
+        self.device = "keyboard"
+        """What the player used last, ``keyboard`` or ``gamepad`` (hints name that one's controls)."""
         self.attach(gamepad)
 
     # --- keyboard -------------------------------------------------------------------------------------
@@ -92,6 +109,7 @@ class Controls:
 
     def key_down(self, symbol: int) -> None:
         self._keys_down.add(symbol)
+        self.device = "keyboard"
         action = self.action_of_key(symbol)
         if action is not None:
             self._latched.add(action)
@@ -112,18 +130,23 @@ class Controls:
         events also latches a jump or a d-pad direction pressed and released between two polls (the step
         after moves that way once; a menu sees the tap as one command)."""
         self.gamepad = gamepad
+        if gamepad is not None:
+            self.device = "gamepad"
         self._hat_held: frozenset[str] = frozenset()
         self._tapped_commands: set[str] = set()
         if hasattr(gamepad, "push_handlers"):
             gamepad.push_handlers(on_joybutton_press=self._button_pressed, on_joyhat_motion=self._hat_moved)
 
     def _button_pressed(self, _gamepad: Any, index: int) -> None:
+        self.device = "gamepad"
         if index == self.buttons.get("jump"):
             self._latched.add("jump")
 
     def _hat_moved(self, _gamepad: Any, hat_x: float, hat_y: float) -> None:
         held = _directions(float(hat_x or 0), float(hat_y or 0))
         pressed = held - self._hat_held
+        if pressed:
+            self.device = "gamepad"
         self._latched |= pressed
         self._tapped_commands |= {_ACTION_COMMANDS[a] for a in pressed}
         self._hat_held = held
@@ -142,6 +165,8 @@ class Controls:
             if 0 <= index < len(pressed) and pressed[index]:
                 commands.add(role)
         self._latched |= held - self._pad_held
+        if held - self._pad_held or commands - self._pad_commands:
+            self.device = "gamepad"
         new_commands = sorted((commands - self._pad_commands) | self._tapped_commands)
         self._tapped_commands.clear()
         self._pad_held, self._pad_commands = frozenset(held), frozenset(commands)
@@ -182,10 +207,18 @@ class Controls:
 
     # --- rebinding ------------------------------------------------------------------------------------
     def bind_key(self, action: str, symbol: int) -> None:
-        """Make ``symbol`` the key for ``action``, taking it away from any other action."""
-        for other, codes in self.keys.items():
-            self.keys[other] = tuple(c for c in codes if c != symbol)
-        self.keys[action] = (symbol,)
+        """Add ``symbol`` to ``action``'s keys (taking it away from any other action). An action keeps
+        :data:`KEYS_PER_ACTION` keys at most: a new one beyond that replaces the one added last, so the first
+        stays (Space for jump, after Z was replaced by X). The key it already has is taken off it instead,
+        unless it is the only one (an action always keeps a key)."""
+        codes = self.keys.get(action, ())
+        if symbol in codes:
+            if len(codes) > 1:
+                self.keys[action] = tuple(c for c in codes if c != symbol)
+            return
+        for other, others in self.keys.items():
+            self.keys[other] = tuple(c for c in others if c != symbol)
+        self.keys[action] = (*codes[:KEYS_PER_ACTION - 1], symbol)
 
     def bind_button(self, role: str, index: int) -> None:
         """Make gamepad button ``index`` do ``role`` (``jump``, ``back``, ``pause``); a role that had it swaps."""

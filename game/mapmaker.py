@@ -6,8 +6,8 @@ are reproducible. After that they are ordinary Tiled files: open them in Tiled, 
 Layout legend (one character per 32 px tile, top row first):
 
 ``#`` block, ``/`` and ``\\`` 45-degree slopes, ``a b`` a 2:1 slope rising right (low, high), ``c d`` a
-2:1 slope rising left (high, low), ``=`` half block, ``-`` one-way platform, ``"`` grass (decoration),
-``.`` or space nothing.
+2:1 slope rising left (high, low), ``=`` half block, ``-`` one-way platform, ``"`` grass, ``*`` flowers,
+``m`` mushrooms, ``o`` pebbles (decorations), ``.`` or space nothing.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
-    BACKGROUND_WIDTH, GROUND_VARIANTS, SKY_HEIGHT, SLOPE_FEET, TILE_ANIMATIONS, TILE_CLASSES, TILE_COLUMNS,
+    backdrop_files, BACKGROUND_WIDTH, GROUND_VARIANTS, SKY_HEIGHT, SLOPE_FEET, TILE_ANIMATIONS, TILE_CLASSES, TILE_COLUMNS,
     TILE_COUNT, TILE_PROPERTIES, TILE_ROWS,
-    BLOCK, GRASS, HALF, ONE_WAY, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
+    BLOCK, FLOWERS, GRASS, HALF, MUSHROOMS, ONE_WAY, PEBBLES, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
 )
 
@@ -36,7 +36,7 @@ COLLISION = {
     ONE_WAY: "rect 0 0 32 8",
 }
 LEGEND = {"#": BLOCK, "/": SLOPE_R, "\\": SLOPE_L, "a": SLOPE2_R_LOW, "b": SLOPE2_R_HIGH, "c": SLOPE2_L_HIGH,
-          "d": SLOPE2_L_LOW, "=": HALF, "-": ONE_WAY, '"': GRASS}
+          "d": SLOPE2_L_LOW, "=": HALF, "-": ONE_WAY, '"': GRASS, "*": FLOWERS, "m": MUSHROOMS, "o": PEBBLES}
 
 
 def tileset_xml() -> str:
@@ -142,17 +142,18 @@ def ground_tile(grid: list[str], row: int, col: int) -> int:
     return GROUND_VARIANTS[key]
 
 
-BACKGROUNDS = (("sky", "sky.png", SKY_HEIGHT, 0.0, 0), ("hills", "hills.png", 240, 0.25, 40),
-               ("trees", "trees.png", 200, 0.5, 48))
-"""The parallax image layers behind every generated map: (name, image in assets/, its height in px,
-horizontal parallax factor, px its bottom sits above the map's bottom). They repeat across (Tiled's
-``repeatx``) and keep a vertical factor of 1, so they stay put against the map's bottom edge."""
+BACKGROUNDS = (("sky", SKY_HEIGHT, 0.0, 0), ("hills", 240, 0.25, 40), ("trees", 200, 0.5, 48))
+"""The parallax image layers behind every generated map: (name, its image's height in px, horizontal
+parallax factor, px its bottom sits above the map's bottom); the images are the map's theme's (see
+``game.art.THEMES``). They repeat across (Tiled's ``repeatx``) and keep a vertical factor of 1, so they
+stay put against the map's bottom edge."""
 
 
-def background_xml(map_height_px: int) -> str:
-    """The maps' image layers (ids 3 and up), sky first."""
+def background_xml(map_height_px: int, theme: str = "meadow") -> str:
+    """The maps' image layers (ids 3 and up), sky first, drawn with ``theme``'s images."""
     rows = []
-    for k, (name, image, height, factor, lift) in enumerate(BACKGROUNDS):
+    images = backdrop_files(theme)
+    for k, ((name, height, factor, lift), image) in enumerate(zip(BACKGROUNDS, images)):
         width = BACKGROUND_WIDTH // 10 if name == "sky" else BACKGROUND_WIDTH
         rows.append(f' <imagelayer id="{3 + k}" name="{name}" offsety="{map_height_px - height - lift}" '
                     f'parallaxx="{factor}" parallaxy="1" repeatx="1">\n'
@@ -160,9 +161,10 @@ def background_xml(map_height_px: int) -> str:
     return "\n".join(rows) + "\n"
 
 
-def map_xml(layout: list[str], objects: list[dict], properties: dict, backgrounds: bool = True) -> str:
+def map_xml(layout: list[str], objects: list[dict], properties: dict, backgrounds: bool = True,
+            theme: str = "meadow") -> str:
     """A whole TMX map: the layout (see the module docstring) as an autotiled ``ground`` layer, the parallax
-    backgrounds (unless ``backgrounds`` is false) and the objects (dicts: ``cls``, ``name``, ``x``, ``y``
+    backgrounds of ``theme`` (unless ``backgrounds`` is false) and the objects (dicts: ``cls``, ``name``, ``x``, ``y``
     (Tiled px, y down), ``w``, ``h``, ``kind`` (point / polyline / polygon), ``points``, ``gid``, ``props``)."""
     width = max(len(row) for row in layout)
     height = len(layout)
@@ -208,7 +210,7 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict, background
         f'backgroundcolor="#7ec8f0" nextlayerid="{3 + len(BACKGROUNDS)}" nextobjectid="{next_id}">\n'
         f' {_prop_xml(properties)}\n'
         ' <tileset firstgid="1" source="tiles.tsx"/>\n'
-        + (background_xml(height * TILE) if backgrounds else "")
+        + (background_xml(height * TILE, theme) if backgrounds else "")
         + f' <layer id="1" name="ground" width="{width}" height="{height}">\n'
         f'  <data encoding="csv">\n{data}\n</data>\n </layer>\n'
         ' <objectgroup id="2" name="things">\n' + "\n".join(objs) + "\n </objectgroup>\n</map>\n"
@@ -274,7 +276,7 @@ def demo_objects() -> list[dict]:
         {"cls": "Pickup", "kind": "point", "x": 2224, "y": 168, "props": {"kind": "coin"}},
         {"cls": "Goal", "name": "flag", "x": 2464, "y": 224, "w": 32, "h": 64},
         {"id": 22, "cls": "Sign", "name": "hint", "x": 112, "y": 300, "w": 96, "h": 24,
-         "props": {"text": "arrows run, space jumps"}},
+         "props": {"text": "[right] runs, [jump] jumps"}},
         {"id": 23, "cls": "Ladder", "name": "ladder", "x": 2144, "y": 200, "w": 32, "h": 86},
         {"id": 24, "cls": "Walker", "name": "beetle", "kind": "point", "x": 2256, "y": 186, "props": {"speed": 25.0}},
         {"id": 25, "cls": "Switch", "name": "button", "x": 2336, "y": 278, "w": 32, "h": 8, "props": {"door": 26}},
@@ -337,8 +339,9 @@ def main() -> None:
                                                                                        "segment_radius": 2.0}))
     from .tutorial import LEVELS as TUTORIAL, PROPERTIES
 
-    for name, (layout, objects, next_level) in TUTORIAL.items():
-        (LEVELS / name).write_text(map_xml(layout(), objects(), {**PROPERTIES, "next_level": next_level}))
+    for name, (layout, objects, next_level, theme) in TUTORIAL.items():
+        (LEVELS / name).write_text(map_xml(layout(), objects(), {**PROPERTIES, "next_level": next_level},
+                                           theme=theme))
     print(f"wrote levels/tiles.tsx, levels/demo.tmx, levels/playground.tmx, {', '.join(f'levels/{n}' for n in TUTORIAL)}")
 
 

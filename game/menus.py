@@ -1,7 +1,7 @@
 """Menus drawn over the game: the title with level select, the pause menu and the settings screen.
 
 Layout is in logical pixels (the game's 640 x 360, y up); :class:`Ui` scales positions and font sizes by
-the letterbox's whole-number scale, so text is rasterised at the window's resolution and stays crisp.
+the letterbox's scale, so text is rasterised at the window's resolution and stays crisp.
 Menus take *commands* (``up``, ``down``, ``left``, ``right``, ``confirm``, ``back``, ``pause``, see
 :mod:`game.controls`) and answer with what the window should do next, as a short string.
 """
@@ -14,8 +14,8 @@ from typing import Any
 
 import arcade
 
-from .controls import ACTIONS, BUTTON_ROLES, DEFAULT_BUTTONS, DEFAULT_KEYS, Controls, key_name
-from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, Letterbox
+from .controls import ACTIONS, BUTTON_ROLES, DEFAULT_BUTTONS, DEFAULT_KEYS, Controls, key_label
+from .screen import LOGICAL_HEIGHT, LOGICAL_WIDTH, SCALE_MODES, Letterbox
 from .settings import Settings
 
 __all__ = ["LevelEntry", "Menu", "PauseMenu", "SettingsMenu", "TitleMenu", "Ui"]
@@ -52,6 +52,15 @@ class Ui:
             label.text = value
         label.draw()
 
+    def text_width(self, value: str, size: float = 10, **kwargs: Any) -> float:
+        """How wide (logical px) :meth:`text` draws ``value`` at ``size``."""
+        s = self.box.scale
+        key = ("width", value, size * s, tuple(sorted(kwargs.items())))
+        label = self._texts.get(key)
+        if label is None:
+            label = self._texts[key] = arcade.Text(value, 0, 0, INK, size * s, **kwargs)
+        return float(label.content_width) / s
+
     def shadowed(self, value: str, x: float, y: float, color: Any, size: float, live: bool = False,
                  **kwargs: Any) -> None:
         self.text(value, x + 1.5, y - 1.5, SHADOW, size, live, **kwargs)
@@ -72,8 +81,12 @@ class Ui:
 
 @dataclass
 class Item:
+    """A menu row: its ``label``, the ``value`` shown at its right, and ``slider``, a fraction (0 to 1) drawn as
+    a bar left of the value (a volume)."""
+
     label: str
     value: Callable[[], str] | None = None
+    slider: Callable[[], float] | None = None
 
 
 class Menu:
@@ -98,6 +111,16 @@ class Menu:
             ui.text(item.label, left, y, color, size)
             if item.value is not None:
                 ui.text(item.value(), right, y, color, size, anchor_x="right")
+            if item.slider is not None:
+                _slider(ui, right - 150, right - 40, y + size * 0.4, item.slider(), color)
+
+
+def _slider(ui: Ui, left: float, right: float, middle: float, fraction: float, color: Any) -> None:
+    """A horizontal slider: a dark track, the part up to ``fraction`` filled in ``color``, a knob there."""
+    ui.rect(left, right, middle - 2, middle + 2, (60, 64, 86, 255))
+    x = left + (right - left) * min(max(fraction, 0.0), 1.0)
+    ui.rect(left, x, middle - 2, middle + 2, color)
+    ui.rect(x - 2, x + 2, middle - 5, middle + 5, INK)
 
 
 @dataclass
@@ -110,25 +133,26 @@ class LevelEntry:
 
 
 class TitleMenu:
-    """The level list (with best time and coins) plus Settings and Quit. Answers ``play:<index>``,
-    ``settings`` or ``quit``."""
+    """The level list (with best time and coins, in two right-aligned columns) plus Settings and Quit.
+    Answers ``play:<index>``, ``settings`` or ``quit``."""
+
+    BEST_RIGHT, COINS_RIGHT = 400.0, 476.0
+    """The right edges (logical px) of the BEST and COINS columns: numbers line up on their last digit."""
 
     def __init__(self, levels: list[LevelEntry], settings: Settings) -> None:
         self.levels = levels
         self.settings = settings
-        self.menu = Menu([Item(e.name, self._best_text(e)) for e in levels] + [Item("Settings"), Item("Quit")])
+        self.menu = Menu([Item(e.name) for e in levels] + [Item("Settings"), Item("Quit")])
         self.message = ""
 
-    def _best_text(self, entry: LevelEntry) -> Callable[[], str]:
-        def text() -> str:
-            if entry.coins is None:
-                return "does not load"
-            best = self.settings.best.get(entry.file)
-            if best is None:
-                return f"--.- s      -/{entry.coins}"
-            return f"{best.time:5.1f} s   {best.coins:3d}/{entry.coins}"
-
-        return text
+    def columns(self, entry: LevelEntry) -> tuple[str, str]:
+        """A level's BEST and COINS cells: ``("12.3 s", "5/31")``, ``("--.- s", "-/31")`` before a finish."""
+        if entry.coins is None:
+            return "", "does not load"
+        best = self.settings.best.get(entry.file)
+        if best is None:
+            return "--.- s", f"-/{entry.coins}"
+        return f"{best.time:.1f} s", f"{best.coins}/{entry.coins}"
 
     def command(self, command: str) -> str | None:
         if self.menu.move(command):
@@ -151,8 +175,15 @@ class TitleMenu:
         top = 214
         ui.panel(150, 490, top - 22 * rows + 10, top + 26)
         ui.text("LEVEL", 164, top + 12, MUTED, 7)
-        ui.text("BEST          COINS", 476, top + 12, MUTED, 7, anchor_x="right")
-        self.menu.draw(ui, 164, 476, top - 6)
+        ui.text("BEST", self.BEST_RIGHT, top + 12, MUTED, 7, anchor_x="right")
+        ui.text("COINS", self.COINS_RIGHT, top + 12, MUTED, 7, anchor_x="right")
+        self.menu.draw(ui, 164, self.COINS_RIGHT, top - 6)
+        for i, entry in enumerate(self.levels):
+            color = GOLD if i == self.menu.selected else INK
+            best, coins = self.columns(entry)
+            y = top - 6 - 22 * i
+            ui.text(best, self.BEST_RIGHT, y, color, 10, anchor_x="right")
+            ui.text(coins, self.COINS_RIGHT, y, color, 10, anchor_x="right")
         ui.text("arrows / d-pad choose    enter / A select    esc / B quit    F11 fullscreen", cx, 16, MUTED, 7,
                 anchor_x="center")
         if self.message:
@@ -184,33 +215,51 @@ class PauseMenu:
         self.menu.draw(ui, 240, 400, 190, size=10)
 
 
-class SettingsMenu:
-    """Volumes, mute, key and gamepad-button bindings. Every change is applied to ``controls`` and saved at
-    once. Answers ``back`` when left; while :attr:`waiting` names a binding, the window sends the next key
-    (:meth:`key_pressed`) or gamepad button (:meth:`button_pressed`) here."""
+RESETS = "sound 80 %, music 60 %, mute off, scaling auto, every key and gamepad button"
+"""What "Reset to defaults" puts back, as the settings screen says it."""
 
-    def __init__(self, settings: Settings, controls: Controls, save: Callable[[], None]) -> None:
+SCALING_NAMES = {"auto": "auto", "pixel": "pixel-perfect", "fill": "fill"}
+
+
+class SettingsMenu:
+    """Volumes, mute, scaling, key and gamepad-button bindings. Every change is applied to ``controls`` and
+    saved at once. Answers ``back`` when left; while :attr:`waiting` names a binding, the window sends the next
+    key (:meth:`key_pressed`) or gamepad button (:meth:`button_pressed`) here. ``scaled_as`` says how the
+    window scales the game now (``pixel`` or ``fill``: what ``auto`` picked)."""
+
+    def __init__(self, settings: Settings, controls: Controls, save: Callable[[], None],
+                 scaled_as: Callable[[], str] = lambda: "pixel") -> None:
         self.settings = settings
         self.controls = controls
         self.save = save
+        self.scaled_as = scaled_as
         self.waiting: tuple[str, str] | None = None
         """("key", action) or ("button", role) while waiting for the player to press the new one."""
+        self.message = ""
+        """A line saying what the last command did (shown until the highlight moves)."""
         s = settings
         items = [
-            Item("Sound volume", lambda: _bar(s.sound_volume)),
-            Item("Music volume", lambda: _bar(s.music_volume)),
+            Item("Sound volume", lambda: f"{round(s.sound_volume * 100)} %", lambda: s.sound_volume),
+            Item("Music volume", lambda: f"{round(s.music_volume * 100)} %", lambda: s.music_volume),
             Item("Mute", lambda: "on" if s.mute else "off"),
+            Item("Scaling", self._scaling_text),
         ]
         items += [Item(f"Key: {a}", self._key_text(a)) for a in ACTIONS]
         items += [Item(f"Gamepad: {r}", self._button_text(r)) for r in BUTTON_ROLES]
         items += [Item("Reset to defaults"), Item("Back")]
         self.menu = Menu(items)
 
+    def _scaling_text(self) -> str:
+        chosen = self.settings.scaling
+        if chosen == "auto":
+            return f"auto (now {SCALING_NAMES[self.scaled_as()]})"
+        return SCALING_NAMES[chosen]
+
     def _key_text(self, action: str) -> Callable[[], str]:
         def text() -> str:
             if self.waiting == ("key", action):
                 return "press a key..."
-            return ", ".join(key_name(c) for c in self.controls.keys.get(action, ())) or "none"
+            return ", ".join(key_label(c) for c in self.controls.keys.get(action, ())) or "none"
 
         return text
 
@@ -228,11 +277,18 @@ class SettingsMenu:
                 self.waiting = None
             return None
         if self.menu.move(command):
+            self.message = ""
             return None
         row = self.menu.selected
         label = self.menu.items[row].label
         if command == "back" or (command == "confirm" and label == "Back"):
             return "back"
+        if label == "Scaling" and command in ("left", "right", "confirm"):
+            modes = list(SCALE_MODES)
+            step = -1 if command == "left" else 1
+            self.settings.scaling = modes[(modes.index(self.settings.scaling) + step) % len(modes)]
+            self.save()
+            return None
         if label.endswith("volume") and command in ("left", "right"):
             name = "sound_volume" if label.startswith("Sound") else "music_volume"
             value = getattr(self.settings, name) + (0.1 if command == "right" else -0.1)
@@ -246,10 +302,19 @@ class SettingsMenu:
         elif command == "confirm" and label.startswith("Gamepad: "):
             self.waiting = ("button", label[len("Gamepad: "):])
         elif command == "confirm" and label == "Reset to defaults":
-            self.controls.keys = dict(DEFAULT_KEYS)
-            self.controls.buttons = dict(DEFAULT_BUTTONS)
-            self._store_bindings()
+            self.reset()
         return None
+
+    def reset(self) -> None:
+        """Every setting back to its default (see :data:`RESETS`); best times stay."""
+        defaults = Settings()
+        s = self.settings
+        s.sound_volume, s.music_volume, s.mute = defaults.sound_volume, defaults.music_volume, defaults.mute
+        s.scaling = defaults.scaling
+        self.controls.keys = dict(DEFAULT_KEYS)
+        self.controls.buttons = dict(DEFAULT_BUTTONS)
+        self._store_bindings()
+        self.message = f"reset: {RESETS}"
 
     def key_pressed(self, symbol: int) -> None:
         """The key for the binding being waited for (Esc cancels instead)."""
@@ -280,10 +345,11 @@ class SettingsMenu:
         ui.panel(150, 490, top - 17 * rows - 2, top + 40)
         ui.shadowed("SETTINGS", cx, top + 16, GOLD, 16, anchor_x="center", bold=True)
         self.menu.draw(ui, 166, 474, top - 8, row=17, size=8)
+        label = self.menu.items[self.menu.selected].label
+        note = self.message or (f"puts back {RESETS}" if label == "Reset to defaults" else
+                                "a new key is added (two at most); its own key again takes it off"
+                                if label.startswith("Key: ") else "")
+        if note:
+            ui.text(note, cx, 34, GOLD if self.message else MUTED, 7, anchor_x="center")
         hint = "esc cancels" if self.waiting else "left / right change    enter / A select    esc / B back"
         ui.text(hint, cx, 16, MUTED, 7, anchor_x="center")
-
-
-def _bar(value: float) -> str:
-    filled = round(value * 10)
-    return "#" * filled + "-" * (10 - filled) + f" {round(value * 100):3d}%"

@@ -1,7 +1,10 @@
-"""Pixel-perfect presentation: the game draws at a fixed logical resolution into an offscreen texture, which
-is shown scaled by the largest whole factor that fits the window (nearest sampling, so every art pixel
-becomes a crisp square), centred, with black bars around it. Text (HUD, menus) is drawn afterwards at the
-window's own resolution, so it stays sharp at any scale.
+"""Presentation at any window size: the game draws at a fixed logical resolution into an offscreen texture,
+which is shown scaled into the window, centred, with black bars around it, always with nearest sampling (no
+blur). Two ways to scale: **pixel-perfect**, the largest whole factor that fits (every art pixel a crisp
+square of the same size), and **fill**, the largest factor that fits (not only whole numbers: some art
+pixels are a screen pixel wider than others, and no window is left mostly black). ``auto``, the default,
+takes pixel-perfect when it uses at least :data:`AUTO_PIXEL_SHARE` of the area fill would use, else fill.
+Text (HUD, menus) is drawn afterwards at the window's own resolution, so it stays sharp at any scale.
 """
 
 from __future__ import annotations
@@ -12,22 +15,34 @@ import arcade
 from arcade.gl import geometry
 from arcade.types import LBWH, LRBT
 
-__all__ = ["LOGICAL_HEIGHT", "LOGICAL_WIDTH", "Letterbox", "PixelScreen", "letterbox"]
+__all__ = ["AUTO_PIXEL_SHARE", "LOGICAL_HEIGHT", "LOGICAL_WIDTH", "SCALE_MODES", "Letterbox", "PixelScreen",
+           "letterbox"]
 
 LOGICAL_WIDTH, LOGICAL_HEIGHT = 640, 360
 """The game's resolution: 20 x 11 of the 32 px tiles, a 20 x 32 hero a tenth of the height; 16:9, so
 1280 x 720 shows it at 2x, 1920 x 1080 at 3x and 2560 x 1440 at 4x with no bars."""
 
 
+SCALE_MODES = ("auto", "pixel", "fill")
+"""How the game is scaled into the window (a setting): see the module docstring."""
+
+AUTO_PIXEL_SHARE = 0.8
+"""``auto`` is pixel-perfect while that covers at least this share of the area fill would cover: 1280 x 720
+(2x, all of it), 1366 x 768 (2x, 88 %), 1920 x 1200 (3x, 100 %); else fill: 1200 x 700 (1x would use 28 %)."""
+
+
 @dataclass(frozen=True)
 class Letterbox:
-    """Where the scaled game sits in the window: whole-number ``scale``, lower-left ``x, y``, size ``w, h``."""
+    """Where the scaled game sits in the window: ``scale`` (window px per logical px: whole when
+    pixel-perfect, any when filling), lower-left ``x, y`` and size ``w, h`` in window px, and ``mode``,
+    the way it was scaled (``pixel`` or ``fill``)."""
 
-    scale: int
+    scale: float
     x: int
     y: int
     w: int
     h: int
+    mode: str = "pixel"
 
     def to_window(self, lx: float, ly: float) -> tuple[float, float]:
         """A logical point's window position (for crisp text placed over the game)."""
@@ -35,11 +50,19 @@ class Letterbox:
 
 
 def letterbox(window_w: int, window_h: int, logical_w: int = LOGICAL_WIDTH,
-              logical_h: int = LOGICAL_HEIGHT) -> Letterbox:
-    """The largest whole scale that fits (at least 1: a window smaller than the game crops it, centred)."""
-    scale = max(1, min(window_w // logical_w, window_h // logical_h))
-    w, h = logical_w * scale, logical_h * scale
-    return Letterbox(scale, (window_w - w) // 2, (window_h - h) // 2, w, h)
+              logical_h: int = LOGICAL_HEIGHT, mode: str = "auto") -> Letterbox:
+    """The game's place in a window: ``pixel``, the largest whole scale that fits (at least 1: a window
+    smaller than the game crops it, centred); ``fill``, the largest scale that fits; ``auto``, pixel
+    unless that uses under :data:`AUTO_PIXEL_SHARE` of what fill would (then fill)."""
+    if mode not in SCALE_MODES:
+        raise ValueError(f"scale mode must be one of {', '.join(SCALE_MODES)}, got {mode!r}")
+    fit = min(window_w / logical_w, window_h / logical_h)
+    whole = max(1, min(window_w // logical_w, window_h // logical_h))
+    if mode == "auto":
+        mode = "pixel" if whole <= fit and (whole / fit) ** 2 >= AUTO_PIXEL_SHARE else "fill"
+    scale: float = whole if mode == "pixel" else fit
+    w, h = round(logical_w * scale), round(logical_h * scale)
+    return Letterbox(scale, (window_w - w) // 2, (window_h - h) // 2, w, h, mode)
 
 
 class PixelScreen:
@@ -53,6 +76,10 @@ class PixelScreen:
         self.texture = ctx.texture((width, height), components=4, filter=(ctx.NEAREST, ctx.NEAREST))
         self.framebuffer = ctx.framebuffer(color_attachments=[self.texture])
         self.quad = geometry.quad_2d_fs()
+        self.mode = "auto"
+        """How the game is scaled into the window, one of :data:`SCALE_MODES` (change it with :meth:`set_mode`)."""
+        self.window_size = window.get_framebuffer_size()
+        """The window's size (framebuffer px) at the last :meth:`resize`."""
         # Text over the game: 1:1 window pixels inside the letterbox, origin at its lower-left corner.
         self.gui = arcade.Camera2D()
         self.resize(*window.get_framebuffer_size())
@@ -63,12 +90,18 @@ class PixelScreen:
         return arcade.Camera2D(viewport=LBWH(0, 0, w, h), render_target=self.framebuffer)
 
     def resize(self, window_w: int, window_h: int) -> Letterbox:
-        box = self.box = letterbox(window_w, window_h, *self.size)
+        self.window_size = (window_w, window_h)
+        box = self.box = letterbox(window_w, window_h, *self.size, mode=self.mode)
         self.gui.viewport = LBWH(box.x, box.y, box.w, box.h)
         # A Camera2D's projection is around its position: centre both on the letterbox.
         self.gui.projection = LRBT(-box.w / 2, box.w / 2, -box.h / 2, box.h / 2)
         self.gui.position = (box.w / 2, box.h / 2)
         return box
+
+    def set_mode(self, mode: str) -> Letterbox:
+        """Scale the game another way (one of :data:`SCALE_MODES`) in the same window; the new letterbox."""
+        self.mode = mode
+        return self.resize(*self.window_size)
 
     def present(self) -> None:
         """Clear the window black (the bars) and show the game image scaled into the letterbox."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from .controls import BUTTON_ROLES, DEFAULT_BUTTONS, DEFAULT_KEYS, key_code, key_name
 from .devices import notice
+from .screen import SCALE_MODES
 
 __all__ = ["Best", "Settings", "settings_path"]
 
@@ -40,6 +41,8 @@ class Settings:
     sound_volume: float = 0.8
     music_volume: float = 0.6
     mute: bool = False
+    scaling: str = "auto"
+    """How the game fills the window: ``auto``, ``pixel`` (pixel-perfect) or ``fill`` (see game.screen)."""
     keys: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_KEYS))
     buttons: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_BUTTONS))
     best: dict[str, Best] = field(default_factory=dict)
@@ -65,6 +68,7 @@ class Settings:
         return {
             "version": VERSION,
             "sound_volume": self.sound_volume, "music_volume": self.music_volume, "mute": self.mute,
+            "scaling": self.scaling,
             "keys": {action: [key_name(c) for c in codes] for action, codes in self.keys.items()},
             "gamepad_buttons": dict(self.buttons),
             "best": {name: {"time": b.time, "coins": b.coins} for name, b in sorted(self.best.items())},
@@ -103,6 +107,7 @@ class Settings:
             sound_volume=_volume(data.get("sound_volume", 0.8), "sound_volume"),
             music_volume=_volume(data.get("music_volume", 0.6), "music_volume"),
             mute=bool(data.get("mute", False)),
+            scaling=_scaling(data.get("scaling", "auto")),
         )
         for action, names in dict(data.get("keys", {})).items():
             if action not in settings.keys:
@@ -118,6 +123,12 @@ class Settings:
         for name, best in dict(data.get("best", {})).items():
             settings.best[str(name)] = Best(float(best["time"]), int(best["coins"]))
         return settings
+
+
+def _scaling(value: Any) -> str:
+    if value not in SCALE_MODES:
+        raise ValueError(f"scaling must be one of {', '.join(SCALE_MODES)}, got {value!r}")
+    return str(value)
 
 
 def _volume(value: Any, name: str) -> float:

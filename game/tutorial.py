@@ -5,10 +5,12 @@ path; each leads to the next through ``next_level``. A straight run (the recorde
 ``tests/game/runs/``) takes 75 s to 110 s; a first play, a few minutes.
 
 1. ``1_hills_and_ledges.tmx``: seamless slopes (45-degree and 2:1, up and down, a valley) and one-way
-   platforms (a staircase to jump up through, a bridge to drop through with down + jump); then hill
-   country pairing the two slopes every way, gaps over spikes, a one-way staircase up to a cave of three
+   platforms (ledges up a cliff's face to jump up through, a bridge to drop through with down + jump); then
+   hill country pairing the two slopes every way, gaps over spikes, one-way ledges up to a cave of three
    one-way floors to drop through, a summit and its stepped descent, a long one-way bridge over spikes and
-   the last, highest hills.
+   the last, highest hills. Every climb is a stack of ledges against a wall and every gap before the last
+   section three tiles at most, so holding right and jumping at each gap or wall (down + jump where a
+   jump gets nowhere) reaches the goal (tests/game/test_fair_levels.py plays it so).
 2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
    then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
    valley and pushed to its far wall, walls climbed one crate each, a second spring, and a pyramid of ten.
@@ -81,6 +83,16 @@ class Grid:
         self.fill(range(GROUND, HEIGHT), cols, ".")
 
 
+def decorate(g: Grid, cols: tuple[int, ...], kinds: str) -> None:
+    """Decorations (legend characters ``kinds``, taken in turn) on the topmost open ground of each column of
+    ``cols``: each level its own (flowers, mushrooms, pebbles), so no two look alike."""
+    for k, col in enumerate(cols):
+        for row in range(1, HEIGHT):
+            if g.cells[row][col] == "#" and g.cells[row - 1][col] == ".":
+                g.cells[row - 1][col] = kinds[k % len(kinds)]
+                break
+
+
 def px(col: float) -> float:
     """Tiled px of a column (or a row): its left (top) edge."""
     return col * TILE
@@ -100,12 +112,26 @@ def spawn(col: float, row: float = GROUND - 1) -> dict:
     return {"name": "start", "cls": "Spawn", "kind": "point", "x": px(col) + 16, "y": px(row) + 8}
 
 
+def sign(col: float, top_row: int, text: str) -> dict:
+    """A sign whose post stands on the ground whose top is ``top_row``, in cell ``col``; ``text`` names
+    controls as ``[action]`` (written with the player's bindings, see :mod:`game.signs`)."""
+    return {"cls": "Sign", "name": "sign", "x": px(col) + 4, "y": px(top_row) - 32, "w": 24, "h": 32,
+            "props": {"text": text}}
+
+
 def flag(cls: str, col: float, top_row: int, name: str) -> dict:
     """A goal or checkpoint flag standing on the ground whose top is ``top_row``: one tile wide, two high."""
     return {"cls": cls, "name": name, "x": px(col), "y": px(top_row - 2), "w": 32, "h": 64}
 
 
 # ------------------------------------------------------------------------------------------------ level 1
+def ledge_stack(g: Grid, wall: int, rows: tuple[int, ...]) -> None:
+    """One-way ledges three tiles wide against the face of the wall at column ``wall``, one on each of
+    ``rows``: a climb for someone who jumps at the wall (each ledge two tiles over the last, a jump's reach)."""
+    for row in rows:
+        g.put(row, wall - 3, "---")
+
+
 def hills_layout() -> list[str]:
     """Slopes and one-way platforms, 590 x 16."""
     g = Grid(590)
@@ -119,13 +145,12 @@ def hills_layout() -> list[str]:
     g.put(12, 32, "/" + "#" * 6 + "\\")  # a 45-degree hill, three tiles high
     g.put(11, 33, "/" + "#" * 4 + "\\")
     g.put(10, 34, "/##\\")
-    g.put(11, 42, "---")  # a staircase of one-way platforms up to the cliff (jump up through them)
-    g.put(9, 46, "---")
+    ledge_stack(g, 50, (11, 9))  # thin ledges up the cliff's face (jump up through them)
     g.ground(range(50, 60), 8)  # the cliff top, 5 tiles above the ground
     g.put(8, 60, "-" * 8)  # a one-way bridge: the way on is under it (down + jump drops through)
     g.fill(range(3, 11), range(68, 76))  # a hill the way on tunnels under (too high to climb from the bridge)
     g.ground(range(60, 80))
-    g.ground(range(85, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
+    g.ground(range(83, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
     g.put(11, 81, "--")
     g.put(12, 89, "ab" + "#" * 4 + "cd")
     g.put(12, 98, "ab####cd")
@@ -137,9 +162,8 @@ def hills_layout() -> list[str]:
     g.put(GROUND, 113, "/")
     g.fill(range(GROUND + 1, GROUND + 2), range(110, 111))
     g.fill(range(GROUND + 1, GROUND + 2), range(113, 114))
-    for row, col in ((11, 119), (9, 122), (7, 119), (5, 122)):  # a zigzag tower of one-way platforms ...
-        g.put(row, col, "---")
-    g.ground(range(126, 141), 4)  # ... up to a mesa nine tiles high
+    ledge_stack(g, 126, (11, 9, 7, 5))  # a tower of one-way ledges up the face of a mesa nine tiles high
+    g.ground(range(126, 141), 4)
     for k in range(9):  # and a long 2:1 slope all the way down
         g.put(4 + k, 141 + 2 * k, "cd")
         g.ground(range(141 + 2 * k, 143 + 2 * k), 5 + k)
@@ -153,9 +177,8 @@ def hills_layout() -> list[str]:
     for cols in PITS_1:  # gaps to jump, the last one with a one-way ledge halfway
         g.pit(cols)
     g.hill(250, 1, 2)  # (landing on a hill)
-    g.put(11, 257, "--")
-    for row, col in ((11, 266), (9, 270), (7, 274), (5, 278)):  # a one-way staircase up to a mesa ...
-        g.put(row, col, "---")
+    g.put(11, 257, "---")
+    ledge_stack(g, 282, (11, 9, 7, 5))  # one-way ledges up to a mesa ...
     g.ground(range(282, 290), 4)
     g.fill(range(0, 2), range(290, 318))  # ... and a cave: three one-way floors, each ending at a wall, so
     g.put(4, 290, "-" * 8)  # the way on is down through each (down + jump)
@@ -168,8 +191,7 @@ def hills_layout() -> list[str]:
     g.hill(334, 3, 2, up=1, down=2)
     g.hill(350, 2, 1, up=2, down=1)
     g.valley(357, 2, 1)
-    for row, col in ((11, 366), (9, 369), (7, 366), (5, 369)):  # a zigzag of one-way ledges ...
-        g.put(row, col, "---")
+    ledge_stack(g, 373, (11, 9, 7, 5))  # one-way ledges ...
     g.ground(range(373, 384), 3)  # ... up to a summit, and down its far side in slopes of both kinds
     col, top = 384, 3
     for run, rows in ((1, 2), (2, 2), (1, 3), (2, 3)):
@@ -183,7 +205,7 @@ def hills_layout() -> list[str]:
     g.hill(415, 2, 1, up=2, down=2)  # from slope to slope over spikes
     g.hill(427, 3, 0, up=1, down=2)
     g.hill(440, 2, 2, up=2, down=1)
-    g.put(11, 452, "---")  # up onto a long one-way bridge over a field of spikes ...
+    g.fill(range(11, GROUND), range(452, 455))  # a step up to a long one-way bridge over a field of spikes ...
     g.put(9, 455, "-" * 36)
     g.put(11, 468, "--")  # ... with ledges under it (drop down to them, jump back up through it)
     g.put(11, 479, "--")
@@ -194,21 +216,23 @@ def hills_layout() -> list[str]:
     g.valley(535, 2, 2, down=1, up=2)
     g.hill(545, 4, 0)
     g.hill(560, 2, 3, up=2, down=2)
-    for col in (3, 26, 27, 54, 74, 106, 118, 165, 174, 196, 227, 236, 244, 263, 320, 346, 413, 449, 491, 515,
-                533, 558, 575, 581):  # grass tufts
-        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
-            g.cells[GROUND - 1][col] = '"'
+    # Grass and flowers (none in columns 4 to 30: the tile-seam test looks there, and blades have gaps).
+    decorate(g, (1, 3, 54, 74, 106, 118, 130, 136, 165, 174, 196, 227, 236, 244, 263, 284, 320, 346,
+                 376, 413, 449, 491, 515, 533, 558, 575, 581), '"*')
     return g.rows()
 
 
-PITS_1 = (range(231, 234), range(238, 242), range(246, 250), range(255, 262), range(346, 349), range(409, 413),
-          range(424, 427), range(436, 440), range(460, 489), range(531, 534), range(554, 558))
-"""Level 1's gaps past the spikes at the start (each has spikes at the bottom)."""
+PITS_1 = (range(231, 234), range(238, 241), range(246, 249), range(255, 262), range(346, 349), range(409, 412),
+          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 558))
+"""Level 1's gaps past the spikes at the start (each has spikes at the bottom). Until the last checkpoint
+they are three tiles at most (or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump
+started anywhere in the last tile before the edge clears them; the last section's are four."""
 
 
 def spikes(cols: range) -> dict:
-    """A row of spikes at the bottom of the pit over ``cols``."""
-    return {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(GROUND + 1), "w": px(len(cols)), "h": 64}
+    """A row of spikes at the bottom of the pit over ``cols`` (one row: drawn repeated, a taller hazard
+    showed a second row floating in the pit's air)."""
+    return {"cls": "Hazard", "name": "spikes", "x": px(cols.start), "y": px(HEIGHT - 1), "w": px(len(cols)), "h": 32}
 
 
 def hills_objects() -> list[dict]:
@@ -220,36 +244,47 @@ def hills_objects() -> list[dict]:
         coin(47, 7),  # over the top step
         flag("Checkpoint", 54, 8, "cliff top"),
         coin(63, 12), coin(64, 12),  # under the bridge: only reached by dropping through it
-        {"cls": "Hazard", "name": "spikes", "x": px(80), "y": px(GROUND + 1), "w": 160, "h": 64},
+        spikes(range(80, 83)),
         coin(81.5, 9),
         coin(101, 8),
         flag("Checkpoint", 106, GROUND, "past the spikes"),
         coin(111.5, 13),  # at the bottom of the V
-        coin(120, 10), coin(123, 8), coin(120, 6), coin(123, 4),  # up the tower
+        coin(124, 10), coin(124, 8), coin(124, 6), coin(124, 4),  # up the tower
         flag("Checkpoint", 128, 4, "mesa"),
         coin(134, 2), coin(135, 2), coin(136, 2),
         coin(150, 7), coin(156, 10),  # over the long slope
         coin(169, 9), coin(181, 8), coin(191, 13), coin(192, 13), coin(203, 7), coin(204, 7), coin(212, 13),
         coin(221, 9),
-        flag("Checkpoint", 228, GROUND, "hill country"),
+        flag("Checkpoint", 226, GROUND, "hill country"),
         *(spikes(cols) for cols in PITS_1),
-        coin(239.5, 9), coin(247.5, 9), coin(257.5, 8),
+        coin(239, 9), coin(247, 9), coin(257.5, 8),
         coin(285, 1), coin(286, 1),  # a jump up from the mesa
         coin(291, 6), coin(291, 9), coin(291, 12),  # back along each floor of the cave
         flag("Checkpoint", 319, GROUND, "out of the cave"),
         coin(327, 13), coin(328, 13), coin(338, 7), coin(347, 9), coin(353, 8),
         flag("Checkpoint", 364, GROUND, "foot of the summit"),
-        coin(369, 3), coin(366, 5),
+        coin(371, 4), coin(371, 6),
         coin(378, 1), coin(379, 1),
-        coin(396, 5), coin(410.5, 9),
-        coin(425, 9), coin(437.5, 8),
+        coin(396, 5), coin(410, 9),
+        coin(425, 9), coin(437, 8),
         flag("Checkpoint", 450, GROUND, "before the bridge"),
         coin(468.5, 10), coin(479.5, 10), coin(474, 6),
         coin(498, 13), coin(505, 9), coin(511, 13),
         flag("Checkpoint", 514, GROUND, "the last hills"),
         coin(523, 7), coin(524, 7), coin(538, 14), coin(549, 6), coin(555.5, 8), coin(565, 8),
         flag("Goal", 580, GROUND, "flag"),
+        *HILLS_SIGNS,
     ]
+
+
+HILLS_SIGNS = (
+    sign(4, GROUND, "[right] runs; [jump] jumps, higher the longer you hold it"),
+    sign(44, GROUND, "thin ledges let you [jump] up through them from below"),
+    sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it"),
+    sign(77, GROUND, "spikes hurt: run and [jump] over them"),
+    sign(287, 4, "each floor of the cave ends at a wall: [down] + [jump] drops through"),
+)
+"""Level 1's lessons, each where it is first needed (appended after the other objects, so their ids stay)."""
 
 
 # ------------------------------------------------------------------------------------------------ level 2
@@ -303,9 +338,8 @@ def crates_layout() -> list[str]:
         g.put(GROUND - 6 + k, 378 + k, "\\")
         g.ground(range(378 + k, 379 + k), GROUND - 5 + k)
     g.fill(range(GROUND, GROUND + 2), range(402, 405), ".")  # a last pit, a crate a long push away
-    for col in (141, 149, 157, 178, 189, 240, 286, 303, 322, 327, 386, 396, 409, 419):  # grass tufts
-        if g.cells[GROUND][col] == "#" and g.cells[GROUND - 1][col] == ".":
-            g.cells[GROUND - 1][col] = '"'
+    decorate(g, (2, 5, 9, 12, 20, 25, 34, 43, 50, 58, 70, 78, 90, 100, 124, 141, 149, 157, 178, 189, 200, 210, 240,
+                 250, 270, 286, 303, 322, 327, 340, 366, 372, 386, 396, 409, 419), 'm"')  # mushrooms and grass
     return g.rows()
 
 
@@ -369,7 +403,17 @@ def crates_objects() -> list[dict]:
         *switch_pit(range(402, 405), 905),
         coin(403, GROUND - 3),
         flag("Goal", 416, GROUND, "flag"),
+        *CRATES_SIGNS,
     ]
+
+
+CRATES_SIGNS = (
+    sign(9, GROUND, "crates are steps: [jump] onto them, and on up the wall"),
+    sign(33, GROUND, "walk into a crate to push it: under the ledge it is a step up"),
+    sign(57, GROUND, "push the crate onto the spring: it throws what lands on it"),
+    sign(145, GROUND, "a crate on the switch in the pit opens the door past it"),
+)
+"""Level 2's lessons (appended after the other objects, so their ids stay)."""
 
 
 def switch_pit(cols: range, door_id: int) -> list[dict]:
@@ -411,6 +455,8 @@ def machines_layout() -> list[str]:
     g.ground(range(295, 318), 4)
     g.put(3, 316, "#")
     g.pit(range(328, 340))  # the last ferry
+    decorate(g, (3, 6, 10, 17, 20, 39, 43, 52, 58, 78, 84, 96, 108, 112, 118, 130, 150, 152, 165, 170, 209, 211,
+                 218, 250, 260, 286, 289, 300, 323, 326, 344, 348, 356), 'o"')  # pebbles and grass
     return g.rows()
 
 
@@ -421,7 +467,7 @@ def machines_objects() -> list[dict]:
         {"cls": "Walker", "name": "beetle", "x": px(14), "y": px(GROUND) - 26, "w": 24, "h": 26,
          "props": {"speed": 40.0, "direction": -1}},
         coin(15, GROUND - 4),
-        {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(GROUND + 1), "w": px(14), "h": 64},
+        {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(HEIGHT - 1), "w": px(14), "h": 32},
         # The ferry shuttles across the pit, flush with the ground at both ends.
         {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
          "props": {"path": 902, "speed": 80.0, "mode": "pingpong"}},
@@ -460,7 +506,7 @@ def machines_objects() -> list[dict]:
          "props": {"door": 906}},
         {"id": 906, "cls": "Door", "name": "gate", "x": px(157) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
         coin(162, GROUND - 1),
-        flag("Checkpoint", 168, GROUND, "through the second door"),
+        flag("Checkpoint", 167, GROUND, "through the second door"),
         spikes(range(172, 188)),
         *ferry(911, "slow ferry", range(172, 188), 90.0),
         coin(180, GROUND - 4),
@@ -499,7 +545,18 @@ def machines_objects() -> list[dict]:
         *ferry(918, "last ferry", range(328, 340), 100.0),
         coin(334, GROUND - 4), coin(345, GROUND - 3), coin(346, GROUND - 3),
         flag("Goal", 352, GROUND, "flag"),
+        *MACHINES_SIGNS,
     ]
+
+
+MACHINES_SIGNS = (
+    sign(7, GROUND, "beetles: land on one to stomp it; touching its side hurts"),
+    sign(19, GROUND, "wait for the ferry to come to you, then ride it across"),
+    sign(42, GROUND, "[up] climbs a ladder, [jump] lets go"),
+    sign(59, GROUND - 6, "crumbly platforms fall soon after you land: keep going"),
+    sign(78, GROUND - 6, "stand on the switch: it opens its door"),
+)
+"""Level 3's lessons (appended after the other objects, so their ids stay)."""
 
 
 def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
@@ -514,8 +571,8 @@ def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
 
 
 LEVELS = {
-    "1_hills_and_ledges.tmx": (hills_layout, hills_objects, "2_crates.tmx"),
-    "2_crates.tmx": (crates_layout, crates_objects, "3_machines.tmx"),
-    "3_machines.tmx": (machines_layout, machines_objects, "playground.tmx"),
+    "1_hills_and_ledges.tmx": (hills_layout, hills_objects, "2_crates.tmx", "meadow"),
+    "2_crates.tmx": (crates_layout, crates_objects, "3_machines.tmx", "autumn"),
+    "3_machines.tmx": (machines_layout, machines_objects, "playground.tmx", "dusk"),
 }
-"""File name -> (layout, objects, the level the goal leads to)."""
+"""File name -> (layout, objects, the level the goal leads to, its backdrop theme in game.art.THEMES)."""

@@ -1,29 +1,116 @@
-"""The world's rigid bodies and the solver state they carry from step to step.
+"""The world's rigid bodies and what their step carries from one to the next.
 
-:class:`RigidBodySet` owns the bodies (in the order they were added), the contacts of the last step (warm
-starting, events, the debug overlay), the pairs that touched, and the per-shape table the step reads. The
-step itself is :func:`engine.world.solver.step_bodies`, a function of what this set hands it; only this
-module stores what it returns.
+:class:`RigidBodySet` owns the bodies (in the order they were added, their numbers in one state array), the
+contacts of the last step (warm starting, events, the debug overlay) and the shape table the kernels read. A
+step is one compiled call, :func:`engine.world.kernels.rigid_step.step`, for crates, kinematic bodies and
+characters alike (the movers are fixed rows there); then continuous collision for the few bodies it names as
+fast, and the events as Python objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..bodies import ANGLE, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
-from ..types import ContactEvent, Vec2, WorldError
-from .collide_kernel import body_boxes
-from .contacts import ContactSet, RigidScene, ShapeTable
-from .solver import StepOutcome, step_among_static, step_bodies
+from ..bodies import ANGLE, PREVIOUS_X, PREVIOUS_Y, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
+from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast
+from ..types import ContactEvent, WorldError
+from .contacts import EMPTY_CONTACTS, ContactSet
+from .jit import kernels
+from .kernels.layout import (
+    A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
+    MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, PARAMETERS, SETTINGS, STATIC, Level,
+    Shapes,
+)
 from .static import StaticGeometry
 
-__all__ = ["RigidBodySet"]
+__all__ = ["RigidBodySet", "shape_rows", "solve_parameters", "step_settings"]
+
+_NO_EVENTS: list[ContactEvent] = []
+
+
+def shape_rows(shapes: Sequence[RoundedPolygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                          np.ndarray]:
+    """The kernels' table of ``shapes``: core rows (x, y, nx, ny) one shape after another, offsets, radius (px),
+    extent (px: half the larger side of the local box) and reach (px: a quarter of the smaller side)."""
+    counts = [sh.count for sh in shapes]
+    offsets = np.zeros(len(shapes) + 1, np.int64)
+    offsets[1:] = np.cumsum(counts)
+    core = np.zeros((int(offsets[-1]), 4))
+    for s, sh in enumerate(shapes):
+        first = offsets[s]
+        core[first:first + sh.count, :2] = sh.vertices
+        if sh.normals:
+            core[first:first + sh.count, 2:] = sh.normals
+    boxes = [sh.local_aabb for sh in shapes]
+    radius = np.array([sh.radius for sh in shapes], dtype=np.float64)
+    extent = np.array([0.5 * max(bx.width, bx.height) for bx in boxes], dtype=np.float64)
+    reach = np.array([0.25 * min(bx.width, bx.height) for bx in boxes], dtype=np.float64)
+    return core, offsets, radius, extent, reach
+
+
+def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
+    """(bias rate, mass scale, impulse scale) of a soft constraint (Box2D v3 ``b2MakeSoft``)."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+def solve_parameters(cfg: PhysicsConfig, gravity: Vec2, dt: float) -> np.ndarray:
+    """The solve's parameters (:data:`~engine.world.kernels.layout.PARAMETERS`): a row for ``cfg.substeps``
+    and a row for a step with bodies of uneven mass in contact."""
+    rows = []
+    for substeps in (cfg.substeps, max(cfg.substeps, cfg.uneven_mass_substeps)):
+        h = dt / substeps
+        hertz = min(cfg.contact_hertz, cfg.max_hertz_per_substep_rate / h)
+        zeta = cfg.contact_damping_ratio
+        rows.append([
+            dt, substeps, 0.0, gravity[0], gravity[1], *_soft(hertz, zeta, h),
+            *_soft(cfg.static_stiffness_scale * hertz, zeta, h), *_soft(min(cfg.friction_anchor_hertz, hertz), zeta, h),
+            cfg.contact_push_max_velocity, cfg.block_condition_limit, cfg.linear_damping, cfg.angular_damping,
+            cfg.max_linear_speed, cfg.restitution_threshold, cfg.max_static_overlap])
+    params = np.array(rows, dtype=np.float64)
+    assert params.shape[1] == PARAMETERS
+    return params
+
+
+def step_settings(cfg: PhysicsConfig, gravity: Vec2, dt: float, static_friction: float) -> np.ndarray:
+    """The step's settings vector (:data:`~engine.world.kernels.layout.SETTINGS`)."""
+    settings = np.array([
+        gravity[0], gravity[1], dt, cfg.light_gap_fraction * cfg.linear_slop, cfg.uneven_mass_ratio,
+        cfg.max_rotation_error, cfg.speculative_distance, cfg.linear_slop, 1.0 if cfg.enable_sleep else 0.0,
+        cfg.sleep_linear_velocity, cfg.time_to_sleep, 1.0 if cfg.continuous else 0.0, static_friction,
+        cfg.crush_depth], dtype=np.float64)
+    assert len(settings) == SETTINGS
+    return settings
+
+
+class _Numbers:
+    """The parameters and settings of the last step, made again only when the config, gravity, step or static
+    friction differ."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] | None = None
+        self.params = self.settings = np.zeros(0)
+
+    def of(self, cfg: PhysicsConfig, gravity: Vec2, dt: float, static_friction: float) -> tuple[np.ndarray, np.ndarray]:
+        key = (cfg, float(gravity[0]), float(gravity[1]), dt, static_friction)
+        if key != self.key:
+            g = (float(gravity[0]), float(gravity[1]))
+            self.params, self.settings = solve_parameters(cfg, g, dt), step_settings(cfg, g, dt, static_friction)
+            self.key = key
+        return self.params, self.settings
 
 
 class RigidBodySet:
-    """Dynamic bodies and their solver state."""
+    """Dynamic bodies and what their step carries from one to the next."""
 
     def __init__(self, config: PhysicsConfig) -> None:
         self.config = config
@@ -31,40 +118,41 @@ class RigidBodySet:
         self._state = np.zeros((8, STATE_COLUMNS))
         """Every body's row (see :data:`engine.bodies.STATE_COLUMNS`), in the order of :attr:`bodies`; the rows
         past the last body are spare room."""
-        self._contacts = ContactSet()
-        self._touching: Mapping[int, tuple[object, object]] = {}
-        self._table: ShapeTable | None = None
+        self._ints = EMPTY_CONTACTS.ints
+        self._floats = EMPTY_CONTACTS.floats
+        """The last step's contacts (see :mod:`engine.world.kernels.layout`)."""
+        self._movers: list[Any] = []
+        """The kinematic bodies then characters of the last step, in the rows its contacts name."""
+        self._mover_numbers: dict[int, tuple[Any, int]] = {}
+        """id(mover) -> (the mover, its number in pair keys): kept while it is in the world."""
+        self._next_mover_number = 0
+        self._body_table: tuple[Any, ...] | None = None
+        self._body_table_key: tuple[int, int] = (-1, -1)
+        self._shapes: Any = None
+        self._shapes_key: tuple[Any, ...] = ()
         self._changes = 0
-        """Bodies added or removed so far: with :attr:`RigidBody.layout_changes`, what :meth:`table` checks
-        before it compares every body's shape and filter with its table's (O(n) Python: 0.2 ms a step at 1000
-        crates)."""
-        self._table_changes = self._table_layout_changes = -1
-        """The body changes and layout changes (:attr:`RigidBody.layout_changes`) when the table was last
-        checked."""
-        self._resting = False
-        self._body_rows = self._state[:0]
-        """:attr:`body_state`, kept (made again when a body is added or removed)."""
+        self._numbers = _Numbers()
 
+    # ---------------------------------------------------------------- reading
     @property
     def contacts(self) -> ContactSet:
         """The contacts of the last step (read-only: the debug overlay draws them)."""
-        return self._contacts
-
-    @property
-    def touching(self) -> Mapping[int, tuple[object, object]]:
-        """The pairs touching after the last step, by contact key (read-only)."""
-        return self._touching
-
-    @property
-    def resting(self) -> bool:
-        """The last step found every body asleep (a hint: the next step first asks whether they still rest)."""
-        return self._resting
+        return ContactSet(self._ints, self._floats, self._participant)
 
     @property
     def body_state(self) -> np.ndarray:
         """The bodies' rows ((len(bodies), STATE_COLUMNS), a view: the step reads and writes it in place)."""
-        return self._body_rows
+        return self._state[:len(self.bodies)]
 
+    def _participant(self, kind: int, index: int) -> Any:
+        """What a contact's A (of ``kind``) or B (``kind`` -1) is: a segment index, a mover or a body."""
+        if kind == STATIC:
+            return index
+        if kind in (KINEMATIC, CHARACTER):
+            return self._movers[index]
+        return self.bodies[index]
+
+    # ---------------------------------------------------------------- bodies
     def add(self, body: RigidBody) -> RigidBody:
         if not isinstance(body, RigidBody):
             raise WorldError(f"add_body takes a RigidBody, got {body!r}")
@@ -77,7 +165,6 @@ class RigidBodySet:
             self._state = grown
         body.bind(self._state, len(self.bodies))
         self.bodies.append(body)
-        self._body_rows = self._state[:len(self.bodies)]
         self._changes += 1
         return body
 
@@ -85,67 +172,235 @@ class RigidBodySet:
         index = next(i for i, b in enumerate(self.bodies) if b is body)
         body.bind(self._state[index].copy()[None, :], 0)  # it keeps its numbers, in a row of its own
         del self.bodies[index]
-        self._body_rows = self._state[:len(self.bodies)]
         self._changes += 1
         for row in range(index, len(self.bodies)):
             self.bodies[row].bind(self._state, row)
-        self._contacts = ContactSet()  # contacts are rebuilt next step (warm starting restarts once)
-        self._touching = {k: ab for k, ab in self._touching.items() if body not in ab}
+        ints = self._ints
+        gone = (ints[:, B] == index) | ((ints[:, KIND] == DYNAMIC) & (ints[:, A] == index))
+        self._keep_contacts(~gone)
+        self._ints[:, B] -= self._ints[:, B] > index
+        self._ints[:, A] -= (self._ints[:, KIND] == DYNAMIC) & (self._ints[:, A] > index)
 
     def forget(self, other: object) -> None:
-        """A non-body participant (a character, a kinematic body) left the world: drop its contacts."""
-        if any(other in ab for ab in self._touching.values()):
-            self._contacts = ContactSet()
-            self._touching = {k: ab for k, ab in self._touching.items() if other not in ab}
+        """A mover (a character, a kinematic body) left the world: its contacts go."""
+        if self._mover_numbers.pop(id(other), None) is None:
+            return
+        rows = [i for i, mover in enumerate(self._movers) if mover is other]
+        if rows:
+            moving = (self._ints[:, KIND] == KINEMATIC) | (self._ints[:, KIND] == CHARACTER)
+            self._keep_contacts(~(moving & (self._ints[:, A] == rows[0])))
 
-    def table(self) -> ShapeTable:
-        """The per-shape table of the current bodies (rebuilt when bodies, shapes or filters change)."""
-        table, bodies = self._table, self.bodies
-        if table is not None and self._changes == self._table_changes \
-                and RigidBody.layout_changes == self._table_layout_changes:
-            return table
-        self._table_changes, self._table_layout_changes = self._changes, RigidBody.layout_changes
-        if table is not None and len(table.bodies) == len(bodies) and table.starts(bodies) and table.filtered_as(bodies):
-            return table
-        if table is None or not table.starts(bodies):
-            self._contacts = ContactSet()  # bodies removed or reordered: its body indices are stale
-        self._table = ShapeTable(bodies)
-        return self._table
+    def _keep_contacts(self, keep: np.ndarray) -> None:
+        self._ints, self._floats = self._ints[keep].copy(), self._floats[keep].copy()
 
     def boxes(self, pad: float) -> np.ndarray:
-        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
-        in one compiled call."""
+        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y)."""
         count = len(self.bodies)
         if not count:
             return np.zeros((0, 4))
-        table = self.table()
+        core, offsets, radius = self._table()[:3]
         state = self._state[:count]
-        _, boxes = body_boxes(table.vertices, table.offsets, table.radius, np.ascontiguousarray(state[:, X:Y + 1]),
-                              np.ascontiguousarray(state[:, ANGLE]), float(pad))
-        return boxes  # type: ignore[no-any-return]
+        place = np.stack([np.cos(state[:, ANGLE]), np.sin(state[:, ANGLE]), state[:, X], state[:, Y]], axis=1)
+        local = core[:, :2]
+        owner = np.repeat(np.arange(count), np.diff(offsets))
+        wx = place[owner, 0] * local[:, 0] - place[owner, 1] * local[:, 1] + place[owner, 2]
+        wy = place[owner, 1] * local[:, 0] + place[owner, 0] * local[:, 1] + place[owner, 3]
+        grow = radius + pad
+        return np.stack([np.minimum.reduceat(wx, offsets[:-1]) - grow, np.minimum.reduceat(wy, offsets[:-1]) - grow,
+                         np.maximum.reduceat(wx, offsets[:-1]) + grow, np.maximum.reduceat(wy, offsets[:-1]) + grow],
+                        axis=1)
 
-    def step(self, scene: RigidScene, dt: float) -> list[ContactEvent]:
-        """Advance every awake body by ``dt`` seconds; returns the contact begin / end events."""
-        if not self.bodies:
-            return self._no_bodies()
-        return self._kept(step_bodies(scene, self.bodies, self, dt))
+    def _table(self) -> tuple[Any, ...]:
+        """The bodies' shape rows (:func:`shape_rows`), filters (K, 3) and ids: made again when bodies were
+        added or removed or a body's shape or filter was set."""
+        key = (self._changes, RigidBody.layout_changes)
+        if self._body_table is None or key != self._body_table_key:
+            bodies = self.bodies
+            filters = np.array([(b.filter.category, b.filter.mask, b.filter.group) for b in bodies],
+                               dtype=np.int64).reshape(-1, 3)
+            ids = np.array([b.id for b in bodies], dtype=np.int64)
+            self._body_table = (*shape_rows([b.shape for b in bodies]), filters, ids)
+            self._body_table_key = key
+        return self._body_table
 
-    def step_among_static(self, static: StaticGeometry, gravity: Vec2, config: PhysicsConfig, static_friction: float,
-                          dt: float) -> list[ContactEvent]:
-        """:meth:`step` in a world with no kinematic bodies, characters or sensors, so no scene to make (a crate
-        scene's whole step costs a few microseconds of Python: each one counts)."""
+    # ---------------------------------------------------------------- the step
+    def step(self, static: StaticGeometry, kinematic_bodies: Sequence[Any], characters: Sequence[Any],
+             gravity: Vec2, cfg: PhysicsConfig, static_friction: float, dt: float) -> list[ContactEvent]:
+        """Advance every awake body by ``dt`` seconds among the ``static`` geometry and the movers (which moved
+        already this step); returns the contact begin / end and crushed events."""
         if not self.bodies:
-            return self._no_bodies()
-        self._contacts, self._touching, events, self._resting = step_among_static(
-            static, gravity, config, static_friction, self, dt, self._body_rows, self._resting, self._contacts,
-            self._touching)
+            self._ints, self._floats = EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats
+            return _NO_EVENTS
+        k = kernels()
+        status, ints, floats, events, normals, fast, moved = k.rigid_step.step(*self.step_arguments(
+            k, static, kinematic_bodies, characters, gravity, cfg, static_friction, dt))
+        if status != 0:
+            return _NO_EVENTS
+        self._ints, self._floats = ints, floats
+        if cfg.continuous and len(fast) and len(static):
+            self._sweep(static, cfg, fast, moved)
+        return self._events(events, normals) if len(events) else _NO_EVENTS
+
+    def step_arguments(self, k: Any, static: StaticGeometry, kinematic_bodies: Sequence[Any],
+                       characters: Sequence[Any], gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
+                       dt: float) -> tuple[Any, ...]:
+        """What :func:`~engine.world.kernels.rigid_step.step` (of the kernels package ``k``) takes for this step:
+        the state rows, the shapes, the level, the movers' rows, the last contacts, the solve's parameters and
+        the step's settings."""
+        movers = [*kinematic_bodies, *characters]
+        if movers != self._movers:
+            self._renumber_movers(movers)
+        params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
+        mover_rows = self._mover_rows(kinematic_bodies, characters, dt, static_friction)
+        return (self.body_state, self._shapes_with(movers, k), static.kernel_level_arrays(), mover_rows, self._ints,
+                self._floats, params, settings)
+
+    def _renumber_movers(self, movers: list[Any]) -> None:
+        """The last contacts' mover rows as rows of ``movers`` (those no longer there dropped)."""
+        row_now = {id(m): i for i, m in enumerate(movers)}
+        new_row_of_old = np.array([row_now.get(id(m), -1) for m in self._movers] + [-1], dtype=np.int64)
+        ints = self._ints
+        moving = (ints[:, KIND] == KINEMATIC) | (ints[:, KIND] == CHARACTER)
+        if moving.any():
+            now = np.where(moving, new_row_of_old[np.where(moving, ints[:, A], -1)], 0)
+            keep = ~moving | (now >= 0)
+            self._keep_contacts(keep)
+            moving, now = moving[keep], now[keep]
+            self._ints[moving, A] = now[moving]
+        for mover in movers:
+            if id(mover) not in self._mover_numbers:
+                self._mover_numbers[id(mover)] = (mover, self._next_mover_number)
+                self._next_mover_number += 1
+        self._movers = movers
+
+    def _shapes_with(self, movers: list[Any], k: Any) -> Any:
+        """The kernels' shape table: the bodies' shapes, then the movers' (the fields of a
+        :class:`~engine.world.kernels.layout.Shapes`, as a plain tuple: see
+        :func:`~engine.world.kernels.rigid_step.step`)."""
+        key = (self._changes, RigidBody.layout_changes, tuple(id(m.shape) for m in movers),
+               tuple(id(m.filter) for m in movers))
+        if self._shapes is None or key != self._shapes_key:
+            core, offsets, radius, extent, reach, filters, ids = self._table()
+            if movers:
+                m_core, m_offsets, m_radius, m_extent, m_reach = shape_rows([m.shape for m in movers])
+                core = np.concatenate([core, m_core])
+                offsets = np.concatenate([offsets, offsets[-1] + m_offsets[1:]])
+                radius, extent = np.concatenate([radius, m_radius]), np.concatenate([extent, m_extent])
+                reach = np.concatenate([reach, m_reach])
+                filters = np.concatenate([filters, np.array(
+                    [(m.filter.category, m.filter.mask, m.filter.group) for m in movers], dtype=np.int64)])
+                ids = np.concatenate([ids, np.array([self._mover_numbers[id(m)][1] for m in movers], np.int64)])
+            self._shapes = tuple(Shapes(core, offsets, radius, extent, reach, filters, ids))
+            self._shapes_key = key
+        return self._shapes
+
+    @staticmethod
+    def _mover_rows(kinematic_bodies: Sequence[Any], characters: Sequence[Any], dt: float,
+                    static_friction: float) -> np.ndarray:
+        """The movers' rows (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`): where each started this step,
+        the speed it moved at, its friction, kind and box over the step."""
+        rows = np.zeros((len(kinematic_bodies) + len(characters), MOVER_COLUMNS))
+        for i, body in enumerate(kinematic_bodies):
+            start = body.previous_transform
+            (vx, vy), w = body.velocity, body.angular_velocity
+            box = body.aabb().union(body.shape.aabb(start))
+            rows[i, MOVER_X:MOVER_X + 3] = (*start.position, start.angle)
+            rows[i, MOVER_VX:MOVER_VX + 3] = (vx, vy, w)
+            rows[i, MOVER_FRICTION], rows[i, MOVER_KIND] = static_friction, KINEMATIC
+            rows[i, MOVER_MOVING] = 1.0 if (vx, vy, w) != (0.0, 0.0, 0.0) else 0.0
+            rows[i, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+        for j, ch in enumerate(characters, start=len(kinematic_bodies)):
+            begin = ch.previous_position or ch.position
+            box = ch.shape.aabb(ch.transform).union(ch.shape.aabb(Transform(begin)))
+            rows[j, MOVER_X:MOVER_X + 3] = (begin[0], begin[1], 0.0)
+            rows[j, MOVER_VX:MOVER_VX + 3] = ((ch.position[0] - begin[0]) / dt, (ch.position[1] - begin[1]) / dt, 0.0)
+            rows[j, MOVER_FRICTION], rows[j, MOVER_KIND] = ch.config.friction, CHARACTER
+            rows[j, MOVER_MOVING] = 1.0 if ch.velocity != (0.0, 0.0) else 0.0
+            rows[j, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+        return rows
+
+    def _events(self, rows: np.ndarray, normals: np.ndarray) -> list[ContactEvent]:
+        """The step's events as Python objects (see :class:`~engine.types.ContactEvent`)."""
+        events = []
+        participant, bodies = self._participant, self.bodies
+        for (kind, a_kind, a, b), normal in zip(rows.tolist(), normals.tolist()):
+            first, body = participant(a_kind, a), bodies[b]
+            if kind == BEGAN:
+                events.append(ContactEvent("begin", first, body, (normal[0], normal[1])))
+            elif kind == ENDED:
+                events.append(ContactEvent("end", first, body, (0.0, 0.0)))
+            elif kind == CRUSHED:
+                events.append(ContactEvent("crushed", body, first, (normal[0], normal[1])))
         return events
 
-    def _no_bodies(self) -> list[ContactEvent]:
-        if len(self._contacts) or self._touching:
-            self._contacts, self._touching = ContactSet(), {}
-        return []
+    # ---------------------------------------------------------------- continuous collision
+    def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
+        """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
+        where they were to where the solver put them, and stopped at the first touch: nothing passes through a
+        thin platform in one step."""
+        bp, state = static.broadphase, self._state
+        for row, (dx, dy) in zip(fast.tolist(), moved.tolist()):
+            body = self.bodies[row]
+            origin = (float(state[row, PREVIOUS_X]), float(state[row, PREVIOUS_Y]))
+            hit = _first_entry(bp, body.shape, Transform(origin, body.angle), (dx, dy), cfg.continuous_min_approach)
+            if hit is None or hit.fraction >= 1.0:
+                continue
+            f = hit.fraction
+            back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
+            state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
-    def _kept(self, outcome: StepOutcome) -> list[ContactEvent]:
-        self._contacts, self._touching, events, self._resting = outcome
-        return events
+
+def _first_entry(bp: Any, shape: RoundedPolygon, xf: Transform, d: Vec2, min_approach: float) -> CastHit | None:
+    """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, moving into it at least
+    ``min_approach`` (a cosine) steeply. Passed over: segments it already touches at the start (the floor a
+    sliding crate rests on must not hide the wall ahead) and glancing touches (sliding along the floor over a
+    joint is the solver's business)."""
+    length = math.hypot(d[0], d[1])
+    best: CastHit | None = None
+    for i in bp.query_swept(shape.aabb(xf), d).tolist():
+        hit = shape_cast(shape, xf, d, bp.shape(i), Transform())
+        if hit is None or hit.started_inside or hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * length:
+            continue
+        if best is None or hit.fraction < best.fraction:
+            best = hit
+    return best
+
+
+
+def compile_stages(k: Any) -> Iterator[str]:
+    """Compile (or load from the disk cache) the rigid step's kernels of the package ``k``, stage by stage
+    (each stage's kernels are reused by the next), on a scene of two stacked crates on a floor beside a moving
+    platform; yields each stage's name once it is ready (for progress displays)."""
+    from .kinematic import KinematicBody
+
+    static = StaticGeometry()
+    static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
+    bodies = RigidBodySet(PhysicsConfig())
+    for y in (18.0, 52.0):
+        bodies.add(RigidBody(RoundedPolygon.box(16.0, 16.0), (0.0, y)))
+    platform = KinematicBody(RoundedPolygon.box(32.0, 8.0), (60.0, 10.0), velocity=(10.0, 0.0))
+    args = bodies.step_arguments(k, static, [platform], [], (0.0, -1800.0), bodies.config, 0.6, 1 / 60)
+    state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings = args
+    shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
+    start = np.ascontiguousarray(state[:, [X, Y, ANGLE]])
+    place = k.narrow_phase.placements(shapes, start, movers, len(state))
+    boxes = k.narrow_phase.boxes_of(shapes, place, settings[k.layout.SPECULATIVE])
+    ints, floats, count = k.narrow_phase.gather(shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
+                                                settings)
+    k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state))
+    yield "contacts"
+    solver = k.contact_solver
+    rows = np.zeros((2, solver.ROW_COLUMNS))
+    rows[0, [solver.ROW_INV_MASS, solver.ROW_INV_INERTIA, solver.ROW_Y, solver.ROW_EXTENT]] = 1.0, 0.01, 18.0, 16.0
+    table = np.zeros((1, solver.TABLE_COLUMNS))
+    table[0, [solver.NY, solver.FRICTION, solver.STIFF, solver.STATIC, solver.VALID0, solver.VALID1]] = 1.0
+    pair = np.array([[1, 0]], dtype=np.int64)
+    order, starts, light_colours = solver.colour_order(pair, 1, np.zeros(1, np.bool_))
+    step_params = params[0].copy()
+    solver.solve(rows, 1, pair[order], table, np.zeros((1, 4)), (starts, light_colours), step_params, 0.5)
+    yield "contact solve"
+    k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
+                            np.zeros(len(state), np.bool_))
+    yield "sleep"
+    k.rigid_step.step(*args)
+    yield "rigid step"

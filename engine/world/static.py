@@ -19,11 +19,11 @@ from ..geometry import RoundedPolygon, StaticBroadPhase, Transform, Vec2, minkow
 from ..types import (
     DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, Neighbour, WorldError, require_nonnegative, unit_or_none,
 )
-from .cast_kernel import (
-    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, first_hit_among_segments,
-    grid_query, move_among_segments, sum_row_width,
-)
 from .filters import filter_arrays
+from .jit import kernels
+from .kernels.layout import (
+    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, Level, sum_row_width,
+)
 
 __all__ = ["QueryConfig", "StaticGeometry"]
 
@@ -72,6 +72,8 @@ class StaticGeometry:
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._grid: _Grid | None = None
+        self._kernel_level: tuple[StaticBroadPhase, Any] | None = None
+        self._kernel_level_arrays: tuple[Any, tuple[Any, ...]] | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -151,6 +153,21 @@ class StaticGeometry:
         self._filter_arrays = filter_arrays([flt for flt, _ in filters])
 
     # ---------------------------------------------------------------- reading
+    def kernel_level(self) -> Any:
+        """The segments as the rigid-body kernels read them (:class:`~engine.world.kernels.layout.Level`):
+        made once per build of the broad phase."""
+        bp = self.broadphase
+        if self._kernel_level is None or self._kernel_level[0] is not bp:
+            self._kernel_level = (bp, _level_arrays(bp, self._joints, self._filter_arrays))
+        return self._kernel_level[1]
+
+    def kernel_level_arrays(self) -> tuple[Any, ...]:
+        """:meth:`kernel_level`'s fields as a plain tuple (as the rigid step takes them), made once."""
+        level = self.kernel_level()
+        if self._kernel_level_arrays is None or self._kernel_level_arrays[0] is not level:
+            self._kernel_level_arrays = (level, tuple(level))
+        return self._kernel_level_arrays[1]
+
     def filter_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """(category, mask, group) per segment; ``None`` when every segment has the default filter."""
         self.broadphase  # noqa: B018 - builds them if needed
@@ -207,39 +224,39 @@ class StaticGeometry:
             return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
         arguments = self._compiled_gather(box, query)
         assert arguments is not None
-        count = grid_query(*arguments[:-1])  # type: ignore[call-arg]  # (numba's typing of a star call)
+        count = kernels().mover.grid_query(*arguments[:-1])  # type: ignore[call-arg]  # (numba's typing of a star call)
         return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def move_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon, mover: np.ndarray,
                    skin: float, snap_length: float, step_height: float, start: Vec2, d: Vec2, velocity: Vec2,
                    grounded: bool, stops_out: np.ndarray, touched_out: np.ndarray) -> tuple | None:
         """A character's whole move among the segments in ``box`` whose filters touch ``query``, in one compiled
-        call: :func:`~engine.world.cast_kernel.move_among_segments`' answer (``shape``: the character's
-        skin-grown cast shape; ``mover``: its :func:`~engine.world.cast_kernel.mover_constants`). ``None`` when
+        call: :func:`~engine.world.kernels.mover.move_among_segments`' answer (``shape``: the character's
+        skin-grown cast shape; ``mover``: its :func:`~engine.world.kernels.mover.mover_constants`). ``None`` when
         the grid or the shape cannot be queried compiled."""
         gather = self._compiled_gather(box, query, shape)
         if gather is None:
             return None
         table = self.table_of(shape)
-        return move_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
+        return kernels().mover.move_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
             *gather, table.rows, table.core, mover, skin, snap_length, step_height, start[0], start[1], d[0], d[1],
             velocity[0], velocity[1], grounded, stops_out, touched_out)
 
     def first_hit_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon,
                         constants: np.ndarray, start: Vec2, d: Vec2) -> tuple | None:
         """A probe's first hit among the segments in ``box`` whose filters touch ``query``, in one compiled call:
-        :func:`~engine.world.cast_kernel.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
-        ``constants``: its :func:`~engine.world.cast_kernel.sweep_constants`). ``None`` as :meth:`move_among`."""
+        :func:`~engine.world.kernels.mover.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
+        ``constants``: its :func:`~engine.world.kernels.mover.sweep_constants`). ``None`` as :meth:`move_among`."""
         gather = self._compiled_gather(box, query, shape)
         if gather is None:
             return None
         table = self.table_of(shape)
-        return first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
+        return kernels().mover.first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
             *gather, table.rows, table.core, constants, start[0], start[1], d[0], d[1])
 
     def _compiled_gather(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon | None = None
                          ) -> tuple[Any, ...] | None:
-        """The arguments of :func:`~engine.world.cast_kernel.grid_query` for ``box`` and ``query`` (the filters
+        """The arguments of :func:`~engine.world.kernels.mover.grid_query` for ``box`` and ``query`` (the filters
         checked unless the query and every segment have the default one), with the segments' one-way flags after
         them, for the kernels that gather and query in one call; ``None`` when the grid or the (polygon)
         ``shape`` cannot be queried compiled."""
@@ -280,7 +297,7 @@ class StaticGeometry:
 
     def sum_table(self, shape: RoundedPolygon, segments: list[int] | np.ndarray) -> _SumTable | None:
         """The table of the Minkowski sums of the segments with the upright ``shape``'s core, for the compiled
-        queries (:mod:`engine.world.cast_kernel`; the radius is added there, so a shape and its skin-grown
+        queries (:mod:`engine.world.kernels.mover`; the radius is added there, so a shape and its skin-grown
         copy share it), with the rows of ``segments`` built. Each row is built once per segment and core,
         with the reference :func:`~engine.geometry.minkowski_difference`. ``None`` when the shape or one of
         those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
@@ -332,7 +349,7 @@ class StaticGeometry:
 
 
 class _Grid:
-    """The broad phase's grid as flat arrays for :func:`~engine.world.cast_kernel.grid_query`, with the
+    """The broad phase's grid as flat arrays for :func:`~engine.world.kernels.mover.grid_query`, with the
     segments' boxes, filters (the default everywhere when the level has no others) and one-way flags."""
 
     def __init__(self, broadphase: StaticBroadPhase, filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
@@ -351,13 +368,13 @@ class _Grid:
         self.one_way = np.array([c.one_way is not None for c in colliders], dtype=bool).reshape(n)
         self.any_one_way = bool(self.one_way.any())
         self.found = np.zeros(n, dtype=np.int64)
-        """Where :func:`~engine.world.cast_kernel.grid_query` puts the segments it finds (reused)."""
+        """Where :func:`~engine.world.kernels.mover.grid_query` puts the segments it finds (reused)."""
         self.scratch = np.zeros(len(self.members), dtype=np.int64)
         """Where it gathers the cells' members on the way (reused: as long as all of them)."""
 
 
 class _SumTable:
-    """The rows of one moving core's Minkowski sums with the segments (see ``engine.world.cast_kernel.SUM_*``),
+    """The rows of one moving core's Minkowski sums with the segments (see ``engine.world.kernels.mover.SUM_*``),
     each built when its segment is first asked for. Rows of untouched segments cost no memory until written
     (``np.zeros`` maps pages lazily)."""
 
@@ -385,6 +402,29 @@ class _SumTable:
             return
         for i, ((x, y), (nx, ny)) in enumerate(zip(grown.vertices, grown.normals)):
             row[SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
+
+
+def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",
+                  filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> Any:
+    """The broad phase's segments as a :class:`~engine.world.kernels.layout.Level` (see there)."""
+    count = len(bp)
+    edge = bp.b - bp.a
+    length = np.hypot(edge[:, 0], edge[:, 1])
+    side = np.stack([edge[:, 1], -edge[:, 0]], axis=1) / np.where(length > 0, length, 1.0)[:, None]
+    core = np.empty((2 * count, 4))
+    core[0::2, :2], core[1::2, :2], core[0::2, 2:], core[1::2, 2:] = bp.a, bp.b, side, -side
+    if filters is None:
+        filter_rows = np.tile([DEFAULT_FILTER.category, DEFAULT_FILTER.mask, DEFAULT_FILTER.group], (count, 1))
+    else:
+        filter_rows = np.stack(filters, axis=1)
+    keys, starts, members = bp.cell_arrays() if count else (np.zeros(0, np.int64),) * 3
+    return Level(core, np.array(bp.radius, dtype=np.float64), np.array(bp.aabbs),
+                 np.array(filter_rows, dtype=np.int64), np.array(joints.shared_flags(), dtype=np.bool_),
+                 np.array(joints.ends, dtype=np.float64), joints.order.astype(np.int64),
+                 np.array(joints.group_start, dtype=np.int64), np.array(joints.group_size, dtype=np.int64),
+                 float(bp.cell_size),
+                 np.array(keys, dtype=np.int64), np.array(starts, dtype=np.int64),
+                 np.array(members, dtype=np.int64), np.full(count, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 class _Joints:

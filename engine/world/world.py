@@ -35,11 +35,9 @@ from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
-from .cast_kernel import (
-    DONE, boxes_near, cast_sums, contact_sums, first_hit_mover, mover_constants, slide_sums, slide_touch_checked,
-    slide_touch_mover, sweep_constants, touch_sums,
-)
-from .contacts import ContactSet, RigidScene
+from .kernels.layout import DONE
+from .jit import kernels
+from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kinematic import KinematicBody
 from .rigid import RigidBodySet
@@ -82,7 +80,7 @@ class _CrowdBoxes:
         self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
                                 dtype=np.int64).reshape(-1, 3)
         self.found = np.zeros(len(self.characters), dtype=np.int64)
-        """Where :func:`~engine.world.cast_kernel.boxes_near` puts the indices it finds (reused)."""
+        """Where :func:`~engine.world.kernels.mover.boxes_near` puts the indices it finds (reused)."""
         self.stale: list[int] = []
         """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
         self.touchable: dict[int, tuple[CollisionFilter, bool]] = {}
@@ -113,7 +111,8 @@ class _CrowdBoxes:
                 self.rows[k] = row = tuple(ch.aabb())
                 self.boxes[k] = row
             self.stale = []
-        count = boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group, self.found)
+        count = kernels().mover.boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group,
+                                           self.found)
         if not count:
             return found
         for k in self.found[:count].tolist():
@@ -152,7 +151,7 @@ class _KinematicBoxes:
             self.neighbours.append(Neighbour(body.collider, body.shape, xf, (row.min_x, row.min_y, row.max_x, row.max_y)))
         self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
         self.found = np.zeros(len(bodies), dtype=np.int64)
-        """Where :func:`~engine.world.cast_kernel.boxes_near` puts the rows it finds (reused)."""
+        """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
         """Add to ``found``, in order, the bodies whose swept boxes overlap ``box`` and whose filters touch
@@ -179,7 +178,7 @@ class _StandingBodies:
 @lru_cache(maxsize=16)
 def _open_filters(count: int) -> np.ndarray:
     """``count`` rows of a filter that touches every query (all categories, no group), for
-    :func:`~engine.world.cast_kernel.boxes_near`'s box test alone (shared: never written). The bodies' own
+    :func:`~engine.world.kernels.mover.boxes_near`'s box test alone (shared: never written). The bodies' own
     filters may change at any time, and are tested as they are."""
     filters = np.full((count, 3), _ALL, dtype=np.int64)
     filters[:, 2] = 0
@@ -188,8 +187,8 @@ def _open_filters(count: int) -> np.ndarray:
 
 def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> list[int]:
     """The rows of ``boxes`` ((n, 4) px) that overlap or touch ``box`` grown by ``pad`` px, ascending, found in
-    one compiled call (:func:`~engine.world.cast_kernel.boxes_near`, its answer put in ``found``, n long)."""
-    count = boxes_near(boxes, _open_filters(len(boxes)), box.min_x - pad, box.min_y - pad, box.max_x + pad,
+    one compiled call (:func:`~engine.world.kernels.mover.boxes_near`, its answer put in ``found``, n long)."""
+    count = kernels().mover.boxes_near(boxes, _open_filters(len(boxes)), box.min_x - pad, box.min_y - pad, box.max_x + pad,
                        box.max_y + pad, _ALL, _ALL, 0, found)
     rows: list[int] = found[:count].tolist()
     return rows
@@ -373,11 +372,7 @@ class World:
             raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
         self._stepping = True
         try:
-            if self.kinematic_bodies or self.characters or self._sensor_set.sensors:
-                self.events = self._step_parts(dt)
-            else:  # (rigid bodies among static geometry only, the usual crate scene: no other part to step)
-                self.events = self._rigid.step_among_static(self.static, self.gravity, self.physics,
-                                                            self.static_friction, dt)
+            self.events = self._step_parts(dt)
             self.time += dt
             self.step_count += 1
         finally:
@@ -387,16 +382,17 @@ class World:
 
     def _step_parts(self, dt: float) -> list[ContactEvent]:
         """A step of every part in turn; returns its events."""
+        events: list[ContactEvent] = []
         try:
             for body in self.kinematic_bodies:
                 body.advance(dt)
-            events: list[ContactEvent] = self._move_characters(dt) if self.characters else []
+            if self.characters:
+                events = self._move_characters(dt)
         finally:
             self._crowd = self._standing = None
-        if self._rigid.bodies:  # (a world of characters only: no rigid step; removing the last body clears its contacts)
-            scene = RigidScene(self.static, self.kinematic_bodies, self.characters, self.gravity, self.physics,
-                               self.static_friction)
-            events.extend(self._rigid.step(scene, dt))
+        if self._rigid.bodies:  # (a world of characters only: no rigid step)
+            events.extend(self._rigid.step(self.static, self.kinematic_bodies, self.characters, self.gravity,
+                                           self.physics, self.static_friction, dt))
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
             events.extend(self._sensor_set.sense([*self.characters, *self.bodies], self._boxes_for_sensors()))
         return events
@@ -627,7 +623,7 @@ class World:
     def _sum_rows(self, shape: RoundedPolygon, xf: Transform, ignore: Iterable[object],
                   candidates: list[Neighbour] | Gathered | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
-        shape's core (see :mod:`engine.world.cast_kernel`), when the compiled queries can answer for the
+        shape's core (see :mod:`engine.world.kernels.mover`), when the compiled queries can answer for the
         gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
         if not isinstance(candidates, Gathered) or xf.angle != 0.0:
             return None
@@ -680,7 +676,7 @@ class World:
                                         rows)
         table, segment_rows, core = rows
         box = shape.local_aabb
-        stops, px, py, vx, vy = slide_sums(
+        stops, px, py, vx, vy = kernels().mover.slide_sums(
             table, segment_rows, core, shape.radius, box.min_x, box.min_y, box.max_x, box.max_y, position[0],
             position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded, config.floor_limit,
             config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
@@ -697,15 +693,16 @@ class World:
         stops_out, touched_out = self._slide_out
         constants = self._mover_constants(shape, touching, config)
         table, segment_rows, core = rows
-        answer = slide_touch_checked(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
-                                     velocity[0], velocity[1], grounded, stops_out, touched_out)
+        mover = kernels().mover
+        answer = mover.slide_touch_checked(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
+                                           velocity[0], velocity[1], grounded, stops_out, touched_out)
         if answer[0] < 0:  # a row not built yet (the first meeting with a segment), or not usable
             checked = self._static_only_rows(shape, ignore, candidates)
             if checked is None:
                 return None
             table, segment_rows, core = checked
-            answer = slide_touch_mover(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
-                                       velocity[0], velocity[1], grounded, stops_out, touched_out)
+            answer = mover.slide_touch_mover(table, segment_rows, core, constants, position[0], position[1], d[0],
+                                             d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
         elif isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         return self._slid(segment_rows, answer, stops_out, touched_out)
@@ -716,7 +713,7 @@ class World:
                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching] | None:
         """A character's whole move in one compiled call (gather in ``box`` with filter ``query``, ``ignore``:
         itself; slide by ``d`` from ``position`` of its skin-grown ``shape``; what its own shape ``touching``
-        touches; a grounded walk's snap down; see :func:`~engine.world.cast_kernel.move_among_segments`), when
+        touches; a grounded walk's snap down; see :func:`~engine.world.kernels.mover.move_among_segments`), when
         only the level's segments are near (:meth:`_only_segments_near`) and the move needs no step up and no V
         floor: (hits, stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did
         not), what it touches at the end). ``None`` otherwise: the mover makes it the usual way."""
@@ -746,7 +743,7 @@ class World:
 
     def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
               ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
-        """A compiled slide's ``answer`` (:func:`~engine.world.cast_kernel.slide_touch_mover`'s, with its stops
+        """A compiled slide's ``answer`` (:func:`~engine.world.kernels.mover.slide_touch_mover`'s, with its stops
         and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments, or
         ``None`` when the rows name the segments themselves) as :meth:`compiled_slide` answers: hits, stops, end
         position, end velocity, what it touches there."""
@@ -774,13 +771,13 @@ class World:
         return hits, trail
 
     def _mover_constants(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig) -> np.ndarray:
-        """:func:`~engine.world.cast_kernel.mover_constants` of a character's cast ``shape``, own shape
+        """:func:`~engine.world.kernels.mover.mover_constants` of a character's cast ``shape``, own shape
         (``touching``) and ``config``, made once per the three (kept with them, so that their ids stay theirs)."""
         kept = self._movers.get(id(shape))  # (a cast shape is its character's own: one entry per character)
         if kept is None or kept[1] is not shape or kept[2] is not touching or kept[3] is not config:
             if len(self._movers) >= _MOVERS:
                 self._movers.clear()
-            constants = mover_constants(
+            constants = kernels().mover.mover_constants(
                 shape.radius, shape.local_aabb, config.up, config.floor_limit, config.constant_speed_on_slopes,
                 config.graze_cosine, config.max_slides, touching.radius, touching.local_aabb,
                 config.touch_margin, config.penetration_slop)
@@ -798,19 +795,19 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        return self._touching(segment_rows, *touch_sums(
+        return self._touching(segment_rows, *kernels().mover.touch_sums(
             table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
             config.up[0], config.up[1], config.floor_limit, config.penetration_slop, 2.0))
 
     def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
                   overlapping: bool) -> Touching:
-        """:func:`~engine.world.cast_kernel.touch_sums`' answer with the chosen contacts as scene contacts."""
+        """:func:`~engine.world.kernels.mover.touch_sums`' answer with the chosen contacts as scene contacts."""
         chosen = [None if place < 0 else self._contact_of(segment_rows, found[place].tolist())
                   for place in (floor, wall, ceiling)]
         return chosen[0], chosen[1], chosen[2], walls, overlapping
 
     def _contact_of(self, segment_rows: np.ndarray | None, row: list[float]) -> SceneContact:
-        """A row of :func:`~engine.world.cast_kernel.contact_sums`' answer as a scene contact (its first column
+        """A row of :func:`~engine.world.kernels.mover.contact_sums`' answer as a scene contact (its first column
         a row of ``segment_rows``, the gathered segments; the segment itself when ``None``)."""
         k, separation, nx, ny, px, py = row
         segment = int(k) if segment_rows is None else segment_rows[int(k)]
@@ -826,8 +823,8 @@ class World:
         if rows is None:
             return None
         table, segment_rows, core = rows
-        k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segment_rows, core, self._sweep_constants(shape, graze_cosine),
-                                                       position[0], position[1], d[0], d[1])
+        k, f, hx, hy, nx, ny, inside = kernels().mover.first_hit_mover(
+            table, segment_rows, core, self._sweep_constants(shape, graze_cosine), position[0], position[1], d[0], d[1])
         if k < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
@@ -851,14 +848,14 @@ class World:
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment), inside),)
 
     def _sweep_constants(self, shape: RoundedPolygon, graze_cosine: float) -> np.ndarray:
-        """:func:`~engine.world.cast_kernel.sweep_constants` of a skin-grown ``shape`` and ``graze_cosine``, made
+        """:func:`~engine.world.kernels.mover.sweep_constants` of a skin-grown ``shape`` and ``graze_cosine``, made
         once per the two (kept with the shape, so that its id stays its own)."""
         constants = self._sweeps.get(id(shape))
         if constants is None or constants[1] is not shape or constants[2] != graze_cosine:
             if len(self._sweeps) >= _MOVERS:
                 self._sweeps.clear()
-            constants = self._sweeps[id(shape)] = (sweep_constants(shape.radius, shape.local_aabb, graze_cosine), shape,
-                                                   graze_cosine)
+            made = kernels().mover.sweep_constants(shape.radius, shape.local_aabb, graze_cosine)
+            constants = self._sweeps[id(shape)] = (made, shape, graze_cosine)
         return constants[0]  # type: ignore[no-any-return]
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
@@ -868,7 +865,7 @@ class World:
         bit), the other colliders one by one; merged in the candidates' order between equal fractions."""
         ox, oy = xf.position
         table, segment_rows, core = rows
-        found = cast_sums(table, segment_rows, core, shape.radius, ox, oy, tx, ty, *box, 2.0)
+        found = kernels().mover.cast_sums(table, segment_rows, core, shape.radius, ox, oy, tx, ty, *box, 2.0)
         hits = []
         if len(found):
             segments, collider = candidates.segments, self.static.collider
@@ -909,7 +906,7 @@ class World:
         in the candidates' order."""
         ox, oy = xf.position
         table, segment_rows, core = rows
-        found = contact_sums(table, segment_rows, core, shape.radius, ox, oy, margin, *box, 2.0)
+        found = kernels().mover.contact_sums(table, segment_rows, core, shape.radius, ox, oy, margin, *box, 2.0)
         contacts = []
         if len(found):
             segments, collider = candidates.segments, self.static.collider

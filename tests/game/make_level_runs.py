@@ -210,8 +210,8 @@ def crate_near(s, x):
 PLANS = {
     "1_hills_and_ledges": lambda s: [
         run(1300),
-        jump_to(1400),  # up through the first one-way step
-        jump_to(1510),  # the second
+        run(1568, hop=False),
+        jump_to(1568), jump_to(1568),  # up through the ledges on the cliff's face
         jump_to(1640),  # the cliff top
         run(1990, hop=False),
         hold({"down", "jump"}, 4),  # drop through the bridge
@@ -219,13 +219,15 @@ PLANS = {
         run(2540, hop=False),
         jump(),  # over the spikes (onto the middle ledge or past it)
         run(3740),  # over the hills and through the V
-        jump_to(3856), jump_to(3952), jump_to(3856), jump_to(3952),  # up the one-way tower
+        run(3990, hop=False),
+        jump_to(3990), jump_to(3990), jump_to(3990), jump_to(3990),  # up the one-way tower
         jump_to(4100),  # onto the mesa
         run(8100),  # down the long slope, over the hill country, over three gaps
-        jump_to(8256), jump_to(8430),  # over the widest gap by its one-way ledge
-        run(8500, hop=False),
-        jump_to(8560), jump_to(8688), jump_to(8816), run(8840, hop=False), jump_to(8944),  # up the staircase
-        run(8990, hop=False), jump_to(9064),
+        jump_to(8256),  # over the widest gap by its one-way ledge: onto it, along it, off it
+        until(lambda s: s.hero.position[0] > 8250, ("right",)), jump_to(8430),
+        run(8980, hop=False),
+        jump_to(8980), jump_to(8980), jump_to(8980), jump_to(8980),  # up the ledges
+        jump_to(9064),
         run(9500, hop=False),
         hold({"down", "jump"}, 4),  # down through the cave's three floors
         until(lambda s: s.hero.on_floor),
@@ -236,9 +238,10 @@ PLANS = {
         hold({"down", "jump"}, 4),
         until(lambda s: s.hero.on_floor),
         run(11650),  # the valleys and gaps
-        jump_to(11760), jump_to(11856), jump_to(11760), jump_to(11856), jump_to(12000),  # up to the summit
+        run(11890, hop=False),
+        jump_to(11890), jump_to(11890), jump_to(11890), jump_to(11890), jump_to(12000),  # up to the summit
         run(14380),  # down it, over the spikes between the hills
-        run(14470, hop=False), jump_to(14530), jump_to(14640),  # up onto the bridge
+        run(14440, hop=False), jump_to(14500), jump_to(14640),  # onto the step, up onto the bridge
         run(18700),  # across it, the valleys and the last hills to the flag
     ],
     "2_crates": lambda s: [

@@ -135,3 +135,25 @@ def test_the_seam_check_finds_a_one_pixel_gap(window, tmp_path):
         sprite.width = 31
     picture = shoot(window, renderer, (448.0, 180.0), "seams_broken", tmp_path)
     assert seams(picture) > 100
+
+
+def test_each_teaching_level_has_its_own_backdrop_and_ground_decoration():
+    """Level 1 a meadow with flowers, level 2 autumn with mushrooms, level 3 dusk with pebbles: no two share
+    a backdrop image or a decoration tile, and each backdrop's colours differ (not the same picture twice)."""
+    from game.art import FLOWERS, MUSHROOMS, PEBBLES
+
+    names = ["1_hills_and_ledges", "2_crates", "3_machines"]
+    images, decorations, skies = [], [], []
+    for name, decoration in zip(names, (FLOWERS, MUSHROOMS, PEBBLES)):
+        level = Session.open(ROOT / "levels" / f"{name}.tmx").level
+        layers = [layer for layer in level.tmx.layers if isinstance(layer, dict)]
+        images.append({layer["image"].name for layer in layers})
+        skies.append(np.asarray(Image.open(layers[0]["image"]).convert("RGB"))[::40, 0].astype(int))
+        cells = (ROOT / "levels" / f"{name}.tmx").read_text().replace("\n", "")  # (the ground layer's CSV)
+        decorations.append({tid for tid in (FLOWERS, MUSHROOMS, PEBBLES) if f",{tid + 1}," in cells})
+        assert decoration in decorations[-1], f"{name} has no {decoration}"
+    for a in range(3):
+        for b in range(a + 1, 3):
+            assert not images[a] & images[b]
+            assert decorations[a] != decorations[b]
+            assert np.abs(skies[a] - skies[b]).mean() > 20

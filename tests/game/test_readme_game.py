@@ -25,7 +25,7 @@ def test_the_minimal_game_runs(monkeypatch):
             game.on_update(1 / 60)
             game.on_draw()
         assert scope["hero"].on_floor and scope["hero"].position[0] > start + 100
-        assert scope["signs"] and scope["signs"][0][1] == "arrows run, space jumps"  # the custom class's factory ran
+        assert scope["signs"] and scope["signs"][0][1] == "[right] runs, [jump] jumps"  # the custom class's factory ran
         assert scope["stage"].rules.pickup_total == 4  # the rules component counts the map's coins
         pixels = arcade.get_image(0, 0, 960, 540).convert("RGB")
         sky = pixels.getpixel((480, 20))

@@ -9,6 +9,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 import arcade  # noqa: E402
 
 from game.app import GameWindow  # noqa: E402
+from game.controls import DEFAULT_BUTTONS, DEFAULT_KEYS  # noqa: E402
 from game.settings import Settings, settings_path  # noqa: E402
 from tests.game.test_window import ROOT, frames  # noqa: E402
 
@@ -71,16 +72,21 @@ def test_volume_and_mute_are_saved_and_restored_at_the_next_start(config_home):
         again.close()
 
 
-def test_rebinding_jump_to_x_plays_with_x_and_survives_a_restart():
+def rebind(window, action, symbol):
+    select(window, f"Key: {action}")
+    press(window, arcade.key.ENTER)
+    assert window.settings_menu.waiting == ("key", action)
+    press(window, symbol)
+    assert window.settings_menu.waiting is None
+
+
+def test_rebinding_jump_to_x_adds_it_beside_space_plays_with_x_and_survives_a_restart():
+    """A new key is added, not swapped in: jump is Space and X after it (X took Z's place, the second)."""
     window = GameWindow()
     try:
         open_settings_from_title(window)
-        select(window, "Key: jump")
-        press(window, arcade.key.ENTER)
-        assert window.settings_menu.waiting == ("key", "jump")
-        press(window, arcade.key.X)
-        assert window.settings_menu.waiting is None
-        assert window.controls.keys["jump"] == (arcade.key.X,)
+        rebind(window, "jump", arcade.key.X)
+        assert window.controls.keys["jump"] == (arcade.key.SPACE, arcade.key.X)
     finally:
         window.close()
     window = GameWindow(DEMO)
@@ -88,15 +94,31 @@ def test_rebinding_jump_to_x_plays_with_x_and_survives_a_restart():
         frames(window, 30)
         hero = window.play.session.hero
         ground_y = hero.position[1]
-        window.on_key_press(arcade.key.SPACE, 0)  # no longer jump
+        window.on_key_press(arcade.key.Z, 0)  # no longer jump
         frames(window, 10)
-        window.on_key_release(arcade.key.SPACE, 0)
+        window.on_key_release(arcade.key.Z, 0)
         assert abs(hero.position[1] - ground_y) < 1.0
         window.on_key_press(arcade.key.X, 0)
         frames(window, 10)
         assert hero.position[1] > ground_y + 20
     finally:
         window.close()
+
+
+def test_an_action_has_up_to_two_keys_and_pressing_one_of_its_keys_again_takes_it_off():
+    window = GameWindow()
+    try:
+        open_settings_from_title(window)
+        rebind(window, "left", arcade.key.A)  # A is already left's: taken off (Left stays)
+        assert window.controls.keys["left"] == (arcade.key.LEFT,)
+        rebind(window, "left", arcade.key.J)  # added as the second key
+        assert window.controls.keys["left"] == (arcade.key.LEFT, arcade.key.J)
+        rebind(window, "left", arcade.key.LEFT)  # and the first can go, leaving J
+        rebind(window, "left", arcade.key.J)  # but not the last one
+        assert window.controls.keys["left"] == (arcade.key.J,)
+    finally:
+        window.close()
+    assert Settings.load().keys["left"] == (arcade.key.J,)
 
 
 def test_escape_cancels_a_rebinding_and_a_gamepad_button_can_be_rebound():
@@ -156,8 +178,8 @@ def test_finishing_a_level_keeps_the_best_time_and_the_title_shows_it():
         window.close()
     window = GameWindow()
     try:
-        row = next(item for item in window.title.menu.items if item.label == "Demo")
-        assert f"{best.time:5.1f} s" in row.value() and "/4" in row.value()
+        entry = next(entry for entry in window.title.levels if entry.name == "Demo")
+        assert window.title.columns(entry) == (f"{best.time:.1f} s", f"{best.coins}/4")
     finally:
         window.close()
 
@@ -190,3 +212,53 @@ def test_the_music_loop_is_generated_and_shipped():
     assert 4.0 < len(samples) / MUSIC_RATE < 30.0 and abs(samples).max() <= 1.0
     assert abs(samples[:3]).max() < 0.05 and abs(samples[-3:]).max() < 0.05  # silent at both ends: no click
     assert (ROOT / "assets" / "music.wav").exists()
+
+
+def test_reset_to_defaults_resets_volumes_mute_scaling_keys_and_buttons_and_says_so():
+    window = GameWindow()
+    try:
+        open_settings_from_title(window)
+        select(window, "Sound volume")
+        press(window, arcade.key.LEFT, arcade.key.LEFT)
+        select(window, "Music volume")
+        press(window, arcade.key.RIGHT)
+        select(window, "Mute")
+        press(window, arcade.key.ENTER)
+        select(window, "Scaling")
+        press(window, arcade.key.RIGHT)  # auto -> pixel-perfect
+        rebind(window, "jump", arcade.key.X)
+        window.controls.bind_button("jump", 3)
+        select(window, "Reset to defaults")
+        press(window, arcade.key.ENTER)
+        s = window.settings
+        assert (s.sound_volume, s.music_volume, s.mute, s.scaling) == (0.8, 0.6, False, "auto")
+        assert window.controls.keys == DEFAULT_KEYS and window.controls.buttons == DEFAULT_BUTTONS
+        assert window.pixels.mode == "auto"
+        message = window.settings_menu.message
+        for part in ("sound 80 %", "music 60 %", "mute off", "scaling auto", "key", "gamepad button"):
+            assert part in message
+    finally:
+        window.close()
+    assert Settings.load() == Settings()  # and saved so
+
+
+def test_the_scaling_setting_changes_the_window_at_once_and_is_saved():
+    window = GameWindow()
+    try:
+        window.on_resize(1200, 700)
+        assert window.pixels.box.mode == "fill"  # auto: 1x would use a quarter of the window
+        open_settings_from_title(window)
+        select(window, "Scaling")
+        row = window.settings_menu.menu.items[window.settings_menu.menu.selected]
+        assert row.value() == "auto (now fill)"
+        press(window, arcade.key.RIGHT)
+        assert row.value() == "pixel-perfect" and window.pixels.box.scale == 1
+        press(window, arcade.key.RIGHT)
+        assert row.value() == "fill" and window.pixels.box.scale == 1.875 and window.ui.box == window.pixels.box
+    finally:
+        window.close()
+    again = GameWindow()
+    try:
+        assert again.settings.scaling == "fill" and again.pixels.mode == "fill"
+    finally:
+        again.close()

@@ -1,4 +1,4 @@
-"""The compiled character queries (engine.world.cast_kernel) against the readable reference, bit for bit.
+"""The compiled character queries (engine.world.kernels.mover) against the readable reference, bit for bit.
 
 ``World.cast`` and ``World.contacts`` answer gathered candidates (``World.gather``'s answer) with the compiled
 kernels; handed a plain list of the same neighbours, they take the reference's scalar way
@@ -18,7 +18,7 @@ from engine import Character, CollisionFilter, KinematicBody, MoverConfig, Rigid
 from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
 from engine import character as character_module
-from engine.world.cast_kernel import py_hypot, thousandths
+from engine.world.kernels.mover import py_hypot, thousandths
 from tests.geometry.oracle import convex_polygons
 
 

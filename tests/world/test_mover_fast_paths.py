@@ -1,11 +1,11 @@
 """The character mover's shortcuts against the ways they stand for, bit for bit.
 
-* :func:`engine.world.cast_kernel.slide_touch_mover` (a character's constants in one array) against
-  :func:`~engine.world.cast_kernel.slide_touch_sums` called with every argument;
-* :func:`~engine.world.cast_kernel.slide_touch_checked` (rows checked in the call) against
-  :func:`~engine.world.cast_kernel.slide_touch_mover` on rows ``StaticGeometry.sum_table`` built, and its
+* :func:`engine.world.kernels.mover.slide_touch_mover` (a character's constants in one array) against
+  :func:`~engine.world.kernels.mover.slide_touch_sums` called with every argument;
+* :func:`~engine.world.kernels.mover.slide_touch_checked` (rows checked in the call) against
+  :func:`~engine.world.kernels.mover.slide_touch_mover` on rows ``StaticGeometry.sum_table`` built, and its
   refusal of a table with a row unbuilt;
-* :func:`~engine.world.cast_kernel.first_hit_mover` against :func:`~engine.world.cast_kernel.first_hit_sums`;
+* :func:`~engine.world.kernels.mover.first_hit_mover` against :func:`~engine.world.kernels.mover.first_hit_sums`;
 * a gather of the only character, ignoring it, against one that does not ignore it (or ignores its collider);
 * ``MoverConfig.floor_limit``, ``touch_margin`` and ``path_stretch`` against the sums they keep;
 * ``StaticGeometry.sum_table``'s memory of the last core's table against looking the table up (and a table
@@ -20,7 +20,7 @@ import pytest
 
 from engine import Character, MoverConfig, RoundedPolygon, World
 from engine.geometry import Transform, minkowski_difference
-from engine.world.cast_kernel import (
+from engine.world.kernels.mover import (
     SUM_COUNT, SUM_FIRST_VERTEX, first_hit_mover, first_hit_sums, mover_constants, slide_touch_checked,
     slide_touch_mover, slide_touch_sums, sweep_constants,
 )

@@ -27,6 +27,33 @@ def test_background_warm_up_finishes_without_error():
     assert job.fraction == 1.0 and job.seconds is not None
 
 
+BACKGROUND = """
+import sys, time
+from engine import BackgroundWarmUp, RigidBody, RoundedPolygon, World
+from engine.world import jit
+job = BackgroundWarmUp()
+world = World()
+world.add_segments([(-50, 0)], [(50, 0)])
+world.add_body(RigidBody(RoundedPolygon.box(8, 8), (0, 30)))
+steps_meanwhile, plain_at_first = 0, jit.running_plain()
+assert job.playable
+while not job.done:
+    world.step(1 / 60)
+    steps_meanwhile += 1
+    time.sleep(0.005)
+assert job.error is None, job.error
+for _ in range(30):
+    world.step(1 / 60)
+print(plain_at_first, steps_meanwhile > 0, jit.running_plain(), job.fraction, round(world.bodies[0].position[1], 1))
+"""
+
+
+def test_a_game_plays_at_once_on_the_plain_kernels_then_switches_to_the_compiled_ones():
+    done = subprocess.run([sys.executable, "-c", BACKGROUND], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "False", "1.0", "10.0"]
+
+
 def test_ledgekit_warmup_command_prints_progress_and_succeeds(capsys):
     assert main(["warmup"]) == 0
     out = capsys.readouterr().out

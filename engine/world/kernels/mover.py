@@ -22,23 +22,20 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 
-import numba
 import numpy as np
+
+from .compile import helper, kernel
+from .layout import (
+    DONE, GRID_OFFSET, GRID_SPAN, MAY_CLIMB, MAY_STAND_IN_A_V, ONE_WAY_NEAR, ROWS_NOT_BUILT, SUM_COUNT, SUM_FIRST_VERTEX,
+    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
+)
 
 __all__ = ["DONE", "GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
            "contact_sums", "filters_touch", "first_hit_among_segments", "first_hit_mover", "first_hit_sums",
            "grid_query", "move_among_segments", "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked",
            "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
 
-_jit = numba.njit(cache=True, nogil=True, fastmath=False)
-"""Entry points: cached on disk, no fastmath (results must match the reference bit for bit)."""
-_inline = numba.njit(inline="always", fastmath=False)
-"""Small helpers, inlined where called."""
 
-# Columns of a sum-table row: the core's vertex count, the segment's radius (px), the segment's bounding box
-# (px, its thickness included), then per core vertex its x, y and the outward unit normal of the edge that
-# starts there.
-SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
 
 _ON_SURFACE = 1e-9
 """Pixels: as ``engine.geometry.queries._ON_SURFACE``."""
@@ -50,13 +47,7 @@ CAST_ROW, CAST_FRACTION, CAST_POINT_X, CAST_POINT_Y, CAST_NORMAL_X, CAST_NORMAL_
 CONTACT_ROW, CONTACT_SEPARATION, CONTACT_NORMAL_X, CONTACT_NORMAL_Y, CONTACT_POINT_X, CONTACT_POINT_Y = range(6)
 
 
-def sum_row_width(core_vertices: int) -> int:
-    """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
-    at most two more)."""
-    return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
-
-
-@_inline
+@helper
 def _split(x):
     """Veltkamp's split of ``x`` into a high half and the exact rest (CPython's ``dl_split``)."""
     t = x * 134217729.0
@@ -64,7 +55,7 @@ def _split(x):
     return hi, x - hi
 
 
-@_inline
+@helper
 def _exact_product(x, y):
     """``x * y`` as a rounded part and its error (Dekker's product, CPython's ``dl_mul``)."""
     xh, xl = _split(x)
@@ -75,7 +66,7 @@ def _exact_product(x, y):
     return z, p - z + q + xl * yl
 
 
-@numba.njit(fastmath=False)
+@kernel
 def py_hypot(a, b):
     """Python's ``math.hypot(a, b)``, the same bits: CPython 3.11's ``vector_norm`` for two values (scale by
     a power of two, sum the squares with their exact errors, one correction step after the square root)."""
@@ -109,19 +100,19 @@ def py_hypot(a, b):
     return h / scale
 
 
-@_inline
+@helper
 def _vertex(row, i):
     base = SUM_FIRST_VERTEX + 4 * i
     return row[base], row[base + 1]
 
 
-@_inline
+@helper
 def _normal(row, i):
     base = SUM_FIRST_VERTEX + 4 * i
     return row[base + 2], row[base + 3]
 
 
-@numba.njit(fastmath=False)
+@kernel
 def _polygon_closest(row, n, px, py, two):
     """``queries._polygon_closest`` on a sum row: (qx, qy, signed core distance, nx, ny, feature)."""
     best_i = 0
@@ -166,7 +157,7 @@ def _polygon_closest(row, n, px, py, two):
     return qx, qy, d, nx, ny, feature
 
 
-@_inline
+@helper
 def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
     """``queries._ray_circle``: (hit, t, nx, ny) for an origin outside the circle."""
     mx, my = px - cx, py - cy
@@ -186,7 +177,7 @@ def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
     return True, t, hx / hl, hy / hl
 
 
-@numba.njit(fastmath=False)
+@kernel
 def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two):
     """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon."""
     t_enter = 0.0
@@ -227,7 +218,7 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, featu
     return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
 
 
-@numba.njit(fastmath=False)
+@kernel
 def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
     """``queries._local_ray`` for a polygon core: (hit, t, nx, ny, started_inside)."""
     heights = np.empty(n)
@@ -261,7 +252,7 @@ def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
     return hit, t, nx, ny, False
 
 
-@_inline
+@helper
 def _support_point(core, radius, ox, oy, nx, ny):
     """``queries._contact_point`` with ``edge_midpoints=False`` for an upright moving shape whose origin is at
     (ox, oy): its surface point farthest against (nx, ny)."""
@@ -276,13 +267,13 @@ def _support_point(core, radius, ox, oy, nx, ny):
     return ox + sx - radius * nx, oy + sy - radius * ny
 
 
-@_inline
+@helper
 def _in_box(row, min_x, min_y, max_x, max_y):
     """Whether the row's segment box overlaps the query box (the world's ``_near`` test)."""
     return row[SUM_MIN_X] <= max_x and row[SUM_MAX_X] >= min_x and row[SUM_MIN_Y] <= max_y and row[SUM_MAX_Y] >= min_y
 
 
-@numba.njit(fastmath=False)
+@kernel
 def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
     """``queries.cast_against_sum`` (``edge_midpoints=False``) of the shape against one sum row, ``length``
     being ``hypot(tx, ty)``: (hit, fraction, point x, y, normal x, y, started inside)."""
@@ -305,7 +296,7 @@ def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
     return True, fraction, px, py, nx, ny, inside
 
 
-@_jit
+@kernel
 def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
     """Sweep the upright shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px) from (ox, oy)
     by (tx, ty) against the sum-table rows ``table[segments]`` whose segment boxes overlap the query box.
@@ -332,7 +323,7 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
     return out[:count]
 
 
-@numba.njit(fastmath=False)
+@kernel
 def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two):
     """The mover's ``_first_hit`` over static solid segments: the nearest hit (the first in ``segments``' order
     between equal fractions) that the sweep runs into rather than grazes. Returns (index into ``segments``
@@ -357,7 +348,7 @@ def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, gr
     return best, best_fraction, best_px, best_py, best_nx, best_ny, best_inside
 
 
-@_inline
+@helper
 def _surface(nx, ny, ux, uy, floor_limit):
     """``character._classify``: 0 floor, 1 wall, 2 ceiling (``floor_limit``: cos of the steepest floor)."""
     d = nx * ux + ny * uy
@@ -372,7 +363,7 @@ _MOVER_EPS = 1e-9
 """As ``engine.character._EPS``."""
 
 
-@_jit
+@kernel
 def slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
                ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
     """``character._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
@@ -412,7 +403,7 @@ def slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, b
     return stops[:count], px, py, vx, vy
 
 
-@_inline
+@helper
 def _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed):
     """The rest of a slide's displacement after a hit at fraction ``f``, projected onto the hit plane (and
     kept at its lateral length on a grounded walk onto a floor; a grounded walk does not climb walls)."""
@@ -432,7 +423,7 @@ def _slide_rest(dx, dy, f, nx, ny, ux, uy, surface, grounded, constant_speed):
     return rx, ry
 
 
-@_jit
+@kernel
 def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, max_x, max_y, two):
     """Contacts of the upright shape (``core``, ``radius``) at (ox, oy) with the sum-table rows
     ``table[segments]`` whose segment boxes overlap the query box and whose separation is at most ``margin``
@@ -458,7 +449,7 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
     return out[:count]
 
 
-@_inline
+@helper
 def _thousandths(x):
     """Python's ``round(x, 3)`` as the whole number of thousandths it stands for: ``x * 1000`` rounded to the
     nearest whole number, ties to even, on the exact product (Python rounds the exact decimal value of ``x``;
@@ -473,13 +464,13 @@ def _thousandths(x):
     return whole
 
 
-@_jit
+@kernel
 def thousandths(x):
     """:func:`_thousandths` on its own (its test compares it with Python's ``round``)."""
     return _thousandths(x)
 
 
-@_jit
+@kernel
 def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
                floor_limit, penetration_slop, two):
     """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
@@ -516,7 +507,7 @@ def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min
     return found, floor, wall, ceiling, walls, overlapping
 
 
-@_jit
+@kernel
 def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x, cast_max_y, px, py, dx, dy,
                      vx, vy, ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, radius, box_min_x,
                      box_min_y, box_max_x, box_max_y, margin, penetration_slop, two, stops_out, touched_out):
@@ -557,7 +548,7 @@ def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[
                      float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
 
 
-@_jit
+@kernel
 def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
     """:func:`slide_touch_sums` with the character's constants in ``mover`` (:func:`mover_constants`): the same
     answer, from a call with a third of the arguments (a call's cost is mostly its arguments' here)."""
@@ -567,7 +558,7 @@ def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grou
                             stops_out, touched_out)
 
 
-@_jit
+@kernel
 def slide_touch_checked(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
     """:func:`slide_touch_mover` when every one of ``segments`` has a usable row in ``table``: built (an unbuilt
     row's vertex count is 0) and its sum a polygon of 3 to ``len(core) + 2`` vertices, as
@@ -587,7 +578,7 @@ def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) ->
     return np.array([radius, *box, graze_cosine, 2.0], dtype=np.float64)
 
 
-@_jit
+@kernel
 def first_hit_mover(table, segments, core, constants, ox, oy, tx, ty):
     """:func:`first_hit_sums` with the shape's constants in ``constants`` (:func:`sweep_constants`): the same
     answer, from a call with half the arguments."""
@@ -595,7 +586,7 @@ def first_hit_mover(table, segments, core, constants, ox, oy, tx, ty):
     return _first_blocking(table, segments, core, constants[0], local_box, ox, oy, tx, ty, constants[5], constants[6])
 
 
-@_jit
+@kernel
 def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
                    graze_cosine, two):
     """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of
@@ -605,7 +596,7 @@ def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_
     return _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two)
 
 
-@_jit
+@kernel
 def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group, found):
     """Indices, in order, of the ``boxes`` (rows min_x, min_y, max_x, max_y, px) that overlap or touch the
     query box and whose ``filters`` (rows category, mask, group) touch the query's filter
@@ -623,12 +614,9 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
     return count
 
 
-GRID_OFFSET = 2 ** 30
-"""Grid cell indices are keyed as ``(ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET`` (|ix|, |iy| < 2**30)."""
-GRID_SPAN = 2 ** 31
 
 
-@_jit
+@kernel
 def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
                category, mask, group, scratch, found_out):
     """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
@@ -673,14 +661,7 @@ def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_ce
     return count
 
 
-DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
-"""What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
-made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
-not built yet, a one-way segment is near, a grounded walk ran into a wall (a step up may follow) or two walls
-and no floor are touched (a V may hold it))."""
-
-
-@_jit
+@kernel
 def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
                         max_y, category, mask, group, scratch, found_out, one_way, table, core, mover, skin,
                         snap_length, step_height, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
@@ -743,14 +724,14 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
     return DONE, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
 
 
-@_inline
+@helper
 def _not_moved(why, px, py, vx, vy):
     """:func:`move_among_segments`' answer when it made no move: why not, and where and how fast the character
     is (as it was)."""
     return why, 0, px, py, px, py, vx, vy, False, False, False, False, False
 
 
-@_jit
+@kernel
 def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
                              max_y, category, mask, group, scratch, found_out, one_way, table, core, constants, ox, oy,
                              tx, ty):
@@ -767,7 +748,7 @@ def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_
     return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
 
 
-@_inline
+@helper
 def _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
                          max_y, category, mask, group, scratch, found_out, one_way, table, core):
     """:func:`grid_query`'s segments (the first of ``found_out``), and :data:`DONE` when each is solid (not
@@ -785,7 +766,7 @@ def _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filt
     return segments, DONE
 
 
-@_inline
+@helper
 def _take_cell(offsets, members, c, scratch, total):
     """Copy cell ``c``'s members into ``scratch`` from ``total`` on; the new total."""
     for m in range(offsets[c], offsets[c + 1]):
@@ -794,7 +775,7 @@ def _take_cell(offsets, members, c, scratch, total):
     return total
 
 
-@_inline
+@helper
 def filters_touch(category, mask, group, other_category, other_mask, other_group):
     """``CollisionFilter.touches``."""
     if group != 0 and group == other_group:

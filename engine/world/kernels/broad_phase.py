@@ -1,0 +1,148 @@
+"""Which shapes may touch (compiled): the bodies' boxes, the body pairs by sort and sweep, and the level's
+segments near a box through its uniform grid.
+
+Boxes are (min x, min y, max x, max y) in px; touching boxes overlap. A level is a :class:`~.layout.Level` of arrays
+(made once per level by :class:`~engine.world.static.StaticGeometry`): each segment as a two-vertex shape
+(rows 2s and 2s + 1 of ``core``: its ends, with its two side normals), its radius, box and collision filter,
+the joint table of the seam rule, and the grid (cell ``(ix, iy)`` has key ``ix * 2**32 + iy + 2**31``; its
+segments are ``members[cell_starts[c]:cell_starts[c + 1]]`` for the cell's row ``c`` in the sorted
+``cell_keys``).
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+
+from .compile import helper, kernel
+
+__all__ = ["argsort", "filters_touch", "find_sorted", "overlap", "segments_near", "sweep_pairs"]
+
+# (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
+# compiled with it, seconds of a cold start apiece, for a few lines of work.)
+
+
+@helper
+def overlap(boxes_a, i, boxes_b, j):
+    """Whether box ``i`` of ``boxes_a`` and box ``j`` of ``boxes_b`` overlap or touch."""
+    return (boxes_a[i, 0] <= boxes_b[j, 2] and boxes_a[i, 2] >= boxes_b[j, 0] and boxes_a[i, 1] <= boxes_b[j, 3]
+            and boxes_a[i, 3] >= boxes_b[j, 1])
+
+
+@helper
+def filters_touch(filters_a, i, filters_b, j):
+    """Whether collider ``i`` (of ``filters_a``) and ``j`` (of ``filters_b``) touch, by their (category, mask,
+    group) rows: :meth:`~engine.types.CollisionFilter.touches`."""
+    group = filters_a[i, 2]
+    if group != 0 and group == filters_b[j, 2]:
+        return group > 0
+    return (filters_a[i, 0] & filters_b[j, 1]) != 0 and (filters_b[j, 0] & filters_a[i, 1]) != 0
+
+
+@kernel
+def sweep_pairs(boxes, count, skip):
+    """Every pair (i, j), i < j < ``count``, of rows of ``boxes`` that overlap, but for pairs where both are
+    flagged in ``skip`` (two sleepers). Sort and sweep along x. Returns (first rows, second rows) in the
+    order found (ascending min x of the first, then of the second)."""
+    min_x = np.empty(count)
+    for k in range(count):
+        min_x[k] = boxes[k, 0]
+    order = argsort(min_x)
+    total = _swept(boxes, order, skip, order[:0], order[:0])  # (counted first: the pairs go into arrays made once)
+    first, second = np.empty(total, np.int64), np.empty(total, np.int64)
+    _swept(boxes, order, skip, first, second)
+    return first, second
+
+
+@kernel
+def _swept(boxes, order, skip, first, second):
+    """:func:`sweep_pairs`' sweep over ``order`` (the rows by min x): writes the pairs into ``first`` and
+    ``second`` as far as they have room (empty: count only); returns how many."""
+    found, count, room = 0, len(order), len(first)
+    for p in range(count):
+        i = order[p]
+        for q in range(p + 1, count):
+            j = order[q]
+            if boxes[j, 0] > boxes[i, 2]:
+                break
+            if boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1] and not (skip[i] and skip[j]):
+                if found < room:
+                    first[found], second[found] = min(i, j), max(i, j)
+                found += 1
+    return found
+
+
+@kernel
+def argsort(keys):
+    """The indices that sort ``keys`` (1-D), ties in index order (a merge sort)."""
+    n = len(keys)
+    order, spare = np.arange(n), np.empty(n, np.int64)
+    width = 1
+    while width < n:
+        for low in range(0, n, 2 * width):
+            middle, high = min(low + width, n), min(low + 2 * width, n)
+            i, j = low, middle
+            for out in range(low, high):
+                if i < middle and (j >= high or keys[order[i]] <= keys[order[j]]):
+                    spare[out], i = order[i], i + 1
+                else:
+                    spare[out], j = order[j], j + 1
+        order, spare = spare, order
+        width *= 2
+    return order
+
+
+@helper
+def find_sorted(sorted_keys, count, key):
+    """Where ``key`` is among the first ``count`` of ``sorted_keys`` (ascending), -1 when it is not there."""
+    low, high = 0, count
+    while low < high:
+        middle = (low + high) // 2
+        if sorted_keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    return low if low < count and sorted_keys[low] == key else -1
+
+
+@helper
+def _cell_row(level, ix, iy):
+    """The row of grid cell (ix, iy) in the level's cell keys, -1 when the cell is empty."""
+    return find_sorted(level.cell_keys, len(level.cell_keys), np.int64(ix) * 4294967296 + iy + 2147483648)
+
+
+@kernel
+def segments_near(level, boxes, k, mark, stamp, out):
+    """The level's segments whose boxes overlap box ``k`` of ``boxes``, each once, ascending, into ``out``
+    (``mark``: one entry per segment, none equal to ``stamp`` yet). Returns how many there are: when that is
+    more than ``out`` holds, only the first ones found were written (call again with room for them all and a
+    new stamp). (Growing ``out`` here would reassign an array in the loop: numba then counts its references at
+    every segment, several times slower.)"""
+    if len(level.cell_keys) == 0:
+        return 0
+    inv = 1.0 / level.cell_size
+    x0, x1 = math.floor(boxes[k, 0] * inv), math.floor(boxes[k, 2] * inv)
+    y0, y1 = math.floor(boxes[k, 1] * inv), math.floor(boxes[k, 3] * inv)
+    cells = (x1 - x0 + 1) * (y1 - y0 + 1)
+    walk = cells > len(level.cell_keys)  # a box larger than the grid: look at the occupied cells instead
+    count, room = 0, len(out)
+    for cell in range(len(level.cell_keys) if walk else cells):
+        if walk:
+            ix, iy = level.cell_keys[cell] // 4294967296, level.cell_keys[cell] % 4294967296 - 2147483648
+            row = cell if x0 <= ix <= x1 and y0 <= iy <= y1 else -1
+        else:
+            row = _cell_row(level, x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1))
+        if row < 0:
+            continue
+        for m in range(level.cell_starts[row], level.cell_starts[row + 1]):
+            s = level.members[m]
+            if mark[s] != stamp and overlap(level.boxes, s, boxes, k):
+                mark[s] = stamp
+                if count < room:
+                    at = count  # (in segment order, whatever the cells' order: an insertion, the lists are short)
+                    while at > 0 and out[at - 1] > s:
+                        out[at] = out[at - 1]
+                        at -= 1
+                    out[at] = s
+                count += 1
+    return count

@@ -1,0 +1,129 @@
+"""How a kernel is compiled: :func:`kernel`, numba's public ``njit`` with a disk cache, or nothing at all.
+
+A kernel is written once, as a plain Python function over numpy arrays and numbers. Loaded as the package
+``engine.world.kernels`` it is compiled by ``numba.njit(cache=True, nogil=True)``; loaded as
+:data:`PLAIN_PACKAGE` (:func:`plain_kernels`: the same files, a second module tree) it stays plain Python and
+numba is never imported. Under ``NUMBA_DISABLE_JIT=1`` numba's ``njit`` itself returns the plain function, so
+both trees run as Python (for pdb and line coverage).
+
+No fastmath: it reorders sums, and results must not depend on the compiler (replays are bit-identical on one
+machine).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+__all__ = ["COMPILED_PACKAGE", "PLAIN_PACKAGE", "helper", "kernel", "plain_kernels"]
+
+COMPILED_PACKAGE = "engine.world.kernels"
+PLAIN_PACKAGE = "engine.world.kernels_plain"
+"""The name the kernels' files are loaded under a second time, as plain Python."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def kernel(function: F) -> F:
+    """``function`` compiled with ``numba.njit(cache=True, nogil=True)``; unchanged in the plain tree."""
+    if function.__module__.startswith(PLAIN_PACKAGE):
+        return function
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(function)  # type: ignore[return-value]
+
+
+def helper(function: F) -> F:
+    """A small helper of kernels, ``numba.njit(inline="always")``: its code is copied into each kernel that
+    calls it, so it is never compiled on its own (no library, wrapper or cache entry of its own: a cold start
+    paid about a second for each small function compiled alone). Unchanged in the plain tree."""
+    if function.__module__.startswith(PLAIN_PACKAGE):
+        return function
+    import numba
+
+    return numba.njit(inline="always")(function)  # type: ignore[return-value]
+
+
+def plain_kernels() -> ModuleType:
+    """The kernels package loaded (once) from the same files as plain Python: nothing is compiled."""
+    module = sys.modules.get(PLAIN_PACKAGE)
+    if module is None:
+        here = Path(__file__).parent
+        spec = importlib.util.spec_from_file_location(PLAIN_PACKAGE, here / "__init__.py",
+                                                      submodule_search_locations=[str(here)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[PLAIN_PACKAGE] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[PLAIN_PACKAGE]
+            raise
+    return module
+
+
+_STAMP = "ledgekit-kernels.json"
+"""The file, beside the kernels' own ``__pycache__``, that keeps each kernel module's dependency digest."""
+
+
+def _dependencies(here: Path) -> dict[str, set[str]]:
+    """Each kernel module's name and the kernel modules it imports (``from .name import``)."""
+    import re
+
+    graph = {}
+    for path in sorted(here.glob("*.py")):
+        graph[path.stem] = set(re.findall(r"^from \.(\w+) import", path.read_text(), flags=re.MULTILINE))
+    return graph
+
+
+def refresh_stale_caches(here: Path | None = None) -> list[str]:
+    """Make numba compile again the kernel modules whose dependencies changed since their disk cache was made.
+
+    numba checks a cached function against its own source file only (its time stamp and size), but a kernel is
+    compiled together with the kernels it calls from other modules: after an edit of a callee's module alone (a
+    ``git pull``, a patched file) the caller would load the old callee's code from the cache. So each module's
+    digest over its own source and its dependencies' digests is kept beside the cache; a module whose digest
+    changed while its own source did not gets a new time stamp (numba's documented way to drop a cache entry),
+    so it compiles again, and only it. Returns the modules touched. A folder that cannot be written is left as
+    it is (an install of a new release replaces every file, which numba notices by itself)."""
+    import hashlib
+    import json
+    import os
+
+    here = here or Path(__file__).parent
+    graph = _dependencies(here)
+    digests: dict[str, str] = {}
+
+    def digest(name: str, seen: frozenset[str] = frozenset()) -> str:
+        if name not in digests:
+            parts = [hashlib.sha1((here / f"{name}.py").read_bytes()).hexdigest()]
+            parts += [digest(dep, seen | {name}) for dep in sorted(graph[name]) if dep in graph and dep not in seen]
+            digests[name] = hashlib.sha1("".join(parts).encode()).hexdigest()
+        return digests[name]
+
+    stamp = here / "__pycache__" / _STAMP
+    try:
+        kept = json.loads(stamp.read_text()) if stamp.is_file() else {}
+    except (OSError, ValueError):
+        kept = {}
+    touched = []
+    now = {}
+    for name in graph:
+        own = hashlib.sha1((here / f"{name}.py").read_bytes()).hexdigest()
+        now[name] = [own, digest(name)]
+        before = kept.get(name)
+        if before and before[0] == own and before[1] != now[name][1]:
+            touched.append(name)
+    try:
+        for name in touched:
+            os.utime(here / f"{name}.py")
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(json.dumps(now, indent=0, sort_keys=True))
+    except OSError:
+        return []
+    return touched

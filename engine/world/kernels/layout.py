@@ -1,0 +1,160 @@
+"""The named columns of the kernels' packed arrays, defined once (pure Python: no numba here).
+
+Units: pixels, seconds, radians (counter-clockwise); y up. A contact's normal points from A to B, so a
+positive relative normal velocity separates; a separation below zero is an overlap. A contact's B is always a
+rigid body; A is a static segment, a kinematic body, a character or another rigid body (:data:`STATIC` ..
+:data:`DYNAMIC`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.bodies import (
+    ANGLE, FRICTION, GRAVITY_SCALE, INV_INERTIA, INV_MASS, PLACED, PREVIOUS_ANGLE, PREVIOUS_X, PREVIOUS_Y,
+    RESTITUTION, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, VY, W, X, Y,
+)
+
+__all__ = [
+    "ANGLE", "FRICTION", "GRAVITY_SCALE", "INV_INERTIA", "INV_MASS", "Level", "PLACED", "PREVIOUS_ANGLE",
+    "PREVIOUS_X", "PREVIOUS_Y", "RESTITUTION", "SLEEP_TIME", "SLEEPING", "STATE_COLUMNS", "Shapes", "VX", "VY", "W",
+    "X", "Y",
+]
+
+# ----------------------------------------------------------------------------------------- kinds of A
+STATIC, KINEMATIC, CHARACTER, DYNAMIC = 0, 1, 2, 3
+"""What participant A of a contact is: a static segment, a kinematic body, a character, a rigid body."""
+
+# ----------------------------------------------------------------------------------------- contacts
+# A contact set is two arrays, one row per contact. Integers (m, CONTACT_INTS): the pair's key (unique in a
+# step: A's kind, A and B's id, see :func:`~engine.world.kernels.narrow_phase.pair_key`), A's kind, A (a
+# segment index, a mover's row or a body's row), B (a body's row), the two points' feature ids, which points
+# exist (1/0), whether the pair touches (closest separation below the slop), which points slid (their
+# friction ended the step at the cone's edge: a fresh anchor next step).
+(KEY, KIND, A, B, ID0, ID1, VALID0, VALID1, TOUCHING, SLIDING0, SLIDING1) = range(11)
+CONTACT_INTS = 11
+# Floats (m, CONTACT_FLOATS): the unit normal, the two points (world, midway between the surfaces), their
+# separations at step start (px), the accumulated impulses (normal 0, normal 1, tangent 0, tangent 1) and the
+# friction anchors of each point in A's then B's frame (x, y), and the closest separation (+inf: no point).
+(NX, NY, POINT0_X, POINT0_Y, POINT1_X, POINT1_Y, SEP0, SEP1, NORMAL0, NORMAL1, TANGENT0, TANGENT1,
+ ANCHOR0_AX, ANCHOR0_AY, ANCHOR0_BX, ANCHOR0_BY, ANCHOR1_AX, ANCHOR1_AY, ANCHOR1_BX, ANCHOR1_BY, CLOSEST) = range(21)
+CONTACT_FLOATS = 21
+
+# ----------------------------------------------------------------------------------------- movers
+# Kinematic bodies and characters as the rigid step sees them (M, MOVER_COLUMNS): placement at step start
+# (they have moved already: the solve sweeps them again from there at the speed they moved, so crates are
+# carried, not dragged), velocity (px/s, rad/s), friction against bodies, A's kind (KINEMATIC or CHARACTER),
+# whether it moves (1/0), and its box over the step (start and end), px.
+(MOVER_X, MOVER_Y, MOVER_ANGLE, MOVER_VX, MOVER_VY, MOVER_W, MOVER_FRICTION, MOVER_KIND, MOVER_MOVING,
+ MOVER_MIN_X, MOVER_MIN_Y, MOVER_MAX_X, MOVER_MAX_Y) = range(13)
+MOVER_COLUMNS = 13
+
+# ----------------------------------------------------------------------------------------- step settings
+# The step's settings vector (made from :class:`~engine.bodies.PhysicsConfig`, the gravity and the step).
+(GRAVITY_X, GRAVITY_Y, STEP_DT, LIGHT_GAP, UNEVEN_RATIO, ROTATION_ERROR, SPECULATIVE, SLOP, SLEEP_ON,
+ SLEEP_VELOCITY, TIME_TO_SLEEP, CONTINUOUS_ON, STATIC_FRICTION, CRUSH_DEPTH) = range(14)
+SETTINGS = 14
+
+# The solve's parameters (one row per substep count: the usual, and that of a step with bodies of uneven
+# mass in contact): step (s), substeps, dynamic rows (set per step), gravity (px/s^2), the (bias rate 1/s,
+# mass scale, impulse scale) of soft contacts between bodies, of stiff contacts and of the friction anchors,
+# then PhysicsConfig values.
+(DT, SUBSTEPS, DYNAMIC_ROWS, SOLVE_GRAVITY_X, SOLVE_GRAVITY_Y, SOFT_RATE, SOFT_MASS, SOFT_IMPULSE, STIFF_RATE,
+ STIFF_MASS, STIFF_IMPULSE, ANCHOR_RATE, ANCHOR_MASS, ANCHOR_IMPULSE, PUSH_MAX, BLOCK_LIMIT, LINEAR_DAMPING,
+ ANGULAR_DAMPING, MAX_SPEED, RESTITUTION_THRESHOLD, MAX_STATIC_OVERLAP) = range(21)
+PARAMETERS = 21
+
+# ----------------------------------------------------------------------------------------- events
+# A step's events (E, EVENT_COLUMNS): kind, A's kind, A, B (as in a contact), with a normal each (E, 2).
+EVENT_KIND, EVENT_A_KIND, EVENT_A, EVENT_B = range(4)
+EVENT_COLUMNS = 4
+BEGAN, ENDED, CRUSHED = 0, 1, 2
+"""A pair began touching (normal from A to B), stopped touching (no normal), or A squeezed B (B crushed)."""
+
+# ----------------------------------------------------------------------------------------- step status
+RESTING = -1
+"""The step's status when every body sleeps, none was placed and nothing could wake one: nothing was done."""
+
+# ----------------------------------------------------------------------------------------- the character mover
+# Columns of a Minkowski sum-table row (:mod:`.mover`): the core's vertex count, the segment's radius (px), the
+# segment's bounding box (px, its thickness included), then per core vertex its x, y and the outward unit normal
+# of the edge that starts there.
+SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
+
+
+def sum_row_width(core_vertices: int) -> int:
+    """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
+    at most two more)."""
+    return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
+
+
+GRID_OFFSET = 2 ** 30
+"""The mover's grid cell indices are keyed as ``(ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET``
+(|ix|, |iy| < 2**30)."""
+GRID_SPAN = 2 ** 31
+
+DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
+"""What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
+made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
+not built yet, a one-way segment is near, a grounded walk ran into a wall (a step up may follow) or two walls
+and no floor are touched (a V may hold it))."""
+
+
+# ----------------------------------------------------------------------------------------- bundles
+# (Defined here, with no numba about, so that Python makes them the same way whether the kernels run compiled or
+# as plain Python: numba types a named tuple by its class.)
+class Level(NamedTuple):
+    """The level's static segments as the kernels read them (made once per level by
+    :class:`~engine.world.static.StaticGeometry`). Segment ``s`` is rows ``2s`` and ``2s + 1`` of ``core`` (its
+    ends, with its two side normals); grid cell ``(ix, iy)`` has key ``ix * 2**32 + iy + 2**31``, its segments
+    are ``members[cell_starts[c]:cell_starts[c + 1]]`` for the cell's row ``c`` in the sorted ``cell_keys``."""
+
+    core: np.ndarray
+    """(2N, 4): each segment's ends with its side normals (x, y, nx, ny), as a two-vertex shape."""
+    radius: np.ndarray
+    """(N,) px."""
+    boxes: np.ndarray
+    """(N, 4) px, the radius included."""
+    filters: np.ndarray
+    """(N, 3) int64: category, mask, group."""
+    shared: np.ndarray
+    """(N,) bool: an end of the segment meets another segment (the seam rule looks there)."""
+    joint_ends: np.ndarray
+    """(2N, 2): end ``e`` is segment ``e % N``'s start (``e < N``) or its end."""
+    joint_order: np.ndarray
+    """(2N,) int64: the ends sorted so that those that meet are side by side."""
+    joint_start: np.ndarray
+    """(2N,) int64: each end's first place in that order."""
+    joint_size: np.ndarray
+    """(2N,) int64: how many ends meet there."""
+    cell_size: float
+    """px."""
+    cell_keys: np.ndarray
+    cell_starts: np.ndarray
+    members: np.ndarray
+    mark: np.ndarray
+    """(N,) int64 scratch: the stamp of the last look-up that found each segment (so each is found once)."""
+    stamp: np.ndarray
+    """(1,) int64: the last stamp used (the kernels count it up, one per look-up)."""
+
+
+
+class Shapes(NamedTuple):
+    """The shapes the rigid step collides: the bodies' (first), then the movers'."""
+
+    core: np.ndarray
+    """(V, 4): every shape's local core vertices and edge normals (x, y, nx, ny), one shape after the other."""
+    offsets: np.ndarray
+    """(S + 1,) int64: shape s is rows ``offsets[s]:offsets[s + 1]`` of ``core``."""
+    radius: np.ndarray
+    """(S,) px."""
+    extent: np.ndarray
+    """(S,) px: how far the farthest corner is from the centre, roughly (a spin times it is a speed)."""
+    reach: np.ndarray
+    """(S,) px: a body that moves farther than this in a step is swept against the level."""
+    filters: np.ndarray
+    """(S, 3) int64: category, mask, group."""
+    ids: np.ndarray
+    """(S,) int64: each body's id (a mover's: its row among the movers), for the pair keys."""

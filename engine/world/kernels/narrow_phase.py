@@ -1,0 +1,309 @@
+"""A step's contacts (compiled): the manifold of every pair the broad phase found, keyed, with the impulses
+and friction anchors of the last step's matching points (warm starting).
+
+Participants: B is always a rigid body (a row of the state array); A is a static segment, a mover (kinematic
+body or character, placed where it started the step) or a rigid body of a lower row. Shapes come from a
+:class:`~.layout.Shapes` table: the bodies' rows first, then the movers'. Contacts are rows of the contact set's two
+arrays (:mod:`.layout`), made ``speculative`` px early.
+
+The seam rule: a one-point contact with a segment's rounded end cap, at an end the segment shares with another
+segment, whose normal leans over that other segment, belongs to the other segment and is dropped. Without it
+a crate sliding over a joint meets the caps there with a tilted speculative normal and trips.
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+
+from .broad_phase import argsort, filters_touch, find_sorted, segments_near, sweep_pairs
+from .compile import helper, kernel
+from .layout import (
+    A, ANCHOR0_AX, B, CHARACTER, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC,
+    MOVER_KIND, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, POINT0_X, SEP0, SLIDING0, SLOP,
+    SPECULATIVE, STATIC, TOUCHING, VALID0, VALID1,
+)
+from .manifold import collide
+
+__all__ = ["gather", "pair_key", "warm_start"]
+
+KEY_KIND_SHIFT, KEY_A_SHIFT = 58, 29
+"""A pair key: A's kind from bit 58 up, A's id (a segment index, a mover's row, a body's id) in the 29 bits from
+bit 29, B's body id in the lowest 29."""
+
+
+@helper
+def pair_key(kind, a_id, b_id):
+    """The key of a pair: unique among a step's contacts, the same from step to step while the pair touches."""
+    return (np.int64(kind) << KEY_KIND_SHIFT) | (np.int64(a_id) << KEY_A_SHIFT) | np.int64(b_id)
+
+
+@kernel
+def placements(shapes, state_xy_angle, movers, body_count):
+    """Every shape's placement at step start, (S, 4): cos, sin, x, y (the bodies' from ``state_xy_angle``,
+    rows of x, y, angle; the movers' from their rows)."""
+    count = len(shapes.radius)
+    place = np.empty((count, 4))
+    for s in range(count):
+        if s < body_count:
+            x, y, angle = state_xy_angle[s, 0], state_xy_angle[s, 1], state_xy_angle[s, 2]
+        else:
+            x, y, angle = movers[s - body_count, 0], movers[s - body_count, 1], movers[s - body_count, 2]
+        place[s, 0], place[s, 1], place[s, 2], place[s, 3] = math.cos(angle), math.sin(angle), x, y
+    return place
+
+
+@kernel
+def boxes_of(shapes, place, grow):
+    """Every shape's box at its placement, grown by its radius and ``grow`` px, (S, 4)."""
+    count = len(shapes.radius)
+    boxes = np.empty((count, 4))
+    for s in range(count):
+        c, sn, x, y = place[s, 0], place[s, 1], place[s, 2], place[s, 3]
+        low_x = low_y = math.inf
+        high_x = high_y = -math.inf
+        for v in range(shapes.offsets[s], shapes.offsets[s + 1]):
+            vx, vy = shapes.core[v, 0], shapes.core[v, 1]
+            wx, wy = c * vx - sn * vy + x, sn * vx + c * vy + y
+            low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
+        r = shapes.radius[s] + grow
+        boxes[s, 0], boxes[s, 1], boxes[s, 2], boxes[s, 3] = low_x - r, low_y - r, high_x + r, high_y + r
+    return boxes
+
+
+@helper
+def _put(ints, floats, count, manifold, kind, a, b, key, slop):
+    """Row ``count`` of the contact arrays from a manifold (see :mod:`.manifold`)."""
+    nx, ny, valid0, x0, y0, sep0, id0, valid1, x1, y1, sep1, id1, _ = manifold
+    closest = min(sep0 if valid0 else math.inf, sep1 if valid1 else math.inf)
+    ints[count, KEY], ints[count, KIND], ints[count, A], ints[count, B] = key, kind, a, b
+    ints[count, ID0], ints[count, ID1] = id0, id1
+    ints[count, VALID0], ints[count, VALID1] = valid0, valid1
+    ints[count, TOUCHING] = closest < slop
+    ints[count, SLIDING0] = ints[count, SLIDING0 + 1] = 0
+    floats[count, NX], floats[count, NY] = nx, ny
+    floats[count, POINT0_X], floats[count, POINT0_X + 1] = x0, y0
+    floats[count, POINT0_X + 2], floats[count, POINT0_X + 3] = x1, y1
+    floats[count, SEP0], floats[count, SEP0 + 1] = sep0, sep1
+    for j in range(NORMAL0, CLOSEST):
+        floats[count, j] = 0.0
+    floats[count, CLOSEST] = closest
+
+
+@helper
+def _leans_over_neighbour(level, segment, px, py, nx, ny):
+    """The seam rule for a one-point contact with ``segment`` (point ``px``, ``py``; normal ``nx``, ``ny``): at
+    an end cap the segment shares with other segments, a normal leaning over one of them (along it, past 1e-6)
+    makes the contact that neighbour's."""
+    count = len(level.radius)
+    row = 2 * segment
+    ax, ay = level.core[row, 0], level.core[row, 1]
+    ex, ey = level.core[row + 1, 0] - ax, level.core[row + 1, 1] - ay
+    t = (px - ax) * ex + (py - ay) * ey
+    if 0.0 < t < ex * ex + ey * ey:
+        return False
+    here = segment if t <= 0.0 else segment + count
+    hx, hy = level.joint_ends[here, 0], level.joint_ends[here, 1]
+    size = level.joint_size[here]
+    for k in range(level.joint_start[here], level.joint_start[here] + (size if size > 1 else 0)):
+        other = level.joint_order[k]
+        if other % count == segment:
+            continue
+        far = (other + count) % (2 * count)  # (the other end of that segment)
+        dx, dy = level.joint_ends[far, 0] - hx, level.joint_ends[far, 1] - hy
+        length = math.hypot(dx, dy)
+        if length > 0 and nx * (dx / length) + ny * (dy / length) > 1e-6:
+            return True
+    return False
+
+
+@kernel
+def gather(shapes, level, place, boxes, asleep, movers, settings):
+    """This step's contacts of the awake bodies (``asleep``: each body's flag; ``place`` and ``boxes``: every
+    shape's placement and box grown by the speculative distance, :func:`placements`, :func:`boxes_of`):
+    against the level's segments, the movers, and each other (pairs of two sleepers left out; an awake body
+    against a sleeper included, which wakes it when they touch). The candidate pairs come first, so the
+    contacts go into arrays made once. Returns the contact arrays and how many rows are used."""
+    widest = 2
+    for s in range(len(shapes.radius)):
+        widest = max(widest, shapes.offsets[s + 1] - shapes.offsets[s])
+    local = np.empty((widest, 4))
+    segments, bodies = _level_candidates(shapes, level, boxes, asleep)
+    mover_rows, mover_bodies = _mover_candidates(shapes, boxes, asleep, movers)
+    first, second = sweep_pairs(boxes, len(asleep), asleep)
+    room = len(segments) + len(mover_rows) + len(first)
+    ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
+    count = _on_level(shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
+    count = _on_movers(shapes, place, mover_rows, mover_bodies, movers, settings, local, ints, floats, count)
+    count = _between_bodies(shapes, place, first, second, settings, local, ints, floats, count)
+    return ints, floats, count
+
+
+@kernel
+def _level_candidates(shapes, level, boxes, asleep):
+    """The (segment, body) pairs whose boxes overlap and whose filters touch, of the awake bodies."""
+    near, room = np.empty(len(level.radius), np.int64), 16 * len(asleep) + 16
+    while True:
+        segments, bodies = np.empty(room, np.int64), np.empty(room, np.int64)
+        total = 0
+        for b in range(len(asleep)):
+            if asleep[b]:
+                continue
+            level.stamp[0] += 1
+            count = segments_near(level, boxes, b, level.mark, level.stamp[0], near)  # (room for every segment)
+            for i in range(count):
+                if filters_touch(level.filters, near[i], shapes.filters, b):
+                    if total < room:
+                        segments[total], bodies[total] = near[i], b
+                    total += 1
+        if total <= room:
+            return segments[:total], bodies[:total]
+        room = total  # (rarely: bodies among many segments; once more, with room for them all)
+
+
+@kernel
+def _mover_candidates(shapes, boxes, asleep, movers):
+    """The (mover, body) pairs whose boxes overlap (the mover's over the whole step) and whose filters touch,
+    of the awake bodies."""
+    body_count = len(asleep)
+    total = 0
+    for write in range(2):  # (counted, then written into arrays of that size)
+        rows, bodies = np.empty(total if write else 0, np.int64), np.empty(total if write else 0, np.int64)
+        total = 0
+        for i in range(len(movers)):
+            for b in range(body_count):
+                if asleep[b] or not (movers[i, MOVER_MIN_X] <= boxes[b, 2] and movers[i, MOVER_MAX_X] >= boxes[b, 0]
+                                     and movers[i, MOVER_MIN_Y] <= boxes[b, 3]
+                                     and movers[i, MOVER_MAX_Y] >= boxes[b, 1]):
+                    continue
+                if filters_touch(shapes.filters, body_count + i, shapes.filters, b):
+                    if write:
+                        rows[total], bodies[total] = i, b
+                    total += 1
+        if write:
+            return rows, bodies
+    return np.empty(0, np.int64), np.empty(0, np.int64)
+
+
+@helper
+def _shape_place(place, s):
+    return place[s, 0], place[s, 1], place[s, 2], place[s, 3]
+
+
+@kernel
+def _on_level(shapes, level, place, segments, bodies, settings, local, ints, floats, count):
+    """:func:`gather`'s contacts of bodies with the level's segments (A: the segment), the seam rule applied;
+    returns how many rows are used."""
+    margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(STATIC)  # (np.int64: not a literal)
+    identity, two = (1.0, 0.0, 0.0, 0.0), np.int64(2)
+    for i in range(len(segments)):
+        s, b = segments[i], bodies[i]
+        manifold = collide(level.core, 2 * s, two, level.radius[s], identity, shapes.core, shapes.offsets[b],
+                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
+                           margin, local)
+        if not (manifold[2] or manifold[7]):
+            continue
+        if manifold[2] and not manifold[7] and level.shared[s] and _leans_over_neighbour(
+                level, s, manifold[3], manifold[4], manifold[0], manifold[1]):
+            continue
+        _put(ints, floats, count, manifold, kind, s, b, pair_key(kind, s, shapes.ids[b]), slop)
+        count += 1
+    return count
+
+
+@kernel
+def _on_movers(shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
+    """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step)."""
+    margin, slop, body_count = settings[SPECULATIVE], settings[SLOP], len(shapes.radius) - len(movers)
+    for p in range(len(mover_rows)):
+        i, b = mover_rows[p], bodies[p]
+        s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
+        manifold = collide(shapes.core, shapes.offsets[s], shapes.offsets[s + 1] - shapes.offsets[s],
+                           shapes.radius[s], _shape_place(place, s), shapes.core, shapes.offsets[b],
+                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
+                           margin, local)
+        if manifold[2] or manifold[7]:
+            _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
+            count += 1
+    return count
+
+
+@kernel
+def _between_bodies(shapes, place, first, second, settings, local, ints, floats, count):
+    """:func:`gather`'s contacts between bodies (A: the lower row) of the pairs the sweep found."""
+    margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(DYNAMIC)
+    for p in range(len(first)):
+        a, b = first[p], second[p]
+        if not filters_touch(shapes.filters, a, shapes.filters, b):
+            continue
+        manifold = collide(shapes.core, shapes.offsets[a], shapes.offsets[a + 1] - shapes.offsets[a],
+                           shapes.radius[a], _shape_place(place, a), shapes.core, shapes.offsets[b],
+                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
+                           margin, local)
+        if manifold[2] or manifold[7]:
+            _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, shapes.ids[a], shapes.ids[b]), slop)
+            count += 1
+    return count
+
+
+@helper
+def _body_frame(place, kind, row, body_count, x, y):
+    """World point (``x``, ``y``) in the frame of a participant (static geometry: the world's; a mover's
+    shape row is ``body_count + row``) at step start."""
+    if kind == STATIC:
+        return x, y
+    s = row if kind == DYNAMIC else body_count + row
+    c, sn = place[s, 0], place[s, 1]
+    rx, ry = x - place[s, 2], y - place[s, 3]
+    return c * rx + sn * ry, c * ry - sn * rx
+
+
+@kernel
+def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count):
+    """Each contact's accumulated impulses and friction anchors, carried from the last step's contact of the
+    same key where a point's feature id matches (in the same slot, else the other); a point that slid, or is
+    new, gets a fresh anchor (its place in each participant's frame at step start). Returns each contact's
+    row among the last step's (-1: a new pair)."""
+    old_keys = np.empty(old_count, np.int64)
+    for j in range(old_count):
+        old_keys[j] = old_ints[j, KEY]
+    order = argsort(old_keys)
+    sorted_keys = np.empty(old_count, np.int64)
+    for j in range(old_count):
+        sorted_keys[j] = old_keys[order[j]]
+    source = np.full(count, -1, np.int64)
+    for i in range(count):
+        at = find_sorted(sorted_keys, old_count, ints[i, KEY])
+        if at >= 0:
+            source[i] = order[at]
+        for slot in range(2):
+            _carry_point(ints, floats, i, slot, source[i], old_ints, old_floats, place, body_count)
+    return source
+
+
+@helper
+def _carry_point(ints, floats, i, slot, src, old_ints, old_floats, place, body_count):
+    """Point ``slot`` of contact ``i``: its impulses and anchor from the last step's row ``src`` (-1: none)."""
+    if not ints[i, VALID0 + slot]:
+        return
+    old = -1
+    if src >= 0:
+        if old_ints[src, VALID0 + slot] and old_ints[src, ID0 + slot] == ints[i, ID0 + slot]:
+            old = slot
+        elif old_ints[src, VALID1 - slot] and old_ints[src, ID1 - slot] == ints[i, ID0 + slot]:
+            old = 1 - slot
+    anchor = ANCHOR0_AX + 4 * slot
+    if old >= 0:
+        floats[i, NORMAL0 + slot] = old_floats[src, NORMAL0 + old]
+        floats[i, NORMAL0 + 2 + slot] = old_floats[src, NORMAL0 + 2 + old]
+    if old >= 0 and not old_ints[src, SLIDING0 + old]:
+        for j in range(4):
+            floats[i, anchor + j] = old_floats[src, ANCHOR0_AX + 4 * old + j]
+        return
+    x, y = floats[i, POINT0_X + 2 * slot], floats[i, POINT0_X + 2 * slot + 1]
+    floats[i, anchor], floats[i, anchor + 1] = _body_frame(place, ints[i, KIND], ints[i, A], body_count, x, y)
+    floats[i, anchor + 2], floats[i, anchor + 3] = _body_frame(place, np.int64(DYNAMIC), ints[i, B], body_count, x, y)
+
+
+KINDS = (STATIC, KINEMATIC, CHARACTER, DYNAMIC)
+"""(The kinds of A a contact may have: see :mod:`.layout`.)"""

@@ -1,0 +1,439 @@
+"""The rigid-body step in one compiled call: :func:`step`.
+
+1. **Begin**: every body remembers its placement (``previous_transform``); nothing to do when every body
+   sleeps, none was placed by game code and no mover moves.
+2. **Wake**: a moving mover (kinematic body, character) wakes the sleepers its box over the step meets.
+3. **Gather** (:mod:`.narrow_phase`): contacts of the awake bodies with the level, the movers and each other,
+   ``speculative`` px early. An awake body touching a sleeper wakes it, and the gathering is made again (up to
+   three times) so a crate dropped on a sleeping one meets the floor under it now.
+4. **Crush**: a body that a mover overlaps by more than ``crush_depth`` px while something opposite (static
+   geometry, a kinematic body) holds it is not pushed: its contact with the mover is dropped and a
+   :data:`~.layout.CRUSHED` event names it.
+5. **Warm start** from the last step's contacts; then **solve** (:mod:`.contact_solver`): awake bodies are the
+   dynamic rows; static geometry, movers and sleepers an awake body nears are fixed rows.
+6. **Sleep** (:mod:`.island`), and the contacts of sleepers carried over unchanged (nothing near them moved).
+7. **Events**: pairs that began and stopped touching.
+
+Continuous collision against the level is left to the caller, for the bodies :func:`step` names as fast
+(they moved their ``reach`` or farther).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .compile import helper, kernel
+from .contact_solver import (
+    ANCHOR_A0_X, FRICTION, LIGHT, ROW_CIRCLE, ROW_COLUMNS, ROW_EXTENT, ROW_GRAVITY_SCALE, ROW_INV_INERTIA,
+    ROW_INV_MASS, ROW_VX, ROW_X, STATIC as TABLE_STATIC, STIFF, TABLE_COLUMNS, colour_order, solve,
+)
+from .contact_solver import NX as TABLE_NX
+from .contact_solver import POINT0_X as TABLE_POINT0_X
+from .contact_solver import RESTITUTION as TABLE_RESTITUTION
+from .contact_solver import SEP0 as TABLE_SEP0
+from .contact_solver import VALID0 as TABLE_VALID0
+from .island import rest_and_sleep
+from .layout import (
+    ANCHOR0_AX, ANGLE, B, BEGAN, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, CRUSH_DEPTH, CRUSHED, DYNAMIC, DYNAMIC_ROWS,
+    ENDED, EVENT_COLUMNS, GRAVITY_SCALE, GRAVITY_X, GRAVITY_Y, INV_INERTIA, INV_MASS, KIND, LIGHT_GAP,
+    MOVER_FRICTION, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_MOVING, MOVER_VX, MOVER_X, NORMAL0,
+    NX, PLACED, POINT0_X, PREVIOUS_X, RESTING, ROTATION_ERROR, SEP0, SLEEP_ON, SLEEP_TIME, SLEEP_VELOCITY, SLEEPING,
+    SLIDING0, SPECULATIVE, STATIC, STATIC_FRICTION, STEP_DT, TIME_TO_SLEEP, TOUCHING, UNEVEN_RATIO, VALID0, VX, X,
+    A, CHARACTER, KINEMATIC,
+)
+from .layout import FRICTION as BODY_FRICTION
+from .layout import RESTITUTION as BODY_RESTITUTION
+from .layout import Level, Shapes
+from .narrow_phase import boxes_of, gather, placements, warm_start
+
+__all__ = ["ASLEEP", "StepOutcome", "step"]
+
+ASLEEP = -2
+"""The step's status when it began but every body sleeps after the movers' wakes: the contacts stand."""
+
+
+class StepOutcome(NamedTuple):
+    """What :func:`step` leaves: its status (0: stepped; :data:`~.layout.RESTING`, :data:`ASLEEP`: nothing
+    moved, the last contacts stand), the new contact set (see :mod:`.layout`), the events (kind, A's kind, A, B)
+    with their normals, and the fast bodies (rows) with how far each moved (px)."""
+
+    status: int
+    ints: np.ndarray
+    floats: np.ndarray
+    events: np.ndarray
+    normals: np.ndarray
+    fast: np.ndarray
+    moved: np.ndarray
+
+
+@helper
+def _nothing(status, ints, floats):  # (``status``: an np.int64, not a literal: one compiled version)
+    """The outcome of a step that moved nothing: the contacts ``ints``, ``floats`` stand."""
+    return (status, ints, floats, np.zeros((0, EVENT_COLUMNS), np.int64), np.zeros((0, 2)), np.zeros(0, np.int64),
+            np.zeros((0, 2)))
+
+
+@helper
+def _nothing_to_do(state, movers):
+    """Every body sleeps, game code placed none and no mover moves: the step has nothing to do."""
+    for k in range(len(state)):
+        if state[k, SLEEPING] == 0.0 or state[k, PLACED] != 0.0:
+            return False
+    for i in range(len(movers)):
+        if movers[i, MOVER_MOVING] > 0.0:
+            return False
+    return True
+
+
+@helper
+def _begin(state):
+    """Every body remembers its placement at step start and is no longer marked placed; returns the sleep
+    flags."""
+    asleep = np.empty(len(state), np.bool_)
+    for k in range(len(state)):
+        for j in range(3):
+            state[k, PREVIOUS_X + j] = state[k, X + j]
+        state[k, PLACED] = 0.0
+        asleep[k] = state[k, SLEEPING] != 0.0
+    return asleep
+
+
+@helper
+def _wake(state, asleep, k):
+    state[k, SLEEPING], state[k, SLEEP_TIME], asleep[k] = 0.0, 0.0, False
+
+
+@kernel
+def _wake_by_movers(state, asleep, boxes, movers):
+    """Moving movers wake the sleepers whose boxes their boxes over the step meet."""
+    for i in range(len(movers)):
+        if movers[i, MOVER_MOVING] == 0.0:
+            continue
+        for k in range(len(state)):
+            if asleep[k] and movers[i, MOVER_MIN_X] <= boxes[k, 2] and movers[i, MOVER_MAX_X] >= boxes[k, 0] \
+                    and movers[i, MOVER_MIN_Y] <= boxes[k, 3] and movers[i, MOVER_MAX_Y] >= boxes[k, 1]:
+                _wake(state, asleep, k)
+
+
+@kernel
+def _wake_touched(state, asleep, ints, count):
+    """An awake body touching a sleeping one wakes it; returns whether any woke."""
+    woke = False
+    for k in range(count):
+        if ints[k, TOUCHING] and ints[k, KIND] == DYNAMIC and asleep[ints[k, A]] != asleep[ints[k, B]]:
+            _wake(state, asleep, ints[k, A])
+            _wake(state, asleep, ints[k, B])
+            woke = True
+    return woke
+
+
+@kernel
+def _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings):
+    """The step's contacts (:func:`~.narrow_phase.gather`), gathered again while an awake body wakes a sleeper
+    it touches (three times at most)."""
+    ints, floats, count = gather(shapes, level, place, boxes, asleep, movers, settings)
+    for _ in range(3):
+        if not _wake_touched(state, asleep, ints, count):
+            break
+        ints, floats, count = gather(shapes, level, place, boxes, asleep, movers, settings)
+    return ints, floats, count
+
+
+@helper
+def _count_true(flags):
+    count = 0
+    for k in range(len(flags)):
+        count += flags[k]
+    return count
+
+
+class _Events(NamedTuple):
+    """Events being made: (E, 4) rows and their normals."""
+
+    rows: np.ndarray
+    normals: np.ndarray
+
+
+@helper
+def _event(events, count, kind, a_kind, a, b, nx, ny):
+    """Row ``count`` of ``events`` (made with room for every event a step can have)."""
+    events.rows[count, 0], events.rows[count, 1], events.rows[count, 2], events.rows[count, 3] = kind, a_kind, a, b
+    events.normals[count, 0], events.normals[count, 1] = nx, ny
+
+
+@kernel
+def _squeezed(ints, floats, count, crush_depth, events):
+    """Drop the contacts of movers that squeeze a body against something opposite (see the module docstring):
+    the rows kept move up, in order; returns how many are kept and how many events were made."""
+    keep, made, crushed = np.ones(count, np.bool_), 0, np.int64(CRUSHED)
+    for k in range(count):
+        kind = ints[k, KIND]
+        if not ((kind == KINEMATIC or kind == CHARACTER) and floats[k, CLOSEST] < -crush_depth):
+            continue
+        for j in range(count):
+            holder = ints[j, KIND] == STATIC or ints[j, KIND] == KINEMATIC
+            if j != k and holder and ints[j, TOUCHING] and ints[j, B] == ints[k, B] and (
+                    floats[j, NX] * floats[k, NX] + floats[j, NX + 1] * floats[k, NX + 1] < -0.5):
+                keep[k] = False
+                _event(events, made, crushed, kind, ints[k, A], ints[k, B], floats[k, NX], floats[k, NX + 1])
+                made += 1
+                break
+    if made == 0:
+        return count, made
+    kept = 0
+    for k in range(count):
+        if keep[k]:
+            _copy_row(ints, kept, ints, k)
+            _copy_row(floats, kept, floats, k)
+            kept += 1
+    return kept, made
+
+
+@helper
+def _copy_row(to, i, source, j):
+    """Row ``j`` of ``source`` into row ``i`` of ``to`` (as wide)."""
+    for c in range(to.shape[1]):
+        to[i, c] = source[j, c]
+
+
+@kernel
+def _participant_rows(ints, count, awake, asleep, movers):
+    """Each contact's rows of A and B, (m, 2): the awake bodies are rows 0.. in order; static geometry (one
+    row), the movers and the sleepers that contacts name get fixed rows after them, in the order first named.
+    Returns the pairs, each row's kind (STATIC, KINEMATIC or CHARACTER for a mover, DYNAMIC for a body) and what
+    it is (a mover's or a body's row; -1 for static geometry)."""
+    dyn = len(awake)
+    body_row, mover_row = np.full(len(asleep), -1, np.int64), np.full(len(movers), -1, np.int64)
+    for r in range(dyn):
+        body_row[awake[r]] = r
+    row_kind, row_of = np.empty(dyn + count + 1, np.int64), np.empty(dyn + count + 1, np.int64)
+    row_kind[:dyn], row_of[:dyn] = DYNAMIC, awake
+    pair, rows, static_row = np.empty((count, 2), np.int64), dyn, -1
+    for k in range(count):
+        kind, a, b = ints[k, KIND], ints[k, A], ints[k, B]
+        if kind == STATIC:
+            if static_row < 0:
+                static_row, row_kind[rows], row_of[rows], rows = rows, STATIC, -1, rows + 1
+            pair[k, 0] = static_row
+        elif kind == DYNAMIC:
+            if body_row[a] < 0:
+                body_row[a], row_kind[rows], row_of[rows], rows = rows, DYNAMIC, a, rows + 1
+            pair[k, 0] = body_row[a]
+        else:
+            if mover_row[a] < 0:
+                mover_row[a], row_kind[rows], row_of[rows], rows = rows, kind, a, rows + 1
+            pair[k, 0] = mover_row[a]
+        if body_row[b] < 0:
+            body_row[b], row_kind[rows], row_of[rows], rows = rows, DYNAMIC, b, rows + 1
+        pair[k, 1] = body_row[b]
+    return pair, row_kind[:rows], row_of[:rows]
+
+
+@kernel
+def _rows(state, start, shapes, movers, row_kind, row_of, dyn):
+    """The solve's rows (see :data:`~.contact_solver.ROW_COLUMNS`): awake bodies, then fixed rows (inverse
+    mass zero): static geometry at rest at the origin, movers where they started at the speed they moved,
+    sleepers where they lie."""
+    rows = np.zeros((len(row_kind), ROW_COLUMNS))
+    for r in range(len(row_kind)):
+        kind, what = row_kind[r], row_of[r]
+        if kind == DYNAMIC:
+            for j in range(3):
+                rows[r, ROW_VX + j], rows[r, ROW_X + j] = state[what, VX + j], start[what, j]
+            if r < dyn:
+                rows[r, ROW_INV_MASS], rows[r, ROW_INV_INERTIA] = state[what, INV_MASS], state[what, INV_INERTIA]
+                rows[r, ROW_EXTENT], rows[r, ROW_GRAVITY_SCALE] = shapes.extent[what], state[what, GRAVITY_SCALE]
+                rows[r, ROW_CIRCLE] = 1.0 if shapes.offsets[what + 1] - shapes.offsets[what] == 1 else 0.0
+        elif kind != STATIC:
+            for j in range(3):
+                rows[r, ROW_VX + j], rows[r, ROW_X + j] = movers[what, MOVER_VX + j], movers[what, MOVER_X + j]
+    return rows
+
+
+@kernel
+def _table(state, ints, floats, pair, rows, movers, order, light, settings, dyn):
+    """The contact table in colour order (``order``), with each contact's light, stiff and static flags, mixed
+    friction (geometric mean) and restitution (the larger), and its accumulated impulses (m, 4), light ones
+    without their friction."""
+    m = len(order)
+    table, impulse = np.zeros((m, TABLE_COLUMNS)), np.empty((m, 4))
+    for i in range(m):
+        k = order[i]
+        kind, a, b = ints[k, KIND], ints[k, A], ints[k, B]
+        if kind == DYNAMIC:
+            fa, ea = state[a, BODY_FRICTION], state[a, BODY_RESTITUTION]
+        elif kind == STATIC:
+            fa, ea = settings[STATIC_FRICTION], 0.0
+        else:
+            fa, ea = movers[a, MOVER_FRICTION], 0.0
+        ra, rb = pair[k, 0], pair[k, 1]
+        uneven = ra < dyn and rb < dyn and max(rows[ra, ROW_INV_MASS], rows[rb, ROW_INV_MASS]) > settings[
+            UNEVEN_RATIO] * min(rows[ra, ROW_INV_MASS], rows[rb, ROW_INV_MASS])
+        table[i, TABLE_NX], table[i, TABLE_NX + 1] = floats[k, NX], floats[k, NX + 1]
+        table[i, FRICTION] = math.sqrt(fa * state[b, BODY_FRICTION])
+        table[i, TABLE_RESTITUTION] = max(ea, state[b, BODY_RESTITUTION])
+        table[i, STIFF] = 1.0 if kind != DYNAMIC or uneven else 0.0
+        table[i, TABLE_STATIC] = 1.0 if kind == STATIC else 0.0
+        table[i, LIGHT] = 1.0 if light[k] else 0.0
+        for slot in range(2):
+            table[i, TABLE_VALID0 + slot] = 1.0 if ints[k, VALID0 + slot] else 0.0
+            table[i, TABLE_POINT0_X + 2 * slot] = floats[k, POINT0_X + 2 * slot]
+            table[i, TABLE_POINT0_X + 2 * slot + 1] = floats[k, POINT0_X + 2 * slot + 1]
+            table[i, TABLE_SEP0 + slot] = floats[k, SEP0 + slot] if ints[k, VALID0 + slot] else 0.0
+        for j in range(8):
+            table[i, ANCHOR_A0_X + j] = floats[k, ANCHOR0_AX + j]
+        for j in range(4):
+            impulse[i, j] = floats[k, NORMAL0 + j]
+        if table[i, LIGHT] > 0.0:
+            impulse[i, 2] = impulse[i, 3] = 0.0
+    return table, impulse
+
+
+@helper
+def _light(floats, k, kind, rows, ra, rb, settings):
+    """Whether contact ``k`` is light: apart at step start by more than the light gap and not closing that gap
+    within the step, even turning and falling; only between bodies or on static geometry."""
+    if not (kind == DYNAMIC or kind == STATIC):
+        return False
+    nx, ny, dt = floats[k, NX], floats[k, NX + 1], settings[STEP_DT]
+    gap = floats[k, CLOSEST] - settings[LIGHT_GAP]
+    closing = ((rows[ra, ROW_VX] - rows[rb, ROW_VX]) * nx + (rows[ra, ROW_VX + 1] - rows[rb, ROW_VX + 1]) * ny
+               + abs(rows[ra, ROW_VX + 2]) * rows[ra, ROW_EXTENT] + abs(rows[rb, ROW_VX + 2]) * rows[rb, ROW_EXTENT]
+               + abs(settings[GRAVITY_X] * nx + settings[GRAVITY_Y] * ny) * dt)
+    return gap > 0.0 and closing * dt < gap
+
+
+@kernel
+def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, asleep, params, settings):
+    """Solve the contacts and move the awake bodies (their rows of ``state``); the contacts' impulses and
+    sliding flags are written back into their rows. Returns the fast bodies (rows) and how far they moved."""
+    dyn = len(awake)
+    pair, row_kind, row_of = _participant_rows(ints, count, awake, asleep, movers)
+    rows = _rows(state, start, shapes, movers, row_kind, row_of, dyn)
+    light = np.empty(count, np.bool_)
+    for k in range(count):
+        light[k] = _light(floats, k, ints[k, KIND], rows, pair[k, 0], pair[k, 1], settings)
+    order, starts, light_colours = colour_order(pair, dyn, light)
+    table, impulse = _table(state, ints, floats, pair, rows, movers, order, light, settings, dyn)
+    uneven = False
+    for i in range(count):
+        uneven = uneven or (table[i, STIFF] > 0.0 and ints[order[i], KIND] == DYNAMIC)
+    step_params, ordered = np.empty(params.shape[1]), np.empty((count, 2), np.int64)
+    for j in range(params.shape[1]):
+        step_params[j] = params[1 if uneven else 0, j]
+    step_params[DYNAMIC_ROWS] = dyn
+    for i in range(count):
+        ordered[i, 0], ordered[i, 1] = pair[order[i], 0], pair[order[i], 1]
+    displacement, sliding = solve(rows, dyn, ordered, table, impulse, (starts, light_colours), step_params,
+                                  settings[ROTATION_ERROR])
+    for i in range(count):
+        k = order[i]
+        for j in range(4):
+            floats[k, NORMAL0 + j] = impulse[i, j]
+        ints[k, SLIDING0], ints[k, SLIDING0 + 1] = sliding[i, 0], sliding[i, 1]
+    fast, moved, fast_count = np.empty(dyn, np.int64), np.empty((dyn, 2)), 0
+    for r in range(dyn):
+        body = awake[r]
+        for j in range(3):
+            state[body, X + j] = start[body, j] + displacement[r, j]
+            state[body, VX + j] = rows[r, ROW_VX + j]
+        if math.hypot(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
+            fast[fast_count], moved[fast_count, 0], moved[fast_count, 1] = body, displacement[r, 0], displacement[r, 1]
+            fast_count += 1
+    return fast[:fast_count], moved[:fast_count]
+
+
+@kernel
+def _with_carried(ints, floats, count, source, old_ints, old_floats, asleep):
+    """The contacts followed by the last step's contacts of sleeping bodies that no awake body touches (carried
+    unchanged: nothing near them moved), with each one's row among the last step's (``source``: the first
+    ``count``'s; -1: new)."""
+    carried = 0
+    for j in range(len(old_ints)):
+        a_awake = old_ints[j, KIND] == DYNAMIC and not asleep[old_ints[j, A]]
+        carried += asleep[old_ints[j, B]] and not a_awake
+    all_ints, all_floats = np.empty((count + carried, CONTACT_INTS), np.int64), np.empty((count + carried, CONTACT_FLOATS))
+    sources, at = np.empty(count + carried, np.int64), count
+    for k in range(count):
+        _copy_row(all_ints, k, ints, k)
+        _copy_row(all_floats, k, floats, k)
+        sources[k] = source[k]
+    for j in range(len(old_ints)):
+        a_awake = old_ints[j, KIND] == DYNAMIC and not asleep[old_ints[j, A]]
+        if asleep[old_ints[j, B]] and not a_awake:
+            _copy_row(all_ints, at, old_ints, j)
+            _copy_row(all_floats, at, old_floats, j)
+            sources[at] = j
+            at += 1
+    return all_ints, all_floats, sources
+
+
+@kernel
+def _touch_events(ints, floats, source, old_ints, events, made):
+    """The pairs that began touching (normal from A to B) and those that stopped (from the last step's
+    contacts), after ``made`` events; returns how many events there are."""
+    still, began, ended = np.zeros(len(old_ints), np.bool_), np.int64(BEGAN), np.int64(ENDED)
+    for k in range(len(ints)):
+        src = source[k]
+        if ints[k, TOUCHING]:
+            if src < 0 or not old_ints[src, TOUCHING]:
+                _event(events, made, began, ints[k, KIND], ints[k, A], ints[k, B], floats[k, NX], floats[k, NX + 1])
+                made += 1
+            if src >= 0:
+                still[src] = True
+    for j in range(len(old_ints)):
+        if old_ints[j, TOUCHING] and not still[j]:
+            _event(events, made, ended, old_ints[j, KIND], old_ints[j, A], old_ints[j, B], 0.0, 0.0)
+            made += 1
+    return made
+
+
+@kernel
+def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings):
+    """Advance the rigid bodies by one step (see the module docstring); returns a :class:`StepOutcome` as a
+    plain tuple. ``state``: the bodies' rows (:data:`~.layout.STATE_COLUMNS`), read and written in place;
+    ``shape_arrays``: the bodies' shapes, then the movers' (the fields of a :class:`~.layout.Shapes`, as a plain
+    tuple); ``level_arrays``: the static segments (those of a :class:`~.layout.Level`); ``movers``:
+    (M, :data:`~.layout.MOVER_COLUMNS`); ``old_ints``, ``old_floats``: the last step's contacts; ``params``: the
+    solve's parameters (2, :data:`~.layout.PARAMETERS`); ``settings``: :data:`~.layout.SETTINGS`."""
+    # (The shapes and the level arrive as plain tuples: numba's dispatcher types a plain tuple of arrays at C
+    # speed, a named tuple in Python, some 10 us a call. Named again here, for the kernels.)
+    shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
+    if _nothing_to_do(state, movers):
+        return _nothing(np.int64(RESTING), old_ints, old_floats)
+    body_count = len(state)
+    asleep = _begin(state)
+    start = np.empty((body_count, 3))
+    for k in range(body_count):
+        start[k, 0], start[k, 1], start[k, 2] = state[k, X], state[k, X + 1], state[k, ANGLE]
+    place = placements(shapes, start, movers, body_count)
+    boxes = boxes_of(shapes, place, settings[SPECULATIVE])
+    _wake_by_movers(state, asleep, boxes, movers)
+    awake_count = 0
+    for k in range(body_count):
+        awake_count += not asleep[k]
+    if awake_count == 0:
+        return _nothing(np.int64(ASLEEP), old_ints, old_floats)
+    ints, floats, count = _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings)
+    room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
+    events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
+    count, made = _squeezed(ints, floats, count, settings[CRUSH_DEPTH], events)
+    source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count)
+    awake, at = np.empty(body_count - _count_true(asleep), np.int64), 0
+    for k in range(body_count):
+        if not asleep[k]:
+            awake[at], at = k, at + 1
+    fast, moved = _solve_awake(state, start, shapes, movers, ints, floats, count, awake, asleep, params, settings)
+    if settings[SLEEP_ON] > 0.0:
+        held = np.zeros(body_count, np.bool_)
+        for k in range(count):
+            if ints[k, TOUCHING] and (ints[k, KIND] == KINEMATIC or ints[k, KIND] == CHARACTER):
+                held[ints[k, B]] = held[ints[k, B]] or movers[ints[k, A], MOVER_MOVING] > 0.0
+        rest_and_sleep(state, awake, shapes.extent, settings[STEP_DT], settings[SLEEP_VELOCITY],
+                       settings[TIME_TO_SLEEP], ints, count, held)
+    ints, floats, source = _with_carried(ints, floats, count, source, old_ints, old_floats, asleep)
+    made = _touch_events(ints, floats, source, old_ints, events, made)
+    return (np.int64(0), ints, floats, events.rows[:made], events.normals[:made], fast, moved)
