@@ -1,9 +1,12 @@
 """``python -m game``: the Ledgekit demo.
 
-    python -m game [--level PATH] [--record FILE]
-    python -m game --replay FILE [--level PATH]
-    python -m game --headless --level PATH --frames N [--input FILE] [--record FILE] [--trace FILE]
+    python -m game [--level LEVEL] [--record FILE]
+    python -m game --replay FILE [--level LEVEL]
+    python -m game --headless --level LEVEL --frames N [--input FILE] [--record FILE] [--trace FILE]
                    [--screenshot FILE]
+
+LEVEL is a map file's path or a shipped level's name (``demo``, ``1_hills_and_ledges``): the shipped levels
+are package data (:mod:`game.data`), so these commands work from any folder.
 
 Headless runs step N fixed physics steps (60 Hz) with no window (an offscreen one only for
 ``--screenshot``) and are deterministic: the same level and input give the same trace. ``--input`` and
@@ -26,15 +29,15 @@ from pathlib import Path
 from engine import first_start, warm_up
 from engine.level.level import LevelError
 
+from .data import find_level
 from .runner import InputError, Recorder, frames_of, read_input
 from .session import Session
-
-DEMO_LEVEL = Path(__file__).resolve().parents[1] / "levels" / "demo.tmx"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m game", description="The Ledgekit demo game.")
-    parser.add_argument("--level", type=Path, help="a .tmx level (default: the title screen's level select)")
+    parser.add_argument("--level", help="a level's path, or a shipped level's name such as demo "
+                        "(default: the title screen's level select)")
     parser.add_argument("--headless", action="store_true", help="run without a window for --frames steps")
     parser.add_argument("--frames", type=int, help="fixed physics steps to run headless (60 per second)")
     parser.add_argument("--input", type=Path, help="JSON input segments to play (headless)")
@@ -45,7 +48,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.headless:
         if args.level is None or args.frames is None:
-            parser.error("--headless needs --level PATH and --frames N")
+            parser.error("--headless needs --level LEVEL and --frames N")
         if args.frames < 0:
             parser.error(f"--frames must be >= 0, got {args.frames}")
     elif args.frames is not None or args.input is not None or args.trace is not None:
@@ -57,7 +60,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def headless(args: argparse.Namespace) -> int:
     try:
-        session = Session.open(args.level)
+        session = Session.open(find_level(args.level))
         segments = read_input(args.input) if args.input else []
     except (LevelError, InputError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -100,9 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.headless:
         return headless(args)
-    if args.level is not None and not args.level.exists():
-        print(f"error: {args.level}: level not found", file=sys.stderr)
-        return 2
+    if args.replay is not None and args.level is None:
+        args.level = "demo"
+    if args.level is not None:
+        try:
+            args.level = find_level(args.level)
+        except LevelError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     replay = None
     if args.replay is not None:
         try:
@@ -110,7 +118,6 @@ def main(argv: list[str] | None = None) -> int:
         except InputError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        args.level = args.level or DEMO_LEVEL
     return windowed(args, replay)
 
 

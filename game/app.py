@@ -1,5 +1,5 @@
 """The demo game on arcade: title screen with level select, play (fixed-rate physics with render
-interpolation, a camera that follows with a dead zone and stays inside the map, HUD), pause menu, settings,
+interpolation, the engine's follow camera, HUD), pause menu, settings,
 level complete, debug overlay, live reload, replays, keyboard and gamepad.
 
 The game is drawn at a fixed logical resolution and shown pixel-perfect in a resizable window
@@ -16,14 +16,16 @@ from pathlib import Path
 
 import arcade
 
-from engine import BackgroundWarmUp
+from engine import BackgroundWarmUp, Level
+from engine.camera import CameraConfig, FollowCamera
 from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
 from engine.play import Animation, Animator, character_pose
 from engine.render import LevelRenderer
 
-from .art import HERO_H, HERO_POSES, HERO_W
+from .art import DIRT, HERO_H, HERO_POSES, HERO_W, TILE
 from .controls import Controls
+from .data import assets_folder, levels_folder, shipped_levels
 from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
@@ -34,12 +36,13 @@ from .session import STEP, Session
 from .settings import Settings
 from .signs import SignView, signs_of
 
-ROOT = Path(__file__).resolve().parents[1]
-ASSETS = ROOT / "assets"
-LEVELS = ROOT / "levels"
+ASSETS = assets_folder()
+LEVELS = levels_folder()
 WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
 """The window's starting size: the logical resolution at 2x."""
 SKY = (126, 200, 240, 255)
+HERO_HALF_SIZE = (10.0, 16.0)
+"""Half the hero's box (px, :data:`game.session.HERO_SHAPE`): the camera keeps its margins around all of him."""
 GAME_STATES = ("play", "pause", "complete", "replay_end")
 """States that show the level being played (the others show the title's backdrop)."""
 
@@ -69,44 +72,31 @@ def hero_textures() -> dict[str, tuple[arcade.Texture, arcade.Texture]]:
     return out
 
 
-class Camera:
-    """Follows a point with a dead zone and exponential smoothing, and never shows outside the map."""
+def hero_camera(view_size: tuple[float, float], level: Level) -> FollowCamera:
+    """The demo's follow camera over a level (the level-run tests replay the recorded runs through it).
 
-    def __init__(self, camera: arcade.Camera2D, width: float, height: float, level_w: float, level_h: float) -> None:
+    Half a tile below the map may show (drawn as more ground): a hero on a valley floor one tile above the map's
+    bottom still keeps the camera's 48 px margin."""
+    return FollowCamera(view_size, (level.width, level.height), CameraConfig(below_map=TILE / 2))
+
+
+class Camera:
+    """The engine's follow camera (:class:`engine.camera.FollowCamera`) driving an arcade camera."""
+
+    def __init__(self, camera: arcade.Camera2D, follower: FollowCamera) -> None:
         self.camera = camera
-        self.size = (width, height)
-        self.bounds = (level_w, level_h)
-        self.x, self.y = width / 2, height / 2
-        self.dead = (width * 0.12, height * 0.15)
+        self.follower = follower
 
     def snap(self, x: float, y: float) -> None:
-        self.x, self.y = x, y
-        self._clamp()
+        self.follower.snap(x, y, HERO_HALF_SIZE)
 
-    def follow(self, x: float, y: float, dt: float) -> None:
-        tx, ty = self.x, self.y
-        if x > self.x + self.dead[0]:
-            tx = x - self.dead[0]
-        elif x < self.x - self.dead[0]:
-            tx = x + self.dead[0]
-        if y > self.y + self.dead[1]:
-            ty = y - self.dead[1]
-        elif y < self.y - self.dead[1]:
-            ty = y + self.dead[1]
-        k = 1.0 - pow(0.0005, dt)  # about 12 % per 60 Hz frame: smooth, never lags far
-        self.x += (tx - self.x) * k
-        self.y += (ty - self.y) * k
-        self._clamp()
-
-    def _clamp(self) -> None:
-        w, h = self.size
-        lw, lh = self.bounds
-        self.x = w / 2 if lw <= w else min(max(self.x, w / 2), lw - w / 2)
-        self.y = h / 2 if lh <= h else min(max(self.y, h / 2), lh - h / 2)
+    def follow(self, x: float, y: float, dt: float, velocity_x: float = 0.0) -> None:
+        self.follower.follow(x, y, dt, velocity_x=velocity_x, half_size=HERO_HALF_SIZE)
 
     def use(self) -> None:
-        # Whole pixels: the image is scaled up afterwards, so a fractional camera would make tiles shimmer.
-        self.camera.position = (round(self.x), round(self.y))
+        # Whole pixels (the follower rounds): the image is scaled up afterwards, so a fractional camera
+        # would make tiles shimmer.
+        self.camera.position = self.follower.position
         self.camera.use()
 
 
@@ -121,7 +111,7 @@ class Play:
         self.renderer = LevelRenderer(session.level, session.world)
         self.signs = SignView(signs_of(session.level))
         width, height = screen.size
-        self.camera = Camera(screen.world_camera(), width, height, session.level.width, session.level.height)
+        self.camera = Camera(screen.world_camera(), hero_camera((width, height), session.level))
         self.camera.snap(*session.hero.position)
         self.textures = hero_textures()
         self.hero = arcade.Sprite(self.textures["idle"][0])
@@ -157,7 +147,7 @@ class Play:
         self.frames.tick(dt)
         self.renderer.sync(alpha)
         self.renderer.animate(dt)
-        self.camera.follow(x, y, dt)
+        self.camera.follow(x, y, dt, hero.velocity[0])
         ctrl = s.controller
         vx, vy = hero.velocity
         self.hurt = max(0.0, self.hurt - dt)
@@ -180,6 +170,9 @@ class Play:
         if not self.renderer.fills(position, self.screen.size):  # (an opaque sky over the view needs no clear)
             self.screen.framebuffer.clear(color=SKY)
         self.renderer.draw(position)
+        bottom = self.camera.follower.view[1]
+        if bottom < 0:  # the ground goes on below the map (the camera shows a little of it, see hero_camera)
+            arcade.draw_lrbt_rectangle_filled(0, self.session.level.width, bottom, 0, DIRT)
         self.signs.draw_posts()
         self.sprites.draw(pixelated=True)
         self.particles.draw()
@@ -257,7 +250,7 @@ class GameWindow(arcade.Window):
         self.settings = Settings.load()
         self.ui.box = self.pixels.set_mode(self.settings.scaling)
         self.controls = Controls(self.settings.keys, self.settings.buttons, open_joystick())
-        self.levels = level_order(list(LEVELS.glob("*.tmx")))
+        self.levels = level_order(shipped_levels())
         self.title = TitleMenu(level_entries(self.levels), self.settings)
         self.pause_menu = PauseMenu()
         self.settings_menu = SettingsMenu(self.settings, self.controls, self.settings_changed,

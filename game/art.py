@@ -7,11 +7,12 @@ are drawn from simple shapes and a fixed-seed noise, so the art is reproducible 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+from .data import assets_folder
+
+ASSETS = assets_folder()
 TILE = 32
 
 # Tile ids of tiles.png (one row); levels/tiles.tsx gives them their collision shapes.

@@ -12,7 +12,6 @@ Layout legend (one character per 32 px tile, top row first):
 
 from __future__ import annotations
 
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from .art import (
@@ -21,8 +20,9 @@ from .art import (
     BLOCK, FLOWERS, GRASS, HALF, MUSHROOMS, ONE_WAY, PEBBLES, SLOPE2_L_HIGH, SLOPE2_L_LOW, SLOPE2_R_HIGH,
     SLOPE2_R_LOW, SLOPE_L, SLOPE_R, TILE,
 )
+from .data import levels_folder
 
-LEVELS = Path(__file__).resolve().parents[1] / "levels"
+LEVELS = levels_folder()
 
 COLLISION = {
     **{tid: "rect 0 0 32 32" for tid in [*GROUND_VARIANTS.values(), *SLOPE_FEET.values()]},

@@ -116,5 +116,5 @@ def test_the_table_replaces_only_the_part_between_the_markers():
     out = run_all.replace_block(text, new)
     assert out.startswith("intro\n\n" + run_all.START) and out.endswith(run_all.END + "\n\nafter\n")
     assert "old table" not in out and "| a | b | c | d | e |" in out
-    readme = (run_all.ROOT / "README.md").read_text()
+    readme = (run_all.ROOT / "engine" / "README.md").read_text()
     assert readme.count(run_all.START) == 1 and readme.count(run_all.END) == 1

@@ -138,3 +138,15 @@ def test_game_uses_no_private_engine_name():
     done = subprocess.run([ruff, "check", "--select", "SLF001", "--output-format", "concise", "game"], cwd=ROOT,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
+
+
+def test_ci_runs_the_slow_tests_too():
+    """``slow`` marks long fuzz and equivalence tests for a quick local run (``-m "not slow"``); CI deselects
+    nothing, and the marker is registered (a typo such as ``@pytest.mark.slwo`` would otherwise pass silently)."""
+    import tomllib
+
+    ci = (ROOT / ".ci" / "run").read_text()
+    pytest_line = next(line for line in ci.splitlines() if "-m pytest" in line)
+    assert " -m pytest" in pytest_line and "-m \"not" not in pytest_line and "-k" not in pytest_line.split("pytest")[-1]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert any(marker.startswith("slow:") for marker in config["markers"])

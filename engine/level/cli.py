@@ -1,22 +1,39 @@
 """The ``ledgekit`` command: ``ledgekit check PATH...`` validates Tiled levels against Ledgekit's authoring
-conventions; ``ledgekit warmup`` compiles the physics kernels ahead (see :func:`engine.warm_up`).
+conventions; ``ledgekit new DIR`` writes a starter game (:mod:`engine.level.starter`); ``ledgekit warmup``
+compiles the physics kernels ahead (see :func:`engine.warm_up`).
 
 ``check``:
 Prints every problem (errors and warnings) with the file, layer, object id, name and position, then a
 summary line. Exit status: 0 when no file has errors, 1 when any has, 2 for a usage mistake.
-Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists. Each
-map gets exactly the checks the game's load runs (:func:`engine.level.level.check_level`).
+Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file stands for the maps it lists; a
+name that is no file but a shipped level's (``demo``) stands for that level, and ``--shipped`` for every level
+the installed Ledgekit ships (the demo's, package data of ``game.levels``). Each map gets exactly the checks
+the game's load runs (:func:`engine.level.level.check_level`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from importlib.resources import files
 from pathlib import Path
 
+from .find import find_map, maps_in
 from .level import LevelError, Problem, check_level
 
 MAP_PATTERNS = ("*.tmx", "*.tmj")
+
+
+def shipped_folder() -> Path | None:
+    """The folder of the levels the installed Ledgekit ships (the demo's), or ``None`` without them.
+
+    Found by package name only: the engine imports nothing from the demo game.
+    """
+    try:
+        folder = files("game.levels")
+    except ModuleNotFoundError:
+        return None
+    return folder if isinstance(folder, Path) else None
 
 
 def _maps(paths: list[str]) -> tuple[list[Path], list[Problem]]:
@@ -34,8 +51,13 @@ def _maps(paths: list[str]) -> tuple[list[Path], list[Problem]]:
                 found.extend(map_path for map_path, _ in read_world(path))
             except LevelError as error:
                 problems.append(Problem("error", str(path), str(error).removeprefix(f"{path}: ")))
-        else:
+        elif path.exists() or (shipped := shipped_folder()) is None:
             found.append(path)
+        else:
+            try:
+                found.append(find_map(name, [shipped]))
+            except LevelError:
+                found.append(path)  # checking it reports the missing file with its name
     return found, problems
 
 
@@ -43,12 +65,40 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ledgekit", description="Ledgekit tools for level authors.")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate Tiled maps (.tmx, .tmj, .world files or folders of them)")
-    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH")
+    check.add_argument("--shipped", action="store_true", help="also check every level Ledgekit ships (the demo's)")
     commands.add_parser("warmup", help="compile the physics kernels now (once per machine; later starts load them)")
+    new = commands.add_parser("new", help="write a starter game (a level, tileset, Tiled project and main.py) into DIR")
+    new.add_argument("folder", metavar="DIR")
     args = parser.parse_args(argv)
     if args.command == "warmup":
         return _warm_up()
-    return _check(args.paths)
+    if args.command == "new":
+        return _new(Path(args.folder))
+    if not args.paths and not args.shipped:
+        check.error("name the maps to check (PATH...), or --shipped for the levels Ledgekit ships")
+    shipped = shipped_folder()
+    if args.shipped and shipped is None:
+        print("ledgekit check: this installation ships no levels (game.levels is missing)", file=sys.stderr)
+        return 2
+    return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [])
+
+
+def _new(folder: Path) -> int:
+    """``ledgekit new DIR``: write the starter game and say how to play, run and check it."""
+    from .starter import write_starter
+
+    try:
+        written = write_starter(folder)
+    except (FileExistsError, OSError) as error:
+        print(f"ledgekit new: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {', '.join(p.name for p in written)} in {folder}\n"
+          f"  play it:      python {folder / 'main.py'}\n"
+          f"  no window:    python {folder / 'main.py'} --headless --frames 60\n"
+          f"  edit it:      open {folder / 'game.tiled-project'} in Tiled, then {folder / 'level1.tmx'}\n"
+          f"  check it:     ledgekit check {folder}")
+    return 0
 
 
 def _warm_up() -> int:
@@ -64,9 +114,10 @@ def _warm_up() -> int:
     return 0
 
 
-def _check(paths: list[str]) -> int:
-    """``ledgekit check``: print every problem of the maps named; 1 when any map has errors."""
+def _check(paths: list[str], shipped: list[Path]) -> int:
+    """``ledgekit check``: print every problem of the maps named (and the shipped ones); 1 when any has errors."""
     maps, world_problems = _maps(paths)
+    maps += shipped
     if not maps and not world_problems:
         print("ledgekit check: no .tmx or .tmj maps found", file=sys.stderr)
         return 2

@@ -10,8 +10,8 @@ sensors by their ``tag`` (what ``Level.build_world`` gives the Tiled classes ``P
     ...
     controller.update(buttons, dt); world.step(dt); rules.update(dt)
 
-A game extends it by subscribing (``rules.on("respawn", reset_my_enemies)``), by emitting its own events
-through :meth:`PlatformerRules.emit`, or by subclassing (every reaction is a method).
+A game extends it by subscribing (``rules.on("respawn", reset_my_enemies)``, ``rules.off`` to stop), by emitting
+its own events through :meth:`PlatformerRules.emit`, or by subclassing (every reaction is a method).
 
 Units: pixels, seconds; engine frame (y up).
 """
@@ -101,9 +101,20 @@ class PlatformerRules:
         return sum(1 for s in self.world.sensors if s.tag == self.config.pickup_tag)
 
     # ---------------------------------------------------------------- subscribing
-    def on(self, event_type: str, handler: Callable[[GameEvent], None]) -> None:
-        """Call ``handler(event)`` for every event of ``event_type`` (``"*"``: every event)."""
+    def on(self, event_type: str, handler: Callable[[GameEvent], None]) -> Callable[[GameEvent], None]:
+        """Call ``handler(event)`` for every event of ``event_type`` (``"*"``: every event). Returns ``handler``,
+        to hand to :meth:`off` later."""
         self._handlers.setdefault(event_type, []).append(handler)
+        return handler
+
+    def off(self, event_type: str, handler: Callable[[GameEvent], None]) -> None:
+        """Stop calling ``handler`` for ``event_type`` (one subscription: subscribed twice, it is called once
+        more). Safe from inside a handler: the event being sent still reaches the handlers it started with.
+        Raises ``WorldError`` when ``handler`` is not subscribed to ``event_type``."""
+        handlers = self._handlers.get(event_type, [])
+        if handler not in handlers:
+            raise WorldError(f"rules.off: {handler!r} is not subscribed to {event_type!r} events")
+        handlers.remove(handler)
 
     def emit(self, event: GameEvent) -> None:
         """Record ``event`` for this step and call its subscribers (games emit their own events here too)."""

@@ -23,7 +23,7 @@ from typing import Any
 from ..character import Character, MoverConfig
 from ..geometry import RoundedPolygon
 from ..platformer import PlatformerConfig, PlatformerController, PlatformerInput
-from ..types import WorldError
+from ..types import DEFAULT_FILTER, CollisionFilter, WorldError
 from .base import GameObject
 from .blocks import standard_factories
 from .rules import PlatformerRules, RulesConfig
@@ -52,14 +52,17 @@ class Stage:
 
     @classmethod
     def from_level(cls, level: Any, player_shape: RoundedPolygon, factories: Mapping[str, Callable] | None = None,
-                   mover: MoverConfig | None = None, feel: PlatformerConfig | None = None) -> Stage:
+                   mover: MoverConfig | None = None, feel: PlatformerConfig | None = None, *,
+                   player_filter: CollisionFilter = DEFAULT_FILTER, player_data: Any = None) -> Stage:
         """Build ``level``'s world with ``factories`` (the standard ones by default, see
         :func:`engine.play.standard_factories`), put a player of ``player_shape`` at its spawn, and stage it
-        with every object the factories made."""
+        with every object the factories made. ``player_filter`` and ``player_data`` become the player's
+        ``filter`` (what it collides with) and ``user_data`` (the game's, never read by the engine)."""
         world = level.build_world(factories=standard_factories() if factories is None else factories)
         if level.spawn is None:
             raise WorldError(f"{level.path}: the level has no Spawn")
-        player = world.add_character(Character(player_shape, level.spawn, mover or MoverConfig()))
+        player = world.add_character(Character(player_shape, level.spawn, mover or MoverConfig(),
+                                               user_data=player_data, filter=player_filter))
         controller = PlatformerController(player, feel or PlatformerConfig())
         made = [thing for _, thing in level.built] if hasattr(level, "built") else []
         stage = cls(world, player, controller, made, spawn=level.spawn)

@@ -93,19 +93,21 @@ def step_settings(cfg: PhysicsConfig, gravity: Vec2, dt: float, static_friction:
 
 
 class _Numbers:
-    """The parameters and settings of the last step, made again only when the config, gravity, step or static
+    """The parameters and settings of the last step, made again only when the config (by identity: comparing a
+    config's two dozen fields cost more than the rest of a small step's Python), gravity, step or static
     friction differ."""
 
     def __init__(self) -> None:
-        self.key: tuple[Any, ...] | None = None
+        self.config: PhysicsConfig | None = None
+        self.key: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
         self.params = self.settings = np.zeros(0)
 
     def of(self, cfg: PhysicsConfig, gravity: Vec2, dt: float, static_friction: float) -> tuple[np.ndarray, np.ndarray]:
-        key = (cfg, float(gravity[0]), float(gravity[1]), dt, static_friction)
-        if key != self.key:
-            g = (float(gravity[0]), float(gravity[1]))
+        key = (float(gravity[0]), float(gravity[1]), dt, static_friction)
+        if cfg is not self.config or key != self.key:
+            g = (key[0], key[1])
             self.params, self.settings = solve_parameters(cfg, g, dt), step_settings(cfg, g, dt, static_friction)
-            self.key = key
+            self.config, self.key = cfg, key
         return self.params, self.settings
 
 

@@ -1,4 +1,4 @@
-"""All side-by-side benchmarks in one command, with the results written into the README.
+"""All side-by-side benchmarks in one command, with the results written into engine/README.md (the maintainers' notes).
 
 Run: ``.venv/bin/python tests/benchmarks/run_all.py [--quick] [--no-readme]``
 
@@ -29,7 +29,7 @@ the runner's test uses):
 * **demo frames**: frame time (update + draw) and physics time per frame on every level of the game's level
   select, offscreen (``bench_game.py``, a child process with the game's own window).
 
-The table replaces the part of README.md between ``<!-- benchmarks:start -->`` and
+The table replaces the part of engine/README.md between ``<!-- benchmarks:start -->`` and
 ``<!-- benchmarks:end -->``. ``--quick`` (fewer sizes, steps and repeats; a smoke run of every section in
 about a minute or two) only prints its table.
 """
@@ -377,11 +377,11 @@ def main() -> None:
             "in one process; medians, ratio of the medians (the rounds' lowest and highest ratio in brackets).")
     write = not (args.quick or args.no_readme)
     if write and chart(scaling, ROOT / "assets" / "benchmarks" / "controller_scaling.png"):
-        note += "\n\n![controller cost against level size](assets/benchmarks/controller_scaling.png)"
+        note += "\n\n![controller cost against level size](../assets/benchmarks/controller_scaling.png)"
     new_block = block(rows, note)
     print(new_block)
     if write:
-        readme = ROOT / "README.md"
+        readme = ROOT / "engine" / "README.md"
         readme.write_text(replace_block(readme.read_text(), new_block))
 
 

@@ -172,6 +172,7 @@ def test_the_same_scene_and_inputs_give_a_bit_identical_state():
     assert run_scene() == run_scene()
 
 
+@pytest.mark.slow
 def test_two_processes_give_the_bit_identical_state_of_this_one():
     """The compiled kernels (loaded from numba's cache or compiled anew) give the same bits in every process:
     replays and recorded runs stay valid from one start of the game to the next."""

@@ -180,6 +180,7 @@ segment = st.tuples(st.floats(-300, 300), st.floats(-300, 300), st.floats(-300, 
 velocity = st.tuples(st.floats(-4000, 4000), st.floats(-4000, 4000))
 
 
+@pytest.mark.slow
 @settings(max_examples=1500)
 @given(st.lists(segment, min_size=0, max_size=12), st.lists(velocity, min_size=1, max_size=40),
        st.sampled_from([HERO, RoundedPolygon.circle(10), RoundedPolygon.capsule((0, -10), (0, 10), 8)]))

@@ -18,6 +18,10 @@ LESSONS = {
     "3_machines": {"stomp", "climb", "platform_fall", "switch", "door", "checkpoint"},
 }
 """Events each run must show besides the goal (what the level teaches)."""
+RECORDINGS = {**{name: RUNS / f"{name}.json" for name in LESSONS}, "demo": Path(__file__).parent / "demo_to_goal.json"}
+"""Every recorded run to a goal: the teaching levels' and the demo level's."""
+VIEW_MARGIN = 48.0
+"""Least distance (px) between the hero's box and the view's top or bottom (issue 34: never out of view)."""
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +38,7 @@ def replay(tmp_path_factory):
 
 
 def play(tmp_path, name):
-    recording = RUNS / f"{name}.json"
+    recording = RECORDINGS[name]
     frames = sum(seg["frames"] for seg in json.loads(recording.read_text()))
     trace = tmp_path / f"{name}.jsonl"
     code = main(["--headless", "--level", str(ROOT / "levels" / f"{name}.tmx"), "--frames", str(frames + 60),
@@ -96,3 +100,28 @@ def test_the_title_screen_lists_the_three_levels_first_in_order():
 
     names = [entry.name for entry in level_entries(level_order(list(LEVELS.glob("*.tmx"))))]
     assert names[:5] == ["1. Hills and ledges", "2. Crates", "3. Machines", "Demo", "Playground"]
+
+
+@pytest.mark.parametrize("name", sorted(RECORDINGS))
+def test_the_camera_keeps_the_hero_in_view_with_margins(replay, name):
+    """The game's follow camera, fed each step of the recorded run, never lets the hero's box come closer than
+    48 px to the view's top or bottom (a high jump takes the view above the map's top) nor leave it sideways."""
+    from engine import load_level
+    from game.app import HERO_HALF_SIZE, hero_camera
+    from game.screen import LOGICAL_HEIGHT, LOGICAL_WIDTH
+
+    _, lines = replay(name)
+    level = load_level(ROOT / "levels" / f"{name}.tmx")
+    camera = hero_camera((LOGICAL_WIDTH, LOGICAL_HEIGHT), level)
+    half_w, half_h = HERO_HALF_SIZE
+    camera.snap(lines[0]["player"]["x"], lines[0]["player"]["y"], HERO_HALF_SIZE)
+    closest, above_map = float("inf"), 0
+    for line in lines:
+        hero = line["player"]
+        camera.follow(hero["x"], hero["y"], 1 / 60, velocity_x=hero["vx"], half_size=HERO_HALF_SIZE)
+        left, bottom, right, top = camera.view
+        closest = min(closest, top - (hero["y"] + half_h), (hero["y"] - half_h) - bottom)
+        above_map += top > level.height
+        assert left <= hero["x"] - half_w and hero["x"] + half_w <= right, f"step {line['step']}: hero out of view"
+    assert closest >= VIEW_MARGIN, f"{name}: the hero came within {closest:.1f} px of the view's top or bottom"
+    print(f"{name}: closest {closest:.1f} px, view above the map's top on {above_map} of {len(lines)} steps")

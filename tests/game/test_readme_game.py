@@ -9,10 +9,10 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_minimal_game_runs(monkeypatch):
+def test_the_minimal_game_runs(monkeypatch, tmp_path):
     text = (ROOT / "README.md").read_text()
     block = next(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "class MyGame" in b)
-    monkeypatch.chdir(ROOT)
+    monkeypatch.chdir(tmp_path)  # from any folder: the example finds the demo map through the package
     scope: dict = {"__name__": "readme_game"}  # not __main__: we drive it ourselves instead of arcade.run()
     exec(compile(block, "README.md", "exec"), scope)
     import arcade

@@ -41,6 +41,7 @@ def brute_aabb(bp, box):
     return np.flatnonzero(keep)
 
 
+@pytest.mark.slow
 @given(st.integers(0, 5), st.floats(-100, 2100), st.floats(-100, 2100), st.floats(0, 600), st.floats(0, 600))
 def test_aabb_query_misses_no_overlapping_segment_and_returns_only_box_overlaps(seed, x, y, w, h):
     a, b, r = random_level(seed)
@@ -54,6 +55,7 @@ def test_aabb_query_misses_no_overlapping_segment_and_returns_only_box_overlaps(
     assert touching <= found <= set(brute_aabb(bp, box).tolist())
 
 
+@pytest.mark.slow
 @given(st.integers(0, 5), st.floats(0, 2000), st.floats(0, 2000), st.floats(0, 2 * math.pi), st.floats(1, 400),
        st.sampled_from([0.0, 3.0, 12.0]))
 def test_ray_and_circle_casts_equal_the_nearest_of_all_segments(seed, x, y, heading, max_distance, radius):
@@ -78,6 +80,7 @@ def test_ray_and_circle_casts_equal_the_nearest_of_all_segments(seed, x, y, head
             found.hit.distance, best.distance, abs_tol=1e-9)  # two segments hit at the same distance
 
 
+@pytest.mark.slow
 @given(st.integers(0, 3), st.floats(0, 2000), st.floats(0, 2000), st.floats(-300, 300), st.floats(-300, 300),
        st.sampled_from(["box", "rounded", "circle", "capsule"]))
 def test_shape_cast_equals_the_nearest_exact_cast(seed, x, y, tx, ty, kind):
@@ -102,6 +105,7 @@ def test_shape_cast_equals_the_nearest_exact_cast(seed, x, y, tx, ty, kind):
         assert found is not None and math.isclose(found.hit.fraction, min(fractions), abs_tol=1e-9)
 
 
+@pytest.mark.slow
 def test_vectorised_capsule_ray_matches_the_scalar_ray_cast():
     a, b, r = random_level(7, n=300, span=300)
     rng = np.random.default_rng(1)

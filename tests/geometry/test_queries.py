@@ -213,6 +213,7 @@ def test_ray_cast_matches_shapely(shape, xf, origin, heading, max_distance):
     assert hit.normal[0] * direction[0] + hit.normal[1] * direction[1] <= 1e-9
 
 
+@pytest.mark.slow
 @given(shapes, transforms, shapes, coords, coords, st.floats(-math.pi, math.pi), coords, coords)
 def test_shape_cast_matches_a_fine_brute_force_sweep(moving, xf_target, target, x, y, angle, tx, ty):
     """The cast's fraction is where a fine sweep of the real shapes (shapely) first touches."""

@@ -108,6 +108,7 @@ def _alarm(signum, frame):  # noqa: ARG001
     raise TimeoutError("variant took too long")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers to catch a hang")
 def test_mutated_maps_load_or_fail_cleanly(tmp_path):
     rng = random.Random(int(os.environ.get("LEDGEKIT_FUZZ_SEED", "13")))

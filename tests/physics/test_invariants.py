@@ -1,9 +1,12 @@
 """The randomised invariant suite, short: fixed seeds, a few seconds. See tests/physics/invariants.py (and
 tests/benchmarks/invariants_long.py for the long run whose counts the README reports)."""
 
+import pytest
+
 from tests.physics.invariants import ROWS, Tally, run
 
 
+@pytest.mark.slow
 def test_nothing_that_must_never_happen_happens_in_random_levels():
     tally = Tally()
     for seed in range(12):
