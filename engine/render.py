@@ -17,6 +17,7 @@ import math
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,19 @@ from .character import Character
 from .geometry import AABB, RoundedPolygon, Transform
 from .level.level import Level
 from .level.objects import LevelObject, level_object_of
+from .level.model import NO_TINT, MapObject, ObjectGroup, Tint
+from .level.pictures import object_picture
 from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .play.animation import Animation, Animator, character_pose
 from .world import KinematicBody, World
 
 __all__ = ["REPEAT_MARGIN", "LevelRenderer", "draw_shape"]
+
+PLAIN_SOLID = (74, 82, 99, 255)
+"""The fill of a Solid object that has no tile to be drawn with (slate)."""
+PLAIN_EDGE = (150, 160, 178, 255)
+PLAIN_ONE_WAY = (176, 124, 70, 255)
+"""The line of a OneWay object that has no tile (planks)."""
 
 REPEAT_MARGIN = 2048.0
 """How far (px) a repeating image layer reaches beyond the map's sides: the view's half-width can exceed the
@@ -42,15 +51,53 @@ map's edge by that much (a large window on a small map) and still find the layer
 
 
 def _tileset_images(tileset: Tileset) -> dict[int, Image.Image]:
+    """Each tile's picture by local id: cut from the sheet where Tiled cuts it (margin and spacing counted),
+    or, in an image collection, the tile's own image at its own size."""
+    if tileset.image_tiles:
+        return {tid: Image.open(tile.image).convert("RGBA") for tid, tile in tileset.image_tiles.items()
+                if tile.image.exists()}
     if tileset.image is None or not tileset.image.exists():
         return {}
     sheet = Image.open(tileset.image).convert("RGBA")
-    cols = max(tileset.columns, 1)
     out = {}
     for tid in range(tileset.tilecount):
-        x, y = (tid % cols) * tileset.tilewidth, (tid // cols) * tileset.tileheight
-        out[tid] = sheet.crop((x, y, x + tileset.tilewidth, y + tileset.tileheight))
+        left, top, width, height = tileset.image_rect(tid)
+        out[tid] = sheet.crop((left, top, left + width, top + height))
     return out
+
+
+def _look(sprite: arcade.BasicSprite, opacity: float, tint: Tint) -> None:
+    """A sprite drawn as Tiled draws its layer: colours multiplied by the tint, alpha by the tint's alpha and
+    the opacity (libtiled's ``tinted`` and the painter's opacity)."""
+    if opacity != 1.0 or tint != NO_TINT:
+        red, green, blue, alpha = tint
+        sprite.color = (red, green, blue, round(alpha * opacity))
+
+
+def _looking(image: Image.Image, opacity: float, tint: Tint) -> Image.Image:
+    """An RGBA image with its layer's tint and opacity multiplied into its pixels (as :func:`_look` does for a
+    sprite): the image-layer quad then draws it as it draws any image."""
+    if opacity == 1.0 and tint == NO_TINT:
+        return image
+    factors = np.array([*tint[:3], tint[3] * opacity], dtype=np.float64) / 255.0
+    pixels = np.asarray(image, dtype=np.float64) * factors
+    return Image.fromarray(np.rint(pixels).astype(np.uint8))
+
+
+_SpriteOnThing = tuple[arcade.Sprite, float, float, float]
+"""A sprite of a drawn thing: (sprite, its centre's offset from the thing's position in the thing's frame (px),
+its turn relative to the thing (radians, counter-clockwise))."""
+
+
+@dataclass
+class _Drawn:
+    """A body, character or sensor the renderer draws, its sprites, and the pose they were last set to."""
+
+    thing: Any
+    sprites: list[_SpriteOnThing]
+    turns: bool
+    """Whether the sprites turn with the thing (bodies, characters) or keep their angle (sensors)."""
+    shown: tuple[float, float, float, bool] | None = None
 
 
 @contextmanager
@@ -69,7 +116,10 @@ def _collector_paused() -> Iterator[None]:
 
 class LevelRenderer:
     """Sprites for a level and its world. Call :meth:`sync` after each physics step (or with an
-    interpolation ``alpha`` between the previous and the current step) and :meth:`draw` inside a camera."""
+    interpolation ``alpha`` between the previous and the current step) and :meth:`draw` inside a camera.
+
+    The renderer follows the world: at each :meth:`sync`, a body, platform, character or sensor added to the
+    world since the last one gets its sprites (when it has a look), and one taken out loses them."""
 
     def __init__(self, level: Level, world: World) -> None:
         self.level = level
@@ -79,30 +129,42 @@ class LevelRenderer:
         for ts in level.tmx.tilesets:
             for tid, img in _tileset_images(ts).items():
                 self._images[ts.firstgid + tid] = img
+        self._map_objects = {obj.id: obj for obj in level.tmx.objects}
         self.layers: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
+        """Tile layers (sprites, parallax factor), in map order."""
         self.backgrounds: list[tuple[arcade.SpriteList, tuple[float, float]]] = []
-        """Image layers (sprites, parallax factor), drawn first, in map order."""
+        """Image layers (sprites, parallax factor), in map order."""
+        self.decorations: list[arcade.SpriteList] = []
+        """Object layers' tile objects that no world thing carries (props, signs, Solid and OneWay tiles), drawn
+        where Tiled draws them, one sprite list per object layer."""
+        self._decoration_of: dict[int, arcade.Sprite] = {}
+        """Each decoration's sprite by its object's id (hidden while a world thing made from it is drawn)."""
+        self._order: list[arcade.SpriteList] = []
+        """The layers' sprite lists in the map's layer order (what :meth:`draw` draws, with the things after)."""
         self._image_quads: dict[arcade.SpriteList, _ImageQuad] = {}
         """What draws each image layer (by its sprite list): one textured quad instead of its many sprites."""
         self._animated: list[tuple[arcade.BasicSprite, list[tuple[int, int]], int]] = []
-        with _collector_paused():
-            self._build_tiles()
+        """Animated tiles: (sprite, frames as (tile id, ms), the first gid of the tileset with the cell's flip bits)."""
         self.bodies: arcade.SpriteList = arcade.SpriteList()
-        self._body_sprites: list[tuple[arcade.Sprite, Any, tuple[float, float]]] = []
-        """(sprite, body or character, the sprite's offset from the body's position in the body's frame)."""
-        self._sensor_sprites: list[tuple[arcade.Sprite, Sensor, tuple[float, float]]] = []
-        self._body_groups: list[tuple[Any, list[tuple[arcade.Sprite, float, float]]]] = []
-        """Each drawn body or character with its sprites and their offsets (:attr:`_body_sprites` by thing)."""
-        self._body_shown: list[tuple[float, float, float, bool] | None] = []
-        """The pose (x, y, angle, shown) each of :attr:`_body_groups` was last drawn at."""
-        self._sensor_groups: list[tuple[Sensor, list[tuple[arcade.Sprite, float, float]]]] = []
-        self._sensor_shown: list[tuple[float, float, bool] | None] = []
-        """The place (x, y) and visibility each of :attr:`_sensor_groups` was last drawn with."""
+        """Every drawn thing's sprites (bodies, platforms, characters, sensors, static objects' looks)."""
+        self._drawn: dict[int, _Drawn] = {}
+        """The things drawn, by their id, in the order they were found."""
+        self._seen: tuple[int, ...] = ()
+        """The ids of the world's things at the last :meth:`_follow_world`, in the world's order."""
         self._class_tiles: dict[str, int | None] = {}
         self._animators: list[tuple[arcade.Sprite, Character, Animator]] = []
         """Characters drawn by the renderer (enemies), animated through engine.play's Animator by pose."""
-        self._build_things()
+        self.plain: list[tuple[str, list[tuple[float, float]], tuple[int, int, int, int], float]] = []
+        """Solid and OneWay objects that have no tile to be drawn with, in a plain style: (``"fill"``, ``"line"``
+        or ``"loop"``, points (px, engine frame), colour, line width (px))."""
+        self._plain_shapes: arcade.shape_list.ShapeElementList | None = None
+        """:attr:`plain` as one batch, made at the first draw (a renderer can be made without a window)."""
+        carried = {obj.id for obj in map(level_object_of, self._world_things()) if obj is not None}
+        with _collector_paused():
+            self._build_layers(carried)
+        self._static_sprites()
         self.time = 0.0
+        self.sync()
 
     # ---------------------------------------------------------------- textures
     def texture(self, raw_gid: int) -> arcade.Texture | None:
@@ -123,50 +185,92 @@ class LevelRenderer:
         self._textures[raw_gid] = tex
         return tex
 
-    def _build_tiles(self) -> None:
+    # ---------------------------------------------------------------- layers, in map order
+    def _build_layers(self, carried: set[int]) -> None:
+        """Sprites of every visible layer, and the order :meth:`draw` draws them in (the map's)."""
+        for layer in self.level.tmx.layers:
+            if isinstance(layer, TileLayer):
+                if layer.visible:
+                    self.layers.append((self._tile_layer(layer), layer.parallax))
+                    self._order.append(self.layers[-1][0])
+            elif isinstance(layer, dict):
+                if layer.get("image") is not None and Path(layer["image"]).exists() and layer.get("visible", True):
+                    self.backgrounds.append((self._image_layer(layer), layer["parallax"]))
+                    self._order.append(self.backgrounds[-1][0])
+            else:
+                sprites = self._decorations(layer, carried)
+                if len(sprites):
+                    self.decorations.append(sprites)
+                    self._order.append(sprites)
+
+    def _tile_layer(self, layer: TileLayer) -> arcade.SpriteList:
+        """A tile layer's sprites: each tile's picture with its bottom-left corner on its cell's, moved by the
+        layer's and its tileset's offsets (a tile larger than the grid reaches up and right)."""
         tmx = self.level.tmx
         tw, th = tmx.tilewidth, tmx.tileheight
         map_h = self.level.height
-        for layer in tmx.layers:
-            if isinstance(layer, TileLayer):
-                if not layer.visible:
+        sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
+        looked = layer.opacity != 1.0 or layer.tint != NO_TINT  # (most layers: no call per tile)
+        kinds: dict[int, tuple[arcade.Texture | None, tuple[list[tuple[int, int]], int] | None, tuple[float, float]]] = {}
+        for row, cells in enumerate(layer.cells):
+            for col, raw in enumerate(cells):
+                if not raw:
                     continue
-                sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
-                alpha = int(255 * layer.opacity)
-                kinds: dict[int, tuple[arcade.Texture | None, tuple[list[tuple[int, int]], int] | None]] = {}
-                for row, cells in enumerate(layer.cells):
-                    for col, raw in enumerate(cells):
-                        if not raw:
-                            continue
-                        kind = kinds.get(raw)
-                        if kind is None:
-                            kind = kinds[raw] = (self.texture(raw), self._tile_animation(raw))
-                        tex, animation = kind
-                        if tex is None:
-                            continue
-                        # A BasicSprite: drawn only (the world collides), it costs a third of a Sprite to make, and
-                        # a big map has tens of thousands. Placed by its centre: arcade's left / bottom are the
-                        # hit box's, which skips a tile's transparent edge columns (a slope's), and would shift
-                        # it off its cell.
-                        sprite = arcade.BasicSprite(tex, center_x=col * tw + layer.offset[0] + tex.width / 2,
-                                                    center_y=map_h - (row + 1) * th - layer.offset[1] + tex.height / 2)
-                        if alpha != 255:
-                            sprite.alpha = alpha
-                        sprites.append(sprite)
-                        if animation is not None:
-                            self._animated.append((sprite, *animation))
-                self.layers.append((sprites, layer.parallax))
-            elif isinstance(layer, dict) and layer.get("image") is not None and Path(layer["image"]).exists():
-                if layer.get("visible", True):
-                    self.backgrounds.append((self._image_layer(layer), layer["parallax"]))
+                kind = kinds.get(raw)
+                if kind is None:
+                    ts = tmx.tileset_of(raw & GID_MASK)
+                    kind = kinds[raw] = (self.texture(raw), self._tile_animation(raw),
+                                         ts.offset if ts is not None else (0.0, 0.0))
+                tex, animation, (ox, oy) = kind
+                if tex is None:
+                    continue
+                # A BasicSprite: drawn only (the world collides), it costs a third of a Sprite to make, and a big
+                # map has tens of thousands. Placed by its centre: arcade's left / bottom are the hit box's, which
+                # skips a tile's transparent edge columns (a slope's), and would shift it off its cell.
+                sprite = arcade.BasicSprite(tex, center_x=col * tw + layer.offset[0] + ox + tex.width / 2,
+                                            center_y=map_h - (row + 1) * th - layer.offset[1] - oy + tex.height / 2)
+                if looked:
+                    _look(sprite, layer.opacity, layer.tint)
+                sprites.append(sprite)
+                if animation is not None:
+                    self._animated.append((sprite, *animation))
+        return sprites
+
+    def _decorations(self, group: list[MapObject], carried: set[int]) -> arcade.SpriteList:
+        """An object layer's visible tile objects that no world thing carries (``carried``: ids of the objects
+        things were made from), drawn as Tiled draws them, in its draw order. A ``Spawn`` is left out: the game
+        draws the player."""
+        sprites: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=False)
+        for obj in group.drawn_in_order() if isinstance(group, ObjectGroup) else group:
+            if obj.visible and obj.kind == "tile" and obj.id not in carried and obj.cls != "Spawn":
+                sprite = self._picture_sprite(obj)
+                if sprite is not None:
+                    sprites.append(sprite)
+                    self._decoration_of[obj.id] = sprite
+        return sprites
+
+    def _picture_sprite(self, obj: MapObject) -> arcade.Sprite | None:
+        """A tile object's sprite where Tiled draws it (see :func:`engine.level.pictures.object_picture`)."""
+        picture = object_picture(self.level.tmx, obj)
+        tex = self.texture(picture.gid) if picture is not None else None
+        if picture is None or tex is None:
+            return None
+        sprite = arcade.Sprite(tex)
+        sprite.width, sprite.height = max(picture.size[0], 1e-3), max(picture.size[1], 1e-3)
+        sprite.position = picture.center
+        sprite.angle = -math.degrees(picture.angle)  # arcade turns clockwise
+        _look(sprite, picture.opacity, picture.tint)
+        self._animate_if_animated(sprite, picture.gid)
+        return sprite
 
     def _tile_animation(self, raw_gid: int) -> tuple[list[tuple[int, int]], int] | None:
-        """A tile's animation (its frames as (tile id, ms) and its tileset's first gid), ``None`` when still."""
+        """A tile's animation: its frames as (tile id, ms) and its tileset's first gid with the gid's flip bits
+        (each frame is shown flipped as the cell is); ``None`` when still."""
         gid = raw_gid & GID_MASK
         ts = self.level.tmx.tileset_of(gid)
         if ts is None or gid - ts.firstgid not in ts.tile_animations:
             return None
-        return ts.tile_animations[gid - ts.firstgid], ts.firstgid
+        return ts.tile_animations[gid - ts.firstgid], ts.firstgid | (raw_gid & ~GID_MASK & 0xFFFFFFFF)
 
     def _image_layer(self, layer: dict[str, Any]) -> arcade.SpriteList:
         """An image layer's sprites: the image at the layer's offset (px, Tiled's y down from the map's top), or
@@ -188,8 +292,9 @@ class LevelRenderer:
             for y in ys:
                 sprite = arcade.Sprite(tex)
                 sprite.center_x, sprite.center_y = x + tex.width / 2, y - tex.height / 2  # (not left / top: hit box)
+                _look(sprite, layer.get("opacity", 1.0), layer.get("tint", NO_TINT))
                 sprites.append(sprite)
-        image = Image.open(layer["image"]).convert("RGBA")
+        image = _looking(Image.open(layer["image"]).convert("RGBA"), layer.get("opacity", 1.0), layer.get("tint", NO_TINT))
         self._image_quads[sprites] = _ImageQuad(image, (xs[0], ys[-1] - tex.height), (len(xs), len(ys)))
         return sprites
 
@@ -205,13 +310,17 @@ class LevelRenderer:
                  if ts.tile_class(local) == obj.cls), None)
         return self._class_tiles[obj.cls]
 
-    def _sprites_for(self, thing: Any, box: AABB, default: str) -> list[tuple[arcade.Sprite, float, float]]:
+    def _sprites_for(self, thing: Any, box: AABB, default: str) -> list[_SpriteOnThing]:
         """Sprites with the tile of the thing's level object, each with its offset from the thing's position
-        (``box``: the thing's local box); none without a look. How the tile covers the box is the tile's
-        ``draw`` property in its tileset, else ``default``: ``stretch`` (over the box: crates, platforms),
-        ``repeat`` (tiled across it: ladders, rows of spikes) or ``stand`` (its own size on the box's
-        bottom, centred across: flags, springs, enemies)."""
+        (``box``: the thing's local box); none without a look. A tile object's tile is placed where Tiled draws
+        it (stretched over the object, turned, flipped, offset), then follows the thing. Else how the class's
+        tile covers the box is the tile's ``draw`` property in its tileset, else ``default``: ``stretch`` (over
+        the box: crates, platforms), ``repeat`` (tiled across it: ladders, rows of spikes) or ``stand`` (its own
+        size on the box's bottom, centred across: flags, springs, enemies)."""
         obj = level_object_of(thing)
+        source = self._map_objects.get(obj.id) if obj is not None and obj.kind == "tile" else None
+        if source is not None and source.gid:
+            return self._picture_for(thing, source)
         gid = self.tile_of(obj) if obj is not None else None
         tex = self.texture(gid) if gid is not None else None
         if tex is None or gid is None:
@@ -230,11 +339,23 @@ class LevelRenderer:
             self._animate_if_animated(sprite, gid)
         if mode == "stretch":
             sprite.width, sprite.height = max(1.0, box.width), max(1.0, box.height)
-            return [(sprite, cx, (box.min_y + box.max_y) / 2)]
-        return [(sprite, cx, box.min_y + sprite.height / 2)]
+            return [(sprite, cx, (box.min_y + box.max_y) / 2, 0.0)]
+        return [(sprite, cx, box.min_y + sprite.height / 2, 0.0)]
+
+    def _picture_for(self, thing: Any, source: MapObject) -> list[_SpriteOnThing]:
+        """A tile object's picture (as Tiled draws it) as a sprite placed relative to the thing's pose now."""
+        sprite = self._picture_sprite(source)
+        if sprite is None:
+            return []
+        if isinstance(thing, Character):
+            self._animators.append((sprite, thing, _character_animator(self.level, source.gid)))
+        (x, y), angle = thing.position, float(getattr(thing, "angle", 0.0))
+        c, s = math.cos(angle), math.sin(angle)
+        dx, dy = sprite.center_x - x, sprite.center_y - y
+        return [(sprite, c * dx + s * dy, -s * dx + c * dy, -math.radians(sprite.angle) - angle)]
 
     @staticmethod
-    def _repeated(tex: arcade.Texture, box: AABB) -> list[tuple[arcade.Sprite, float, float]]:
+    def _repeated(tex: arcade.Texture, box: AABB) -> list[_SpriteOnThing]:
         """The tile repeated across the box, in whole tiles (stretched a little to fit). An object thinner than
         half a tile shows the tile's top part at its own size (a one-way ledge's planks, a platform's slab)."""
         columns = max(1, round(box.width / tex.width))
@@ -247,7 +368,7 @@ class LevelRenderer:
                 sprite.width = box.width / columns
                 sprite.height = tex.height if thin else box.height / rows
                 y = box.max_y - sprite.height / 2 if thin else box.min_y + (row + 0.5) * sprite.height
-                placed.append((sprite, box.min_x + (col + 0.5) * sprite.width, y))
+                placed.append((sprite, box.min_x + (col + 0.5) * sprite.width, y, 0.0))
         return placed
 
     def _animate_if_animated(self, sprite: arcade.BasicSprite, gid: int) -> None:
@@ -255,79 +376,134 @@ class LevelRenderer:
         if animation is not None:
             self._animated.append((sprite, *animation))
 
-    def _build_things(self) -> None:
-        """Sprites for every moving body, character (but the player, whom the game draws) and sensor whose level
-        object has a tile; bodies without one get a plain box so that they are never invisible."""
-        movers: list[Any] = [*self.world.bodies, *self.world.kinematic_bodies, *self.world.characters]
-        for body in movers:
-            box = body.shape.local_aabb
-            made = self._sprites_for(body, box, "stand" if isinstance(body, Character) else "stretch")
-            if not made:
-                if not isinstance(body, (RigidBody, KinematicBody)):
-                    continue  # a character without a look (the player): the game draws it
-                made = [(arcade.SpriteSolidColor(max(1, int(box.width)), max(1, int(box.height)),
-                                                 color=(160, 110, 60, 255)), 0.0, 0.0)]
-            for sprite, dx, dy in made:
-                self.bodies.append(sprite)
-                self._body_sprites.append((sprite, body, (dx, dy)))
-        for sensor in self.world.sensors:
-            for sprite, dx, dy in self._sprites_for(sensor, sensor.shape.local_aabb, "stand"):
-                self.bodies.append(sprite)
-                self._sensor_sprites.append((sprite, sensor, (dx, dy)))
-        self._static_sprites()
-        self._body_groups, self._sensor_groups = _grouped(self._body_sprites), _grouped(self._sensor_sprites)
-        self._body_shown, self._sensor_shown = [None] * len(self._body_groups), [None] * len(self._sensor_groups)
-        self.sync()
+    def _world_things(self) -> list[Any]:
+        """Everything in the world that can be drawn: bodies, platforms, characters, sensors."""
+        world = self.world
+        return [*world.bodies, *world.kinematic_bodies, *world.characters, *world.sensors]
+
+    def _look_of(self, thing: Any) -> list[_SpriteOnThing]:
+        """The sprites a world thing is drawn with: its level object's tile; a body or platform without one gets
+        a plain box, so that it is never invisible; a character without one (the player: the game draws it) and
+        a sensor without one get none."""
+        box = thing.shape.local_aabb
+        if isinstance(thing, Sensor):
+            return self._sprites_for(thing, box, "stand")
+        made = self._sprites_for(thing, box, "stand" if isinstance(thing, Character) else "stretch")
+        if not made and isinstance(thing, (RigidBody, KinematicBody)):
+            made = [(arcade.SpriteSolidColor(max(1, int(box.width)), max(1, int(box.height)),
+                                             color=(160, 110, 60, 255)), 0.0, 0.0, 0.0)]
+        return made
+
+    def _follow_world(self) -> None:
+        """Sprites for things added to the world since the last call, none for things taken out of it."""
+        things = self._world_things()
+        seen = tuple(map(id, things))
+        if seen == self._seen:
+            return  # (the usual frame: the same things; checked in C, a few microseconds for a hundred)
+        self._seen = seen
+        now = dict(zip(seen, things))
+        for key in [key for key in self._drawn if key not in now]:
+            gone = self._drawn.pop(key)
+            for sprite, *_ in gone.sprites:
+                sprite.visible = False  # (for code that kept the sprite: it is no longer drawn)
+                self.bodies.remove(sprite)
+            dropped = {id(sprite) for sprite, *_ in gone.sprites}
+            self._animated = [entry for entry in self._animated if id(entry[0]) not in dropped]
+            self._animators = [entry for entry in self._animators if entry[1] is not gone.thing]
+            self._show_decoration(gone.thing, True)
+        for key, thing in now.items():
+            if key not in self._drawn:
+                drawn = self._drawn[key] = _Drawn(thing, self._look_of(thing), not isinstance(thing, Sensor))
+                for sprite, *_ in drawn.sprites:
+                    self.bodies.append(sprite)
+                if drawn.sprites:
+                    self._show_decoration(thing, False)
+
+    def _show_decoration(self, thing: Any, shown: bool) -> None:
+        """Hide the decoration of the object a drawn thing was made from while the thing is drawn instead."""
+        obj = level_object_of(thing)
+        sprite = self._decoration_of.get(obj.id) if obj is not None else None
+        if sprite is not None:
+            sprite.visible = shown
 
     def _static_sprites(self) -> None:
-        """Static objects (``Solid``, ``OneWay``) drawn from a tile (their own, or their class's): placed once,
-        covering the object as the tile's ``draw`` property says (``repeat`` by default)."""
+        """Static objects (``Solid``, ``OneWay``) that are not tile objects (those are decorations): drawn from
+        their class's tile, covering the object as the tile's ``draw`` property says (``repeat`` by default), or,
+        with no such tile, in a plain style (:meth:`_plain_shape`), never invisible."""
         for obj in self.level.objects:
-            if obj.cls not in ("Solid", "OneWay") or obj.shape is None:
+            if obj.cls not in ("Solid", "OneWay") or obj.kind == "tile":
                 continue
-            placed = _Placed(obj.position, obj.angle, obj)
-            for sprite, dx, dy in self._sprites_for(placed, obj.shape.local_aabb, "repeat"):
+            made = self._sprites_for(_Placed(obj.position, obj.angle, obj), obj.shape.local_aabb, "repeat") \
+                if obj.shape is not None else []
+            if not made:
+                self._plain_shape(obj)
+            for sprite, dx, dy, _ in made:
                 c, s = math.cos(obj.angle), math.sin(obj.angle)
                 sprite.center_x = obj.position[0] + c * dx - s * dy
                 sprite.center_y = obj.position[1] + s * dx + c * dy
                 sprite.angle = -math.degrees(obj.angle)
                 self.bodies.append(sprite)
 
+    def _plain_shape(self, obj: LevelObject) -> None:
+        """A Solid or OneWay without a tile, in a plain style: a Solid's area filled in slate with a light edge
+        (a polyline: a thick line), a OneWay as a plank-coloured line along its top."""
+        points = [(float(x), float(y)) for x, y in obj.points]
+        if len(points) < 2:
+            return
+        if obj.cls == "OneWay":
+            top = points if obj.kind == "polyline" else points[:2]  # (a rectangle's first two corners: its top)
+            self.plain.append(("line", top, PLAIN_ONE_WAY, 3.0))
+        elif obj.kind == "polyline":
+            self.plain.append(("line", points, PLAIN_SOLID, 4.0))
+        else:
+            if obj.shape is not None:  # convex: filled (a concave polygon keeps its edge only)
+                self.plain.append(("fill", points, PLAIN_SOLID, 0.0))
+            self.plain.append(("loop", points, PLAIN_EDGE, 2.0))
+
+    def _draw_plain(self) -> None:
+        if not self.plain:
+            return
+        if self._plain_shapes is None:
+            shapes = arcade.shape_list
+            self._plain_shapes = shapes.ShapeElementList()
+            for kind, points, color, width in self.plain:
+                self._plain_shapes.append(
+                    shapes.create_polygon(points, color) if kind == "fill" else
+                    shapes.create_line_strip(points, color, width) if kind == "line" else
+                    shapes.create_line_loop(points, color, width))
+        self._plain_shapes.draw()
+
     # ---------------------------------------------------------------- per frame
     def sprite_of(self, thing: object) -> arcade.Sprite | None:
         """The sprite that draws a body, character or sensor, or ``None`` when it has none."""
-        for sprite, drawn, _ in [*self._body_sprites, *self._sensor_sprites]:
-            if drawn is thing:
-                return sprite
-        return None
+        drawn = self._drawn.get(id(thing))
+        return drawn.sprites[0][0] if drawn is not None and drawn.sprites else None
 
     def sync(self, alpha: float = 1.0) -> None:
-        """Move sprites to the bodies' poses, blended ``alpha`` of the way from their previous step. The sprites
-        of a thing whose pose is the one they already show are left alone (most of a level's crates rest and its
-        coins and spikes never move, and arcade re-uploads every sprite that is set)."""
-        for k, (body, sprites) in enumerate(self._body_groups):
-            prev = body.previous_transform
-            (x0, y0), a0 = prev.position, prev.angle
-            (x1, y1), a1 = body.position, body.angle
-            x, y, angle = x0 + (x1 - x0) * alpha, y0 + (y1 - y0) * alpha, a0 + (a1 - a0) * alpha
-            shown = not isinstance(body, Character) or body.world is not None  # (removed: a stomped enemy)
-            if self._body_shown[k] == (x, y, angle, shown):
+        """Follow the world (see the class), then move sprites to the things' poses, blended ``alpha`` of the way
+        from their previous step. The sprites of a thing whose pose is the one they already show are left alone
+        (most of a level's crates rest and its coins and spikes never move, and arcade re-uploads every sprite
+        that is set)."""
+        self._follow_world()
+        for drawn in self._drawn.values():
+            thing = drawn.thing
+            if drawn.turns:
+                prev = thing.previous_transform
+                (x0, y0), a0 = prev.position, prev.angle
+                (x1, y1), a1 = thing.position, thing.angle
+                x, y, angle = x0 + (x1 - x0) * alpha, y0 + (y1 - y0) * alpha, a0 + (a1 - a0) * alpha
+                shown = True
+            else:
+                (x, y), angle, shown = thing.position, 0.0, thing.enabled
+            if drawn.shown == (x, y, angle, shown):
                 continue
-            self._body_shown[k] = (x, y, angle, shown)
+            drawn.shown = (x, y, angle, shown)
             c, s = math.cos(angle), math.sin(angle)
-            for sprite, dx, dy in sprites:
+            for sprite, dx, dy, turn in drawn.sprites:
                 sprite.center_x, sprite.center_y = x + c * dx - s * dy, y + s * dx + c * dy
-                sprite.angle = -math.degrees(angle)  # arcade turns clockwise
+                if drawn.turns:
+                    sprite.angle = -math.degrees(angle + turn)  # arcade turns clockwise
                 sprite.visible = shown
-        in_world = set(map(id, self.world.sensors))
-        for k, (sensor, sprites) in enumerate(self._sensor_groups):
-            x, y = sensor.position
-            shown = sensor.enabled and id(sensor) in in_world
-            if self._sensor_shown[k] == (x, y, shown):
-                continue
-            self._sensor_shown[k] = (x, y, shown)
-            for sprite, dx, dy in sprites:
-                sprite.center_x, sprite.center_y, sprite.visible = x + dx, y + dy, shown
 
     def animate(self, dt: float) -> None:
         """Advance tile animations by ``dt`` seconds, and characters' animations by their poses."""
@@ -339,45 +515,63 @@ class LevelRenderer:
                 sprite.scale_x = -abs(sprite.scale_x) if character.velocity[0] > 0 else abs(sprite.scale_x)
         self.time += dt
         ms = int(self.time * 1000)
-        for tile_sprite, frames, firstgid in self._animated:
+        for tile_sprite, frames, first_and_flips in self._animated:
             total = sum(d for _, d in frames) or 1
             t = ms % total
             for tile, duration in frames:
                 if t < duration:
-                    tex = self.texture(firstgid + tile)
+                    tex = self.texture(first_and_flips + tile)  # (the flip bits are above any gid)
                     if tex is not None:
                         tile_sprite.texture = tex
                     break
                 t -= duration
 
     def draw(self, camera_position: tuple[float, float] = (0.0, 0.0)) -> None:
-        """Draw backgrounds, tile layers and things. ``camera_position`` feeds the parallax of layers whose
-        factor is not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is
-        the view's centre in the engine frame, px)."""
+        """Draw the layers in the map's order (image layers, tile layers, object layers' decorations), then the
+        plain static shapes and the things. ``camera_position`` feeds the parallax of layers whose factor is
+        not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is the
+        view's centre in the engine frame, px)."""
         cx, cy = camera_position
         # Whole pixels, as the tile layers' below.
         shifts = [(round((1 - px) * cx), round((1 - py) * cy)) for _, (px, py) in self.backgrounds]
         quads = [self._image_quads.get(sprites) for sprites, _ in self.backgrounds]
-        for k, (sprites, _) in enumerate(self.backgrounds):
-            quad = quads[k]
-            if quad is not None:
+        images = {id(sprites): k for k, (sprites, _) in enumerate(self.backgrounds)}
+        tiles = {id(sprites): parallax for sprites, parallax in self.layers}
+        for sprites in self._drawing_order():
+            k = images.get(id(sprites))
+            if k is None:
+                self._draw_tile_layer(sprites, tiles.get(id(sprites), (1.0, 1.0)), camera_position)
+            elif quads[k] is not None:
                 in_front = zip(quads[k + 1:], shifts[k + 1:])
-                quad.draw(shifts[k], [(q.opaque_band[0] + dy, q.opaque_band[1] + dy)
-                                      for q, (_, dy) in in_front if q is not None and q.opaque_band is not None])
+                quads[k].draw(shifts[k], [(q.opaque_band[0] + dy, q.opaque_band[1] + dy)  # type: ignore[union-attr]
+                                          for q, (_, dy) in in_front if q is not None and q.opaque_band is not None])
             else:
                 sprites.move(*shifts[k])
                 sprites.draw(pixelated=True)
                 sprites.move(-shifts[k][0], -shifts[k][1])
-        for sprites, (px, py) in self.layers:
-            if (px, py) != (1.0, 1.0):
-                # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
-                dx, dy = round((1 - px) * cx), round((1 - py) * cy)
-                sprites.move(dx, dy)
-                sprites.draw(pixelated=True)
-                sprites.move(-dx, -dy)
-            else:
-                sprites.draw(pixelated=True)
+        self._draw_plain()
         self.bodies.draw(pixelated=True)
+
+    def _drawing_order(self) -> list[arcade.SpriteList]:
+        """The sprite lists of :attr:`backgrounds`, :attr:`layers` and :attr:`decorations`, in the map's order
+        (lists a caller put there are drawn after the map's, image layers first)."""
+        present = [sprites for sprites, _ in self.backgrounds] + [sprites for sprites, _ in self.layers] + \
+            list(self.decorations)
+        known = {id(sprites) for sprites in self._order}
+        return [sprites for sprites in self._order if any(sprites is p for p in present)] + \
+            [sprites for sprites in present if id(sprites) not in known]
+
+    @staticmethod
+    def _draw_tile_layer(sprites: arcade.SpriteList, parallax: tuple[float, float],
+                         camera_position: tuple[float, float]) -> None:
+        if parallax != (1.0, 1.0):
+            # Whole pixels: a layer at a fractional offset would shimmer against the tiles as the camera moves.
+            dx, dy = round((1 - parallax[0]) * camera_position[0]), round((1 - parallax[1]) * camera_position[1])
+            sprites.move(dx, dy)
+            sprites.draw(pixelated=True)
+            sprites.move(-dx, -dy)
+        else:
+            sprites.draw(pixelated=True)
 
     def fills(self, camera_position: tuple[float, float], view_size: tuple[float, float]) -> bool:
         """Whether the image layers alone cover every pixel of the view with opaque ones (an opaque sky

@@ -267,6 +267,8 @@ class GameWindow(arcade.Window):
         """The name of the level being loaded, while the loading card is up."""
         self.clock = 0.0
         self.watcher: LevelWatcher | None = None
+        self.failed_level: Path | None = None
+        """A level that failed to load, watched from the title: its next save is loaded again."""
         self.recorder = Recorder() if record else None
         self.record_path = record
         self.replay = replay
@@ -311,9 +313,15 @@ class GameWindow(arcade.Window):
         except LevelError as error:
             self.title.message = str(error).splitlines()[0]
             self.state = "title"
+            # Keep watching the level that failed (a half-written save, a mistake being fixed in Tiled): the
+            # next save that loads brings the player back into it (see on_update).
+            self.failed_level = path
+            if self.watcher is None or self.watcher.path != path:
+                self.watcher = LevelWatcher(path, clock=lambda: self.clock)
             return
         finally:
             self.loading = None
+        self.failed_level = None
         self.play = play
         # The frame that follows took the whole load: its time is not play time to catch up on.
         self.fresh_level = True
@@ -463,6 +471,10 @@ class GameWindow(arcade.Window):
         self.poll_gamepad()
         if self.state in ("title", "settings") and self.settings_return == "title" and self.backdrop is not None:
             self._pan_backdrop(delta_time)
+        if self.state == "title" and self.failed_level is not None and self.watcher is not None \
+                and self.watcher.poll():
+            self.start(self.failed_level)  # saved again after a failed load: try it again
+            return
         if self.state != "play" or self.play is None or not self.physics_ready():
             return
         play = self.play

@@ -188,7 +188,9 @@ def map_xml(layout: list[str], objects: list[dict], properties: dict, background
         if obj.get("name"):
             attrs.append(f'name="{escape(obj["name"])}"')
         if obj.get("cls"):
-            attrs.append(f'class="{obj["cls"]}"')
+            # `type`, not Tiled 1.9's `class`: every Tiled version reads `type` as the object's class (1.10+
+            # writes it again), while Tiled 1.8 (Debian 12, Ubuntu 22.04) drops `class` on load and save.
+            attrs.append(f'type="{obj["cls"]}"')
         if "gid" in obj:
             attrs.append(f'gid="{obj["gid"] + 1}"')
         attrs.append(f'x="{obj["x"]}" y="{obj["y"]}"')

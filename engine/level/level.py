@@ -8,6 +8,7 @@ This is the only place that converts Tiled's frame (pixels, y down, origin top-l
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..types import DEFAULT_FRICTION
 from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
-from .model import GID_MASK, ObjectRef, TileLayer
+from .model import GID_MASK, MAX_WORLD_MAPS, ObjectRef, TileLayer
 from .objects import LevelObject
 from .outlines import merge_packed, ring_segments
 from .project import Project, find_project, read_project
@@ -27,7 +28,8 @@ from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
 
-__all__ = ["CLASSES", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level", "load_world"]
+__all__ = ["CLASSES", "MAX_WORLD_MAPS", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level",
+           "load_world"]
 
 CLASSES = ("Spawn", "Solid", "OneWay", "Crate", "MovingPlatform", "Hazard", "Checkpoint", "Goal", "Pickup")
 """The object classes the level itself builds (Tiled's Class field, or the older Type field)."""
@@ -114,6 +116,10 @@ class Level:
     """Every object of the map with a class, in map order, in the engine frame (what factories receive)."""
     built: list[tuple[LevelObject, Any]] = field(default_factory=list)
     """What the factories of the last :meth:`build_world` made, with the object each was made from."""
+    project: Path | None = None
+    """The Tiled project file that declares this map's classes, if one was found."""
+    _unbuilt: list[Problem] = field(default_factory=list)
+    """The warnings of the last :meth:`build_world` about objects nothing was made for (in :attr:`problems`)."""
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
@@ -138,13 +144,30 @@ class Level:
         factories = dict(factories or {})
         entities = {e.id: e for e in self.entities}
         self.built = []
+        self._forget_unbuilt()
         for obj in self.objects:
             factory = factories.get(obj.cls)
             if factory is not None:
                 self.built.append((obj, self._make(factory, obj, world)))
             elif obj.id in entities:
                 _add_entity(world, entities[obj.id], obj)
+            elif obj.cls not in CLASSES and self.project is None:
+                self._unbuilt_class(obj)
         return world
+
+    def _forget_unbuilt(self) -> None:
+        self.problems = [p for p in self.problems if not any(p is q for q in self._unbuilt)]
+        self._unbuilt = []
+
+    def _unbuilt_class(self, obj: LevelObject) -> None:
+        """A warning (in :attr:`problems`, and logged) for an object of a class nothing builds: no factory was
+        given for it and no project file declares it, so it is dropped."""
+        problem = Problem("warning", str(self.path), f"class {obj.cls!r} has no factory: nothing was made for this "
+                          "object (pass a factory for it to build_world, or declare the class in a Tiled project "
+                          "file)", obj.layer, obj.id, obj.name, obj.position)
+        self._unbuilt.append(problem)
+        self.problems.append(problem)
+        logging.getLogger("ledgekit.level").warning("%s", problem)
 
     def _add_static(self, world: World) -> None:
         r = self.segment_radius
@@ -229,6 +252,24 @@ class _Builder:
                              layer=layer.name)
                 continue
             self.placer.layer(layer, into)
+        for layer in self.tmx.layers:
+            if isinstance(layer, TileLayer):
+                self.cells_without_tile(layer)
+
+    def cells_without_tile(self, layer: TileLayer) -> None:
+        """A warning for each gid of a layer that no tileset has (past its tileset's last tile: Tiled shows the
+        cell as invalid, the game draws it empty and, for a colliding layer, solid nowhere)."""
+        import numpy as np
+
+        cells = np.asarray(layer.cells, dtype=np.int64) & GID_MASK
+        for gid in np.unique(cells[cells != 0]).tolist():
+            if self.tmx.tileset_of(gid) is None:
+                rows, cols = np.nonzero(cells == gid)
+                row, col = int(rows[0]), int(cols[0])
+                where = self.up((col + 0.5) * self.tmx.tilewidth, (row + 0.5) * self.tmx.tileheight)
+                self.problems.append(Problem(
+                    "warning", self.file, f"gid {gid} is in no tileset (past its tileset's last tile): {len(rows)} "
+                    f"cell(s) drawn empty, the first at column {col}, row {row}", layer.name, position=where))
 
     # -------------------------------------------------------------- objects
     def object_ring(self, obj: MapObject) -> list[Vec2]:
@@ -277,6 +318,11 @@ class _Builder:
             shapes = self.placer.object_shapes(obj)
             if shapes is not None and shapes[0]:
                 return self._tile_body(obj, shapes[0])
+        map_w = self.tmx.width * self.tmx.tilewidth
+        if obj.cls in ("Crate", "MovingPlatform") and (obj.width > map_w or obj.height > self.map_h):
+            self.problem("error", f"{obj.cls} is {obj.width:g} x {obj.height:g} px, larger than the map "
+                         f"({map_w} x {self.map_h:g} px)", obj)
+            return None
         if obj.kind in ("rectangle", "tile", "ellipse"):
             if obj.width < MIN_BODY_SIZE or obj.height < MIN_BODY_SIZE:
                 self.problem("error", f"{obj.cls} is too small ({obj.width:g} x {obj.height:g} px; "
@@ -371,13 +417,19 @@ class _Builder:
             self.problem("error", "no Spawn: add a point object of class Spawn where the player starts")
         for extra in spawns[1:]:
             self.problem("error", f"more than one Spawn (the first is object {spawns[0].id})", extra)
+        map_w = tmx.width * tmx.tilewidth
+        for spawn in spawns[:1]:
+            x, y = spawn.center()
+            if not (0 <= x <= map_w and 0 <= y <= self.map_h):
+                self.problem("warning", f"Spawn at ({x:g}, {y:g}) (Tiled's frame) is outside the map (0..{map_w} x "
+                             f"0..{self.map_h:g} px): the player starts there", spawn)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         rings = merge_packed(*static.all_polygons())
         objects = self.level_objects()
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),
             rings, static.chains, one_way, self.up(*spawns[0].center()) if spawns else None, entities,
-            self.problems, tmx, objects,
+            self.problems, tmx, objects, project=self.project.path if self.project is not None else None,
         )
 
     # -------------------------------------------------------------- classes and objects for the game
@@ -479,6 +531,9 @@ class _Builder:
         """Every image the renderer will open exists and is a regular file (not a folder or a device, which
         an image loader would read forever)."""
         for ts in self.tmx.tilesets:
+            if ts.image is None and not ts.image_tiles:
+                self.problem("warning", f"tileset {ts.name!r} ({ts.source.name}) has no image: its tiles are drawn "
+                             "empty")
             images = [ts.image] if ts.image is not None else []
             images += [tile.image for tile in ts.image_tiles.values()]
             for image in images:

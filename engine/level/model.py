@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
-    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LevelError", "MAX_COORD", "MAX_FILE_BYTES",
-    "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MapObject", "ObjectRef", "TileLayer", "TiledMap", "Tileset", "TmxMap",
-    "add_object_group", "check_number",
+    "FLIP_D", "FLIP_H", "FLIP_V", "GID_MASK", "Budget", "ImageTile", "LayerLook", "LevelError", "MAX_COORD",
+    "MAX_FILE_BYTES", "MAX_OBJECTS", "MAX_POINTS", "MAX_TILES", "MAX_WORLD_MAPS", "MapObject", "NO_TINT",
+    "ObjectGroup", "ObjectRef", "PLAIN_LOOK", "TileLayer", "TiledMap", "Tileset", "Tint", "TmxMap",
+    "add_object_group", "check_number", "multiply_tints", "read_tint",
 ]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -35,6 +36,9 @@ MAX_COORD = 1e7
 """Pixels. No coordinate, size or offset may be larger in magnitude: a 2000-tile map of 4096 px tiles is
 8.2e6 px wide, and beyond 1e7 px single-precision rendering and the solver's tolerances stop making sense."""
 
+MAX_WORLD_MAPS = 256
+"""Most maps a ``.world`` file may list (each is read and built: a world of thousands would load for minutes)."""
+
 MAX_DEPTH = 64
 """Deepest element nesting accepted (groups inside groups); Tiled users never get near it."""
 
@@ -42,6 +46,46 @@ FLIP_H = 1 << 31
 FLIP_V = 1 << 30
 FLIP_D = 1 << 29
 GID_MASK = ~(FLIP_H | FLIP_V | FLIP_D | (1 << 28)) & 0xFFFFFFFF
+
+
+Tint = tuple[int, int, int, int]
+"""A colour (red, green, blue, alpha; 0-255 each) that Tiled multiplies into every pixel a layer draws."""
+NO_TINT: Tint = (255, 255, 255, 255)
+
+
+def read_tint(value: Any, where: str) -> Tint:
+    """A layer's ``tintcolor`` (``#RRGGBB`` or ``#AARRGGBB``, Tiled's form) as a :data:`Tint`; none given is
+    :data:`NO_TINT`."""
+    if value is None or value == "":
+        return NO_TINT
+    text = str(value).strip().removeprefix("#")
+    if len(text) not in (6, 8) or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise LevelError(f"{where}: tintcolor {str(value)[:20]!r} is not a colour (#RRGGBB or #AARRGGBB)")
+    alpha = int(text[:2], 16) if len(text) == 8 else 255
+    red, green, blue = (int(text[k:k + 2], 16) for k in range(len(text) - 6, len(text), 2))
+    return (red, green, blue, alpha)
+
+
+def multiply_tints(outer: Tint, inner: Tint) -> Tint:
+    """A layer's tint with its group's multiplied in, as Tiled does (each channel ``a * b / 255``)."""
+    r1, g1, b1, a1 = outer
+    r2, g2, b2, a2 = inner
+    return (r1 * r2 // 255, g1 * g2 // 255, b1 * b2 // 255, a1 * a2 // 255)
+
+
+class LayerLook(NamedTuple):
+    """How a layer is drawn beyond its pixels: its opacity (0-1) and tint, its groups' multiplied in."""
+
+    opacity: float = 1.0
+    tint: Tint = NO_TINT
+
+    def within(self, opacity: float, tint: Tint) -> LayerLook:
+        """The look of a layer with its own ``opacity`` and ``tint`` inside a group that looks like this."""
+        return LayerLook(self.opacity * opacity, multiply_tints(self.tint, tint))
+
+
+PLAIN_LOOK = LayerLook()
+"""A layer drawn as its pixels are: fully opaque, untinted."""
 
 
 class ObjectRef(int):
@@ -128,6 +172,10 @@ class MapObject:
     properties: dict[str, Any] = field(default_factory=dict)
     template: str | None = None
     visible: bool = True
+    opacity: float = 1.0
+    """Its layer's opacity (0-1), its groups' multiplied in: how opaque Tiled draws a tile object."""
+    tint: Tint = NO_TINT
+    """Its layer's tint colour, its groups' multiplied in."""
 
     def outline(self, segments: int = 16) -> list[tuple[float, float]]:
         """The object's boundary in Tiled's frame, rotation applied: rectangles and tile objects as 4
@@ -166,23 +214,39 @@ class MapObject:
         return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
 
 
+class ObjectGroup(list):
+    """An object layer's objects (a list, in the file's order) and ``draw_order``: Tiled's ``draworder``,
+    ``"topdown"`` (Tiled's default: drawn by their y, lowest first) or ``"index"`` (in the list's order)."""
+
+    draw_order: str = "topdown"
+
+    def drawn_in_order(self) -> list[MapObject]:
+        """The objects in the order Tiled draws them."""
+        return sorted(self, key=lambda obj: obj.y) if self.draw_order == "topdown" else list(self)
+
+
 def add_object_group(group: list[MapObject], offset: tuple[float, float], visible: bool, layers: list,
-                     objects: list[MapObject]) -> None:
-    """An object layer read by either reader: its objects moved by the layer's (and its groups') offset and
-    hidden with it, appended to the map's layers and objects."""
+                     objects: list[MapObject], opacity: float = 1.0, tint: Tint = NO_TINT,
+                     draw_order: str = "topdown") -> None:
+    """An object layer read by either reader: its objects moved by the layer's (and its groups') offset,
+    hidden with it and drawn with its opacity and tint, appended to the map's layers (as an
+    :class:`ObjectGroup`) and objects."""
     for obj in group:
         obj.x += offset[0]
         obj.y += offset[1]
         obj.visible = obj.visible and visible
-    layers.append(group)
+        obj.opacity, obj.tint = opacity, tint
+    layer = ObjectGroup(group)
+    layer.draw_order = "index" if draw_order == "index" else "topdown"
+    layers.append(layer)
     objects.extend(group)
 
 
 @dataclass
 class TileLayer:
     """A tile layer: ``cells[row][col]`` are Tiled gids with their flip bits (0 = empty); row 0 is the
-    top row. ``offset`` (pixels, y down) is the layer's own offset plus its groups'; ``parallax`` the
-    product of its own and its groups' factors."""
+    top row. ``offset`` (pixels, y down) is the layer's own offset plus its groups'; ``parallax``, ``opacity``
+    (0-1) and ``tint`` are its own multiplied by its groups'."""
 
     name: str
     cells: list[list[int]]
@@ -191,6 +255,7 @@ class TileLayer:
     offset: tuple[float, float] = (0.0, 0.0)
     parallax: tuple[float, float] = (1.0, 1.0)
     opacity: float = 1.0
+    tint: Tint = NO_TINT
 
 
 @dataclass
@@ -207,7 +272,8 @@ class Tileset:
     """A tileset's gid range, tile size, image and per-tile data (local tile id -> ...).
 
     ``offset`` is the tileset's ``<tileoffset>`` (pixels, y down): Tiled draws every tile of the set moved
-    by it. ``image_tiles`` is filled for image-collection tilesets (each tile its own image and size)."""
+    by it. ``image_tiles`` is filled for image-collection tilesets (each tile its own image and size).
+    ``margin`` and ``spacing`` (pixels) are the sheet's border around its tiles and the gap between them."""
 
     name: str
     firstgid: int
@@ -222,6 +288,15 @@ class Tileset:
     tile_animations: dict[int, list[tuple[int, int]]]
     offset: tuple[float, float] = (0.0, 0.0)
     image_tiles: dict[int, ImageTile] = field(default_factory=dict)
+    margin: int = 0
+    spacing: int = 0
+
+    def image_rect(self, local: int) -> tuple[int, int, int, int]:
+        """Where tile ``local`` is cut from the sheet: (left, top, width, height) in the image's pixels (y down),
+        margin and spacing counted as Tiled counts them."""
+        columns = max(self.columns, 1)
+        return (self.margin + (local % columns) * (self.tilewidth + self.spacing),
+                self.margin + (local // columns) * (self.tileheight + self.spacing), self.tilewidth, self.tileheight)
 
     def tile_size(self, local: int) -> tuple[int, int]:
         """Pixel size of one tile: its own image's for image collections, else the set's tile size."""
@@ -246,7 +321,8 @@ class TiledMap:
     layers: list[TileLayer | list[MapObject] | dict]
     """Tile layers, object groups (lists of objects) and image layers, each a dict: ``name``, ``image`` (its
     path, or ``None``), ``offset`` (px, y down, groups' offsets added), ``parallax`` (factors, groups'
-    multiplied in), ``visible`` and ``repeat`` (Tiled's ``repeatx``, ``repeaty``)."""
+    multiplied in), ``visible``, ``repeat`` (Tiled's ``repeatx``, ``repeaty``), ``opacity`` and ``tint``
+    (groups' multiplied in)."""
     tilesets: list[Tileset]
     objects: list[MapObject]
     tmx: Any = None

@@ -160,7 +160,8 @@ def _level() -> str:
     things = []
     for oid, (cls, where, shape, props) in enumerate(OBJECTS, start=1):
         properties = f"<properties>{props}</properties>" if props else ""
-        things.append(f'  <object id="{oid}" class="{cls}" {where}>{properties}{shape}</object>')
+        # `type`, which every Tiled version reads as the class (Tiled 1.8 drops 1.9's `class` on load and save).
+        things.append(f'  <object id="{oid}" type="{cls}" {where}>{properties}{shape}</object>')
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<map version="1.10" tiledversion="1.10.2" class="LedgekitMap" orientation="orthogonal" '
             f'renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE}" tileheight="{TILE}" '

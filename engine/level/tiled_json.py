@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, Budget, ImageTile, LevelError, MapObject, ObjectRef,
-    TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_OBJECTS, MAX_WORLD_MAPS, Budget, ImageTile, LayerLook, PLAIN_LOOK, LevelError,
+    MapObject, ObjectRef, TiledMap, TileLayer, Tileset, add_object_group, check_int, check_number, read_tint,
 )
 from .formats import MAP_READERS, TILESET_READERS
 from .source import read_json, resolve_name
@@ -87,6 +87,8 @@ def read_world(path: Path) -> list[tuple[Path, tuple[float, float]]]:
     if raw.get("patterns"):
         raise LevelError(f"{path}: world patterns (regular expressions over file names) are not supported; "
                          "list the maps instead")
+    if len(raw.get("maps", [])) > MAX_WORLD_MAPS:
+        raise LevelError(f"{path}: lists {len(raw['maps']):,} maps, more than the {MAX_WORLD_MAPS} a world may have")
     home = path.parent.resolve()
     out = []
     for k, entry in enumerate(raw.get("maps", [])):
@@ -167,8 +169,9 @@ class _JsonReader:
 
     # ------------------------------------------------------------------ layers
     def layer(self, raw: Any, offset: tuple[float, float], parallax: tuple[float, float], visible: bool,
-              layers: list, objects: list[MapObject]) -> None:
-        """One raw layer (recursing into groups), read by pytiled-parser, offsets and parallax folded in."""
+              layers: list, objects: list[MapObject], look: LayerLook = PLAIN_LOOK) -> None:
+        """One raw layer (recursing into groups), read by pytiled-parser, offsets, parallax, opacity and tint
+        folded in."""
         if not isinstance(raw, dict):
             raise LevelError(f"{self.path}: a layer is not a JSON object")
         name = str(raw.get("name", ""))
@@ -178,24 +181,31 @@ class _JsonReader:
                        offset[1] + check_number(raw.get("offsety"), f"{where}: offsety", default=0.0))
         here_parallax = (parallax[0] * check_number(raw.get("parallaxx"), f"{where}: parallaxx", default=1.0),
                          parallax[1] * check_number(raw.get("parallaxy"), f"{where}: parallaxy", default=1.0))
+        here_look = look.within(check_number(raw.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0),
+                                read_tint(raw.get("tintcolor"), where))
         kind = raw.get("type")
         if kind == "group":
             for child in _list(raw.get("layers", []), f"{where}: layers"):
-                self.layer(child, here_offset, here_parallax, here_visible, layers, objects)
+                self.layer(child, here_offset, here_parallax, here_visible, layers, objects, here_look)
             return
-        parsed = self.parse_layer(self.precheck(raw, kind, where), where)
+        checked = self.precheck(raw, kind, where)
+        parsed = self.parse_layer(checked, where)
         if kind == "tilelayer":
-            opacity = check_number(raw.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0)
             layers.append(TileLayer(name, self.cells(parsed.data, where), self.properties(raw.get("properties"), where),
-                                    here_visible, here_offset, here_parallax, opacity))
+                                    here_visible, here_offset, here_parallax, *here_look))
         elif kind == "objectgroup":
-            group = [self.map_object(o, name, where) for o in parsed.tiled_objects]
-            add_object_group(group, here_offset, here_visible, layers, objects)
+            # Each object's properties are read from its JSON (templates merged), which keeps their declared types:
+            # pytiled-parser's give an object reference as a bare int and a float of 160 as an int.
+            raws = [o.get("properties") if isinstance(o, dict) else None for o in checked.get("objects", [])]
+            group = [self.map_object(o, name, where, props) for o, props in zip(parsed.tiled_objects, raws)]
+            add_object_group(group, here_offset, here_visible, layers, objects, *here_look,
+                             draw_order=str(raw.get("draworder", "topdown")))
         elif kind == "imagelayer":
             image = raw.get("image")
             layers.append({"name": name, "image": resolve_name(self.path.parent, str(image), where) if image else None,
                            "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
-                           "repeat": (raw.get("repeatx") is True, raw.get("repeaty") is True)})
+                           "repeat": (raw.get("repeatx") is True, raw.get("repeaty") is True),
+                           "opacity": here_look.opacity, "tint": here_look.tint})
 
     def precheck(self, raw: dict, kind: Any, where: str) -> dict:
         """What pytiled-parser would otherwise do unbounded or wrongly: inflate layer data without a cap, open
@@ -274,8 +284,9 @@ class _JsonReader:
         return grid.astype(np.int64).tolist()
 
     # ------------------------------------------------------------------ objects
-    def map_object(self, obj: Any, layer: str, where: str) -> MapObject:
-        """A pytiled-parser object as the model's, every number checked."""
+    def map_object(self, obj: Any, layer: str, where: str, raw_properties: Any = None) -> MapObject:
+        """A pytiled-parser object as the model's, every number checked; its properties from
+        ``raw_properties`` (the object's JSON list) when given, typed as the TMX reader types them."""
         self.budget.take("objects", 1, where)
         oid = check_int(getattr(obj, "id", 0), f"{where}: object id", default=0)
         name = str(getattr(obj, "name", "") or "")
@@ -294,7 +305,9 @@ class _JsonReader:
             height=check_number(size.height, f"{here}: height", default=0.0, low=0.0),
             rotation=check_number(obj.rotation, f"{here}: rotation", default=0.0, low=-3600, high=3600),
             points=points, gid=raw_gid & GID_MASK, flip_h=bool(raw_gid & FLIP_H), flip_v=bool(raw_gid & FLIP_V),
-            flip_d=bool(raw_gid & FLIP_D), properties=self.properties_of(obj, here),
+            flip_d=bool(raw_gid & FLIP_D),
+            properties=self.properties(raw_properties, here) if raw_properties is not None
+            else self.properties_of(obj, here),
             visible=bool(getattr(obj, "visible", True)),
         )
 
@@ -355,16 +368,22 @@ class _JsonReader:
         tileset = Tileset(str(parsed.name), firstgid,
                           check_int(parsed.tile_count, f"{where}: tilecount", default=0, high=GID_MASK), tw, th,
                           check_int(parsed.columns, f"{where}: columns", default=0, high=1_000_000), ts_path, image,
-                          {}, {}, {}, offset)
+                          {}, {}, {}, offset, margin=check_int(parsed.margin, f"{where}: margin", default=0, high=100_000),
+                          spacing=check_int(parsed.spacing, f"{where}: spacing", default=0, high=100_000))
+        # Each tile's properties from its JSON, which keeps their declared types (see :meth:`layer`).
+        raw_tiles = raw.get("tiles")
+        raw_props = {t.get("id"): t.get("properties") for t in raw_tiles if isinstance(t, dict)} \
+            if isinstance(raw_tiles, list) else {}
         for tid, tile in (parsed.tiles or {}).items():
-            self.tile(check_int(tid, f"{where}: tile id", high=GID_MASK), tile, tileset, ts_path, where)
+            self.tile(check_int(tid, f"{where}: tile id", high=GID_MASK), tile, tileset, ts_path, where,
+                      raw_props.get(tid))
         if tileset.image_tiles:
             tileset.tilecount = max(tileset.tilecount, max(tileset.image_tiles) + 1)
         return tileset
 
-    def tile(self, tid: int, tile: Any, ts: Tileset, ts_path: Path, where: str) -> None:
+    def tile(self, tid: int, tile: Any, ts: Tileset, ts_path: Path, where: str, raw_properties: Any = None) -> None:
         here = f"{where}, tile {tid}"
-        props = self.properties_of(tile, here)
+        props = self.properties(raw_properties, here) if raw_properties is not None else self.properties_of(tile, here)
         if getattr(tile, "class_", None):
             props.setdefault("class", tile.class_)
         ts.tile_properties[tid] = props

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
-    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LevelError, MapObject,
-    ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, add_object_group, check_int, check_number,
+    FLIP_D, FLIP_H, FLIP_V, GID_MASK, MAX_COORD, MAX_OBJECTS, MAX_TILES, Budget, ImageTile, LayerLook, PLAIN_LOOK,
+    LevelError, MapObject, ObjectRef, TiledMap, TileLayer, Tileset, TmxMap, add_object_group, check_int, check_number,
+    read_tint,
 )
 from .formats import MAP_READERS, TILESET_READERS, read_map_file, read_tileset_file
 from .source import path_kind, read_xml, resolve_name
@@ -125,8 +126,9 @@ class _GapFiller:
         return tiled
 
     def walk(self, node: ET.Element, offset: tuple[float, float], parallax: tuple[float, float], visible: bool,
-             layers: list, objects: list[MapObject]) -> None:
-        """Layers in file order, with their groups' offsets, parallax factors and visibility folded in."""
+             layers: list, objects: list[MapObject], look: LayerLook = PLAIN_LOOK) -> None:
+        """Layers in file order, with their groups' offsets, parallax factors, visibility, opacity and tint
+        folded in."""
         for child in node:
             if child.tag not in ("group", "layer", "objectgroup", "imagelayer"):
                 continue
@@ -137,13 +139,17 @@ class _GapFiller:
                            offset[1] + check_number(child.get("offsety"), f"{where}: offsety", default=0.0))
             here_parallax = (parallax[0] * check_number(child.get("parallaxx"), f"{where}: parallaxx", default=1.0),
                              parallax[1] * check_number(child.get("parallaxy"), f"{where}: parallaxy", default=1.0))
+            here_look = look.within(
+                check_number(child.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0),
+                read_tint(child.get("tintcolor"), where))
             if child.tag == "group":
-                self.walk(child, here_offset, here_parallax, here_visible, layers, objects)
+                self.walk(child, here_offset, here_parallax, here_visible, layers, objects, here_look)
             elif child.tag == "layer":
-                layers.append(self.tile_layer(child, here_offset, here_parallax, here_visible))
+                layers.append(self.tile_layer(child, here_offset, here_parallax, here_visible, here_look))
             elif child.tag == "objectgroup":
                 group = [self.map_object(o, name, where) for o in child.findall("object")]
-                add_object_group(group, here_offset, here_visible, layers, objects)
+                add_object_group(group, here_offset, here_visible, layers, objects, *here_look,
+                                 draw_order=child.get("draworder", "topdown"))
             else:
                 image = child.find("image")
                 layers.append({
@@ -152,11 +158,12 @@ class _GapFiller:
                     else None,
                     "offset": here_offset, "parallax": here_parallax, "visible": here_visible,
                     "repeat": (child.get("repeatx", "0") == "1", child.get("repeaty", "0") == "1"),
+                    "opacity": here_look.opacity, "tint": here_look.tint,
                 })
 
     # ------------------------------------------------------------------ tile layers
     def tile_layer(self, node: ET.Element, offset: tuple[float, float], parallax: tuple[float, float],
-                   visible: bool) -> TileLayer:
+                   visible: bool, look: LayerLook = PLAIN_LOOK) -> TileLayer:
         """A tile layer's cells, decoded by pytmx (flip bits restored later by :meth:`restore_flip_bits`)."""
         name = node.get("name", "")
         where = f"{self.path}, layer {name!r}"
@@ -187,8 +194,7 @@ class _GapFiller:
         count = sum(len(row) for row in cells)
         if count != needed:
             raise LevelError(f"{where}: has {count} cells, the map needs {needed}")
-        opacity = check_number(node.get("opacity"), f"{where}: opacity", default=1.0, low=0.0, high=1.0)
-        return TileLayer(name, cells, self.properties(node, where), visible, offset, parallax, opacity)
+        return TileLayer(name, cells, self.properties(node, where), visible, offset, parallax, *look)
 
     def restore_flip_bits(self, layers: list) -> None:
         """pytmx renumbers each (gid, flips) pair it meets; map its numbers back to Tiled's raw gids."""
@@ -347,7 +353,8 @@ class _GapFiller:
             check_number(tile_offset.get("x"), f"{where}: tileoffset x", default=0.0),
             check_number(tile_offset.get("y"), f"{where}: tileoffset y", default=0.0))
         tileset = Tileset(ts_node.get("name", ""), firstgid, tilecount, tw, th, columns, ts_path, image, {}, {}, {},
-                          offset)
+                          offset, margin=check_int(ts_node.get("margin"), f"{where}: margin", default=0, high=100_000),
+                          spacing=check_int(ts_node.get("spacing"), f"{where}: spacing", default=0, high=100_000))
         for tile in ts_node.findall("tile"):
             self.tile(tile, tileset, where)
         if tileset.image_tiles:

@@ -1,4 +1,5 @@
-"""Live reload: notice when a level, or a tileset or template it uses, is saved (from Tiled).
+"""Live reload: notice when a level, or a tileset, template or image it uses, is saved (from Tiled or a
+paint program).
 
 Polling file modification times is enough (a handful of files, checked a few times a second) and works the
 same on every platform, with no extra dependency. The game calls :meth:`LevelWatcher.poll` once a frame;
@@ -14,7 +15,12 @@ from pathlib import Path
 
 __all__ = ["LevelWatcher"]
 
-_REFERENCE = re.compile(rb'(?:source|template)="([^"]+)"')
+_XML_REFERENCE = re.compile(rb'(?:source|template)="([^"]+)"')
+_JSON_REFERENCE = re.compile(rb'"(?:source|template|image)"\s*:\s*"((?:[^"\\]|\\.)+)"')
+_WATCHED = (".tsx", ".tx", ".tsj", ".tj", ".json", ".png", ".gif", ".jpg", ".jpeg", ".bmp", ".webp")
+"""What a map's references may name that the watcher follows: tilesets, templates and images."""
+_FOLLOWED = (".tsx", ".tx", ".tsj", ".tj", ".json")
+"""Referenced files whose own references (a tileset's image, a template's tileset) are followed too."""
 
 
 class LevelWatcher:
@@ -29,16 +35,17 @@ class LevelWatcher:
         self._pending: dict[Path, int] | None = None
 
     def files(self) -> list[Path]:
-        """The level file and every ``.tsx`` / ``.tx`` file it names."""
+        """The level file, every tileset and template it names (``.tsx`` / ``.tx`` or JSON ``.tsj`` / ``.tj``),
+        and every image those or the map name (tilesets' sheets and tiles, image layers)."""
         found = [self.path]
-        try:
-            text = self.path.read_bytes()
-        except OSError:
-            return found
-        for ref in _REFERENCE.findall(text):
-            name = ref.decode("utf-8", "replace")
-            if name.endswith((".tsx", ".tx")):
-                found.append((self.path.parent / name).resolve())
+        seen = {self.path.resolve()}
+        for current in found:  # (grows as references are found: a tileset's image, a template's tileset)
+            if current != self.path and current.suffix.lower() not in _FOLLOWED:
+                continue
+            for target in _references(current):
+                if target not in seen:
+                    seen.add(target)
+                    found.append(target)
         return found
 
     def _read_stamps(self) -> dict[Path, int]:
@@ -66,3 +73,18 @@ class LevelWatcher:
         self._stamps = stamps
         self._pending = None
         return True
+
+
+def _references(path: Path) -> list[Path]:
+    """The tilesets, templates and images a Tiled file (XML or JSON) names, resolved from its folder."""
+    try:
+        text = path.read_bytes()
+    except OSError:
+        return []
+    names = _JSON_REFERENCE.findall(text) if text.lstrip()[:1] in (b"{", b"[") else _XML_REFERENCE.findall(text)
+    out = []
+    for ref in names:
+        name = ref.decode("utf-8", "replace").replace("\\/", "/")
+        if name.lower().endswith(_WATCHED):
+            out.append((path.parent / name).resolve())
+    return out

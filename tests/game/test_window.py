@@ -83,6 +83,43 @@ def test_saving_the_level_while_playing_reloads_it_within_a_second(tmp_path):
         window.close()
 
 
+def test_a_broken_save_goes_to_the_title_and_the_fixed_save_comes_back_to_the_level(tmp_path):
+    """Saving a half-written level sends the game to the title with the error; the watcher keeps watching
+    there, and the fixed save is played again without the player doing anything."""
+    import shutil
+
+    (tmp_path / "levels").mkdir()
+    shutil.copytree(ROOT / "assets", tmp_path / "assets")
+    for name in ("demo.tmx", "tiles.tsx", "playground.tmx"):
+        shutil.copy(ROOT / "levels" / name, tmp_path / "levels" / name)
+    level = tmp_path / "levels" / "demo.tmx"
+    good = level.read_text()
+    window = GameWindow(level)
+
+    def save(text, seconds_later):
+        level.write_text(text)
+        stat = level.stat()
+        os.utime(level, ns=(stat.st_atime_ns, stat.st_mtime_ns + seconds_later * 1_000_000_000))
+
+    def frames_until(done, limit=90):
+        for _ in range(limit):
+            frames(window, 1)
+            if done():
+                return True
+        return False
+
+    try:
+        frames(window, 10)
+        save(good[: len(good) // 2], 2)  # a half-written save
+        assert frames_until(lambda: window.state == "title")
+        assert "demo.tmx" in window.title.message
+        save(good, 4)  # fixed
+        assert frames_until(lambda: window.state == "play")
+        assert window.play.session.level.path == level and window.title.message == ""
+    finally:
+        window.close()
+
+
 class _Compiling:
     """A first start's warm-up still compiling in the background, 40 % done (the plain kernels run meanwhile)."""
 

@@ -38,6 +38,22 @@ def test_the_json_map_gives_the_same_entities_and_properties(pair):
     assert light.position == (206.0, 82.0) and light.properties["density"] == 0.5
 
 
+def test_the_json_map_s_properties_have_the_types_of_its_tmx_twin_s(pair):
+    """A float property stays a float (JSON writes a float of 80 as 80) and an object reference is the
+    referenced LevelObject, as from the TMX: Tiled's JSON and XML of one map give one property model."""
+    from engine.level.objects import LevelObject
+
+    xml, js = pair
+
+    def typed(level):
+        return {(obj.id, name): (type(value).__name__, value.id if isinstance(value, LevelObject) else value)
+                for obj in level.objects for name, value in obj.properties.items()}
+
+    assert typed(js) == typed(xml)
+    platform = next(obj for obj in js.objects if "path" in obj.properties)
+    assert isinstance(platform.properties["path"], LevelObject) and isinstance(platform.properties["speed"], float)
+
+
 def test_both_formats_pass_check(pair):
     assert check_level(FORMATS / "same.tmj") == [] and check_level(FORMATS / "same.tmx") == []
 
@@ -146,3 +162,24 @@ def test_a_template_tile_is_renumbered_into_the_maps_tilesets(tmp_path):
 
     tile = next(o for o in read_map(tmp_path / "m.tmx").objects if o.id == 4)
     assert (tile.kind, tile.gid, tile.cls) == ("tile", 6, "Solid")
+
+
+def test_a_json_tileset_s_tile_properties_have_their_declared_types(tmp_path):
+    """A tile's float property of 2 is 2.0 from a .tsj as from a .tsx (and a tile object takes it so)."""
+    from engine.level.tiled_json import read_json_tileset
+    from engine.level.tmx import read_tsx_tileset
+
+    (tmp_path / "t.tsj").write_text(json.dumps({
+        "type": "tileset", "name": "t", "tilewidth": 32, "tileheight": 32, "tilecount": 1, "columns": 1,
+        "image": "tiles.png", "imagewidth": 32, "imageheight": 32,
+        "tiles": [{"id": 0, "properties": [{"name": "bounce", "type": "float", "value": 2},
+                                           {"name": "count", "type": "int", "value": 3}]}]}))
+    (tmp_path / "t.tsx").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<tileset name="t" tilewidth="32" tileheight="32" tilecount="1" '
+        'columns="1"><image source="tiles.png" width="32" height="32"/><tile id="0"><properties>'
+        '<property name="bounce" type="float" value="2"/><property name="count" type="int" value="3"/>'
+        '</properties></tile></tileset>\n')
+    from_json = read_json_tileset(tmp_path / "t.tsj", 1, tmp_path / "m.tmj").tile_properties[0]
+    from_xml = read_tsx_tileset(tmp_path / "t.tsx", 1, tmp_path / "m.tmx").tile_properties[0]
+    assert [(k, type(v), v) for k, v in sorted(from_json.items())] == \
+        [(k, type(v), v) for k, v in sorted(from_xml.items())] == [("bounce", float, 2.0), ("count", int, 3)]

@@ -55,3 +55,33 @@ def test_saving_the_tileset_is_noticed_too(tmp_path):
     assert tmp_path / "tiles.tsx" in watcher.files()
     touch(tmp_path / "tiles.tsx", 1)
     assert run_until_noticed(watcher, clock) is not None
+
+
+def test_saving_the_tileset_image_is_noticed_too(tmp_path):
+    level = copy_level(tmp_path)
+    clock = Clock()
+    watcher = LevelWatcher(level, clock=clock)
+    assert (tmp_path / "tiles.png").resolve() in watcher.files()
+    touch(tmp_path / "tiles.png", 1)
+    assert run_until_noticed(watcher, clock) is not None
+
+
+def test_a_json_map_s_json_tileset_template_and_images_are_watched(tmp_path):
+    import json
+
+    (tmp_path / "art").mkdir()
+    for name in ("tiles.png", "sky.png"):
+        (tmp_path / "art" / name).write_bytes(b"png")
+    (tmp_path / "t.tsj").write_text(json.dumps({"type": "tileset", "image": "art/tiles.png", "tilewidth": 32}))
+    (tmp_path / "crate.tj").write_text(json.dumps({"type": "template", "object": {"width": 32}}))
+    (tmp_path / "m.tmj").write_text(json.dumps({
+        "type": "map", "tilesets": [{"firstgid": 1, "source": "t.tsj"}],
+        "layers": [{"type": "imagelayer", "image": "art/sky.png"},
+                   {"type": "objectgroup", "objects": [{"id": 1, "template": "crate.tj"}]}]}))
+    clock = Clock()
+    watcher = LevelWatcher(tmp_path / "m.tmj", clock=clock)
+    watched = set(watcher.files())
+    for name in ("t.tsj", "crate.tj", "art/tiles.png", "art/sky.png"):
+        assert (tmp_path / name).resolve() in watched, name
+    touch(tmp_path / "art" / "tiles.png", 1)
+    assert run_until_noticed(watcher, clock) is not None
