@@ -433,10 +433,7 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params
     place = placements(shapes, start, movers, body_count)
     boxes = boxes_of(shapes, place, settings[SPECULATIVE])
     _wake_by_movers(state, asleep, boxes, movers)
-    awake_count = 0
-    for k in range(body_count):
-        awake_count += not asleep[k]
-    if awake_count == 0:
+    if _count_true(asleep) == body_count:
         return _nothing(np.int64(ASLEEP), old_ints, old_floats)
     ints, floats, count = _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings)
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
