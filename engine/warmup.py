@@ -24,7 +24,7 @@ from pathlib import Path
 
 __all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "first_start", "warm_up"]
 
-WARM_UP_STAGES = 10
+WARM_UP_STAGES = 12
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
 
 

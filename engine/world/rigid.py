@@ -388,6 +388,14 @@ def compile_stages(k: Any) -> Iterator[str]:
     start = np.ascontiguousarray(state[:, [X, Y, ANGLE]])
     place = k.narrow_phase.placements(shapes, start, movers, len(state))
     boxes = k.narrow_phase.boxes_of(shapes, place, settings[k.layout.SPECULATIVE])
+    core, offsets, radius = shapes.core, shapes.offsets, shapes.radius
+    k.manifold.collide(core, offsets[0], offsets[1] - offsets[0], radius[0], tuple(place[0]), core, offsets[1],
+                       offsets[2] - offsets[1], radius[1], tuple(place[1]), 4.0, np.empty((4, 4)))
+    yield "manifolds"
+    k.broad_phase.sweep_pairs(boxes, len(state), np.zeros(len(state), np.bool_))
+    level.stamp[0] += 1
+    k.broad_phase.segments_near(level, boxes, 0, level.mark, level.stamp[0], np.empty(len(level.radius), np.int64))
+    yield "broad phase"
     ints, floats, count = k.narrow_phase.gather(shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
                                                 settings)
     k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state))
