@@ -33,17 +33,11 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
 
     ``progress(fraction, stage)`` is called after each stage, with the fraction done (0 to 1] and the stage's
     name. Safe to call from a background thread and more than once (later calls return at once)."""
-    import importlib
-    from itertools import chain
-
-    from .world.kernels.compile import COMPILED_PACKAGE
-    from .world.rigid import compile_stages as rigid_stages
+    from .world.jit import compile_stages
 
     global _ready
     start = time.perf_counter()
-    compiled = importlib.import_module(COMPILED_PACKAGE)
-    stages = chain(rigid_stages(compiled), compiled.mover.compile_steps())
-    for done, stage in enumerate(stages, start=1):
+    for done, stage in enumerate(compile_stages(), start=1):
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     _ready = True

@@ -20,7 +20,7 @@ from ..bodies import ANGLE, PREVIOUS_X, PREVIOUS_Y, STATE_COLUMNS, X, Y, Physics
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast
 from ..types import ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
-from .jit import kernels
+from .jit import add_stages, kernels
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
     MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, PARAMETERS, SETTINGS, STATIC, Level,
@@ -415,3 +415,6 @@ def compile_stages(k: Any) -> Iterator[str]:
     yield "sleep"
     k.rigid_step.step(*args)
     yield "rigid step"
+
+
+add_stages(compile_stages)

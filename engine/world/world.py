@@ -21,7 +21,7 @@ things coming from its ``one_way`` side: ``one_way`` is the unit direction a cha
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..types import (
     Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
 )
 from .kernels.layout import DONE
-from .jit import kernels
+from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kinematic import KinematicBody
@@ -987,3 +987,11 @@ def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> l
         if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
         and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
     ]
+
+
+def _mover_stages(package: Any) -> Iterator[str]:
+    """The character mover's kernels compiled (or loaded) stage by stage (see :func:`~engine.world.jit.add_stages`)."""
+    yield from package.mover.compile_steps()
+
+
+add_stages(_mover_stages)

@@ -75,7 +75,7 @@ def boxes_of(shapes, place, grow):
 def _put(ints, floats, count, manifold, kind, a, b, key, slop):
     """Row ``count`` of the contact arrays from a manifold (see :mod:`.manifold`)."""
     nx, ny, valid0, x0, y0, sep0, id0, valid1, x1, y1, sep1, id1, _ = manifold
-    closest = min(sep0 if valid0 else math.inf, sep1 if valid1 else math.inf)
+    closest = min(sep0, sep1)  # (a missing point's separation is +inf: no branch, see contact_solver._dots)
     ints[count, KEY], ints[count, KIND], ints[count, A], ints[count, B] = key, kind, a, b
     ints[count, ID0], ints[count, ID1] = id0, id1
     ints[count, VALID0], ints[count, VALID1] = valid0, valid1
@@ -247,14 +247,9 @@ def _between_bodies(shapes, place, first, second, settings, local, ints, floats,
 
 
 @helper
-def _body_frame(place, kind, row, body_count, x, y):
-    """World point (``x``, ``y``) in the frame of a participant (static geometry: the world's; a mover's
-    shape row is ``body_count + row``) at step start."""
-    if kind == STATIC:
-        return x, y
-    s = row if kind == DYNAMIC else body_count + row
-    c, sn = place[s, 0], place[s, 1]
-    rx, ry = x - place[s, 2], y - place[s, 3]
+def _local(c, sn, ox, oy, x, y):
+    """World point (``x``, ``y``) in a frame turned by (``c``, ``sn``) (cos, sin) about origin (``ox``, ``oy``)."""
+    rx, ry = x - ox, y - oy
     return c * rx + sn * ry, c * ry - sn * rx
 
 
@@ -262,8 +257,9 @@ def _body_frame(place, kind, row, body_count, x, y):
 def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count):
     """Each contact's accumulated impulses and friction anchors, carried from the last step's contact of the
     same key where a point's feature id matches (in the same slot, else the other); a point that slid, or is
-    new, gets a fresh anchor (its place in each participant's frame at step start). Returns each contact's
-    row among the last step's (-1: a new pair)."""
+    new, gets a fresh anchor (its place in each participant's frame at step start: static geometry's is the
+    world's, a mover's shape row is ``body_count`` + its row). Returns each contact's row among the last step's
+    (-1: a new pair). (One loop, no helper taking arrays: numba would count references at every point.)"""
     old_keys = np.empty(old_count, np.int64)
     for j in range(old_count):
         old_keys[j] = old_ints[j, KEY]
@@ -274,35 +270,35 @@ def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body
     source = np.full(count, -1, np.int64)
     for i in range(count):
         at = find_sorted(sorted_keys, old_count, ints[i, KEY])
-        if at >= 0:
-            source[i] = order[at]
+        src = order[at] if at >= 0 else -1
+        source[i] = src
+        kind, b = ints[i, KIND], ints[i, B]
+        a = ints[i, A] if kind == DYNAMIC else body_count + ints[i, A]  # (a shape row; unused for static)
         for slot in range(2):
-            _carry_point(ints, floats, i, slot, source[i], old_ints, old_floats, place, body_count)
+            if not ints[i, VALID0 + slot]:
+                continue
+            old = -1
+            if src >= 0 and old_ints[src, VALID0 + slot] and old_ints[src, ID0 + slot] == ints[i, ID0 + slot]:
+                old = slot
+            elif src >= 0 and old_ints[src, VALID1 - slot] and old_ints[src, ID1 - slot] == ints[i, ID0 + slot]:
+                old = 1 - slot
+            anchor = ANCHOR0_AX + 4 * slot
+            if old >= 0:
+                floats[i, NORMAL0 + slot] = old_floats[src, NORMAL0 + old]
+                floats[i, NORMAL0 + 2 + slot] = old_floats[src, NORMAL0 + 2 + old]
+            if old >= 0 and not old_ints[src, SLIDING0 + old]:
+                for j in range(4):
+                    floats[i, anchor + j] = old_floats[src, ANCHOR0_AX + 4 * old + j]
+                continue
+            x, y = floats[i, POINT0_X + 2 * slot], floats[i, POINT0_X + 2 * slot + 1]
+            if kind == STATIC:
+                floats[i, anchor], floats[i, anchor + 1] = x, y
+            else:
+                floats[i, anchor], floats[i, anchor + 1] = _local(place[a, 0], place[a, 1], place[a, 2], place[a, 3],
+                                                                  x, y)
+            floats[i, anchor + 2], floats[i, anchor + 3] = _local(place[b, 0], place[b, 1], place[b, 2], place[b, 3],
+                                                                  x, y)
     return source
-
-
-@helper
-def _carry_point(ints, floats, i, slot, src, old_ints, old_floats, place, body_count):
-    """Point ``slot`` of contact ``i``: its impulses and anchor from the last step's row ``src`` (-1: none)."""
-    if not ints[i, VALID0 + slot]:
-        return
-    old = -1
-    if src >= 0:
-        if old_ints[src, VALID0 + slot] and old_ints[src, ID0 + slot] == ints[i, ID0 + slot]:
-            old = slot
-        elif old_ints[src, VALID1 - slot] and old_ints[src, ID1 - slot] == ints[i, ID0 + slot]:
-            old = 1 - slot
-    anchor = ANCHOR0_AX + 4 * slot
-    if old >= 0:
-        floats[i, NORMAL0 + slot] = old_floats[src, NORMAL0 + old]
-        floats[i, NORMAL0 + 2 + slot] = old_floats[src, NORMAL0 + 2 + old]
-    if old >= 0 and not old_ints[src, SLIDING0 + old]:
-        for j in range(4):
-            floats[i, anchor + j] = old_floats[src, ANCHOR0_AX + 4 * old + j]
-        return
-    x, y = floats[i, POINT0_X + 2 * slot], floats[i, POINT0_X + 2 * slot + 1]
-    floats[i, anchor], floats[i, anchor + 1] = _body_frame(place, ints[i, KIND], ints[i, A], body_count, x, y)
-    floats[i, anchor + 2], floats[i, anchor + 3] = _body_frame(place, np.int64(DYNAMIC), ints[i, B], body_count, x, y)
 
 
 KINDS = (STATIC, KINEMATIC, CHARACTER, DYNAMIC)
