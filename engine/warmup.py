@@ -41,8 +41,9 @@ def warm_up(progress: Callable[[float, str], None] | None = None) -> float:
         if progress is not None:
             progress(done / WARM_UP_STAGES, stage)
     _ready = True
-    _stamp_path().parent.mkdir(parents=True, exist_ok=True)
-    _stamp_path().touch()
+    stamp = _stamp_path()
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.touch()
     return time.perf_counter() - start
 
 

@@ -7,9 +7,6 @@ A is a static segment (named by its index), a kinematic body, a character or a r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
 
 from .kernels.layout import (
@@ -20,13 +17,10 @@ __all__ = ["ContactSet", "EMPTY_CONTACTS"]
 
 
 class ContactSet:
-    """The contacts of one step (read-only): ``ints`` (m, CONTACT_INTS) and ``floats`` (m, CONTACT_FLOATS), and
-    how their participants are named (``participant(kind, index)``: the object a contact's A or B is)."""
+    """The contacts of one step (read-only): ``ints`` (m, CONTACT_INTS) and ``floats`` (m, CONTACT_FLOATS)."""
 
-    def __init__(self, ints: np.ndarray, floats: np.ndarray,
-                 participant: Callable[[int, int], Any] | None = None) -> None:
+    def __init__(self, ints: np.ndarray, floats: np.ndarray) -> None:
         self.ints, self.floats = ints, floats
-        self._participant = participant
 
     def __len__(self) -> int:
         return len(self.ints)
@@ -85,13 +79,6 @@ class ContactSet:
     def impulse(self) -> np.ndarray:
         """(m, 4): accumulated impulses, normal 0, normal 1, tangent 0, tangent 1 (mass x px/s)."""
         return self.floats[:, NORMAL0:NORMAL0 + 4]
-
-    def pair(self, i: int) -> tuple[Any, Any]:
-        """Contact ``i``'s participants A and B (a static segment as its index)."""
-        if self._participant is None:
-            raise LookupError("this contact set does not name its participants")
-        kind, a, b = (int(x) for x in self.ints[i, [KIND, A, B]])
-        return self._participant(kind, a), self._participant(-1, b)
 
 
 EMPTY_CONTACTS = ContactSet(np.zeros((0, CONTACT_INTS), np.int64), np.zeros((0, CONTACT_FLOATS)))

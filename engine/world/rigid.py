@@ -140,7 +140,7 @@ class RigidBodySet:
     @property
     def contacts(self) -> ContactSet:
         """The contacts of the last step (read-only: the debug overlay draws them)."""
-        return ContactSet(self._ints, self._floats, self._participant)
+        return ContactSet(self._ints, self._floats)
 
     @property
     def body_state(self) -> np.ndarray:

@@ -97,11 +97,12 @@ def refresh_stale_caches(here: Path | None = None) -> list[str]:
 
     here = here or Path(__file__).parent
     graph = _dependencies(here)
+    own = {name: hashlib.sha1((here / f"{name}.py").read_bytes()).hexdigest() for name in graph}
     digests: dict[str, str] = {}
 
     def digest(name: str, seen: frozenset[str] = frozenset()) -> str:
         if name not in digests:
-            parts = [hashlib.sha1((here / f"{name}.py").read_bytes()).hexdigest()]
+            parts = [own[name]]
             parts += [digest(dep, seen | {name}) for dep in sorted(graph[name]) if dep in graph and dep not in seen]
             digests[name] = hashlib.sha1("".join(parts).encode()).hexdigest()
         return digests[name]
@@ -114,10 +115,9 @@ def refresh_stale_caches(here: Path | None = None) -> list[str]:
     touched = []
     now = {}
     for name in graph:
-        own = hashlib.sha1((here / f"{name}.py").read_bytes()).hexdigest()
-        now[name] = [own, digest(name)]
+        now[name] = [own[name], digest(name)]
         before = kept.get(name)
-        if before and before[0] == own and before[1] != now[name][1]:
+        if before and before[0] == own[name] and before[1] != now[name][1]:
             touched.append(name)
     try:
         for name in touched:

@@ -19,9 +19,9 @@ import numpy as np
 from .broad_phase import argsort, filters_touch, find_sorted, segments_near, sweep_pairs
 from .compile import helper, kernel
 from .layout import (
-    A, ANCHOR0_AX, B, CHARACTER, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC,
-    MOVER_KIND, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, POINT0_X, SEP0, SLIDING0, SLOP,
-    SPECULATIVE, STATIC, TOUCHING, VALID0, VALID1,
+    A, ANCHOR0_AX, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
+    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC,
+    TOUCHING, VALID0, VALID1,
 )
 from .manifold import collide
 
@@ -211,6 +211,14 @@ def _on_level(shapes, level, place, segments, bodies, settings, local, ints, flo
     return count
 
 
+@helper
+def _shapes_collide(shapes, place, a, b, margin, local):
+    """The manifold of shape rows ``a`` (A) and ``b`` (B) of the table, at their placements."""
+    return collide(shapes.core, shapes.offsets[a], shapes.offsets[a + 1] - shapes.offsets[a], shapes.radius[a],
+                   _shape_place(place, a), shapes.core, shapes.offsets[b], shapes.offsets[b + 1] - shapes.offsets[b],
+                   shapes.radius[b], _shape_place(place, b), margin, local)
+
+
 @kernel
 def _on_movers(shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
     """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step)."""
@@ -218,10 +226,7 @@ def _on_movers(shapes, place, mover_rows, bodies, movers, settings, local, ints,
     for p in range(len(mover_rows)):
         i, b = mover_rows[p], bodies[p]
         s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
-        manifold = collide(shapes.core, shapes.offsets[s], shapes.offsets[s + 1] - shapes.offsets[s],
-                           shapes.radius[s], _shape_place(place, s), shapes.core, shapes.offsets[b],
-                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
-                           margin, local)
+        manifold = _shapes_collide(shapes, place, s, b, margin, local)
         if manifold[2] or manifold[7]:
             _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
             count += 1
@@ -236,10 +241,7 @@ def _between_bodies(shapes, place, first, second, settings, local, ints, floats,
         a, b = first[p], second[p]
         if not filters_touch(shapes.filters, a, shapes.filters, b):
             continue
-        manifold = collide(shapes.core, shapes.offsets[a], shapes.offsets[a + 1] - shapes.offsets[a],
-                           shapes.radius[a], _shape_place(place, a), shapes.core, shapes.offsets[b],
-                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
-                           margin, local)
+        manifold = _shapes_collide(shapes, place, a, b, margin, local)
         if manifold[2] or manifold[7]:
             _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, shapes.ids[a], shapes.ids[b]), slop)
             count += 1
@@ -300,6 +302,3 @@ def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body
                                                                   x, y)
     return source
 
-
-KINDS = (STATIC, KINEMATIC, CHARACTER, DYNAMIC)
-"""(The kinds of A a contact may have: see :mod:`.layout`.)"""

@@ -50,24 +50,10 @@ from .layout import Level, Shapes
 from .broad_phase import segments_near
 from .narrow_phase import boxes_of, gather, placements, warm_start
 
-__all__ = ["ASLEEP", "StepOutcome", "step"]
+__all__ = ["ASLEEP", "step"]
 
 ASLEEP = -2
 """The step's status when it began but every body sleeps after the movers' wakes: the contacts stand."""
-
-
-class StepOutcome(NamedTuple):
-    """What :func:`step` leaves: its status (0: stepped; :data:`~.layout.RESTING`, :data:`ASLEEP`: nothing
-    moved, the last contacts stand), the new contact set (see :mod:`.layout`), the events (kind, A's kind, A, B)
-    with their normals, and the fast bodies (rows) with how far each moved (px)."""
-
-    status: int
-    ints: np.ndarray
-    floats: np.ndarray
-    events: np.ndarray
-    normals: np.ndarray
-    fast: np.ndarray
-    moved: np.ndarray
 
 
 @helper
@@ -414,8 +400,13 @@ def _touch_events(ints, floats, source, old_ints, events, made):
 
 @kernel
 def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings):
-    """Advance the rigid bodies by one step (see the module docstring); returns a :class:`StepOutcome` as a
-    plain tuple. ``state``: the bodies' rows (:data:`~.layout.STATE_COLUMNS`), read and written in place;
+    """Advance the rigid bodies by one step (see the module docstring). Returns (status, contact ints, contact
+    floats, events, event normals, fast bodies, how far each moved): the status is 0 when it stepped,
+    :data:`~.layout.RESTING` or :data:`ASLEEP` when nothing moved and the last contacts stand; the contact set
+    as :mod:`.layout` names its columns; the events (kind, A's kind, A, B) with a normal each; the fast bodies
+    whose move may meet the level (rows) with their displacement (px).
+
+    ``state``: the bodies' rows (:data:`~.layout.STATE_COLUMNS`), read and written in place;
     ``shape_arrays``: the bodies' shapes, then the movers' (the fields of a :class:`~.layout.Shapes`, as a plain
     tuple); ``level_arrays``: the static segments (those of a :class:`~.layout.Level`); ``movers``:
     (M, :data:`~.layout.MOVER_COLUMNS`); ``old_ints``, ``old_floats``: the last step's contacts; ``params``: the
