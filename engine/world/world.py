@@ -990,8 +990,25 @@ def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> l
 
 
 def _mover_stages(package: Any) -> Iterator[str]:
-    """The character mover's kernels compiled (or loaded) stage by stage (see :func:`~engine.world.jit.add_stages`)."""
+    """The character mover's kernels compiled (or loaded) stage by stage (see :func:`~engine.world.jit.add_stages`),
+    the last on a level of one floor segment, with the arguments :class:`StaticGeometry` makes."""
     yield from package.mover.compile_steps()
+    static = StaticGeometry()
+    static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
+    hero = RoundedPolygon.box(10.0, 16.0, 2.0)
+    box = (-12.0, 0.0, 12.0, 40.0)
+    gather = static.kernel_query(box, DEFAULT_FILTER, hero)
+    assert gather is not None
+    package.broad_phase.segments_in_box(*gather)
+    table = static.table_of(hero)
+    mover = package.mover
+    constants = mover.mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
+                                      (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
+    mover.move_among_segments(*gather, table.rows, table.core, constants, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0,
+                              0.0, -1.0, True, np.zeros((4, 9)), np.zeros((3, 6)))
+    mover.first_hit_among_segments(*gather, table.rows, table.core,
+                                   mover.sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)
+    yield "level grid"
 
 
 add_stages(_mover_stages)

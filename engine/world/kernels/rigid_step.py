@@ -197,7 +197,8 @@ def _participant_rows(ints, count, awake, asleep, movers):
     for r in range(dyn):
         body_row[awake[r]] = r
     row_kind, row_of = np.empty(dyn + count + 1, np.int64), np.empty(dyn + count + 1, np.int64)
-    row_kind[:dyn], row_of[:dyn] = DYNAMIC, awake
+    for r in range(dyn):  # (a loop: an array slice assignment compiles numba's string-formatting error path)
+        row_kind[r], row_of[r] = DYNAMIC, awake[r]
     pair, rows, static_row = np.empty((count, 2), np.int64), dyn, -1
     for k in range(count):
         kind, a, b = ints[k, KIND], ints[k, A], ints[k, B]
@@ -347,7 +348,7 @@ def _may_hit_level(level, shapes, start, boxes, fast, moved):
         swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
         swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
         level.stamp[0] += 1
-        if segments_near(level, swept, 0, level.mark, level.stamp[0], near[:0]) > 0:
+        if segments_near(level, swept, np.int64(0), level.mark, level.stamp[0], near) > 0:
             keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = body, dx, dy
             kept += 1
     return keep_fast[:kept], keep_moved[:kept]
