@@ -280,9 +280,9 @@ def hills_objects() -> list[dict]:
 
 HILLS_SIGNS = (
     sign(4, GROUND, "[right] runs; [jump] jumps, higher the longer you hold it"),
-    sign(44, GROUND, "thin ledges let you [jump] up through them from below"),
+    sign(44, GROUND, "thin ledges: jump up through them from below ([jump])"),
     sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it, or walk off its end"),
-    sign(77, GROUND, "spikes hurt: run and [jump] over them"),
+    sign(77, GROUND, "spikes hurt: run up and jump over them ([jump])"),
     sign(287, 4, "the way on is down: [down] + [jump] drops through a thin floor"),
 )
 """Level 1's lessons, each where it is first needed (appended after the other objects, so their ids stay)."""
