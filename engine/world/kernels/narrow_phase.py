@@ -24,6 +24,7 @@ from .layout import (
     TOUCHING, VALID0, VALID1,
 )
 from .manifold import collide
+from .vector import length
 
 __all__ = ["gather", "pair_key", "warm_start"]
 
@@ -111,8 +112,8 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
             continue
         far = (other + count) % (2 * count)  # (the other end of that segment)
         dx, dy = level.joint_ends[far, 0] - hx, level.joint_ends[far, 1] - hy
-        length = math.hypot(dx, dy)
-        if length > 0 and nx * (dx / length) + ny * (dy / length) > 1e-6:
+        along = length(dx, dy)
+        if along > 0 and nx * (dx / along) + ny * (dy / along) > 1e-6:
             return True
     return False
 

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import helper, kernel
+from .vector import length
 from .contact_solver import (
     ANCHOR_A0_X, FRICTION, LIGHT, ROW_CIRCLE, ROW_COLUMNS, ROW_EXTENT, ROW_GRAVITY_SCALE, ROW_INV_INERTIA,
     ROW_INV_MASS, ROW_VX, ROW_X, STATIC as TABLE_STATIC, STIFF, TABLE_COLUMNS, colour_order, solve,
@@ -328,7 +329,7 @@ def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, aslee
         for j in range(3):
             state[body, X + j] = start[body, j] + displacement[r, j]
             state[body, VX + j] = rows[r, ROW_VX + j]
-        if math.hypot(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
+        if length(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
             fast[fast_count], moved[fast_count, 0], moved[fast_count, 1] = body, displacement[r, 0], displacement[r, 1]
             fast_count += 1
     return fast[:fast_count], moved[:fast_count]
