@@ -111,6 +111,16 @@ class StaticGeometry:
         self._broadphase = None
         return range(start, start + len(a_arr))
 
+    def boxes_of(self, added: range) -> np.ndarray:
+        """The boxes (rows of min x, min y, max x, max y, px, the radius included) of the segments an
+        :meth:`add_segments` or :meth:`add_chain` call just added (its answer)."""
+        if not len(added):
+            return np.zeros((0, 4))
+        a, b, r = self._a[-1], self._b[-1], self._r[-1][:, None]
+        if len(a) != len(added) or added.stop != self._count:
+            raise WorldError(f"boxes_of: {added!r} is not the last segments added")
+        return np.hstack([np.minimum(a, b) - r, np.maximum(a, b) + r])
+
     def add_chain(
         self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
         one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,

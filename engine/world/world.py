@@ -305,15 +305,21 @@ class World:
         filter: CollisionFilter | None = None, user_data: Any = None,
     ) -> range:
         """Add static thick segments from ``a[i]`` to ``b[i]`` (pixels) with ``radius``; ``one_way`` (a
-        direction) makes them one-way. Returns the range of their segment indices."""
-        return self.static.add_segments(a, b, radius, one_way, filter, user_data)
+        direction) makes them one-way. Returns the range of their segment indices. Sleeping bodies they meet
+        wake."""
+        added = self.static.add_segments(a, b, radius, one_way, filter, user_data)
+        self._rigid.wake_in_boxes(self.static.boxes_of(added))
+        return added
 
     def add_chain(
         self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
         one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,
     ) -> range:
-        """Add a chain of thick segments through ``points`` (closed: back to the first point)."""
-        return self.static.add_chain(points, radius, closed, one_way, filter, user_data)
+        """Add a chain of thick segments through ``points`` (closed: back to the first point). Sleeping bodies
+        it meets wake."""
+        added = self.static.add_chain(points, radius, closed, one_way, filter, user_data)
+        self._rigid.wake_in_boxes(self.static.boxes_of(added))
+        return added
 
     def add_kinematic(self, body: KinematicBody) -> KinematicBody:
         """Add a kinematic body (a moving platform, a door); returns it."""

@@ -583,6 +583,7 @@ def solve(rows, dynamic_rows, pair, table, impulse, colours, params, max_rotatio
     relaxing = not solving
     for _ in range(substeps):
         _integrate_velocities(gravity_scale, params, s.v, h)
+        _cap_spin(s.body, s.v, dynamic_rows)  # (before the solve too: a spin set by game code drives no contact)
         if m:
             _warm_start(s, change)
             _solve_pass(s, starts, light_colours, solving, params)
