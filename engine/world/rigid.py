@@ -24,9 +24,8 @@ from ..types import ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kernels.layout import (
-    A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
-    MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, PARAMETERS, SETTINGS, STATIC, Level,
-    Shapes,
+    A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC, Level, Shapes,
 )
 from .static import StaticGeometry
 
@@ -378,11 +377,12 @@ class RigidBodySet:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
         where they were to where the solver put them, and stopped at the first touch: nothing passes through a
         thin platform in one step."""
-        bp, state = static.broadphase, self._state
+        state = self._state
         for row, (dx, dy) in zip(fast.tolist(), moved.tolist()):
             body = self.bodies[row]
             origin = (float(state[row, PREVIOUS_X]), float(state[row, PREVIOUS_Y]))
-            hit = _first_entry(bp, body.shape, Transform(origin, body.angle), (dx, dy), cfg.continuous_min_approach)
+            hit = _first_entry(static, body.shape, Transform(origin, body.angle), (dx, dy),
+                               cfg.continuous_min_approach)
             if hit is None or hit.fraction >= 1.0:
                 continue
             f = hit.fraction
@@ -390,16 +390,21 @@ class RigidBodySet:
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
 
-def _first_entry(bp: Any, shape: RoundedPolygon, xf: Transform, d: Vec2, min_approach: float) -> CastHit | None:
+def _first_entry(static: StaticGeometry, shape: RoundedPolygon, xf: Transform, d: Vec2,
+                 min_approach: float) -> CastHit | None:
     """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, moving into it at least
     ``min_approach`` (a cosine) steeply. Passed over: segments it already touches at the start (the floor a
-    sliding crate rests on must not hide the wall ahead) and glancing touches (sliding along the floor over a
-    joint is the solver's business)."""
+    sliding crate rests on must not hide the wall ahead), glancing touches (sliding along the floor over a
+    joint is the solver's business) and one-way segments met from a side they let through."""
+    bp = static.broadphase
     length = math.hypot(d[0], d[1])
     best: CastHit | None = None
     for i in bp.query_swept(shape.aabb(xf), d).tolist():
         hit = shape_cast(shape, xf, d, bp.shape(i), Transform())
         if hit is None or hit.started_inside or hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * length:
+            continue
+        one_way = static.collider(i).one_way
+        if one_way is not None and hit.normal[0] * one_way[0] + hit.normal[1] * one_way[1] < ONE_WAY_COSINE:
             continue
         if best is None or hit.fraction < best.fraction:
             best = hit
@@ -433,7 +438,7 @@ def compile_stages(k: Any) -> Iterator[str]:
     level.stamp[0] += 1
     k.broad_phase.segments_near(level, boxes, 0, level.mark, level.stamp[0], np.empty(len(level.radius), np.int64))
     yield "broad phase"
-    ints, floats, count = k.narrow_phase.gather(shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
+    ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
                                                 settings)
     k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
                               np.zeros(len(state), np.bool_))

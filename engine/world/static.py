@@ -169,7 +169,7 @@ class StaticGeometry:
     def _level_now(self) -> tuple[StaticBroadPhase, Any, _LevelQuery]:
         bp = self.broadphase
         if self._kernel_level is None or self._kernel_level[0] is not bp:
-            one_way = np.array([c.one_way is not None for c in self._colliders], dtype=np.bool_).reshape(len(bp))
+            one_way = np.array([c.one_way or (0.0, 0.0) for c in self._colliders], dtype=np.float64).reshape(-1, 2)
             level = _level_arrays(bp, self._joints, self._filter_arrays, one_way)
             self._kernel_level = (bp, level, _LevelQuery(bp, one_way))
         return self._kernel_level
@@ -360,8 +360,9 @@ class _LevelQuery:
         self.usable = not (len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= 2**30)
         self.box = np.zeros((1, 4))
         self.found = np.zeros(len(broadphase), dtype=np.int64)
-        self.one_way = one_way
-        self.any_one_way = bool(one_way.any())
+        self.one_way: np.ndarray = np.asarray(one_way.any(axis=1))
+        """(N,) bool: which segments are one-way."""
+        self.any_one_way = bool(self.one_way.any())
 
 
 class _SumTable:

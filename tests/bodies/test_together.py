@@ -144,3 +144,36 @@ def test_a_kinematic_body_refuses_a_bad_velocity_naming_itself():
         with pytest.raises(WorldError, match="lift 3"):
             setattr(lift, attribute, value)
     assert lift.velocity == (0.0, 0.0)
+
+
+# ------------------------------------------------------------------------------------------- D7 one-way
+def _one_way_world() -> World:
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    world.add_segments([(-60.0, 100.0)], [(60.0, 100.0)], one_way=(0.0, 1.0))  # solid from above
+    return world
+
+
+def test_a_crate_thrown_up_through_a_one_way_ledge_lands_on_it():
+    world = _one_way_world()
+    box = world.add_body(RigidBody(CRATE, (0.0, REST_Y), velocity=(0.0, 700.0)))
+    _run(world, 2.0)
+    assert box.position[1] == pytest.approx(100.0 + 2.0 + 16.0, abs=1.0)  # on top of the ledge
+
+
+def test_a_crate_dropped_on_a_one_way_ledge_rests_on_it_even_fast():
+    for speed in (0.0, -600.0, -1500.0):
+        world = _one_way_world()
+        box = world.add_body(RigidBody(CRATE, (0.0, 200.0), velocity=(0.0, speed)))
+        _run(world, 2.0)
+        assert box.position[1] == pytest.approx(100.0 + 2.0 + 16.0, abs=1.0), speed
+
+
+def test_a_crate_slides_under_a_one_way_ledge_and_a_stack_stands_on_one():
+    world = _one_way_world()
+    under = world.add_body(RigidBody(CRATE, (-250.0, REST_Y), velocity=(700.0, 0.0)))  # slides ~230 px
+    world.add_segments([(-300.0, 33.0)], [(-150.0, 33.0)], one_way=(0.0, 1.0))  # low: 3 px into the crate's top
+    stack = _stack(world, base_y=100.0 + 2.0 + 16.0 + 0.5, height=3)
+    _run(world, 3.0)
+    assert under.position[0] > -100.0 and under.position[1] == pytest.approx(REST_Y, abs=1.0)
+    assert stack[0].position[1] == pytest.approx(100.0 + 2.0 + 16.0, abs=1.0)

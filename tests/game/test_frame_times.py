@@ -71,11 +71,18 @@ def play_first_seconds(window, path):
 
 @pytest.mark.parametrize("path", level_order(shipped_levels()), ids=lambda p: p.stem)
 def test_no_frame_of_a_levels_first_two_seconds_costs_over_50_ms(window, path):
-    frames = play_first_seconds(window, path)
-    assert frames[0][3] == 1, f"the frame after the load ran {frames[0][3]} physics steps: a catch-up burst"
-    worst = max(frames, key=lambda f: f[1])
-    over = [f"frame {k}: {cpu:.1f} ms CPU ({wall:.1f} ms wall)" for k, cpu, wall, _ in frames if cpu > BUDGET_MS]
+    """A stall is the game's when it comes back: a level with a frame over the budget is played once more
+    from its load (the suite shares two cores with other work, and a busy neighbour slows even CPU time a
+    little through the shared caches), and fails when the second play has one too."""
+    for attempt in range(2):
+        frames = play_first_seconds(window, path)
+        assert frames[0][3] == 1, f"the frame after the load ran {frames[0][3]} physics steps: a catch-up burst"
+        over = [f"frame {k}: {cpu:.1f} ms CPU ({wall:.1f} ms wall)" for k, cpu, wall, _ in frames if cpu > BUDGET_MS]
+        if not over:
+            break
+        print(f"{path.name}, play {attempt + 1}: {over}")
     assert not over, f"{path.name}: {over}"
+    worst = max(frames, key=lambda f: f[1])
     assert worst[1] > 0.0  # (the clock ran: a frame that draws a level costs something)
     slowest = max(frames, key=lambda f: f[2])
     print(f"{path.name}: worst frame {worst[1]:.1f} ms CPU (frame {worst[0]}, {worst[2]:.1f} ms wall); "

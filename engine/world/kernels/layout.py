@@ -90,6 +90,13 @@ def sum_row_width(core_vertices: int) -> int:
     return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
 
 
+ONE_WAY_COSINE = 0.5
+"""A one-way segment holds a crate whose contact normal lies within 60 degrees of the side it is solid from
+(the character mover's default ``MoverConfig.one_way_angle``)."""
+ONE_WAY_DEPTH = 2.0
+"""Pixels: how deep in a one-way segment a crate may be found, besides what its speed brought it this step, and
+still be held (a resting crate sinks a little under a load; one deeper came through from the other side)."""
+
 DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
 """What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
 made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
@@ -117,7 +124,9 @@ class Level(NamedTuple):
     shared: np.ndarray
     """(N,) bool: an end of the segment meets another segment (the seam rule looks there)."""
     one_way: np.ndarray
-    """(N,) bool: the segment is one-way (the character mover's compiled calls leave those to Python)."""
+    """(N, 2): the unit direction a one-way segment is solid from, (0, 0) for a solid one. Crates meet a
+    one-way segment only from that side (see :func:`~.narrow_phase.one_way_holds`); the character mover's
+    compiled calls leave one-way segments to its Python path."""
     joint_ends: np.ndarray
     """(2N, 2): end ``e`` is segment ``e % N``'s start (``e < N``) or its end."""
     joint_order: np.ndarray

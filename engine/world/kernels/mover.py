@@ -709,7 +709,7 @@ def _solid_rows_gathered(level, query, found_out, table, core):
     segments = found_out[:count]
     largest = core.shape[0] + 2
     for s in segments:
-        if level.one_way[s]:
+        if level.one_way[s, 0] != 0.0 or level.one_way[s, 1] != 0.0:
             return segments, ONE_WAY_NEAR
         if not 3.0 <= table[s, SUM_COUNT] <= largest:
             return segments, ROWS_NOT_BUILT

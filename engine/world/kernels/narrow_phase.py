@@ -20,13 +20,13 @@ from .broad_phase import argsort, filters_touch, find_sorted, segments_near, swe
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
-    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC,
-    TOUCHING, VALID0, VALID1,
+    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, ONE_WAY_COSINE, ONE_WAY_DEPTH, POINT0_X, SEP0,
+    SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX,
 )
 from .manifold import collide
 from .vector import length
 
-__all__ = ["gather", "pair_key", "warm_start"]
+__all__ = ["gather", "one_way_holds", "pair_key", "warm_start"]
 
 KEY_KIND_SHIFT, KEY_A_SHIFT = 58, 29
 """A pair key: A's kind from bit 58 up, A's id (a segment index, a mover's row, a body's id) in the 29 bits from
@@ -119,7 +119,7 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
 
 
 @kernel
-def gather(shapes, level, place, boxes, asleep, movers, settings):
+def gather(state, shapes, level, place, boxes, asleep, movers, settings):
     """This step's contacts of the awake bodies (``asleep``: each body's flag; ``place`` and ``boxes``: every
     shape's placement and box grown by the speculative distance, :func:`placements`, :func:`boxes_of`):
     against the level's segments, the movers, and each other (pairs of two sleepers left out; an awake body
@@ -134,7 +134,7 @@ def gather(shapes, level, place, boxes, asleep, movers, settings):
     first, second = sweep_pairs(boxes, len(asleep), asleep)
     room = len(segments) + len(mover_rows) + len(first)
     ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
-    count = _on_level(shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
+    count = _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
     count = _on_movers(shapes, place, mover_rows, mover_bodies, movers, settings, local, ints, floats, count)
     count = _between_bodies(shapes, place, first, second, settings, local, ints, floats, count)
     return ints, floats, count
@@ -192,9 +192,9 @@ def _shape_place(place, s):
 
 
 @kernel
-def _on_level(shapes, level, place, segments, bodies, settings, local, ints, floats, count):
-    """:func:`gather`'s contacts of bodies with the level's segments (A: the segment), the seam rule applied;
-    returns how many rows are used."""
+def _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, count):
+    """:func:`gather`'s contacts of bodies with the level's segments (A: the segment), the seam rule and
+    one-way segments applied; returns how many rows are used."""
     margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(STATIC)  # (np.int64: not a literal)
     identity, two = (1.0, 0.0, 0.0, 0.0), np.int64(2)
     for i in range(len(segments)):
@@ -204,12 +204,29 @@ def _on_level(shapes, level, place, segments, bodies, settings, local, ints, flo
                            margin, local)
         if not (manifold[2] or manifold[7]):
             continue
+        ux, uy = level.one_way[s, 0], level.one_way[s, 1]
+        if (ux != 0.0 or uy != 0.0) and not one_way_holds(manifold[0], manifold[1], min(manifold[5], manifold[10]),
+                                                          ux, uy, state[b, VX], state[b, VX + 1], settings):
+            continue
         if manifold[2] and not manifold[7] and level.shared[s] and _leans_over_neighbour(
                 level, s, manifold[3], manifold[4], manifold[0], manifold[1]):
             continue
         _put(ints, floats, count, manifold, kind, s, b, pair_key(kind, s, shapes.ids[b]), slop)
         count += 1
     return count
+
+
+@helper
+def one_way_holds(nx, ny, closest, ux, uy, vx, vy, settings):
+    """Whether a one-way segment solid from direction (``ux``, ``uy``) holds a body: the contact normal (``nx``,
+    ``ny``, from the segment to the body) lies within :data:`~.layout.ONE_WAY_COSINE` of that direction, and the
+    body is no deeper in it (``closest``: its closest separation, px) than it could have come this step from
+    that side (its velocity ``vx``, ``vy`` px/s against the direction over the step, plus
+    :data:`~.layout.ONE_WAY_DEPTH`). A body coming up from below passes; once above, it lands."""
+    if nx * ux + ny * uy < ONE_WAY_COSINE:
+        return False
+    approach = max(0.0, -(vx * ux + vy * uy)) * settings[STEP_DT]
+    return closest > -(approach + ONE_WAY_DEPTH)
 
 
 @helper

@@ -141,11 +141,11 @@ def _wake_touched(state, asleep, ints, count):
 def _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings):
     """The step's contacts (:func:`~.narrow_phase.gather`), gathered again while an awake body wakes a sleeper
     it touches (three times at most)."""
-    ints, floats, count = gather(shapes, level, place, boxes, asleep, movers, settings)
+    ints, floats, count = gather(state, shapes, level, place, boxes, asleep, movers, settings)
     for _ in range(3):
         if not _wake_touched(state, asleep, ints, count):
             break
-        ints, floats, count = gather(shapes, level, place, boxes, asleep, movers, settings)
+        ints, floats, count = gather(state, shapes, level, place, boxes, asleep, movers, settings)
     return ints, floats, count
 
 
