@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,7 @@ from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .play.animation import Animation, Animator, character_pose
 from .world import KinematicBody, World
 
-__all__ = ["REPEAT_MARGIN", "CharacterLook", "CharacterSprite", "LevelRenderer", "draw_shape"]
+__all__ = ["REPEAT_MARGIN", "CharacterLook", "CharacterSprite", "LevelRenderer", "Sounds", "draw_shape"]
 
 PLAIN_SOLID = (74, 82, 99, 255)
 """The fill of a Solid object that has no tile to be drawn with (slate)."""
@@ -213,13 +214,21 @@ class CharacterSprite:
         """Show the ``hurt`` pose whatever the character does (set by the game, e.g. for a moment after a death)."""
         self.scale: tuple[float, float] = (1.0, 1.0)
         """The picture's stretch (x, y), about its bottom centre (a squash on landing)."""
-        self.visible = True
         self.facing = 1
         """+1 facing right, -1 left: the controller's ``facing`` when there is one, else where it last moved."""
         self.pose = self.animator.state
         """The pose shown (see :func:`engine.play.character_pose`)."""
         box = character.shape.local_aabb
         self._foot = look.foot if look.foot is not None else box.min_y
+
+    @property
+    def visible(self) -> bool:
+        """Whether it is drawn (a game hides its hero on a title screen's backdrop)."""
+        return bool(self.sprite.visible)
+
+    @visible.setter
+    def visible(self, shown: bool) -> None:
+        self.sprite.visible = shown
 
     def animate(self, dt: float) -> None:
         """Advance the animation by ``dt`` seconds in the character's pose, and face its way."""
@@ -244,7 +253,6 @@ class CharacterSprite:
         self.sprite.scale = self.scale
         self.sprite.center_x = x
         self.sprite.center_y = y + self._foot + self.sprite.height / 2
-        self.sprite.visible = self.visible
 
 
 class LevelRenderer:
@@ -797,6 +805,137 @@ class LevelRenderer:
                 arcade.draw_line(x, y - 16, x + fx * 20, y - 16 + fy * 20, (255, 128, 0, 255), 2)
         if physics_ms is not None:
             arcade.draw_text(f"physics {physics_ms:.2f} ms/step", 0, 0, (255, 255, 255, 255), 12)
+
+
+# ---------------------------------------------------------------- sounds
+class Sounds:
+    """Short sounds by name, each loaded once (WAV, or any format arcade reads), played with a volume.
+
+    A machine without audio (no device, a failing back end, pyglet's silent driver) is no error: the sounds
+    stay silent and one line on stderr says so; so does a file that does not decode. A name that was never
+    given, or a file that is not there, is the game's mistake and raises (naming it).
+
+        sounds = Sounds({"coin": "coin.wav", "jump": "jump.wav"}, volume=0.8)
+        sounds.play("jump", volume=0.5)                   # 0.8 x 0.5 of full volume
+        sounds.hook(stage.rules, {"pickup": "coin"})      # a coin sound at each pickup event
+    """
+
+    def __init__(self, files: Mapping[str, str | Path], volume: float = 1.0) -> None:
+        missing = [f"{name!r} ({path})" for name, path in files.items() if not Path(path).is_file()]
+        if missing:
+            raise FileNotFoundError(f"Sounds: no file for {', '.join(missing)}")
+        self.volume = _volume(volume)
+        """The effects' volume (0 silent .. 1 full), multiplied with each :meth:`play`'s."""
+        self.names = tuple(files)
+        self._sounds: dict[str, Any] = {}
+        self._loops: dict[str, Any] = {}
+        """The players of the loops playing, by name."""
+        off = _no_audio()
+        failed: list[str] = []
+        for name, path in files.items() if off is None else ():
+            try:
+                self._sounds[name] = arcade.load_sound(path)
+            except Exception as error:  # noqa: BLE001 - any back-end or decoder failure means "this one is silent"
+                failed.append(name)
+                off = off or f"{Path(path).name}: {_first_line(error)}"
+        if off is not None and files:
+            silent = "all sounds" if not self._sounds else ", ".join(failed)
+            print(f"notice: sound off for {silent} ({off})", file=sys.stderr)
+
+    @classmethod
+    def from_folder(cls, folder: str | Path, names: Iterable[str], volume: float = 1.0) -> Sounds:
+        """The sounds ``folder/NAME.wav`` for each of ``names``."""
+        return cls({name: Path(folder) / f"{name}.wav" for name in names}, volume)
+
+    @property
+    def silent(self) -> bool:
+        """Whether no sound can play (no audio, or none loaded)."""
+        return not self._sounds
+
+    def play(self, name: str, volume: float = 1.0) -> None:
+        """Play sound ``name`` once at ``volume`` (0 .. 1) times :attr:`volume`; nothing when sound is off.
+        An audio failure mid-game is ignored (the game goes on without that sound)."""
+        sound = self._sound(name)
+        loudness = self.volume * _volume(volume)
+        if sound is None or loudness <= 0.0:
+            return
+        try:
+            arcade.play_sound(sound, volume=loudness)
+        except Exception:  # noqa: BLE001, S110 - a sound that cannot play is not worth stopping the game for
+            pass
+
+    def loop(self, name: str, volume: float = 1.0) -> None:
+        """Play sound ``name`` over and over (music) at ``volume`` (not scaled by :attr:`volume`), until
+        :meth:`stop`; starting it again restarts it."""
+        self.stop(name)
+        sound = self._sound(name)
+        if sound is None:
+            return
+        try:
+            self._loops[name] = arcade.play_sound(sound, volume=_volume(volume), loop=True)
+        except Exception as error:  # noqa: BLE001 - music is a nicety
+            print(f"notice: {name} off ({_first_line(error)})", file=sys.stderr)
+
+    def set_loop_volume(self, name: str, volume: float) -> None:
+        """Change the volume (0 .. 1) of the loop ``name`` while it plays."""
+        player = self._loops.get(name)
+        if player is not None:
+            try:
+                player.volume = _volume(volume)
+            except Exception:  # noqa: BLE001, S110 - a player the audio back end already dropped
+                pass
+
+    def loop_player(self, name: str) -> Any:
+        """The audio player (pyglet's) of the loop ``name`` while it plays, else ``None``."""
+        return self._loops.get(name)
+
+    def stop(self, name: str | None = None) -> None:
+        """Stop the loop ``name`` (every loop when ``None``)."""
+        for key in [name] if name is not None else list(self._loops):
+            player = self._loops.pop(key, None)
+            try:
+                if player is not None:
+                    player.pause()
+            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
+                pass
+
+    def hook(self, rules: Any, sounds: Mapping[str, str], volume: float = 1.0) -> list[tuple[str, Any]]:
+        """Play a sound at each game event: ``sounds`` maps an event type of ``rules`` (a
+        :class:`~engine.play.PlatformerRules`: ``pickup``, ``hazard``, ``checkpoint``, ``goal``...) to a sound
+        name. Returns the (event type, handler) pairs, for ``rules.off(*pair)``."""
+        for name in sounds.values():
+            self._sound(name)  # (an unknown name fails here, not at the first event)
+        return [(event, rules.on(event, lambda _event, name=name: self.play(name, volume)))
+                for event, name in sounds.items()]
+
+    def _sound(self, name: str) -> Any:
+        if name not in self.names:
+            raise KeyError(f"Sounds: no sound named {name!r} (the names are {', '.join(self.names) or 'none'})")
+        return self._sounds.get(name)
+
+
+def _volume(volume: float) -> float:
+    if not (isinstance(volume, (int, float)) and 0.0 <= volume <= 1.0):
+        raise ValueError(f"a volume is a number from 0 (silent) to 1 (full), got {volume!r}")
+    return float(volume)
+
+
+def _no_audio() -> str | None:
+    """Why sound cannot play on this machine (no usable audio back end), or ``None`` when it can."""
+    try:
+        from pyglet.media.drivers import get_audio_driver
+
+        driver = get_audio_driver()
+    except Exception as error:  # noqa: BLE001 - a back end that fails to start is the same as none
+        return f"the audio back end failed: {_first_line(error)}"
+    if driver is None or type(driver).__name__ == "SilentDriver":
+        return "no audio device"
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _character_animator(level: Level, gid: int) -> Animator:

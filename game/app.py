@@ -21,12 +21,12 @@ from engine.camera import CameraConfig, FollowCamera
 from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
 from engine.play import Animation
-from engine.render import CharacterLook, LevelRenderer
+from engine.render import CharacterLook, LevelRenderer, Sounds
 
 from .art import DIRT, HERO_H, HERO_POSES, HERO_W, TILE
 from .controls import Controls
 from .data import assets_folder, levels_folder, shipped_levels
-from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
+from .devices import open_joystick
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
 from .runner import Recorder, frames_of
@@ -259,8 +259,8 @@ class GameWindow(arcade.Window):
         self.replay_inputs = frames_of(replay or [])
         self.replay_left = sum(n for n, _ in replay or [])
         self.new_best = False
-        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
-        self.music = play_loop(self.sounds.get("music"), self.settings.effective_volume("music"))
+        self.sounds = Sounds.from_folder(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
+        self.sounds.loop("music", self.settings.effective_volume("music"))
         if level is not None:
             self.start(level)
 
@@ -281,12 +281,12 @@ class GameWindow(arcade.Window):
     def settings_changed(self) -> None:
         """A setting changed in the menu: save it and apply the volumes at once."""
         self.settings.save()
-        set_volume(self.music, self.settings.effective_volume("music"))
+        self.sounds.set_loop_volume("music", self.settings.effective_volume("music"))
         if self.pixels.mode != self.settings.scaling:
             self.ui.box = self.pixels.set_mode(self.settings.scaling)
 
     def sound(self, name: str) -> None:
-        play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))
+        self.sounds.play(name, volume=self.settings.effective_volume("sound"))
 
     def start(self, path: Path) -> None:
         """Load and play the level at ``path``, with a loading card on screen while it is prepared."""
@@ -337,13 +337,9 @@ class GameWindow(arcade.Window):
         super().on_close()
 
     def close(self) -> None:
-        music = getattr(self, "music", None)
-        if music is not None:
-            try:
-                music.pause()
-            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
-                pass
-            self.music = None
+        sounds = getattr(self, "sounds", None)  # (None when the window failed before loading them)
+        if sounds is not None:
+            sounds.stop()
         super().close()
 
     # --- input ----------------------------------------------------------------------------------------
