@@ -824,7 +824,9 @@ class Sounds:
     """
 
     def __init__(self, files: Mapping[str, str | Path], volume: float = 1.0) -> None:
-        missing = [f"{name!r} ({path})" for name, path in files.items() if not Path(path).is_file()]
+        """``files``: name -> a file path, or an arcade resource (``":resources:sounds/coin1.wav"``)."""
+        found = {name: _resolved(path) for name, path in files.items()}
+        missing = [f"{name!r} ({path})" for name, path in found.items() if not path.is_file()]
         if missing:
             raise FileNotFoundError(f"Sounds: no file for {', '.join(missing)}")
         self.volume = _volume(volume)
@@ -835,7 +837,7 @@ class Sounds:
         """The players of the loops playing, by name."""
         off = _no_audio()
         failed: list[str] = []
-        for name, path in files.items() if off is None else ():
+        for name, path in found.items() if off is None else ():
             try:
                 self._sounds[name] = arcade.load_sound(path)
             except Exception as error:  # noqa: BLE001 - any back-end or decoder failure means "this one is silent"
@@ -915,6 +917,16 @@ class Sounds:
         if name not in self.names:
             raise KeyError(f"Sounds: no sound named {name!r} (the names are {', '.join(self.names) or 'none'})")
         return self._sounds.get(name)
+
+
+def _resolved(path: str | Path) -> Path:
+    """A sound's file: the path, or where arcade keeps a ``:resources:`` one."""
+    if str(path).startswith(":"):
+        try:
+            return Path(arcade.resources.resolve(str(path)))
+        except (FileNotFoundError, KeyError, ValueError):
+            return Path(str(path))  # (reported as missing, by its given name)
+    return Path(path)
 
 
 def _volume(volume: float) -> float:

@@ -149,3 +149,10 @@ def test_the_games_mistakes_are_named(folder, audio):
         sounds.play("coin", volume=2)
     with pytest.raises(KeyError, match="'bling'"):
         sounds.hook(object(), {"pickup": "bling"})
+    with pytest.raises(FileNotFoundError, match=r"no file for 'x' \(:resources:sounds/no_such.wav\)"):
+        Sounds({"x": ":resources:sounds/no_such.wav"})
+
+
+def test_arcade_resources_are_sounds_too(audio):
+    Sounds({"coin": ":resources:sounds/coin1.wav"}).play("coin")
+    assert audio["loaded"][0].endswith("coin1.wav") and len(audio["played"]) == 1
