@@ -43,6 +43,9 @@ WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
 SKY = (126, 200, 240, 255)
 HERO_HALF_SIZE = (10.0, 16.0)
 """Half the hero's box (px, :data:`game.session.HERO_SHAPE`): the camera keeps its margins around all of him."""
+EVENT_SOUNDS = {"pickup": "coin", "hazard": "hurt", "fall": "hurt", "enemy": "hurt", "crushed": "hurt",
+                "checkpoint": "checkpoint", "goal": "goal"}
+"""The sound (a file of assets/) each stage event plays; the other events (spring, stomp, door...) play none."""
 GAME_STATES = ("play", "pause", "complete", "replay_end")
 """States that show the level being played (the others show the title's backdrop)."""
 
@@ -508,8 +511,9 @@ class GameWindow(arcade.Window):
 
     def _step_sounds(self, session: Session) -> None:
         for event in session.events:
-            self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt", "enemy": "hurt", "crushed": "hurt"}
-                       .get(event["type"], event["type"]))
+            name = EVENT_SOUNDS.get(event["type"])
+            if name is not None:
+                self.sound(name)
         if "jump" in session.controller.events or "wall_jump" in session.controller.events:
             self.sound("jump")
         if "land" in session.controller.events:

@@ -75,3 +75,14 @@ def test_no_display_at_all_is_a_message_and_exit_status_1():
                          cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 1
     assert "cannot open the game window" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_every_event_sound_is_a_loaded_sound_and_other_events_play_none():
+    """The stage's events map to the sounds the game loads (a name it never loaded would raise); the events
+    without a sound of their own (a switch, a door) play nothing rather than fail."""
+    window = app.GameWindow()
+    try:
+        assert set(app.EVENT_SOUNDS.values()) <= set(window.sounds.names)
+        assert "switch" not in app.EVENT_SOUNDS
+    finally:
+        window.close()
