@@ -1,10 +1,12 @@
-"""The rendering adapter: the only engine module that imports arcade.
+"""The rendering and audio adapter: the only engine module that imports arcade.
 
 :class:`LevelRenderer` draws a :class:`~engine.level.level.Level` and the live state of its
 :class:`~engine.world.World`: tile layers as batched SpriteLists (flips honoured, animated tiles), image
 layers with Tiled's parallax factors, rigid bodies at their angle, moving platforms, sensors that have a
-tile look (pickups, flags), and a debug overlay (thick segments with their radius, body shapes, contact
-points and normals, the character's floor normal and velocity, broad-phase cells, physics time).
+tile look (pickups, flags), characters given a :class:`CharacterLook` (the player: animated by pose, facing
+his way), and a debug overlay (thick segments with their radius, body shapes, contact points and normals,
+the character's floor normal and velocity, broad-phase cells, physics time). :class:`Sounds` plays a
+game's named sounds through arcade, silently where there is no audio.
 
 Everything is drawn in the engine frame (pixels, y up); arcade's default projection is y-up too, so no
 conversion happens here.
