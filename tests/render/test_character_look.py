@@ -172,3 +172,26 @@ def test_bad_looks_say_what_is_wrong(folder, tmp_path):
     shutil.copy(folder / "hero.png", tmp_path / "hero.png")
     with pytest.raises(ValueError, match=r"plain.tsx: no tile has a 'pose' property"):
         CharacterLook.from_tileset(plain)
+
+
+def test_without_a_controller_it_faces_where_it_moves(folder):
+    """Any character (an enemy of the game's own, say) may be shown without a controller: it faces the way its
+    velocity points, and keeps facing it when it stops."""
+    stage = Stage.from_level(load_level(folder / "m.tmx"), HERO)
+    renderer = LevelRenderer(stage.level, stage.world)
+    renderer.show_character(stage.player, CharacterLook.from_tileset(folder / "hero.tsx"))  # (no controller)
+    _step(stage, renderer, PlatformerInput(), 30)
+    assert _sides(renderer, stage) == (COLORS[0], WHITE)
+    _step(stage, renderer, PlatformerInput(left=True), 20)
+    _step(stage, renderer, PlatformerInput(), 40)
+    assert abs(stage.player.velocity[0]) < 1.0
+    assert _sides(renderer, stage) == (WHITE, COLORS[0])
+
+
+def test_only_a_character_of_the_renderers_world_can_be_shown(folder):
+    from engine import Character
+
+    _, renderer = _staged(folder, CharacterLook.from_tileset(folder / "hero.tsx"))
+    stranger = Character(HERO, (0.0, 0.0))
+    with pytest.raises(ValueError, match="not in the renderer's world"):
+        renderer.show_character(stranger, CharacterLook.from_tileset(folder / "hero.tsx"))
