@@ -1,10 +1,12 @@
-"""The rendering adapter: the only engine module that imports arcade.
+"""The rendering and audio adapter: the only engine module that imports arcade.
 
 :class:`LevelRenderer` draws a :class:`~engine.level.level.Level` and the live state of its
 :class:`~engine.world.World`: tile layers as batched SpriteLists (flips honoured, animated tiles), image
 layers with Tiled's parallax factors, rigid bodies at their angle, moving platforms, sensors that have a
-tile look (pickups, flags), and a debug overlay (thick segments with their radius, body shapes, contact
-points and normals, the character's floor normal and velocity, broad-phase cells, physics time).
+tile look (pickups, flags), characters given a :class:`CharacterLook` (the player: animated by pose, facing
+his way), and a debug overlay (thick segments with their radius, body shapes, contact points and normals,
+the character's floor normal and velocity, broad-phase cells, physics time). :class:`Sounds` plays a
+game's named sounds through arcade, silently where there is no audio.
 
 Everything is drawn in the engine frame (pixels, y up); arcade's default projection is y-up too, so no
 conversion happens here.
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,7 @@ from PIL import Image
 from .bodies import RigidBody, Sensor
 from .character import Character
 from .geometry import AABB, RoundedPolygon, Transform
+from .level.formats import read_tileset_file
 from .level.level import Level
 from .level.objects import LevelObject, level_object_of
 from .level.model import NO_TINT, MapObject, ObjectGroup, Tint
@@ -37,7 +41,7 @@ from .level.tmx import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TileLayer, Tileset
 from .play.animation import Animation, Animator, character_pose
 from .world import KinematicBody, World
 
-__all__ = ["REPEAT_MARGIN", "LevelRenderer", "draw_shape"]
+__all__ = ["REPEAT_MARGIN", "CharacterLook", "CharacterSprite", "LevelRenderer", "Sounds", "draw_shape"]
 
 PLAIN_SOLID = (74, 82, 99, 255)
 """The fill of a Solid object that has no tile to be drawn with (slate)."""
@@ -114,6 +118,147 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# ---------------------------------------------------------------- a character's animated look
+@dataclass(frozen=True)
+class CharacterLook:
+    """How a character (the player, or any other) is drawn: a picture per frame, and per pose (``idle``,
+    ``run``, ``jump``, ``fall``, ``climb``, ``hurt``, ``wall``: see :func:`engine.play.character_pose`) an
+    :class:`~engine.play.Animation` of frame keys. Give it to :meth:`LevelRenderer.show_character`.
+
+    Make one from a Tiled tileset (:meth:`from_tileset`: a tile per pose, its Tiled animation the pose's frames)
+    or from a sprite sheet image (:meth:`from_sheet`). A pose without an animation falls back as
+    :class:`~engine.play.Animator` says (``fall`` -> ``jump`` -> ``idle``, ``run`` -> ``idle``...)."""
+
+    frames: Mapping[Any, Image.Image]
+    """Frame key -> its picture (RGBA), drawn facing right unless :attr:`faces_left`."""
+    animations: Mapping[str, Animation]
+    """Pose -> its animation, whose frames are keys of :attr:`frames`."""
+    foot: float | None = None
+    """Where the pictures' bottom edge goes, relative to the character's position (px, y up); ``None``: the
+    bottom of the character's shape less the level's ``segment_radius`` (a floor is a thick segment along the
+    tiles' edge, so the shape rests that far above the edge Tiled draws; the feet go on the drawn edge)."""
+    pace: Mapping[str, float] = field(default_factory=lambda: {"run": 120.0, "climb": 60.0})
+    """Pose -> the character's speed (px/s) at which its animation plays at its own fps; faster plays it faster
+    (legs that keep up with the ground). A pose not named plays at its fps."""
+    faces_left: bool = False
+    """The pictures face left (they are mirrored while the character faces right)."""
+
+    def __post_init__(self) -> None:
+        if not self.animations:
+            raise ValueError("a CharacterLook needs at least one animation (an 'idle' one, say)")
+        for pose, animation in self.animations.items():
+            missing = [key for key in animation.frames if key not in self.frames]
+            if missing:
+                raise ValueError(f"CharacterLook: the {pose!r} animation names frames that are not in the look: "
+                                 f"{missing} (frames are {sorted(map(str, self.frames))})")
+        for pose, pace in self.pace.items():
+            if not pace > 0:
+                raise ValueError(f"CharacterLook: pace of {pose!r} must be a speed > 0 px/s, got {pace!r}")
+
+    @classmethod
+    def from_sheet(cls, image: str | Path | Image.Image, frame_size: tuple[int, int],
+                   animations: Mapping[str, Animation], **options: Any) -> CharacterLook:
+        """A look cut from a sprite sheet: frames of ``frame_size`` (px) side by side, row after row, keyed by
+        their index (0 at the top left, counting along the rows); ``animations`` name frames by index.
+        ``options``: the other fields (``foot``, ``pace``, ``faces_left``)."""
+        sheet = image if isinstance(image, Image.Image) else Image.open(image)
+        sheet = sheet.convert("RGBA")
+        width, height = frame_size
+        if width <= 0 or height <= 0 or width > sheet.width or height > sheet.height:
+            raise ValueError(f"CharacterLook.from_sheet: frame size {frame_size} does not fit the sheet "
+                             f"({sheet.width} x {sheet.height} px)")
+        columns = sheet.width // width
+        frames = {k: sheet.crop(((k % columns) * width, (k // columns) * height,
+                                 (k % columns + 1) * width, (k // columns + 1) * height))
+                  for k in range(columns * (sheet.height // height))}
+        return cls(frames, animations, **options)
+
+    @classmethod
+    def from_tileset(cls, path: str | Path, **options: Any) -> CharacterLook:
+        """A look from a Tiled tileset (``.tsx`` or ``.tsj``), as made in Tiled's tileset editor: a tile whose
+        ``pose`` property (string) names a pose shows that pose; the tile's animation (Tiled's animation editor)
+        is the pose's frames, played at their mean duration, else the tile alone is. Frames are keyed by tile id.
+        ``options``: the other fields (``foot``, ``pace``, ``faces_left``)."""
+        path = Path(path)
+        if path.suffix.lower() in (".tsj", ".json"):
+            from .level import tiled_json  # noqa: F401  (registers the JSON tileset reader)
+        tileset = read_tileset_file(path, 1, path, None)
+        frames = _tileset_images(tileset)
+        animations = {}
+        for tid, properties in sorted(tileset.tile_properties.items()):
+            pose = properties.get("pose")
+            if pose is None:
+                continue
+            steps = tileset.tile_animations.get(tid) or [(tid, 100)]
+            missing = [tile for tile, _ in steps if tile not in frames]
+            if missing:
+                raise ValueError(f"{path}: tile {tid} (pose {pose!r}) shows tiles {missing}, which have no picture")
+            fps = 1000.0 * len(steps) / max(sum(ms for _, ms in steps), 1)
+            animations[str(pose)] = Animation(tuple(tile for tile, _ in steps), fps=min(fps, 999.0))
+        if not animations:
+            raise ValueError(f"{path}: no tile has a 'pose' property (idle, run, jump, fall, climb, hurt, wall): "
+                             "give the tile of each pose one in Tiled's tileset editor")
+        return cls(frames, animations, **options)
+
+
+class CharacterSprite:
+    """A character drawn by a :class:`LevelRenderer` with a :class:`CharacterLook` (made by
+    :meth:`LevelRenderer.show_character`). The renderer places, animates and flips it; the game may set
+    :attr:`hurt`, :attr:`scale` and :attr:`visible`."""
+
+    def __init__(self, character: Character, look: CharacterLook, controller: Any, key: str,
+                 floor_radius: float = 0.0) -> None:
+        self.character, self.look, self.controller = character, look, controller
+        self.textures = {frame: (arcade.Texture(picture, hash=f"{key}-{frame}-r"),
+                                 arcade.Texture(picture.transpose(Image.Transpose.FLIP_LEFT_RIGHT), hash=f"{key}-{frame}-l"))
+                         for frame, picture in look.frames.items()}
+        self.animator = Animator(look.animations)
+        self.sprite = arcade.Sprite(self.textures[self.animator.frame][0])
+        self.hurt = False
+        """Show the ``hurt`` pose whatever the character does (set by the game, e.g. for a moment after a death)."""
+        self.scale: tuple[float, float] = (1.0, 1.0)
+        """The picture's stretch (x, y), about its bottom centre (a squash on landing)."""
+        self.facing = 1
+        """+1 facing right, -1 left: the controller's ``facing`` when there is one, else where it last moved."""
+        self.pose = self.animator.state
+        """The pose shown (see :func:`engine.play.character_pose`)."""
+        box = character.shape.local_aabb
+        self._foot = look.foot if look.foot is not None else box.min_y - floor_radius
+
+    @property
+    def visible(self) -> bool:
+        """Whether it is drawn (a game hides its hero on a title screen's backdrop)."""
+        return bool(self.sprite.visible)
+
+    @visible.setter
+    def visible(self, shown: bool) -> None:
+        self.sprite.visible = shown
+
+    def animate(self, dt: float) -> None:
+        """Advance the animation by ``dt`` seconds in the character's pose, and face its way."""
+        character, controller = self.character, self.controller
+        self.pose = character_pose(character, controller, hurt=self.hurt)
+        pace = self.look.pace.get(self.pose)
+        vx, vy = character.velocity
+        speed = math.hypot(vx, vy) / pace if pace else 1.0
+        frame = self.animator.update(self.pose, dt, speed)
+        facing = getattr(controller, "facing", None)  # (None without a controller)
+        if facing:
+            self.facing = 1 if facing > 0 else -1
+        elif abs(vx) > 1.0:
+            self.facing = 1 if vx > 0 else -1
+        mirrored = (self.facing < 0) != self.look.faces_left
+        self.sprite.texture = self.textures[frame][1 if mirrored else 0]
+
+    def place(self, alpha: float) -> None:
+        """Stand the picture on the character's feet, ``alpha`` of the way from its previous step's position."""
+        (x0, y0), (x1, y1) = self.character.previous_transform.position, self.character.position
+        x, y = x0 + (x1 - x0) * alpha, y0 + (y1 - y0) * alpha
+        self.sprite.scale = self.scale
+        self.sprite.center_x = x
+        self.sprite.center_y = y + self._foot + self.sprite.height / 2
+
+
 class LevelRenderer:
     """Sprites for a level and its world. Call :meth:`sync` after each physics step (or with an
     interpolation ``alpha`` between the previous and the current step) and :meth:`draw` inside a camera.
@@ -154,6 +299,10 @@ class LevelRenderer:
         self._class_tiles: dict[str, int | None] = {}
         self._animators: list[tuple[arcade.Sprite, Character, Animator]] = []
         """Characters drawn by the renderer (enemies), animated through engine.play's Animator by pose."""
+        self.characters: arcade.SpriteList = arcade.SpriteList()
+        """The sprites of the characters given a look by :meth:`show_character`, drawn after everything else."""
+        self._shown: dict[int, CharacterSprite] = {}
+        """The characters given a look by :meth:`show_character`, by their id."""
         self.plain: list[tuple[str, list[tuple[float, float]], tuple[int, int, int, int], float]] = []
         """Solid and OneWay objects that have no tile to be drawn with, in a plain style: (``"fill"``, ``"line"``
         or ``"loop"``, points (px, engine frame), colour, line width (px))."""
@@ -386,6 +535,8 @@ class LevelRenderer:
         a plain box, so that it is never invisible; a character without one (the player: the game draws it) and
         a sensor without one get none."""
         box = thing.shape.local_aabb
+        if id(thing) in self._shown:
+            return []  # (drawn with its CharacterLook)
         if isinstance(thing, Sensor):
             return self._sprites_for(thing, box, "stand")
         made = self._sprites_for(thing, box, "stand" if isinstance(thing, Character) else "stretch")
@@ -411,6 +562,9 @@ class LevelRenderer:
             self._animated = [entry for entry in self._animated if id(entry[0]) not in dropped]
             self._animators = [entry for entry in self._animators if entry[1] is not gone.thing]
             self._show_decoration(gone.thing, True)
+            shown = self._shown.pop(key, None)
+            if shown is not None:
+                self.characters.remove(shown.sprite)
         for key, thing in now.items():
             if key not in self._drawn:
                 drawn = self._drawn[key] = _Drawn(thing, self._look_of(thing), not isinstance(thing, Sensor))
@@ -473,6 +627,35 @@ class LevelRenderer:
                     shapes.create_line_loop(points, color, width))
         self._plain_shapes.draw()
 
+    # ---------------------------------------------------------------- characters with a look of their own
+    def show_character(self, character: Character, look: CharacterLook, controller: Any = None) -> CharacterSprite:
+        """Draw ``character`` (the player, or any) with ``look`` from now on, instead of the tile of its level
+        object if it had one: :meth:`sync` stands it on its feet, :meth:`animate` plays the animation of its
+        pose and faces it its way (``controller``: its :class:`~engine.PlatformerController`, whose ``facing``
+        and ``climbing`` it reads; without one it faces where it moves), :meth:`draw` draws it after the
+        level's things. Returns the :class:`CharacterSprite` (for a hurt pose, a squash, hiding it)."""
+        if character not in self.world.characters:
+            raise ValueError("show_character: the character is not in the renderer's world (add it first)")
+        drawn = self._drawn.get(id(character))
+        if drawn is not None and drawn.sprites:  # (its tile look until now)
+            for sprite, *_ in drawn.sprites:
+                self.bodies.remove(sprite)
+            drawn.sprites = []
+            self._animators = [entry for entry in self._animators if entry[1] is not character]
+        old = self._shown.pop(id(character), None)
+        if old is not None:
+            self.characters.remove(old.sprite)
+        shown = self._shown[id(character)] = CharacterSprite(character, look, controller, f"ledgekit-look-{id(self)}",
+                                                             self.level.segment_radius)
+        self.characters.append(shown.sprite)
+        shown.animate(0.0)
+        shown.place(1.0)
+        return shown
+
+    def draw_characters(self) -> None:
+        """Draw the characters given a look by :meth:`show_character` (:meth:`draw` does, unless told not to)."""
+        self.characters.draw(pixelated=True)
+
     # ---------------------------------------------------------------- per frame
     def sprite_of(self, thing: object) -> arcade.Sprite | None:
         """The sprite that draws a body, character or sensor, or ``None`` when it has none."""
@@ -504,9 +687,13 @@ class LevelRenderer:
                 if drawn.turns:
                     sprite.angle = -math.degrees(angle + turn)  # arcade turns clockwise
                 sprite.visible = shown
+        for character_sprite in self._shown.values():
+            character_sprite.place(alpha)
 
     def animate(self, dt: float) -> None:
         """Advance tile animations by ``dt`` seconds, and characters' animations by their poses."""
+        for character_sprite in self._shown.values():
+            character_sprite.animate(dt)
         for sprite, character, animator in self._animators:
             tex = self.texture(animator.update(character_pose(character), dt))
             if tex is not None:
@@ -526,11 +713,13 @@ class LevelRenderer:
                     break
                 t -= duration
 
-    def draw(self, camera_position: tuple[float, float] = (0.0, 0.0)) -> None:
+    def draw(self, camera_position: tuple[float, float] = (0.0, 0.0), characters: bool = True) -> None:
         """Draw the layers in the map's order (image layers, tile layers, object layers' decorations), then the
-        plain static shapes and the things. ``camera_position`` feeds the parallax of layers whose factor is
-        not 1 (they are shifted by ``(1 - factor) * camera position``, rounded to whole px; the position is the
-        view's centre in the engine frame, px)."""
+        plain static shapes and the things, then (unless ``characters`` is false: a game that draws something
+        between calls :meth:`draw_characters` itself) the characters shown with a :class:`CharacterLook`.
+        ``camera_position`` feeds the parallax of layers whose factor is not 1 (they are shifted by
+        ``(1 - factor) * camera position``, rounded to whole px; the position is the view's centre in the
+        engine frame, px)."""
         cx, cy = camera_position
         # Whole pixels, as the tile layers' below.
         shifts = [(round((1 - px) * cx), round((1 - py) * cy)) for _, (px, py) in self.backgrounds]
@@ -551,6 +740,8 @@ class LevelRenderer:
                 sprites.move(-shifts[k][0], -shifts[k][1])
         self._draw_plain()
         self.bodies.draw(pixelated=True)
+        if characters:
+            self.draw_characters()
 
     def _drawing_order(self) -> list[arcade.SpriteList]:
         """The sprite lists of :attr:`backgrounds`, :attr:`layers` and :attr:`decorations`, in the map's order
@@ -619,6 +810,149 @@ class LevelRenderer:
                 arcade.draw_line(x, y - 16, x + fx * 20, y - 16 + fy * 20, (255, 128, 0, 255), 2)
         if physics_ms is not None:
             arcade.draw_text(f"physics {physics_ms:.2f} ms/step", 0, 0, (255, 255, 255, 255), 12)
+
+
+# ---------------------------------------------------------------- sounds
+class Sounds:
+    """Short sounds by name, each loaded once (WAV, or any format arcade reads), played with a volume.
+
+    A machine without audio (no device, a failing back end, pyglet's silent driver) is no error: the sounds
+    stay silent and one line on stderr says so; so does a file that does not decode. A name that was never
+    given, or a file that is not there, is the game's mistake and raises (naming it).
+
+        sounds = Sounds({"coin": "coin.wav", "jump": "jump.wav"}, volume=0.8)
+        sounds.play("jump", volume=0.5)                   # 0.8 x 0.5 of full volume
+        sounds.hook(stage.rules, {"pickup": "coin"})      # a coin sound at each pickup event
+    """
+
+    def __init__(self, files: Mapping[str, str | Path], volume: float = 1.0) -> None:
+        """``files``: name -> a file path, or an arcade resource (``":resources:sounds/coin1.wav"``)."""
+        found = {name: _resolved(path) for name, path in files.items()}
+        missing = [f"{name!r} ({path})" for name, path in found.items() if not path.is_file()]
+        if missing:
+            raise FileNotFoundError(f"Sounds: no file for {', '.join(missing)}")
+        self.volume = _volume(volume)
+        """The effects' volume (0 silent .. 1 full), multiplied with each :meth:`play`'s."""
+        self.names = tuple(files)
+        self._sounds: dict[str, Any] = {}
+        self._loops: dict[str, Any] = {}
+        """The players of the loops playing, by name."""
+        off = _no_audio()
+        failed: list[str] = []
+        for name, path in found.items() if off is None else ():
+            try:
+                self._sounds[name] = arcade.load_sound(path)
+            except Exception as error:  # noqa: BLE001 - any back-end or decoder failure means "this one is silent"
+                failed.append(name)
+                off = off or f"{Path(path).name}: {_first_line(error)}"
+        if off is not None and files:
+            silent = "all sounds" if not self._sounds else ", ".join(failed)
+            print(f"notice: sound off for {silent} ({off})", file=sys.stderr)
+
+    @classmethod
+    def from_folder(cls, folder: str | Path, names: Iterable[str], volume: float = 1.0) -> Sounds:
+        """The sounds ``folder/NAME.wav`` for each of ``names``."""
+        return cls({name: Path(folder) / f"{name}.wav" for name in names}, volume)
+
+    @property
+    def silent(self) -> bool:
+        """Whether no sound can play (no audio, or none loaded)."""
+        return not self._sounds
+
+    def play(self, name: str, volume: float = 1.0) -> None:
+        """Play sound ``name`` once at ``volume`` (0 .. 1) times :attr:`volume`; nothing when sound is off.
+        An audio failure mid-game is ignored (the game goes on without that sound)."""
+        sound = self._sound(name)
+        loudness = self.volume * _volume(volume)
+        if sound is None or loudness <= 0.0:
+            return
+        try:
+            arcade.play_sound(sound, volume=loudness)
+        except Exception:  # noqa: BLE001, S110 - a sound that cannot play is not worth stopping the game for
+            pass
+
+    def loop(self, name: str, volume: float = 1.0) -> None:
+        """Play sound ``name`` over and over (music) at ``volume`` (not scaled by :attr:`volume`), until
+        :meth:`stop`; starting it again restarts it."""
+        self.stop(name)
+        sound = self._sound(name)
+        if sound is None:
+            return
+        try:
+            self._loops[name] = arcade.play_sound(sound, volume=_volume(volume), loop=True)
+        except Exception as error:  # noqa: BLE001 - music is a nicety
+            print(f"notice: {name} off ({_first_line(error)})", file=sys.stderr)
+
+    def set_loop_volume(self, name: str, volume: float) -> None:
+        """Change the volume (0 .. 1) of the loop ``name`` while it plays."""
+        player = self._loops.get(name)
+        if player is not None:
+            try:
+                player.volume = _volume(volume)
+            except Exception:  # noqa: BLE001, S110 - a player the audio back end already dropped
+                pass
+
+    def loop_player(self, name: str) -> Any:
+        """The audio player (pyglet's) of the loop ``name`` while it plays, else ``None``."""
+        return self._loops.get(name)
+
+    def stop(self, name: str | None = None) -> None:
+        """Stop the loop ``name`` (every loop when ``None``)."""
+        for key in [name] if name is not None else list(self._loops):
+            player = self._loops.pop(key, None)
+            try:
+                if player is not None:
+                    player.pause()
+            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
+                pass
+
+    def hook(self, rules: Any, sounds: Mapping[str, str], volume: float = 1.0) -> list[tuple[str, Any]]:
+        """Play a sound at each game event: ``sounds`` maps an event type of ``rules`` (a
+        :class:`~engine.play.PlatformerRules`: ``pickup``, ``hazard``, ``checkpoint``, ``goal``...) to a sound
+        name. Returns the (event type, handler) pairs, for ``rules.off(*pair)``."""
+        for name in sounds.values():
+            self._sound(name)  # (an unknown name fails here, not at the first event)
+        return [(event, rules.on(event, lambda _event, name=name: self.play(name, volume)))
+                for event, name in sounds.items()]
+
+    def _sound(self, name: str) -> Any:
+        if name not in self.names:
+            raise KeyError(f"Sounds: no sound named {name!r} (the names are {', '.join(self.names) or 'none'})")
+        return self._sounds.get(name)
+
+
+def _resolved(path: str | Path) -> Path:
+    """A sound's file: the path, or where arcade keeps a ``:resources:`` one."""
+    if str(path).startswith(":"):
+        try:
+            return Path(arcade.resources.resolve(str(path)))
+        except (FileNotFoundError, KeyError, ValueError):
+            return Path(str(path))  # (reported as missing, by its given name)
+    return Path(path)
+
+
+def _volume(volume: float) -> float:
+    if not (isinstance(volume, (int, float)) and 0.0 <= volume <= 1.0):
+        raise ValueError(f"a volume is a number from 0 (silent) to 1 (full), got {volume!r}")
+    return float(volume)
+
+
+def _no_audio() -> str | None:
+    """Why sound cannot play on this machine (no usable audio back end), or ``None`` when it can."""
+    try:
+        from pyglet.media.drivers import get_audio_driver
+
+        driver = get_audio_driver()
+    except Exception as error:  # noqa: BLE001 - a back end that fails to start is the same as none
+        return f"the audio back end failed: {_first_line(error)}"
+    if driver is None or type(driver).__name__ == "SilentDriver":
+        return "no audio device"
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _character_animator(level: Level, gid: int) -> Animator:

@@ -21,13 +21,13 @@ from engine import BackgroundWarmUp, Level
 from engine.camera import CameraConfig, FollowCamera
 from engine.level.level import LevelError, load_level
 from engine.level.watch import LevelWatcher
-from engine.play import Animation, Animator, character_pose
-from engine.render import LevelRenderer
+from engine.play import Animation
+from engine.render import CharacterLook, LevelRenderer, Sounds
 
 from .art import DIRT, HERO_H, HERO_POSES, HERO_W, TILE
 from .controls import Controls
 from .data import assets_folder, levels_folder, shipped_levels
-from .devices import load_sounds, open_joystick, play_loop, play_sound, set_volume
+from .devices import open_joystick
 from .menus import GOLD, INK, LevelEntry, PauseMenu, SettingsMenu, TitleMenu, Ui
 from .particles import Particles
 from .runner import Recorder, frames_of
@@ -44,6 +44,9 @@ WIDTH, HEIGHT = 2 * LOGICAL_WIDTH, 2 * LOGICAL_HEIGHT
 SKY = (126, 200, 240, 255)
 HERO_HALF_SIZE = (10.0, 16.0)
 """Half the hero's box (px, :data:`game.session.HERO_SHAPE`): the camera keeps its margins around all of him."""
+EVENT_SOUNDS = {"pickup": "coin", "hazard": "hurt", "fall": "hurt", "enemy": "hurt", "crushed": "hurt",
+                "checkpoint": "checkpoint", "goal": "goal"}
+"""The sound (a file of assets/) each stage event plays; the other events (spring, stomp, door...) play none."""
 GAME_STATES = ("play", "pause", "complete", "replay_end")
 """States that show the level being played (the others show the title's backdrop)."""
 
@@ -60,17 +63,12 @@ HERO_ANIMATIONS = {
 """The hero's animations (engine.play's sprite-animation API), by pose; frames name poses of hero.png."""
 
 
-def hero_textures() -> dict[str, tuple[arcade.Texture, arcade.Texture]]:
-    """(facing right, facing left) texture per pose, cut from assets/hero.png."""
-    from PIL import Image
-
-    sheet = Image.open(ASSETS / "hero.png").convert("RGBA")
-    out = {}
-    for k, pose in enumerate(HERO_POSES):
-        img = sheet.crop((k * HERO_W, 0, (k + 1) * HERO_W, HERO_H))
-        out[pose] = (arcade.Texture(img, hash=f"hero-{pose}-r"),
-                     arcade.Texture(img.transpose(Image.Transpose.FLIP_LEFT_RIGHT), hash=f"hero-{pose}-l"))
-    return out
+def hero_look() -> CharacterLook:
+    """The hero's look for the renderer: hero.png's frames (see :data:`game.art.HERO_POSES`), animated by pose."""
+    index = {pose: k for k, pose in enumerate(HERO_POSES)}
+    animations = {pose: Animation(tuple(index[frame] for frame in animation.frames), animation.fps, animation.loop)
+                  for pose, animation in HERO_ANIMATIONS.items()}
+    return CharacterLook.from_sheet(ASSETS / "hero.png", (HERO_W, HERO_H), animations)
 
 
 def hero_camera(view_size: tuple[float, float], level: Level) -> FollowCamera:
@@ -114,13 +112,10 @@ class Play:
         width, height = screen.size
         self.camera = Camera(screen.world_camera(), hero_camera((width, height), session.level))
         self.camera.snap(*session.hero.position)
-        self.textures = hero_textures()
-        self.hero = arcade.Sprite(self.textures["idle"][0])
-        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self.sprites.append(self.hero)
+        self.hero = self.renderer.show_character(session.hero, hero_look(), session.controller)
+        """The hero's sprite: drawn, placed, animated and flipped by the renderer."""
         self.particles = Particles(ASSETS)
         self.squash = 0.0
-        self.animator = Animator(HERO_ANIMATIONS)
         self.hurt = 0.0
         """Seconds left of the hurt pose (after a death)."""
         self.debug = False
@@ -146,22 +141,13 @@ class Play:
         x = px + (hero.position[0] - px) * alpha
         y = py + (hero.position[1] - py) * alpha
         self.frames.tick(dt)
-        self.renderer.sync(alpha)
-        self.renderer.animate(dt)
-        self.camera.follow(x, y, dt, hero.velocity[0])
-        ctrl = s.controller
-        vx, vy = hero.velocity
         self.hurt = max(0.0, self.hurt - dt)
-        state = character_pose(hero, ctrl, hurt=self.hurt > 0.0)
-        # Legs and hands move with the body: the run and climb cycles follow the speed.
-        speed = abs(vx) / 120.0 if state == "run" else abs(vy) / 60.0 if state == "climb" else 1.0
-        frame = self.animator.update(state, dt, speed)
-        self.hero.texture = self.textures[frame][0 if ctrl.facing > 0 else 1]
+        self.hero.hurt = self.hurt > 0.0
         self.squash = max(0.0, self.squash - dt * 6)
-        sx, sy = 1.0 + 0.25 * self.squash, 1.0 - 0.2 * self.squash
-        self.hero.scale = (sx, sy)
-        self.hero.center_x = x
-        self.hero.bottom = y - 16
+        self.hero.scale = (1.0 + 0.25 * self.squash, 1.0 - 0.2 * self.squash)  # (about the feet)
+        self.renderer.sync(alpha)
+        self.renderer.animate(dt)  # (the hero's run and climb cycles follow his speed: CharacterLook.pace)
+        self.camera.follow(x, y, dt, hero.velocity[0])
         self.particles.update(dt)
 
     def draw_world(self) -> None:
@@ -170,12 +156,12 @@ class Play:
         position = (self.camera.camera.position[0], self.camera.camera.position[1])
         if not self.renderer.fills(position, self.screen.size):  # (an opaque sky over the view needs no clear)
             self.screen.framebuffer.clear(color=SKY)
-        self.renderer.draw(position)
+        self.renderer.draw(position, characters=False)
         bottom = self.camera.follower.view[1]
         if bottom < 0:  # the ground goes on below the map (the camera shows a little of it, see hero_camera)
             arcade.draw_lrbt_rectangle_filled(0, self.session.level.width, bottom, 0, DIRT)
         self.signs.draw_posts()
-        self.sprites.draw(pixelated=True)
+        self.renderer.draw_characters()  # (the hero in front of the sign posts)
         self.particles.draw()
         if self.debug:
             self.renderer.draw_debug()
@@ -186,7 +172,8 @@ class Play:
         name = level_name(s.level.path)
         if self.hero.visible:
             camera = self.camera.camera.position
-            self.signs.draw_panels(ui, (self.hero.center_x, self.hero.bottom + 16), (camera[0], camera[1]),
+            sprite = self.hero.sprite
+            self.signs.draw_panels(ui, (sprite.center_x, sprite.bottom + 16), (camera[0], camera[1]),
                                    self.screen.size, self.controls)
         self.hud.draw(ui, name, f"coins {s.pickups}/{s.pickup_total}", f"time {s.time:.1f}")
         if self.debug:
@@ -290,8 +277,8 @@ class GameWindow(arcade.Window):
         self.replay_inputs = frames_of(replay or [])
         self.replay_left = sum(n for n, _ in replay or [])
         self.new_best = False
-        self.sounds = load_sounds(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
-        self.music = play_loop(self.sounds.get("music"), self.settings.effective_volume("music"))
+        self.sounds = Sounds.from_folder(ASSETS, ("jump", "land", "coin", "hurt", "goal", "checkpoint", "music"))
+        self.sounds.loop("music", self.settings.effective_volume("music"))
         if level is not None:
             self.start(level)
 
@@ -312,12 +299,12 @@ class GameWindow(arcade.Window):
     def settings_changed(self) -> None:
         """A setting changed in the menu: save it and apply the volumes at once."""
         self.settings.save()
-        set_volume(self.music, self.settings.effective_volume("music"))
+        self.sounds.set_loop_volume("music", self.settings.effective_volume("music"))
         if self.pixels.mode != self.settings.scaling:
             self.ui.box = self.pixels.set_mode(self.settings.scaling)
 
     def sound(self, name: str) -> None:
-        play_sound(self.sounds.get(name), volume=self.settings.effective_volume("sound"))
+        self.sounds.play(name, volume=self.settings.effective_volume("sound"))
 
     def start(self, path: Path) -> None:
         """Load and play the level at ``path``, with a loading card on screen while it is prepared."""
@@ -369,13 +356,9 @@ class GameWindow(arcade.Window):
         super().on_close()
 
     def close(self) -> None:
-        music = getattr(self, "music", None)
-        if music is not None:
-            try:
-                music.pause()
-            except Exception:  # noqa: BLE001, S110 - the audio back end may be gone already
-                pass
-            self.music = None
+        sounds = getattr(self, "sounds", None)  # (None when the window failed before loading them)
+        if sounds is not None:
+            sounds.stop()
         super().close()
 
     # --- input ----------------------------------------------------------------------------------------
@@ -544,8 +527,9 @@ class GameWindow(arcade.Window):
 
     def _step_sounds(self, session: Session) -> None:
         for event in session.events:
-            self.sound({"pickup": "coin", "hazard": "hurt", "fall": "hurt", "enemy": "hurt", "crushed": "hurt"}
-                       .get(event["type"], event["type"]))
+            name = EVENT_SOUNDS.get(event["type"])
+            if name is not None:
+                self.sound(name)
         if "jump" in session.controller.events or "wall_jump" in session.controller.events:
             self.sound("jump")
         if "land" in session.controller.events:

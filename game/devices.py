@@ -1,20 +1,19 @@
-"""Optional devices: a gamepad and sound. Neither is needed to play, so a missing or failing one never
-stops the game: it is skipped with a one-line notice on stderr.
+"""Optional devices: a gamepad (sound goes through :class:`engine.render.Sounds`, which is as forgiving).
+Neither is needed to play, so a missing or failing one never stops the game: it is skipped with a one-line
+notice on stderr.
 
 Why this matters: pyglet's Linux joystick backend lists ``/dev/input``, which containers, some VMs and
-some desktops do not have (``FileNotFoundError``); audio back ends fail in as many ways.
+some desktops do not have (``FileNotFoundError``).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import arcade
 
-__all__ = ["load_sounds", "notice", "open_joystick", "play_loop", "play_sound", "set_volume"]
+__all__ = ["notice", "open_joystick"]
 
 
 def notice(message: str) -> None:
@@ -41,51 +40,6 @@ def open_joystick() -> Any | None:
         notice(f"the gamepad could not be opened ({_describe(error)}); keyboard only")
         return None
     return joystick
-
-
-def load_sounds(folder: Path, names: Iterable[str]) -> dict[str, Any]:
-    """``{name: sound}`` for each ``folder/name.wav`` that loads; one notice for all that do not."""
-    sounds: dict[str, Any] = {}
-    failed: list[str] = []
-    first_error: Exception | None = None
-    for name in names:
-        try:
-            sounds[name] = arcade.load_sound(folder / f"{name}.wav")
-        except Exception as error:  # noqa: BLE001 - no audio device, missing or broken file
-            failed.append(name)
-            first_error = first_error or error
-    if failed:
-        notice(f"sound off for {', '.join(failed)} ({_describe(first_error)})")
-    return sounds
-
-
-def play_sound(sound: Any | None, volume: float) -> None:
-    """Play ``sound`` if there is one; an audio failure mid-game is ignored (the game goes on silently)."""
-    if sound is None or volume <= 0.0:
-        return
-    try:
-        arcade.play_sound(sound, volume=volume)
-    except Exception:  # noqa: BLE001, S110 - a sound that cannot play is not worth stopping for
-        pass
-
-
-def play_loop(sound: Any | None, volume: float) -> Any | None:
-    """Start ``sound`` looping (music); the player to change its volume later, or ``None`` if it cannot play."""
-    if sound is None:
-        return None
-    try:
-        return arcade.play_sound(sound, volume=volume, loop=True)
-    except Exception as error:  # noqa: BLE001 - music is a nicety
-        notice(f"music off ({_describe(error)})")
-        return None
-
-
-def set_volume(player: Any | None, volume: float) -> None:
-    if player is not None:
-        try:
-            player.volume = volume
-        except Exception:  # noqa: BLE001, S110 - a player the audio back end already dropped
-            pass
 
 
 def _describe(error: BaseException | None) -> str:

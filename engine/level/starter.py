@@ -2,9 +2,11 @@
 
 It writes a Tiled project declaring the game's classes (``game.tiled-project``), a small tileset drawn here
 (``tiles.png``, 32 px tiles) with its ``tiles.tsx`` (collision shapes set: ground, two slopes, a one-way
-plank; classes for the crate, coin, flags, sign), one level (``level1.tmx``: ground, slopes, a one-way
-platform, a crate, coins, a checkpoint, a sign and the goal) and a ``main.py`` on the public API that plays it
-(window, follow camera, renderer, the standard rules, sounds, restart, live reload when the level is saved).
+plank; classes for the crate, coin, flags, sign), the hero's animated look (``hero.png`` with ``hero.tsx``: a
+tile per pose, the run a Tiled tile animation), four short sounds (``sounds/*.wav``, made here), one level
+(``level1.tmx``: ground, slopes, a one-way platform, a crate, coins, a checkpoint, a sign and the goal) and a
+``main.py`` on the public API that plays it (window, follow camera, renderer with the animated hero, the
+standard rules, sounds, restart, live reload when the level is saved).
 
     ledgekit new mygame && python mygame/main.py          # play it
     python mygame/main.py --headless --frames 60          # run it without a window
@@ -16,17 +18,18 @@ Nothing is overwritten: a folder that already holds one of these files is refuse
 from __future__ import annotations
 
 import json
+import wave
 from pathlib import Path
 
 __all__ = ["STARTER_FILES", "write_starter"]
 
-STARTER_FILES = ("game.tiled-project", "tiles.png", "tiles.tsx", "level1.tmx", "main.py")
+STARTER_FILES = ("game.tiled-project", "tiles.png", "tiles.tsx", "hero.png", "hero.tsx", "sounds", "level1.tmx", "main.py")
 """The files ``ledgekit new`` writes."""
 
 TILE = 32
-GROUND, SLOPE_UP, SLOPE_DOWN, PLANK, CRATE, COIN, CHECKPOINT, GOAL, HERO, DIRT = range(10)
+GROUND, SLOPE_UP, SLOPE_DOWN, PLANK, CRATE, COIN, CHECKPOINT, GOAL, DIRT = range(9)
 """Tile ids of tiles.png (one row): ``GROUND`` has grass on top, ``DIRT`` (under other ground) has none."""
-TILE_COUNT = 10
+TILE_COUNT = 9
 SKY = "#8ecdf0"
 
 LAYOUT = [
@@ -73,6 +76,9 @@ def write_starter(folder: Path) -> list[Path]:
             raise FileExistsError(f"{folder / name} already exists: choose a new folder (nothing was written)")
     _draw_tiles().save(folder / "tiles.png")
     (folder / "tiles.tsx").write_text(_tileset())
+    _draw_hero().save(folder / "hero.png")
+    (folder / "hero.tsx").write_text(HERO_TSX)
+    _write_sounds(folder / "sounds")
     (folder / "level1.tmx").write_text(_level())
     (folder / "game.tiled-project").write_text(json.dumps(_project(), indent=4) + "\n")
     (folder / "main.py").write_text(MAIN_PY)
@@ -110,12 +116,81 @@ def _draw_tiles():  # -> PIL.Image.Image (Pillow comes with arcade; imported her
         elif tile in (CHECKPOINT, GOAL):
             d.rectangle((6, 2, 8, 31), fill=pole)
             d.polygon([(9, 2), (27, 8), (9, 14)], fill=(70, 120, 230, 255) if tile == CHECKPOINT else (230, 70, 70, 255))
-        elif tile == HERO:
-            d.rectangle((6, 0, 25, 31), fill=(220, 70, 60, 255))
-            d.rectangle((9, 3, 22, 12), fill=(250, 220, 190, 255))
-            d.rectangle((17, 5, 19, 7), fill=(30, 30, 40, 255))
         sheet.paste(image, (tile * TILE, 0))
     return sheet
+
+
+HERO_SIZE = (24, 32)
+"""A hero frame's size (px): his 20 x 32 collision box with room for a stride."""
+HERO_FRAMES = ("idle", "run0", "run1", "run2", "run3", "jump", "fall")
+"""hero.png's frames, left to right (tile ids 0 to 6 of hero.tsx), each facing right."""
+HERO_TSX = f"""<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" tiledversion="1.10.2" name="hero" tilewidth="{HERO_SIZE[0]}" tileheight="{HERO_SIZE[1]}" \
+tilecount="{len(HERO_FRAMES)}" columns="{len(HERO_FRAMES)}">
+ <image source="hero.png" width="{HERO_SIZE[0] * len(HERO_FRAMES)}" height="{HERO_SIZE[1]}"/>
+ <tile id="0"><properties><property name="pose" value="idle"/></properties></tile>
+ <tile id="1"><properties><property name="pose" value="run"/></properties>
+  <animation><frame tileid="1" duration="100"/><frame tileid="2" duration="100"/><frame tileid="3" duration="100"/>\
+<frame tileid="4" duration="100"/></animation></tile>
+ <tile id="5"><properties><property name="pose" value="jump"/></properties></tile>
+ <tile id="6"><properties><property name="pose" value="fall"/></properties></tile>
+</tileset>
+"""
+"""hero.tsx: the hero's look for ``engine.render.CharacterLook.from_tileset`` (a tile per pose; the run is a
+Tiled tile animation, edited in Tiled's animation editor)."""
+
+
+def _draw_hero():  # -> PIL.Image.Image
+    """The hero's frames: a red shirt, a face looking right, legs apart by the pose."""
+    from PIL import Image, ImageDraw
+
+    width, height = HERO_SIZE
+    sheet = Image.new("RGBA", (width * len(HERO_FRAMES), height), (0, 0, 0, 0))
+    strides = {"idle": (0, 0), "run0": (-5, 4), "run1": (-2, 1), "run2": (5, -4), "run3": (2, -1),
+               "jump": (-4, 5), "fall": (3, 3)}
+    for k, frame in enumerate(HERO_FRAMES):
+        image = Image.new("RGBA", HERO_SIZE, (0, 0, 0, 0))
+        d = ImageDraw.Draw(image)
+        back, front = strides[frame]
+        lift = 4 if frame in ("jump", "fall") else 0
+        for dx in (back, front):  # legs from the hip (y 21) to a foot on the bottom row
+            d.line((12, 21, 12 + dx, height - 2 - lift), fill=(50, 70, 150, 255), width=3)
+            d.rectangle((10 + dx, height - 3 - lift, 14 + dx, height - 1 - lift), fill=(40, 30, 30, 255))
+        d.rectangle((6, 10, 17, 22), fill=(220, 70, 60, 255))  # shirt
+        arm = -6 if frame == "jump" else 6 if frame == "fall" else 0
+        d.line((11, 13, 16 + abs(arm) // 3, 18 + arm), fill=(250, 220, 190, 255), width=3)
+        d.rectangle((7, 1, 17, 10), fill=(250, 220, 190, 255))  # face
+        d.rectangle((6, 0, 17, 2), fill=(90, 60, 40, 255))  # hair
+        d.rectangle((14, 4, 15, 6), fill=(30, 30, 40, 255))  # an eye on the side he faces
+        sheet.paste(image, (k * width, 0))
+    return sheet
+
+
+SOUND_RATE = 22050
+
+
+def _write_sounds(folder: Path) -> None:
+    """sounds/coin.wav, jump.wav, hurt.wav, goal.wav: short square and sine sweeps (16-bit mono WAV)."""
+    import numpy as np
+
+    def sweep(f0: float, f1: float, seconds: float, square: bool = False) -> np.ndarray:
+        n = int(SOUND_RATE * seconds)
+        phase = 2 * np.pi * np.cumsum(np.linspace(f0, f1, n)) / SOUND_RATE
+        tone = np.sign(np.sin(phase)) * 0.5 if square else np.sin(phase)
+        t = np.linspace(0.0, 1.0, n)
+        return tone * np.minimum(1.0, t / 0.02) * np.exp(-3.0 * t)  # quick attack, fading out
+
+    sounds = {"coin": np.concatenate([sweep(990, 990, 0.06), sweep(1320, 1320, 0.14)]) * 0.5,
+              "jump": sweep(300, 700, 0.15, square=True) * 0.4,
+              "hurt": sweep(400, 90, 0.35, square=True) * 0.4,
+              "goal": np.concatenate([sweep(f, f, 0.11) for f in (523, 659, 784, 1046)]) * 0.5}
+    folder.mkdir()
+    for name, samples in sounds.items():
+        with wave.open(str(folder / f"{name}.wav"), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(SOUND_RATE)
+            out.writeframes((np.clip(samples, -1.0, 1.0) * 32767).astype("<i2").tobytes())
 
 
 def _tileset() -> str:
@@ -196,7 +271,9 @@ def _project() -> dict:
 MAIN_PY = '''"""My Ledgekit game. Play: ``python main.py``; without a window: ``python main.py --headless --frames 60``.
 
 Edit level1.tmx in Tiled (open game.tiled-project first: it declares the classes) and save: the game reloads it.
-Check it with ``ledgekit check .``. Arrows or A/D run, space jumps, down + jump drops through the plank, R restarts.
+The hero's look is hero.tsx (a tile per pose, its ``pose`` property; the run is a tile animation): edit it in
+Tiled's tileset editor. Check the level with ``ledgekit check .``. Arrows or A/D run, space jumps, down + jump
+drops through the plank, R restarts.
 """
 
 import argparse
@@ -252,7 +329,7 @@ def play() -> int:
     import arcade
 
     from engine.level.watch import LevelWatcher
-    from engine.render import LevelRenderer
+    from engine.render import CharacterLook, LevelRenderer, Sounds
 
     keys = {arcade.key.LEFT: "left", arcade.key.A: "left", arcade.key.RIGHT: "right", arcade.key.D: "right",
             arcade.key.UP: "up", arcade.key.DOWN: "down", arcade.key.SPACE: "jump", arcade.key.Z: "jump"}
@@ -262,17 +339,8 @@ def play() -> int:
             super().__init__(2 * VIEW[0], 2 * VIEW[1], "My Ledgekit game", resizable=True)
             self.held: set[str] = set()
             self.watcher = LevelWatcher(LEVEL)
-            self.sounds = {name: arcade.load_sound(f":resources:sounds/{file}.wav")
-                           for name, file in (("coin", "coin1"), ("jump", "jump1"), ("hurt", "hurt1"),
-                                              ("goal", "upgrade1"))}
-            from PIL import Image
-
-            image = Image.open(HERE / "tiles.png").convert("RGBA").crop((8 * 32, 0, 9 * 32, 32))  # the hero tile
-            self.facing = {1: arcade.Texture(image, hash="hero-r"),
-                           -1: arcade.Texture(image.transpose(Image.Transpose.FLIP_LEFT_RIGHT), hash="hero-l")}
-            self.hero = arcade.Sprite(self.facing[1])
-            self.hero_sprites = arcade.SpriteList()
-            self.hero_sprites.append(self.hero)
+            self.sounds = Sounds.from_folder(HERE / "sounds", ("coin", "jump", "hurt", "goal"), volume=0.5)
+            self.hero_look = CharacterLook.from_tileset(HERE / "hero.tsx")  # idle, run, jump, fall
             self.restart()
 
         def restart(self) -> None:
@@ -283,8 +351,9 @@ def play() -> int:
             self.follow.snap(*self.stage.player.position)
             self.camera = arcade.Camera2D(zoom=2.0)
             self.labels = [arcade.Text(t, x, y + 24, (30, 30, 50, 255), 8, anchor_x="center") for (x, y), t in self.signs]
-            for event, sound in (("pickup", "coin"), ("hazard", "hurt"), ("fall", "hurt"), ("goal", "goal")):
-                self.stage.rules.on(event, lambda e, s=sound: arcade.play_sound(self.sounds[s], volume=0.4))
+            # The renderer draws the hero: animated by pose, facing his way, on his feet.
+            self.renderer.show_character(self.stage.player, self.hero_look, self.stage.controller)
+            self.sounds.hook(self.stage.rules, {"pickup": "coin", "hazard": "hurt", "fall": "hurt", "goal": "goal"})
 
         def on_key_press(self, key: int, modifiers: int) -> None:
             if key == arcade.key.R:
@@ -300,22 +369,20 @@ def play() -> int:
             buttons = PlatformerInput(**{a: a in self.held for a in ("left", "right", "up", "down", "jump")})
             self.stage.step(buttons, 1 / 60)
             if "jump" in self.stage.controller.events:
-                arcade.play_sound(self.sounds["jump"], volume=0.3)
+                self.sounds.play("jump", volume=0.6)
             self.renderer.sync()
+            self.renderer.animate(1 / 60)
             player = self.stage.player
             self.follow.follow(*player.position, 1 / 60, velocity_x=player.velocity[0], half_size=(10, 16))
-            # The sprite stands where the shape does: its bottom is the box's half height plus the rounding.
-            self.hero.center_x, self.hero.bottom = player.position[0], player.position[1] - 18
-            self.hero.texture = self.facing[1 if self.stage.controller.facing > 0 else -1]
 
         def on_draw(self) -> None:
             self.clear(color=(142, 205, 240, 255))
             self.camera.position = self.follow.position
             self.camera.use()
-            self.renderer.draw(self.camera.position)
+            self.renderer.draw(self.camera.position, characters=False)
             for label in self.labels:
                 label.draw()
-            self.hero_sprites.draw(pixelated=True)
+            self.renderer.draw_characters()  # (the hero in front of the signs)
 
     Game()
     arcade.run()

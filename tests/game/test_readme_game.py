@@ -21,10 +21,14 @@ def test_the_minimal_game_runs(monkeypatch, tmp_path):
     try:
         game.on_key_press(arcade.key.RIGHT, 0)
         start = scope["hero"].position[0]
+        [hero_sprite] = game.renderer.characters  # the renderer draws the hero with the look the example gives
+        pictures = set()
         for _ in range(90):
             game.on_update(1 / 60)
             game.on_draw()
+            pictures.add(hero_sprite.texture.image.tobytes())
         assert scope["hero"].on_floor and scope["hero"].position[0] > start + 100
+        assert len(pictures) >= 4  # standing, then the run cycle's frames
         assert scope["signs"] and scope["signs"][0][1] == "[right] runs, [jump] jumps"  # the custom class's factory ran
         assert scope["stage"].rules.pickup_total == 4  # the rules component counts the map's coins
         pixels = arcade.get_image(0, 0, 960, 540).convert("RGB")

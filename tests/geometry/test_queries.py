@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 import shapely
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import LineString, Point
@@ -164,6 +164,21 @@ def translated_copies(geom, offsets):
     return shapely.linestrings(line[None, :, :] + offsets[:, None, :])
 
 
+def first_touching_step(start, target, offset, fractions):
+    """The first ``k`` whose copy of ``start`` moved by ``fractions[k] * offset`` touches ``target`` (distance
+    <= 0), or ``None``: what measuring every copy finds, measuring few of them. A copy at distance ``d`` from the
+    target is ``d`` from touching, and the copies ahead move ``step`` (the translation between two copies) each,
+    so none of the next ``d / step`` copies can touch: the sweep jumps over them (conservative advancement)."""
+    step = math.hypot(*offset) * (fractions[1] - fractions[0])
+    k = 0
+    while k < len(fractions):
+        distance = float(shapely.distance(target, translated_copies(start, fractions[k:k + 1, None] * offset))[0])
+        if distance <= 0.0:
+            return k
+        k += max(1, int((distance - 1e-9) / step))  # (less a hair: no rounding carries it past a touching copy)
+    return None
+
+
 def boundary_of(geom):
     return geom.exterior if hasattr(geom, "exterior") else geom
 
@@ -213,6 +228,18 @@ def test_ray_cast_matches_shapely(shape, xf, origin, heading, max_distance):
     assert hit.normal[0] * direction[0] + hit.normal[1] * direction[1] <= 1e-9
 
 
+@given(shapes, transforms, shapes, coords, coords, st.floats(-math.pi, math.pi), coords, coords)
+@settings(max_examples=20)
+def test_the_sweeps_jumps_find_the_first_touching_step_every_step_finds(moving, xf_target, target, x, y, angle, tx, ty):
+    """The oracle's shortcut (:func:`first_touching_step`) against measuring all 401 copies."""
+    offset = np.array((3 * tx, 3 * ty))
+    start, oracle_target = to_shapely(moving, Transform((x, y), angle)), to_shapely(target, xf_target)
+    fractions = np.linspace(0.0, 1.0, 401)
+    touching = np.flatnonzero(shapely.distance(oracle_target, translated_copies(start, fractions[:, None] * offset)) <= 0)
+    if math.hypot(*offset) > 1.0:
+        assert first_touching_step(start, oracle_target, offset, fractions) == (int(touching[0]) if len(touching) else None)
+
+
 @pytest.mark.slow
 @given(shapes, transforms, shapes, coords, coords, st.floats(-math.pi, math.pi), coords, coords)
 def test_shape_cast_matches_a_fine_brute_force_sweep(moving, xf_target, target, x, y, angle, tx, ty):
@@ -226,11 +253,9 @@ def test_shape_cast_matches_a_fine_brute_force_sweep(moving, xf_target, target, 
     hit = shape_cast(moving, xf, (tx, ty), target, xf_target)
     # A sweep of 400 steps, then bisection inside the first touching step (as fine as 400 x 2^20 steps).
     fractions = np.linspace(0.0, 1.0, 401)
-    distances = shapely.distance(oracle_target, translated_copies(start, fractions[:, None] * (tx, ty)))
-    touching = np.flatnonzero(distances <= 0.0)
+    k = first_touching_step(start, oracle_target, np.array((tx, ty)), fractions)
     first_touch = None
-    if len(touching):
-        k = int(touching[0])
+    if k is not None:
         lo, hi = float(fractions[max(k - 1, 0)]), float(fractions[k])
         for _ in range(20):
             mid = 0.5 * (lo + hi)

@@ -47,3 +47,66 @@ def test_the_starter_runs_headless_from_another_folder(tmp_path):
         runs[frames] = int(found[2]), int(found[3])
     assert runs[60][0] > 200  # holding right, the hero ran from the spawn (x = 64)...
     assert runs[120][1] > runs[60][1] + 24  # ...and up the slope onto the higher ground
+
+
+def test_the_starter_hero_is_an_animated_look_made_in_tiled_and_its_sounds_load(tmp_path):
+    """hero.tsx gives the renderer a look with a pose per tile (the run a 4-frame Tiled animation, frames that
+    differ), drawn to the hero's size; the four sounds are WAV files the engine's Sounds helper loads."""
+    import os
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    from engine.render import CharacterLook, Sounds
+
+    assert ledgekit(["new", str(tmp_path / "g")]) == 0
+    look = CharacterLook.from_tileset(tmp_path / "g" / "hero.tsx")
+    assert set(look.animations) == {"idle", "run", "jump", "fall"}
+    run = look.animations["run"]
+    assert len(run.frames) == 4 and run.fps == 10.0
+    pictures = {look.frames[frame].tobytes() for frame in run.frames} | {look.frames[0].tobytes()}
+    assert len(pictures) == 5  # every run frame differs from the others and from standing
+    assert all(picture.size == (24, 32) for picture in look.frames.values())
+    sounds = Sounds.from_folder(tmp_path / "g" / "sounds", ("coin", "jump", "hurt", "goal"))
+    sounds.play("coin")
+    main = (tmp_path / "g" / "main.py").read_text()
+    assert "show_character(" in main and "Sounds.from_folder(" in main
+
+
+def test_the_starter_window_shows_the_hero_running_through_his_frames(tmp_path, monkeypatch):
+    """main.py's window (headless), played for two seconds holding right: the hero drawn by the renderer shows
+    the standing frame, then several run frames; after a turn left he is mirrored."""
+    import os
+    import runpy
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+    from PIL import Image
+
+    assert ledgekit(["new", str(tmp_path / "g")]) == 0
+    hero_sheet = Image.open(tmp_path / "g" / "hero.png").convert("RGBA")
+    idle = hero_sheet.crop((0, 0, 24, 32))
+    seen: dict[str, set] = {"standing": set(), "running": set(), "left": set()}
+
+    def play_a_little() -> None:
+        window = arcade.get_window()
+        [character_sprite] = window.renderer.characters
+        def frames(key: str, count: int) -> None:
+            for _ in range(count):
+                window.on_update(1 / 60)
+                window.on_draw()
+                seen[key].add(character_sprite.texture.image.tobytes())
+        frames("standing", 20)
+        window.on_key_press(arcade.key.RIGHT, 0)
+        frames("running", 60)
+        window.on_key_release(arcade.key.RIGHT, 0)
+        window.on_key_press(arcade.key.LEFT, 0)
+        frames("left", 10)
+        window.close()
+
+    monkeypatch.setattr(arcade, "run", play_a_little)
+    monkeypatch.setattr("sys.argv", [str(tmp_path / "g" / "main.py")])
+    runpy.run_path(str(tmp_path / "g" / "main.py"), run_name="not_main")["play"]()
+    assert seen["standing"] == {idle.tobytes()}
+    assert len(seen["running"] - seen["standing"]) >= 3  # run frames, not the standing one
+    mirrored = {Image.frombytes("RGBA", (24, 32), picture).transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes()
+                for picture in seen["left"]}
+    assert mirrored & (seen["running"] | seen["standing"])  # facing left: a right-facing frame, mirrored
