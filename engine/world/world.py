@@ -43,6 +43,7 @@ from .kinematic import KinematicBody
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
+from .touches import CharacterTouches
 
 __all__ = ["World"]
 
@@ -238,6 +239,7 @@ class World:
         self.static = StaticGeometry(queries)
         self._rigid = RigidBodySet(self.physics)
         self._sensor_set = SensorSet()
+        self._character_touches = CharacterTouches()
         self._kinematic_bodies: list[KinematicBody] = []
         self._characters: list[Character] = []
         self._views: tuple[tuple[KinematicBody, ...], tuple[Character, ...]] = ((), ())
@@ -413,6 +415,8 @@ class World:
                 body.advance(dt)
             if self._characters:
                 events = self._move_characters(dt)
+            if self._characters or self._character_touches.watching:
+                events.extend(self._character_touches.events(self._characters))
         finally:
             self._crowd = self._standing = None
         if self._rigid.bodies:  # (a world of characters only: no rigid step)

@@ -177,3 +177,29 @@ def test_a_crate_slides_under_a_one_way_ledge_and_a_stack_stands_on_one():
     _run(world, 3.0)
     assert under.position[0] > -100.0 and under.position[1] == pytest.approx(REST_Y, abs=1.0)
     assert stack[0].position[1] == pytest.approx(100.0 + 2.0 + 16.0, abs=1.0)
+
+
+# ------------------------------------------------------------------------------------------- character events
+def test_two_characters_walking_into_each_other_begin_and_end_touching():
+    from engine.types import CollisionFilter
+
+    for group, expected in ((0, ["begin", "end"]), (-1, [])):
+        world = World()
+        tiled_floor(world, range(-10, 10))
+        keep_apart = CollisionFilter(group=group)
+        first = world.add_character(HERO, (-60.0, standing_y(0.0)))
+        second = world.add_character(HERO, (60.0, standing_y(0.0)))
+        first.filter = second.filter = keep_apart
+        kinds, begin = [], None
+        for frame in range(int(2.0 / DT)):
+            toward = frame < 60
+            first.velocity = (120.0 if toward else -120.0, first.velocity[1])
+            second.velocity = (-120.0 if toward else 120.0, second.velocity[1])
+            world.step(DT)
+            for event in world.events:
+                if {event.a, event.b} == {first, second}:
+                    kinds.append(event.kind)
+                    begin = event if event.kind == "begin" else begin
+        assert kinds == expected, group
+        if expected:
+            assert (begin.a, begin.b) == (first, second) and begin.normal[0] == pytest.approx(1.0, abs=0.01)

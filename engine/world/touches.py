@@ -1,0 +1,72 @@
+"""Which characters touch each other, step to step: ``begin`` and ``end`` events between characters.
+
+Characters block one another through the mover (each is an obstacle to the others); this part only watches
+which pairs touch, so a game can write "an enemy touched the player" as it writes "a crate touched the
+floor". A pair touches when the two shapes are within the larger of their ``MoverConfig.touch_margin``\\ s
+(px), with :data:`SLACK` to spare, and their filters touch; a pair that touches stops touching only when
+:data:`PARTED` px further apart (two characters pushing each other part by a pixel or two for a step now and
+then: one touch must make one begin and one end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..character import Character
+from ..geometry import collide
+from ..types import ContactEvent
+
+__all__ = ["CharacterTouches"]
+
+SLACK = 0.1
+"""Pixels past the touch margin still counted as touching: the mover holds two characters pressed together
+exactly the margin apart, and a pair must not flicker between touching and not with the last bit."""
+PARTED = 4.0
+"""Pixels past the touch margin (and :data:`SLACK`) a touching pair must part before its end event."""
+
+
+class CharacterTouches:
+    """The pairs of characters that touched at the end of the last step."""
+
+    def __init__(self) -> None:
+        self._pairs: dict[tuple[int, int], tuple[Character, Character]] = {}
+
+    @property
+    def watching(self) -> bool:
+        """Whether some pair touched at the end of the last step (its end event is still to come)."""
+        return bool(self._pairs)
+
+    def events(self, characters: Sequence[Character]) -> list[ContactEvent]:
+        """The begin and end events of this step, for ``characters`` where they are now (in the world's
+        order: ``a`` is the one added first). A begin event's normal points from ``a`` towards ``b``."""
+        now = self._touching(characters, self._pairs)
+        events = [ContactEvent("begin", a, b, normal) for key, (a, b, normal) in now.items() if key not in self._pairs]
+        events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in self._pairs.items() if key not in now]
+        self._pairs = {key: (a, b) for key, (a, b, _) in now.items()}
+        return events
+
+    @staticmethod
+    def _touching(characters: Sequence[Character], before: dict[tuple[int, int], tuple[Character, Character]]
+                  ) -> dict[tuple[int, int], tuple[Character, Character, tuple]]:
+        """The pairs touching now (those in ``before`` until they parted), with the normal from ``a`` to
+        ``b``."""
+        if len(characters) < 2:
+            return {}
+        margins = np.array([ch.config.touch_margin for ch in characters]) + SLACK
+        grow = (margins + PARTED)[:, None] * [-1.0, -1.0, 1.0, 1.0]
+        boxes = np.array([tuple(ch.aabb()) for ch in characters]) + grow
+        near = ((boxes[:, None, 0] <= boxes[None, :, 2]) & (boxes[:, None, 2] >= boxes[None, :, 0])
+                & (boxes[:, None, 1] <= boxes[None, :, 3]) & (boxes[:, None, 3] >= boxes[None, :, 1]))
+        touching = {}
+        for i, j in zip(*np.nonzero(np.triu(near, 1))):
+            a, b = characters[i], characters[j]
+            if not a.filter.touches(b.filter):
+                continue
+            key = (id(a), id(b))
+            margin = max(margins[i], margins[j]) + (PARTED if key in before else 0.0)
+            manifold = collide(a.shape, a.transform, b.shape, b.transform, margin)
+            if manifold is not None and min(p.separation for p in manifold.points) <= margin:
+                touching[key] = (a, b, manifold.normal)
+        return touching
