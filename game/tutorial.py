@@ -469,10 +469,10 @@ def machines_objects() -> list[dict]:
         coin(15, GROUND - 4),
         {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(HEIGHT - 1), "w": px(14), "h": 32},
         # The ferry shuttles across the pit, flush with the ground at both ends.
-        {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
+        {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22), "y": px(GROUND), "w": 96, "h": 16,
          "props": {"path": 902, "speed": 80.0, "mode": "pingpong"}},
-        {"id": 902, "name": "ferry path", "kind": "polyline", "x": px(22) + 50, "y": px(GROUND) + 6,
-         "points": [(0, 0), (px(14) - 100, 0)]},
+        {"id": 902, "name": "ferry path", "kind": "polyline", "x": px(22) + 48, "y": px(GROUND) + 8,
+         "points": [(0, 0), (px(14) - 96, 0)]},
         coin(29, GROUND - 3),
         flag("Checkpoint", 38, GROUND, "after the ferry"),
         {"cls": "Ladder", "name": "ladder", "x": px(45), "y": px(upper), "w": 32, "h": px(6)},
@@ -492,9 +492,9 @@ def machines_objects() -> list[dict]:
         {"id": 903, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
         coin(95, upper - 1),
         flag("Checkpoint", 108, GROUND - 2, "meadow"),
-        {"id": 904, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2) - 2, "w": 96,
+        {"id": 904, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2), "w": 96,
          "h": 16, "props": {"path": 905, "speed": 60.0, "mode": "pingpong", "one_way": True}},
-        {"id": 905, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 6,
+        {"id": 905, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 8,
          "points": [(0, 0), (0, -px(8))]},
         coin(124, 5),
         flag("Checkpoint", 128, 3, "wall top"),
@@ -529,9 +529,9 @@ def machines_objects() -> list[dict]:
         coin(275, 7),
         coin(268, GROUND - 1), coin(269, GROUND - 1), coin(270, GROUND - 1),  # under the shelf (its switch is up on it)
         {"id": 915, "cls": "Door", "name": "gate", "x": px(282) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
-        {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND) - 2, "w": 96,
+        {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND), "w": 96,
          "h": 16, "props": {"path": 917, "speed": 70.0, "mode": "pingpong", "one_way": True}},
-        {"id": 917, "name": "fast lift path", "kind": "polyline", "x": px(292) + 48, "y": px(GROUND) + 6,
+        {"id": 917, "name": "fast lift path", "kind": "polyline", "x": px(292) + 48, "y": px(GROUND) + 8,
          "points": [(0, 0), (0, -px(GROUND - 4))]},
         coin(293, 8),
         flag("Checkpoint", 296, 4, "plateau"),
@@ -563,10 +563,10 @@ def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
     """A moving platform shuttling across the pit over ``cols`` flush with the ground at both ends, and its
     path (ids ``first_id`` and the next)."""
     return [
-        {"id": first_id, "cls": "MovingPlatform", "name": name, "x": px(cols.start) + 2, "y": px(GROUND) - 2,
+        {"id": first_id, "cls": "MovingPlatform", "name": name, "x": px(cols.start), "y": px(GROUND),
          "w": 96, "h": 16, "props": {"path": first_id + 1, "speed": speed, "mode": "pingpong"}},
-        {"id": first_id + 1, "name": f"{name} path", "kind": "polyline", "x": px(cols.start) + 50,
-         "y": px(GROUND) + 6, "points": [(0, 0), (px(len(cols)) - 100, 0)]},
+        {"id": first_id + 1, "name": f"{name} path", "kind": "polyline", "x": px(cols.start) + 48,
+         "y": px(GROUND) + 8, "points": [(0, 0), (px(len(cols)) - 96, 0)]},
     ]
 
 
