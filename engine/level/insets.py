@@ -230,7 +230,8 @@ def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[T
     # (A piece whose box is shorter than the length that counts cannot count: most are rounded corners.)
     pieces = pieces[(shapely.get_type_id(pieces) == 3) & (diagonal >= _LOST_LENGTH * radius)]
     boxes = shapely.oriented_envelope(pieces)
-    boxes = boxes[shapely.get_type_id(boxes) == 3]  # (a piece of no width has a line for a box)
+    boxes = boxes[(shapely.get_type_id(boxes) == 3) & (shapely.get_num_coordinates(boxes) == 5)]  # (a piece of
+    # no width has a line for a box)
     if not len(boxes):
         return []
     corners = shapely.get_coordinates(shapely.get_exterior_ring(boxes)).reshape(len(boxes), 5, 2)[:, :4]
