@@ -224,14 +224,15 @@ def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[T
     if not len(regions):
         return []
     covered = shapely.buffer(cores, radius * (1 + 1e-6), quad_segs=16)
-    pieces = shapely.get_parts(shapely.difference(regions, covered))
+    pieces, owner = shapely.get_parts(shapely.difference(regions, covered), return_index=True)
+    whole = shapely.is_empty(cores)[owner]  # the whole region is thin: each piece counts, however short
     bounds = shapely.bounds(pieces)
     diagonal = np.hypot(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
     # (A piece whose box is shorter than the length that counts cannot count: most are rounded corners.)
-    pieces = pieces[(shapely.get_type_id(pieces) == 3) & (diagonal >= _LOST_LENGTH * radius)]
-    boxes = shapely.oriented_envelope(pieces)
-    boxes = boxes[(shapely.get_type_id(boxes) == 3) & (shapely.get_num_coordinates(boxes) == 5)]  # (a piece of
-    # no width has a line for a box)
+    keep = (shapely.get_type_id(pieces) == 3) & ((diagonal >= _LOST_LENGTH * radius) | whole)
+    boxes, whole = shapely.oriented_envelope(pieces[keep]), whole[keep]
+    four = (shapely.get_type_id(boxes) == 3) & (shapely.get_num_coordinates(boxes) == 5)  # (no width: a line)
+    boxes, whole = boxes[four], whole[four]
     if not len(boxes):
         return []
     corners = shapely.get_coordinates(shapely.get_exterior_ring(boxes)).reshape(len(boxes), 5, 2)[:, :4]
@@ -245,7 +246,7 @@ def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[T
     half = length / 2 - np.minimum(radius, np.maximum(0.0, (length - _MIN_LINE) / 2))
     a, b = middle - unit * half[:, None], middle + unit * half[:, None]
     out = []
-    for i in np.nonzero(length >= _LOST_LENGTH * radius)[0].tolist():  # shorter: a corner rounded inside
+    for i in np.nonzero((length >= _LOST_LENGTH * radius) | whole)[0].tolist():  # else: a corner rounded inside
         out.append(ThinPart(((float(a[i, 0]), float(a[i, 1])), (float(b[i, 0]), float(b[i, 1]))), float(width[i]),
                             (float(middle[i, 0]), float(middle[i, 1]))))
     return out

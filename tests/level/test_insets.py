@@ -116,3 +116,11 @@ def test_shipped_levels_collide_on_their_drawn_edges(path):
     region = drawn(level.solid_rings)
     assert solid.difference(region).area < 1e-3
     assert shapely.hausdorff_distance(solid.boundary, region.boundary) <= r * (2 ** 0.5 - 1) * 1.01
+
+
+def test_a_speck_smaller_than_two_radii_each_way_still_collides():
+    insets = inset_rings([[(10.0, 10.0), (13.0, 10.0), (13.0, 13.0), (10.0, 13.0)]], R)  # 3 x 3 px
+    assert insets.rings == [] and len(insets.thin) == 1
+    (ax, ay), (bx, by) = insets.thin[0].line
+    assert abs(ax - bx) + abs(ay - by) == pytest.approx(0.5)  # a short line at its middle, not nothing
+    assert (ax + bx) / 2 == pytest.approx(11.5) and (ay + by) / 2 == pytest.approx(11.5)
