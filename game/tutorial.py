@@ -223,10 +223,11 @@ def hills_layout() -> list[str]:
 
 
 PITS_1 = (range(231, 234), range(238, 241), range(246, 249), range(255, 262), range(346, 349), range(409, 412),
-          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 558))
-"""Level 1's gaps past the spikes at the start (each has spikes at the bottom). Until the last checkpoint
-they are three tiles at most (or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump
-started anywhere in the last tile before the edge clears them; the last section's are four."""
+          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 557))
+"""Level 1's gaps past the spikes at the start (each has spikes at the bottom). They are three tiles at most
+(or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump started anywhere in the last
+tile before the edge clears them. (The last one was four, which a jump from 36 px before the edge cleared
+only while the collision stood 2 px proud of each drawn edge.)"""
 
 
 def spikes(cols: range) -> dict:

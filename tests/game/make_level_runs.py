@@ -254,9 +254,7 @@ PLANS = {
         jump_to(11890), jump_to(11890), jump_to(11890), jump_to(11890), jump_to(12000),  # up to the summit
         run(14380),  # down it, over the spikes between the hills
         run(14440, hop=False), jump_to(14500), jump_to(14640),  # onto the step, up onto the bridge
-        run(17600),  # across it, the valleys and the last hills
-        run(17714, hop=False), jump(),  # over the last pit from its very edge (128 px: as wide as drawn)
-        run(18700),  # to the flag
+        run(18700),  # across it, the valleys and the last hills to the flag
     ],
     "2_crates": lambda s: [
         run(400, hop=False),
