@@ -8,8 +8,8 @@ path; each leads to the next through ``next_level``. A straight run (the recorde
    platforms (ledges up a cliff's face to jump up through, a bridge to drop through with down + jump); then
    hill country pairing the two slopes every way, gaps over spikes, one-way ledges up to a cave of three
    one-way floors to drop through, a summit and its stepped descent, a long one-way bridge over spikes and
-   the last, highest hills. Every climb is a stack of ledges against a wall and every gap before the last
-   section three tiles at most, so holding right and jumping at each gap or wall (down + jump where a
+   the last, highest hills. Every climb is a stack of ledges against a wall and every gap three tiles at
+   most, so holding right and jumping at each gap or wall (down + jump where a
    jump gets nowhere) reaches the goal (tests/game/test_fair_levels.py plays it so).
 2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
    then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
