@@ -11,6 +11,10 @@ every straight edge and into every concave corner; a convex corner is rounded in
 default 2 px). Regions are inset after the union, so the shared edges of neighbouring tiles are gone first
 and a floor stays one straight core; a slope meeting a flat keeps one vertex at the join.
 
+Sharp tips (a convex corner under 60 degrees, a lone slope tile's thin end) would lose more than a radius of
+their length to the inset: each gets a spur, a segment along its bisector from the core's corner to a radius
+short of the tip, so it stays solid to its end (standing out of its sides by less than a radius near the tip).
+
 Thin parts: a region, or a part of one, thinner than ``2 * radius`` has no inset core (the shrink removes it).
 It collides along its centre line instead (the long axis of its smallest enclosing rectangle, ends pulled in
 by the radius), so it stays solid and stands out of its drawn edges by ``radius - thickness / 2``; each one is
