@@ -192,6 +192,7 @@ class RigidBody(MovingBody):
                  restitution: float = 0.0, gravity_scale: float = 1.0, fixed_rotation: bool = False, name: str = "",
                  user_data: Any = None, filter: CollisionFilter = DEFAULT_FILTER) -> None:
         self._state, self._row = np.zeros((1, STATE_COLUMNS)), 0
+        self._owner: object | None = None
         self.shape, self.name, self.user_data, self.filter = shape, name, user_data, filter
         self.density, self.fixed_rotation = density, fixed_rotation
         self.id = _new_id()
@@ -235,7 +236,7 @@ class RigidBody(MovingBody):
     def shape(self, shape: RoundedPolygon) -> None:
         self._shape = shape
         RigidBody.layout_changes += 1
-        self.wake()
+        self._changed_what_it_touches()
 
     @property  # type: ignore[override]
     def filter(self) -> CollisionFilter:
@@ -248,18 +249,29 @@ class RigidBody(MovingBody):
         check_filter(value, "RigidBody")
         self._filter = value
         RigidBody.layout_changes += 1
+        self._changed_what_it_touches()
+
+    def _changed_what_it_touches(self) -> None:
+        """Wake the body, and mark it placed: the next step wakes whatever it touched too."""
         self.wake()
+        self._state[self._row, PLACED] = 1.0
 
     def __repr__(self) -> str:
         return (f"RigidBody(name={self.name!r}, id={self.id}, position={self.position!r}, angle={self.angle!r}, "
                 f"velocity={self.velocity!r}, sleeping={self.sleeping})")
 
     # -- the state row
-    def bind(self, state: np.ndarray, row: int) -> None:
-        """Keep this body's numbers in row ``row`` of ``state`` from now on (the world's rigid-body set calls
-        this when it adds, removes or re-packs bodies; the values move along)."""
+    def bind(self, state: np.ndarray, row: int, owner: object | None) -> None:
+        """Keep this body's numbers in row ``row`` of ``state`` from now on, for ``owner`` (the world's
+        rigid-body set calls this when it adds, removes or re-packs bodies, ``None`` when it lets the body go;
+        the values move along)."""
         state[row] = self._state[self._row]
-        self._state, self._row = state, row
+        self._state, self._row, self._owner = state, row, owner
+
+    @property
+    def owner(self) -> object | None:
+        """The rigid-body set of the world the body is in (``None``: in no world)."""
+        return self._owner
 
     def _get(self, column: int) -> float:
         return float(self._state[self._row, column])

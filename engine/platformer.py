@@ -168,7 +168,10 @@ class PlatformerController:
         self._coyote = 0.0
 
     def update(self, buttons: PlatformerInput, dt: float) -> None:
-        """Set the character's velocity for the coming step from the buttons held."""
+        """Set the character's velocity for the coming step from the buttons held (``dt``: the step's seconds,
+        > 0)."""
+        if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
+            raise WorldError(f"PlatformerController.update: dt must be a positive number of seconds, got {dt!r}")
         ch = self.character
         ux, uy = ch.config.up
         rx, ry = uy, -ux  # "right" for an up vector (0, 1) is +x

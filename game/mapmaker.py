@@ -261,11 +261,12 @@ def demo_objects() -> list[dict]:
         {"cls": "Crate", "x": 200, "y": 352, "w": 32, "h": 32, "props": {"density": 0.6}},
         {"cls": "Pickup", "kind": "point", "x": 368, "y": 200, "props": {"kind": "coin"}},
         {"cls": "Pickup", "kind": "point", "x": 688, "y": 200, "props": {"kind": "coin"}},
-        {"cls": "Hazard", "name": "pit", "x": 544, "y": 400, "w": 96, "h": 48},
+        # (Spikes one tile high, on the pit's floor: a taller hazard draws a second row floating in the air.)
+        {"cls": "Hazard", "name": "pit", "x": 544, "y": 416, "w": 96, "h": 32},
         {"cls": "Solid", "name": "boulder", "kind": "polygon", "x": 800, "y": 384,
          "points": [(0, 0), (14, -20), (40, -24), (56, 0)]},
         {"cls": "Checkpoint", "name": "hilltop", "x": 1168, "y": 224, "w": 32, "h": 64},
-        {"cls": "Hazard", "name": "pit", "x": 1536, "y": 400, "w": 288, "h": 48},
+        {"cls": "Hazard", "name": "pit", "x": 1536, "y": 416, "w": 288, "h": 32},
         # The ferry shuttles between the pit's edges, flush with the ground at both ends.
         {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1536, "y": 384, "w": 96, "h": 16,
          "props": {"path": 21, "speed": 70.0, "mode": "pingpong"}},

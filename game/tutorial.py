@@ -5,12 +5,13 @@ path; each leads to the next through ``next_level``. A straight run (the recorde
 ``tests/game/runs/``) takes 75 s to 110 s; a first play, a few minutes.
 
 1. ``1_hills_and_ledges.tmx``: seamless slopes (45-degree and 2:1, up and down, a valley) and one-way
-   platforms (ledges up a cliff's face to jump up through, a bridge to drop through with down + jump); then
-   hill country pairing the two slopes every way, gaps over spikes, one-way ledges up to a cave of three
-   one-way floors to drop through, a summit and its stepped descent, a long one-way bridge over spikes and
-   the last, highest hills. Every climb is a stack of ledges against a wall and every gap three tiles at
-   most, so holding right and jumping at each gap or wall (down + jump where a
-   jump gets nowhere) reaches the goal (tests/game/test_fair_levels.py plays it so).
+   platforms (ledges up a cliff's face to jump up through, a bridge with the way on under it: drop through
+   it with down + jump, or walk off its open end); then hill country pairing the two slopes every way, gaps
+   over spikes, one-way ledges up to a cave of three one-way floors stepping down (drop through each, or
+   walk off its end), a summit and its stepped descent, a long one-way bridge over spikes and the last,
+   highest hills. Every climb is a stack of ledges against a wall, every gap three tiles at most, and no
+   drop-through is required, so holding right and jumping at each gap or wall reaches the goal
+   (tests/game/test_fair_levels.py plays it so).
 2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
    then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
    valley and pushed to its far wall, walls climbed one crate each, a second spring, and a pyramid of ten.
@@ -147,7 +148,7 @@ def hills_layout() -> list[str]:
     g.put(10, 34, "/##\\")
     ledge_stack(g, 50, (11, 9))  # thin ledges up the cliff's face (jump up through them)
     g.ground(range(50, 60), 8)  # the cliff top, 5 tiles above the ground
-    g.put(8, 60, "-" * 8)  # a one-way bridge: the way on is under it (down + jump drops through)
+    g.put(8, 60, "-" * 6)  # a one-way bridge: the way on is under it, down its open end or through it
     g.fill(range(3, 11), range(68, 76))  # a hill the way on tunnels under (too high to climb from the bridge)
     g.ground(range(60, 80))
     g.ground(range(83, 110))  # past a pit of spikes, rolling 2:1 hills to the goal
@@ -180,12 +181,12 @@ def hills_layout() -> list[str]:
     g.put(11, 257, "---")
     ledge_stack(g, 282, (11, 9, 7, 5))  # one-way ledges up to a mesa ...
     g.ground(range(282, 290), 4)
-    g.fill(range(0, 2), range(290, 318))  # ... and a cave: three one-way floors, each ending at a wall, so
-    g.put(4, 290, "-" * 8)  # the way on is down through each (down + jump)
+    g.fill(range(0, 2), range(290, 318))  # ... and a cave: three one-way floors, each ending two tiles short
+    g.put(4, 290, "-" * 6)  # of a wall, so the way on is down: off each floor's end, or (sooner) through it
     g.fill(range(0, 5), range(298, 300))
-    g.put(7, 290, "-" * 16)
+    g.put(7, 290, "-" * 14)
     g.fill(range(0, 8), range(306, 308))
-    g.put(10, 290, "-" * 24)
+    g.put(10, 290, "-" * 22)
     g.fill(range(0, 11), range(314, 316))
     g.valley(322, 2, 3, down=2, up=2)  # slopes and gaps together
     g.hill(334, 3, 2, up=1, down=2)
@@ -244,7 +245,7 @@ def hills_objects() -> list[dict]:
         coin(35, 8), coin(36, 8),  # over the 45-degree hill
         coin(47, 7),  # over the top step
         flag("Checkpoint", 54, 8, "cliff top"),
-        coin(63, 12), coin(64, 12),  # under the bridge: only reached by dropping through it
+        coin(63, 12), coin(64, 12),  # under the bridge: drop through it onto them, or walk back
         spikes(range(80, 83)),
         coin(81.5, 9),
         coin(101, 8),
@@ -280,10 +281,10 @@ def hills_objects() -> list[dict]:
 
 HILLS_SIGNS = (
     sign(4, GROUND, "[right] runs; [jump] jumps, higher the longer you hold it"),
-    sign(44, GROUND, "thin ledges let you [jump] up through them from below"),
-    sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it"),
-    sign(77, GROUND, "spikes hurt: run and [jump] over them"),
-    sign(287, 4, "each floor of the cave ends at a wall: [down] + [jump] drops through"),
+    sign(44, GROUND, "thin ledges: jump up through them from below ([jump])"),
+    sign(57, 8, "the way on is under this bridge: [down] + [jump] drops through it, or walk off its end"),
+    sign(77, GROUND, "spikes hurt: run up and jump over them ([jump])"),
+    sign(287, 4, "the way on is down: [down] + [jump] drops through a thin floor"),
 )
 """Level 1's lessons, each where it is first needed (appended after the other objects, so their ids stay)."""
 

@@ -6,7 +6,7 @@ Units: pixels, seconds, radians (counter-clockwise); y-up.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,14 +24,32 @@ world keeps its kinematic bodies' boxes while this stays the same (every charact
 them are near)."""
 
 
-def _pair(value: Any, body: object) -> Vec2:
-    """A position as a tuple of two floats; a bad one is named with the body."""
+def _pair(value: Any, body: object, what: str = "position", unit: str = "px") -> Vec2:
+    """A position or velocity as a tuple of two finite floats; a bad one (not finite either) is named with the
+    body."""
     try:
         x, y = value
-        return (float(x), float(y))
+        pair = (float(x), float(y))
     except (TypeError, ValueError):
-        name = getattr(body, "name", "") or "a kinematic body"
-        raise WorldError(f"{name}: position must be two numbers (px), got {value!r}") from None
+        pair = (math.nan, math.nan)
+    if not (math.isfinite(pair[0]) and math.isfinite(pair[1])):
+        raise WorldError(f"{_name(body)}: {what} must be two numbers ({unit}), got {value!r}")
+    return pair
+
+
+def _number(value: Any, body: object, what: str, unit: str) -> float:
+    """An angle or a spin as a finite float; a bad one is named with the body."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise WorldError(f"{_name(body)}: {what} must be a number ({unit}), got {value!r}")
+    return number
+
+
+def _name(body: object) -> str:
+    return getattr(body, "name", "") or "a kinematic body"
 
 
 @dataclass
@@ -103,10 +121,10 @@ class KinematicBody(MovingBody):
     previous_transform: Transform = field(init=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name in _CHECKED:  # (checked as set, naming the body: a NaN would surface steps later, unnamed)
+            value = _CHECKED[name](value, self)
         if name in _PLACEMENT:
             PLACEMENTS.count += 1
-            if name == "position":  # (a tuple: an in-place change could not be seen)
-                value = _pair(value, self)
             if name == "position" or name == "angle":
                 self.__dict__.pop("_transform", None)
         object.__setattr__(self, name, value)
@@ -137,3 +155,12 @@ class KinematicBody(MovingBody):
         else:
             self.position = (self.position[0] + self.velocity[0] * dt, self.position[1] + self.velocity[1] * dt)
         self.angle += self.angular_velocity * dt
+
+
+_CHECKED: dict[str, Callable[[Any, object], Any]] = {
+    "position": _pair,  # (a tuple: an in-place change could not be seen)
+    "velocity": lambda value, body: _pair(value, body, "velocity", "px/s"),
+    "angle": lambda value, body: _number(value, body, "angle", "radians"),
+    "angular_velocity": lambda value, body: _number(value, body, "angular_velocity", "rad/s"),
+}
+"""The numbers of a kinematic body checked when set, and how."""

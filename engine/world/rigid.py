@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..bodies import ANGLE, PREVIOUS_X, PREVIOUS_Y, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody
+from ..bodies import (
+    ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody,
+)
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast
 from ..types import ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
@@ -129,6 +131,8 @@ class RigidBodySet:
         self._mover_numbers: dict[int, tuple[Any, int]] = {}
         """id(mover) -> (the mover, its number in pair keys): kept while it is in the world."""
         self._next_mover_number = 0
+        self._mover_ends: dict[int, tuple[Any, float]] = {}
+        """id(mover) -> where it ended the last step (position, angle): one that starts elsewhere was placed."""
         self._body_table: tuple[Any, ...] | None = None
         self._body_table_key: tuple[int, int] = (-1, -1)
         self._shapes: Any = None
@@ -159,27 +163,31 @@ class RigidBodySet:
     def add(self, body: RigidBody) -> RigidBody:
         if not isinstance(body, RigidBody):
             raise WorldError(f"add_body takes a RigidBody, got {body!r}")
-        if any(b is body for b in self.bodies):
+        if body.owner is self:
             raise WorldError(f"{body!r} is already in this world")
+        if body.owner is not None:
+            raise WorldError(f"{body!r} is in another world: remove it there before adding it here")
         if len(self.bodies) == len(self._state):  # full: twice the room, every body moves into it
             grown = np.zeros((2 * len(self._state), STATE_COLUMNS))
             for row, b in enumerate(self.bodies):
-                b.bind(grown, row)
+                b.bind(grown, row, self)
             self._state = grown
-        body.bind(self._state, len(self.bodies))
+        body.bind(self._state, len(self.bodies), self)
         self.bodies.append(body)
         self._changes += 1
         return body
 
     def remove(self, body: RigidBody) -> None:
+        """Take ``body`` out; the bodies it touched wake (what held them, or what they held, is gone)."""
         index = next(i for i, b in enumerate(self.bodies) if b is body)
-        body.bind(self._state[index].copy()[None, :], 0)  # it keeps its numbers, in a row of its own
+        ints = self._ints
+        gone = (ints[:, B] == index) | ((ints[:, KIND] == DYNAMIC) & (ints[:, A] == index))
+        self._wake_rows(np.concatenate([ints[gone, B], ints[gone & (ints[:, KIND] == DYNAMIC), A]]))
+        body.bind(self._state[index].copy()[None, :], 0, None)  # it keeps its numbers, in a row of its own
         del self.bodies[index]
         self._changes += 1
         for row in range(index, len(self.bodies)):
-            self.bodies[row].bind(self._state, row)
-        ints = self._ints
-        gone = (ints[:, B] == index) | ((ints[:, KIND] == DYNAMIC) & (ints[:, A] == index))
+            self.bodies[row].bind(self._state, row, self)
         self._keep_contacts(~gone)
         self._ints[:, B] -= self._ints[:, B] > index
         self._ints[:, A] -= (self._ints[:, KIND] == DYNAMIC) & (self._ints[:, A] > index)
@@ -191,7 +199,29 @@ class RigidBodySet:
         rows = [i for i, mover in enumerate(self._movers) if mover is other]
         if rows:
             moving = (self._ints[:, KIND] == KINEMATIC) | (self._ints[:, KIND] == CHARACTER)
-            self._keep_contacts(~(moving & (self._ints[:, A] == rows[0])))
+            gone = moving & (self._ints[:, A] == rows[0])
+            self._wake_rows(self._ints[gone, B])  # (what rested on it, or was pressed by it)
+            self._keep_contacts(~gone)
+
+    def _wake_rows(self, rows: np.ndarray) -> None:
+        """Wake the bodies of these rows of the state."""
+        self._state[rows, SLEEPING] = 0.0
+        self._state[rows, SLEEP_TIME] = 0.0
+
+    def wake_in_boxes(self, boxes: np.ndarray) -> None:
+        """Wake the bodies whose boxes meet any of ``boxes`` (rows of min x, min y, max x, max y, px): static
+        geometry was added there."""
+        if not self.bodies or not len(boxes):
+            return
+        mine = self.boxes(0.0)
+        low, high = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)  # (first the bodies near any of them)
+        rows = np.flatnonzero((mine[:, 0] <= high[0]) & (mine[:, 2] >= low[0]) & (mine[:, 1] <= high[1])
+                              & (mine[:, 3] >= low[1]))
+        for first in range(0, len(boxes), 1024):
+            part, near = boxes[first:first + 1024], mine[rows]
+            meets = ((near[:, None, 0] <= part[None, :, 2]) & (near[:, None, 2] >= part[None, :, 0])
+                     & (near[:, None, 1] <= part[None, :, 3]) & (near[:, None, 3] >= part[None, :, 1])).any(axis=1)
+            self._wake_rows(rows[meets])
 
     def _keep_contacts(self, keep: np.ndarray) -> None:
         self._ints, self._floats = self._ints[keep].copy(), self._floats[keep].copy()
@@ -267,6 +297,7 @@ class RigidBodySet:
         if moving.any():
             now = np.where(moving, new_row_of_old[np.where(moving, ints[:, A], -1)], 0)
             keep = ~moving | (now >= 0)
+            self._wake_rows(ints[~keep, B])  # (their mover left the world)
             self._keep_contacts(keep)
             moving, now = moving[keep], now[keep]
             self._ints[moving, A] = now[moving]
@@ -297,12 +328,13 @@ class RigidBodySet:
             self._shapes_key = key
         return self._shapes
 
-    @staticmethod
-    def _mover_rows(kinematic_bodies: Sequence[Any], characters: Sequence[Any], dt: float,
+    def _mover_rows(self, kinematic_bodies: Sequence[Any], characters: Sequence[Any], dt: float,
                     static_friction: float) -> np.ndarray:
         """The movers' rows (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`): where each started this step,
-        the speed it moved at, its friction, kind and box over the step."""
+        the speed it moved at, its friction, kind and box over the step. A mover that did not start where it
+        ended the last step (placed by game code) counts as moving: the sleepers it left or now meets wake."""
         rows = np.zeros((len(kinematic_bodies) + len(characters), MOVER_COLUMNS))
+        ends, last_ends = {}, self._mover_ends
         for i, body in enumerate(kinematic_bodies):
             start = body.previous_transform
             (vx, vy), w = body.velocity, body.angular_velocity
@@ -310,16 +342,21 @@ class RigidBodySet:
             rows[i, MOVER_X:MOVER_X + 3] = (*start.position, start.angle)
             rows[i, MOVER_VX:MOVER_VX + 3] = (vx, vy, w)
             rows[i, MOVER_FRICTION], rows[i, MOVER_KIND] = static_friction, KINEMATIC
-            rows[i, MOVER_MOVING] = 1.0 if (vx, vy, w) != (0.0, 0.0, 0.0) else 0.0
+            placed = last_ends.get(id(body), (start.position, start.angle)) != (start.position, start.angle)
+            rows[i, MOVER_MOVING] = 1.0 if placed or (vx, vy, w) != (0.0, 0.0, 0.0) else 0.0
             rows[i, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+            ends[id(body)] = (body.position, body.angle)
         for j, ch in enumerate(characters, start=len(kinematic_bodies)):
             begin = ch.previous_position or ch.position
             box = ch.shape.aabb(ch.transform).union(ch.shape.aabb(Transform(begin)))
             rows[j, MOVER_X:MOVER_X + 3] = (begin[0], begin[1], 0.0)
             rows[j, MOVER_VX:MOVER_VX + 3] = ((ch.position[0] - begin[0]) / dt, (ch.position[1] - begin[1]) / dt, 0.0)
             rows[j, MOVER_FRICTION], rows[j, MOVER_KIND] = ch.config.friction, CHARACTER
-            rows[j, MOVER_MOVING] = 1.0 if ch.velocity != (0.0, 0.0) else 0.0
+            placed = last_ends.get(id(ch), (begin, 0.0)) != (begin, 0.0)
+            rows[j, MOVER_MOVING] = 1.0 if placed or ch.velocity != (0.0, 0.0) else 0.0
             rows[j, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+            ends[id(ch)] = (ch.position, 0.0)
+        self._mover_ends = ends
         return rows
 
     def _events(self, rows: np.ndarray, normals: np.ndarray) -> list[ContactEvent]:
@@ -398,7 +435,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     yield "broad phase"
     ints, floats, count = k.narrow_phase.gather(shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
                                                 settings)
-    k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state))
+    k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
+                              np.zeros(len(state), np.bool_))
     yield "contacts"
     solver = k.contact_solver
     rows = np.zeros((2, solver.ROW_COLUMNS))

@@ -22,7 +22,7 @@ from ..types import (
 from .filters import filter_arrays
 from .jit import kernels
 from .kernels.layout import (
-    GRID_OFFSET, GRID_SPAN, SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, Level, sum_row_width,
+    SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, Level, sum_row_width,
 )
 
 __all__ = ["QueryConfig", "StaticGeometry"]
@@ -71,8 +71,7 @@ class StaticGeometry:
         """The core vertices and table of the last :meth:`sum_table` call, one of ``_sum_tables``' entries."""
         self._count = 0
         self._filter_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._grid: _Grid | None = None
-        self._kernel_level: tuple[StaticBroadPhase, Any] | None = None
+        self._kernel_level: tuple[StaticBroadPhase, Any, _LevelQuery] | None = None
         self._kernel_level_arrays: tuple[Any, tuple[Any, ...]] | None = None
 
     def __len__(self) -> int:
@@ -112,6 +111,16 @@ class StaticGeometry:
         self._broadphase = None
         return range(start, start + len(a_arr))
 
+    def boxes_of(self, added: range) -> np.ndarray:
+        """The boxes (rows of min x, min y, max x, max y, px, the radius included) of the segments an
+        :meth:`add_segments` or :meth:`add_chain` call just added (its answer)."""
+        if not len(added):
+            return np.zeros((0, 4))
+        a, b, r = self._a[-1], self._b[-1], self._r[-1][:, None]
+        if len(a) != len(added) or added.stop != self._count:
+            raise WorldError(f"boxes_of: {added!r} is not the last segments added")
+        return np.hstack([np.minimum(a, b) - r, np.maximum(a, b) + r])
+
     def add_chain(
         self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
         one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,
@@ -140,7 +149,6 @@ class StaticGeometry:
         self._sums.clear()
         self._sum_tables.clear()
         self._last_sum_table = None
-        self._grid = None
         self._neighbours.clear()
         filters: list[tuple[CollisionFilter, Any]] = []
         for count, flt, data in self._pending_colliders:
@@ -154,12 +162,17 @@ class StaticGeometry:
 
     # ---------------------------------------------------------------- reading
     def kernel_level(self) -> Any:
-        """The segments as the rigid-body kernels read them (:class:`~engine.world.kernels.layout.Level`):
-        made once per build of the broad phase."""
+        """The segments as the kernels read them (:class:`~engine.world.kernels.layout.Level`): made once per
+        build of the broad phase."""
+        return self._level_now()[1]
+
+    def _level_now(self) -> tuple[StaticBroadPhase, Any, _LevelQuery]:
         bp = self.broadphase
         if self._kernel_level is None or self._kernel_level[0] is not bp:
-            self._kernel_level = (bp, _level_arrays(bp, self._joints, self._filter_arrays))
-        return self._kernel_level[1]
+            one_way = np.array([c.one_way is not None for c in self._colliders], dtype=np.bool_).reshape(len(bp))
+            level = _level_arrays(bp, self._joints, self._filter_arrays, one_way)
+            self._kernel_level = (bp, level, _LevelQuery(bp, one_way))
+        return self._kernel_level
 
     def kernel_level_arrays(self) -> tuple[Any, ...]:
         """:meth:`kernel_level`'s fields as a plain tuple (as the rigid step takes them), made once."""
@@ -208,24 +221,14 @@ class StaticGeometry:
                                                           bp.box(segment))
         return found
 
-    def _grid_now(self) -> _Grid:
-        """The grid of the broad phase as it is now (made again when segments were added)."""
-        grid = self._grid
-        if grid is None or self._broadphase is None:
-            bp = self.broadphase  # (re)builds the broad phase first if segments were added
-            grid = self._grid = _Grid(bp, self._filter_arrays, self._colliders)
-        return grid
-
     def segments_in(self, box: Sequence[float], query: CollisionFilter) -> np.ndarray:
         """:meth:`neighbours_in` (without ignoring any) as the segments' indices, sorted, in one compiled
-        call over the broad phase's grid."""
-        grid = self._grid_now()
-        if not grid.usable:
+        call (:func:`~engine.world.kernels.broad_phase.segments_in_box`, the rigid step's broad phase)."""
+        arguments = self.kernel_query(box, query)
+        if arguments is None:
             return np.array([n.collider.segment for n in self.neighbours_in(box, None, query)], dtype=np.int64)
-        arguments = self._compiled_gather(box, query)
-        assert arguments is not None
-        count = kernels().mover.grid_query(*arguments[:-1])  # type: ignore[call-arg]  # (numba's typing of a star call)
-        return grid.found[:count].copy()  # (the gathered keep it: not a view of the reused array)
+        count = kernels().broad_phase.segments_in_box(*arguments)
+        return arguments[2][:count].copy()  # (the gathered keep it: not a view of the reused array)
 
     def move_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon, mover: np.ndarray,
                    skin: float, snap_length: float, step_height: float, start: Vec2, d: Vec2, velocity: Vec2,
@@ -234,7 +237,7 @@ class StaticGeometry:
         call: :func:`~engine.world.kernels.mover.move_among_segments`' answer (``shape``: the character's
         skin-grown cast shape; ``mover``: its :func:`~engine.world.kernels.mover.mover_constants`). ``None`` when
         the grid or the shape cannot be queried compiled."""
-        gather = self._compiled_gather(box, query, shape)
+        gather = self.kernel_query(box, query, shape)
         if gather is None:
             return None
         table = self.table_of(shape)
@@ -247,31 +250,30 @@ class StaticGeometry:
         """A probe's first hit among the segments in ``box`` whose filters touch ``query``, in one compiled call:
         :func:`~engine.world.kernels.mover.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
         ``constants``: its :func:`~engine.world.kernels.mover.sweep_constants`). ``None`` as :meth:`move_among`."""
-        gather = self._compiled_gather(box, query, shape)
+        gather = self.kernel_query(box, query, shape)
         if gather is None:
             return None
         table = self.table_of(shape)
         return kernels().mover.first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
             *gather, table.rows, table.core, constants, start[0], start[1], d[0], d[1])
 
-    def _compiled_gather(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon | None = None
+    def kernel_query(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon | None = None
                          ) -> tuple[Any, ...] | None:
-        """The arguments of :func:`~engine.world.kernels.mover.grid_query` for ``box`` and ``query`` (the filters
-        checked unless the query and every segment have the default one), with the segments' one-way flags after
-        them, for the kernels that gather and query in one call; ``None`` when the grid or the (polygon)
+        """The arguments of :func:`~engine.world.kernels.broad_phase.segments_in_box` for ``box`` (min_x, min_y,
+        max_x, max_y, px) and ``query`` (the filters checked unless the query and every segment have the default
+        one): the level's arrays, the query, the array the segments go into. ``None`` when the grid or the (polygon)
         ``shape`` cannot be queried compiled."""
-        grid = self._grid_now()
-        if not grid.usable or shape is not None and shape.count < 3:
+        scratch = self._level_now()[2]
+        if not scratch.usable or shape is not None and shape.count < 3:
             return None
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
-        min_x, min_y, max_x, max_y = box
-        return (grid.keys, grid.offsets, grid.members, grid.boxes, grid.filters, check, grid.inv_cell, min_x, min_y,
-                max_x, max_y, query.category, query.mask, query.group, grid.scratch, grid.found, grid.one_way)
+        scratch.box[0, 0], scratch.box[0, 1], scratch.box[0, 2], scratch.box[0, 3] = box
+        return self.kernel_level_arrays(), (scratch.box, query.category, query.mask, query.group, check), scratch.found
 
     def has_one_way(self, segments: np.ndarray) -> bool:
         """Whether any of ``segments`` is one-way."""
-        grid = self._grid
-        return grid is not None and grid.any_one_way and bool(grid.one_way[segments].any())
+        scratch = self._level_now()[2]
+        return scratch.any_one_way and bool(scratch.one_way[segments].any())
 
     def ray_cast(self, origin: Sequence[float], direction: Sequence[float], max_distance: float) -> Any:
         """The nearest segment hit by a ray (see :meth:`StaticBroadPhase.ray_cast`)."""
@@ -348,29 +350,18 @@ class StaticGeometry:
         return found
 
 
-class _Grid:
-    """The broad phase's grid as flat arrays for :func:`~engine.world.kernels.mover.grid_query`, with the
-    segments' boxes, filters (the default everywhere when the level has no others) and one-way flags."""
+class _LevelQuery:
+    """What the compiled static queries need besides the level: whether its grid can be keyed (cells within
+    2**30 of the origin; a level tens of billions of px wide is queried the scalar way), the query box and the
+    array the found segments go into (reused), and the one-way flags."""
 
-    def __init__(self, broadphase: StaticBroadPhase, filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
-                 colliders: list[Collider]) -> None:
-        ix, iy, self.offsets, self.members = broadphase.cell_table()
-        self.usable = not (len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= GRID_OFFSET - 1)
-        """False for a level with cells beyond 2**30 from the origin (tens of billions of px): it is queried
-        the scalar way."""
-        self.keys = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
-        self.boxes = broadphase.aabbs
-        n = len(broadphase)
-        if filters is None:
-            filters = (np.ones(n, np.int64), np.full(n, DEFAULT_FILTER.mask, np.int64), np.zeros(n, np.int64))
-        self.filters = np.ascontiguousarray(np.stack(filters, axis=1), dtype=np.int64).reshape(-1, 3)
-        self.inv_cell = 1.0 / broadphase.cell_size
-        self.one_way = np.array([c.one_way is not None for c in colliders], dtype=bool).reshape(n)
-        self.any_one_way = bool(self.one_way.any())
-        self.found = np.zeros(n, dtype=np.int64)
-        """Where :func:`~engine.world.kernels.mover.grid_query` puts the segments it finds (reused)."""
-        self.scratch = np.zeros(len(self.members), dtype=np.int64)
-        """Where it gathers the cells' members on the way (reused: as long as all of them)."""
+    def __init__(self, broadphase: StaticBroadPhase, one_way: np.ndarray) -> None:
+        ix, iy, _, _ = broadphase.cell_table()
+        self.usable = not (len(ix) and max(np.abs(ix).max(), np.abs(iy).max()) >= 2**30)
+        self.box = np.zeros((1, 4))
+        self.found = np.zeros(len(broadphase), dtype=np.int64)
+        self.one_way = one_way
+        self.any_one_way = bool(one_way.any())
 
 
 class _SumTable:
@@ -405,7 +396,7 @@ class _SumTable:
 
 
 def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",
-                  filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> Any:
+                  filters: tuple[np.ndarray, np.ndarray, np.ndarray] | None, one_way: np.ndarray) -> Any:
     """The broad phase's segments as a :class:`~engine.world.kernels.layout.Level` (see there)."""
     count = len(bp)
     edge = bp.b - bp.a
@@ -419,7 +410,7 @@ def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",
         filter_rows = np.stack(filters, axis=1)
     keys, starts, members = bp.cell_arrays() if count else (np.zeros(0, np.int64),) * 3
     return Level(core, np.array(bp.radius, dtype=np.float64), np.array(bp.aabbs),
-                 np.array(filter_rows, dtype=np.int64), np.array(joints.shared_flags(), dtype=np.bool_),
+                 np.array(filter_rows, dtype=np.int64), np.array(joints.shared_flags(), dtype=np.bool_), one_way,
                  np.array(joints.ends, dtype=np.float64), joints.order.astype(np.int64),
                  np.array(joints.group_start, dtype=np.int64), np.array(joints.group_size, dtype=np.int64),
                  float(bp.cell_size),

@@ -305,15 +305,21 @@ class World:
         filter: CollisionFilter | None = None, user_data: Any = None,
     ) -> range:
         """Add static thick segments from ``a[i]`` to ``b[i]`` (pixels) with ``radius``; ``one_way`` (a
-        direction) makes them one-way. Returns the range of their segment indices."""
-        return self.static.add_segments(a, b, radius, one_way, filter, user_data)
+        direction) makes them one-way. Returns the range of their segment indices. Sleeping bodies they meet
+        wake."""
+        added = self.static.add_segments(a, b, radius, one_way, filter, user_data)
+        self._rigid.wake_in_boxes(self.static.boxes_of(added))
+        return added
 
     def add_chain(
         self, points: Sequence[Sequence[float]], radius: float = 2.0, closed: bool = False,
         one_way: Sequence[float] | None = None, filter: CollisionFilter | None = None, user_data: Any = None,
     ) -> range:
-        """Add a chain of thick segments through ``points`` (closed: back to the first point)."""
-        return self.static.add_chain(points, radius, closed, one_way, filter, user_data)
+        """Add a chain of thick segments through ``points`` (closed: back to the first point). Sleeping bodies
+        it meets wake."""
+        added = self.static.add_chain(points, radius, closed, one_way, filter, user_data)
+        self._rigid.wake_in_boxes(self.static.boxes_of(added))
+        return added
 
     def add_kinematic(self, body: KinematicBody) -> KinematicBody:
         """Add a kinematic body (a moving platform, a door); returns it."""
@@ -990,8 +996,25 @@ def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> l
 
 
 def _mover_stages(package: Any) -> Iterator[str]:
-    """The character mover's kernels compiled (or loaded) stage by stage (see :func:`~engine.world.jit.add_stages`)."""
+    """The character mover's kernels compiled (or loaded) stage by stage (see :func:`~engine.world.jit.add_stages`),
+    the last on a level of one floor segment, with the arguments :class:`StaticGeometry` makes."""
     yield from package.mover.compile_steps()
+    static = StaticGeometry()
+    static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
+    hero = RoundedPolygon.box(10.0, 16.0, 2.0)
+    box = (-12.0, 0.0, 12.0, 40.0)
+    gather = static.kernel_query(box, DEFAULT_FILTER, hero)
+    assert gather is not None
+    package.broad_phase.segments_in_box(*gather)
+    table = static.table_of(hero)
+    mover = package.mover
+    constants = mover.mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
+                                      (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
+    mover.move_among_segments(*gather, table.rows, table.core, constants, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0,
+                              0.0, -1.0, True, np.zeros((4, 9)), np.zeros((3, 6)))
+    mover.first_hit_among_segments(*gather, table.rows, table.core,
+                                   mover.sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)
+    yield "level grid"
 
 
 add_stages(_mover_stages)

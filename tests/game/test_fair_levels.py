@@ -89,25 +89,20 @@ def test_every_checkpoint_is_at_least_four_tiles_before_the_next_hazard(name):
 
 
 class RightAndJumpBot:
-    """A player with one idea: hold right, and press jump before each gap or wall (``look`` px before it,
-    holding it for a full jump). Where a jump at a wall got it nowhere (it landed back where it jumped: a
-    floor ending at a wall too high, as at level 1's bridge and cave), it presses down + jump there, as the
-    sign there says. A press always follows a release, as with a real button."""
+    """A player with one idea: hold right, and press jump when a gap or a wall is ahead (``look`` px before
+    it), holding it for a full jump (:attr:`JUMP_STEPS`), whatever happens meanwhile. Nothing else: no down,
+    no timing to the frame, no memory of what worked. A press always follows a release, as with a real
+    button."""
 
     JUMP_STEPS = 20
 
     def __init__(self, session, look):
         self.s, self.look = session, look
-        self.jumping = self.dropping = 0
+        self.jumping = 0
         self.released = True
-        self.tried_at = None
-        """Where it last jumped at a wall (engine px)."""
 
     def actions(self):
         s, held = self.s, {"right"}
-        if self.dropping > 0:
-            self.dropping -= 1
-            return held | {"down", "jump"}
         if self.jumping > 0:
             self.jumping -= 1
             return held | {"jump"}
@@ -117,12 +112,8 @@ class RightAndJumpBot:
         (hx, hy), reach = s.hero.position, 10 + self.look  # (the hero is 20 px wide)
         gap = s.world.static.ray_cast((hx + reach, hy), (0, -1), 140) is None
         wall = s.world.static.ray_cast((hx, hy - 8), (1, 0), reach) is not None
-        if wall and self.tried_at is not None and abs(self.tried_at[0] - hx) < 16 and abs(self.tried_at[1] - hy) < 4:
-            self.dropping, self.tried_at = 3, None
-            return held | {"down", "jump"}
         if gap or wall:
             self.jumping = self.JUMP_STEPS - 1
-            self.tried_at = (hx, hy) if wall else None
             return held | {"jump"}
         return held
 

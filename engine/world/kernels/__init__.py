@@ -3,6 +3,7 @@
 Each module holds one stage of the rigid-body step, as Box2D v3's sources do:
 
 * :mod:`.layout`: the named columns of every packed array (defined once; pure Python, no numba);
+* :mod:`.vector`: arithmetic written to give the same bits compiled and plain;
 * :mod:`.broad_phase`: the bodies' boxes, the body pairs (sort and sweep) and the level's grid;
 * :mod:`.manifold`: the contact manifold of two rounded polygons (a segment is a two-vertex one);
 * :mod:`.narrow_phase`: a step's contacts from the pairs, keyed and warm started from the last step's;
@@ -19,7 +20,7 @@ which the game runs while a background process compiles, and which runs under ``
 import importlib
 from types import ModuleType
 
-STAGES = ("layout", "broad_phase", "manifold", "narrow_phase", "contact_solver", "island", "rigid_step", "mover")
+STAGES = ("layout", "vector", "broad_phase", "manifold", "narrow_phase", "contact_solver", "island", "rigid_step", "mover")
 """The kernel modules, each imported when first asked for (``kernels.rigid_step``): importing this package
 imports nothing else, numba included."""
 

@@ -15,8 +15,10 @@ import math
 import numpy as np
 
 from .compile import helper, kernel
+from .layout import Level
 
-__all__ = ["argsort", "filters_touch", "find_sorted", "overlap", "segments_near", "sweep_pairs"]
+__all__ = ["argsort", "filter_values_touch", "filters_touch", "find_sorted", "gather_in_box", "overlap",
+           "segments_in_box", "segments_near", "sweep_pairs"]
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -33,10 +35,16 @@ def overlap(boxes_a, i, boxes_b, j):
 def filters_touch(filters_a, i, filters_b, j):
     """Whether collider ``i`` (of ``filters_a``) and ``j`` (of ``filters_b``) touch, by their (category, mask,
     group) rows: :meth:`~engine.types.CollisionFilter.touches`."""
-    group = filters_a[i, 2]
-    if group != 0 and group == filters_b[j, 2]:
+    return filter_values_touch(filters_a[i, 0], filters_a[i, 1], filters_a[i, 2], filters_b[j, 0], filters_b[j, 1],
+                               filters_b[j, 2])
+
+
+@helper
+def filter_values_touch(category, mask, group, other_category, other_mask, other_group):
+    """:meth:`~engine.types.CollisionFilter.touches` of two filters given as numbers."""
+    if group != 0 and group == other_group:
         return group > 0
-    return (filters_a[i, 0] & filters_b[j, 1]) != 0 and (filters_b[j, 0] & filters_a[i, 1]) != 0
+    return (category & other_mask) != 0 and (other_category & mask) != 0
 
 
 @kernel
@@ -121,15 +129,19 @@ def segments_near(level, boxes, k, mark, stamp, out):
     if len(level.cell_keys) == 0:
         return 0
     inv = 1.0 / level.cell_size
-    x0, x1 = math.floor(boxes[k, 0] * inv), math.floor(boxes[k, 2] * inv)
-    y0, y1 = math.floor(boxes[k, 1] * inv), math.floor(boxes[k, 3] * inv)
-    cells = (x1 - x0 + 1) * (y1 - y0 + 1)
-    walk = cells > len(level.cell_keys)  # a box larger than the grid: look at the occupied cells instead
+    lo_x, lo_y, hi_x, hi_y = boxes[k, 0] * inv, boxes[k, 1] * inv, boxes[k, 2] * inv, boxes[k, 3] * inv
+    # A box over more cells than the grid has, far out or not finite looks at the occupied cells instead (cell
+    # indices are made only of boxes whose cells fit in the integers; the cell count is taken in floats).
+    x0 = x1 = y0 = y1 = 0
+    walk = not (abs(lo_x) < 1e15 and abs(hi_x) < 1e15 and abs(lo_y) < 1e15 and abs(hi_y) < 1e15)
+    if not walk:
+        x0, x1, y0, y1 = math.floor(lo_x), math.floor(hi_x), math.floor(lo_y), math.floor(hi_y)
+        walk = float(x1 - x0 + 1) * float(y1 - y0 + 1) > len(level.cell_keys)
     count, room = 0, len(out)
-    for cell in range(len(level.cell_keys) if walk else cells):
+    for cell in range(len(level.cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
         if walk:
             ix, iy = level.cell_keys[cell] // 4294967296, level.cell_keys[cell] % 4294967296 - 2147483648
-            row = cell if x0 <= ix <= x1 and y0 <= iy <= y1 else -1
+            row = cell if lo_x < ix + 1 and ix <= hi_x and lo_y < iy + 1 and iy <= hi_y else -1  # (floor(lo) <= i)
         else:
             row = _cell_row(level, x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1))
         if row < 0:
@@ -146,3 +158,31 @@ def segments_near(level, boxes, k, mark, stamp, out):
                     out[at] = s
                 count += 1
     return count
+
+
+@kernel
+def segments_in_box(level_arrays, query, out):
+    """The level's segments whose boxes overlap or touch the ``query``'s box and whose filters touch its filter,
+    each once, ascending, into ``out`` (room for every segment); returns how many. ``level_arrays``: the fields
+    of a :class:`~.layout.Level` as a plain tuple (numba's dispatcher types a plain tuple at C speed, a named
+    one in Python); ``query``: (box, category, mask, group, check), the box a (1, 4) array (min_x, min_y,
+    max_x, max_y, px), the filter checked only when ``check``. The static broad phase of the character mover
+    and of scene queries, the rigid step's own."""
+    return gather_in_box(Level(*level_arrays), query, out)
+
+
+@helper
+def gather_in_box(level, query, out):
+    """:func:`segments_in_box` of a :class:`~.layout.Level`."""
+    box, category, mask, group, check = query
+    level.stamp[0] += 1
+    count = segments_near(level, box, np.int64(0), level.mark, level.stamp[0], out)
+    if not check:
+        return count
+    kept = 0
+    for i in range(count):
+        s = out[i]
+        if filter_values_touch(category, mask, group, level.filters[s, 0], level.filters[s, 1], level.filters[s, 2]):
+            out[kept] = s
+            kept += 1
+    return kept

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import helper, kernel
+from .vector import length
 from .layout import (
     ANCHOR_IMPULSE, ANCHOR_MASS, ANCHOR_RATE, BLOCK_LIMIT, DT, LINEAR_DAMPING, ANGULAR_DAMPING,
     MAX_SPEED, MAX_STATIC_OVERLAP, PUSH_MAX, RESTITUTION_THRESHOLD, SOFT_RATE, SOLVE_GRAVITY_X, SOLVE_GRAVITY_Y,
@@ -344,7 +345,7 @@ def _integrate_velocities(gravity_scale, params, v, h):
             v[r, 2] *= angular
         if abs(v[r, 0]) + abs(v[r, 1]) <= 0.99 * top:
             continue  # (the speed is at most that sum: far below the cap, without the square root)
-        speed = math.hypot(v[r, 0], v[r, 1])
+        speed = length(v[r, 0], v[r, 1])
         if speed > top:
             v[r, 0] *= top / speed
             v[r, 1] *= top / speed
@@ -405,7 +406,7 @@ def _held(support, row, ux, uy):
     """Whether moving ``row`` along (``ux``, ``uy``) would push it into what holds it up (``support``: the sum of
     the normals it rests against, from static geometry or a held body)."""
     sx, sy = support[row, 0], support[row, 1]
-    return sx * ux + sy * uy < -0.5 * math.hypot(sx, sy)
+    return sx * ux + sy * uy < -0.5 * length(sx, sy)
 
 
 @kernel
@@ -582,6 +583,7 @@ def solve(rows, dynamic_rows, pair, table, impulse, colours, params, max_rotatio
     relaxing = not solving
     for _ in range(substeps):
         _integrate_velocities(gravity_scale, params, s.v, h)
+        _cap_spin(s.body, s.v, dynamic_rows)  # (before the solve too: a spin set by game code drives no contact)
         if m:
             _warm_start(s, change)
             _solve_pass(s, starts, light_colours, solving, params)

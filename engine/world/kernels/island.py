@@ -8,11 +8,11 @@ character keeps resting from zero. Groups are found with union-find over the con
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from .compile import helper, kernel
+from .vector import length
 from .layout import A, B, DYNAMIC, KIND, SLEEP_TIME, SLEEPING, TOUCHING, VX
 
 __all__ = ["rest_and_sleep"]
@@ -35,7 +35,7 @@ def rest_and_sleep(state, awake, extent, dt, sleep_velocity, time_to_sleep, ints
     rested, ready = np.empty(n), False
     for r in range(n):
         body = awake[r]
-        resting = (math.hypot(state[body, VX], state[body, VX + 1]) <= sleep_velocity
+        resting = (length(state[body, VX], state[body, VX + 1]) <= sleep_velocity
                    and abs(state[body, VX + 2]) * extent[body] <= sleep_velocity)
         rested[r] = state[body, SLEEP_TIME] + dt if resting else 0.0
         ready = ready or rested[r] >= time_to_sleep

@@ -90,11 +90,6 @@ def sum_row_width(core_vertices: int) -> int:
     return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
 
 
-GRID_OFFSET = 2 ** 30
-"""The mover's grid cell indices are keyed as ``(ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET``
-(|ix|, |iy| < 2**30)."""
-GRID_SPAN = 2 ** 31
-
 DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
 """What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
 made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
@@ -121,6 +116,8 @@ class Level(NamedTuple):
     """(N, 3) int64: category, mask, group."""
     shared: np.ndarray
     """(N,) bool: an end of the segment meets another segment (the seam rule looks there)."""
+    one_way: np.ndarray
+    """(N,) bool: the segment is one-way (the character mover's compiled calls leave those to Python)."""
     joint_ends: np.ndarray
     """(2N, 2): end ``e`` is segment ``e % N``'s start (``e < N``) or its end."""
     joint_order: np.ndarray

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .compile import helper, kernel
+from .vector import length
 
 __all__ = ["DISJOINT_TOLERANCE", "FLIP_TOLERANCE", "NO_CONTACT", "collide"]
 
@@ -130,7 +131,7 @@ def _parallel_overlap(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y):
     """Edge 2 is parallel to edge 1 (within about 0.3 degrees) and overlaps it, seen along edge 1, by more than
     the disjoint tolerance."""
     ex, ey, fx, fy = v12x - v11x, v12y - v11y, v22x - v21x, v22y - v21y
-    le, lf = math.hypot(ex, ey), math.hypot(fx, fy)
+    le, lf = length(ex, ey), length(fx, fy)
     if abs(ex * fy - ey * fx) > 0.005 * le * lf:
         return False
     tx, ty = ex / le, ey / le
@@ -170,7 +171,7 @@ def _point_closest(core, first, count, px, py):
     (qx, qy, signed distance (negative inside a polygon), nx, ny, feature: vertex i or face 32 + i)."""
     if count == 1:
         vx, vy = core[first, 0], core[first, 1]
-        d = math.hypot(px - vx, py - vy)
+        d = length(px - vx, py - vy)
         if d <= ON_CORE:
             return vx, vy, 0.0, 0.0, 1.0, 0  # the centre itself: any way out is as good; local up
         return vx, vy, d, (px - vx) / d, (py - vy) / d, 0
@@ -192,7 +193,7 @@ def _segment_point_closest(core, first, px, py):
     else:
         qx, qy, feature = ax + t * ex, ay + t * ey, 32
     dx, dy = px - qx, py - qy
-    d = math.hypot(dx, dy)
+    d = length(dx, dy)
     if d <= ON_CORE:  # on the segment: the side normal is a valid way out
         return qx, qy, 0.0, core[first, 2], core[first, 3], 32
     if feature == 32:  # beside the segment: that side's normal (no rounding noise)
@@ -282,7 +283,7 @@ def _vertex_contact(core_a, first_a, count_a, ea, local, count_b, eb, ra, rb, pl
     if not ((f1 == 0.0 or f1 == 1.0) and (f2 == 0.0 or f2 == 1.0)):
         return False, NO_CONTACT  # (before the distance: edges side by side, the usual case)
     dx, dy = c2x - c1x, c2y - c1y
-    distance = math.hypot(dx, dy)
+    distance = length(dx, dy)
     if distance <= DISJOINT_TOLERANCE or _parallel_overlap(a1x, a1y, a2x, a2y, b1x, b1y, b2x, b2y):
         return False, NO_CONTACT  # (parallel edges side by side, crates stacked square: a line contact)
     separation = distance - (ra + rb)

@@ -24,15 +24,16 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from .broad_phase import filter_values_touch, gather_in_box
 from .compile import helper, kernel
 from .layout import (
-    DONE, GRID_OFFSET, GRID_SPAN, MAY_CLIMB, MAY_STAND_IN_A_V, ONE_WAY_NEAR, ROWS_NOT_BUILT, SUM_COUNT, SUM_FIRST_VERTEX,
-    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
+    DONE, MAY_CLIMB, MAY_STAND_IN_A_V, ONE_WAY_NEAR, ROWS_NOT_BUILT, SUM_COUNT, SUM_FIRST_VERTEX,
+    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, Level, sum_row_width,
 )
 
-__all__ = ["DONE", "GRID_OFFSET", "GRID_SPAN", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
-           "contact_sums", "filters_touch", "first_hit_among_segments", "first_hit_mover", "first_hit_sums",
-           "grid_query", "move_among_segments", "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked",
+__all__ = ["DONE", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
+           "contact_sums", "first_hit_among_segments", "first_hit_mover", "first_hit_sums",
+           "move_among_segments", "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked",
            "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
 
 
@@ -522,7 +523,9 @@ def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y,
     stops, px, py, vx, vy = slide_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x,
                                        cast_max_y, px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
                                        constant_speed, graze_cosine, max_slides, two)
-    stops_out[:stops.shape[0]] = stops
+    for i in range(stops.shape[0]):  # (a loop: an array slice assignment compiles a string-formatting error path)
+        for j in range(stops.shape[1]):
+            stops_out[i, j] = stops[i, j]
     found, floor, wall, ceiling, walls, overlapping = touch_sums(
         table, segments, core, radius, px, py, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
         floor_limit, penetration_slop, two)
@@ -607,7 +610,7 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
     for i in range(boxes.shape[0]):
         if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
             continue
-        if not filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
+        if not filter_values_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
             continue
         found[count] = i
         count += 1
@@ -617,56 +620,11 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
 
 
 @kernel
-def grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x, max_y,
-               category, mask, group, scratch, found_out):
-    """``StaticBroadPhase.query_list`` (the same segments, sorted) over the grid's flat table (``cell_keys``:
-    the occupied cells' keys, see ``GRID_OFFSET``, sorted; ``offsets`` and ``members`` as
-    :meth:`~engine.geometry.StaticBroadPhase.cell_table`), ``boxes`` the segments' boxes; with
-    ``check_filter``, only segments whose ``filters`` rows (category, mask, group) touch the query's. They go
-    into the first places of ``found_out`` (one per segment at least: handing a new array back to Python
-    costs more than a small query); returns how many. ``scratch`` (as long as ``members``) holds the cells'
-    members on the way (no array is made: a character's gather finds a few segments, and making arrays
-    would cost more than finding them)."""
-    total = 0
-    reach = float(GRID_OFFSET - 1)
-    fx0, fx1, fy0, fy1 = min_x * inv_cell, max_x * inv_cell, min_y * inv_cell, max_y * inv_cell
-    small = -reach < fx0 and fx1 < reach and -reach < fy0 and fy1 < reach
-    if small:
-        x0, x1, y0, y1 = math.floor(fx0), math.floor(fx1), math.floor(fy0), math.floor(fy1)
-        small = (x1 - x0 + 1) * (y1 - y0 + 1) <= cell_keys.shape[0]
-    if small:
-        for ix in range(x0, x1 + 1):
-            for iy in range(y0, y1 + 1):
-                key = (ix + GRID_OFFSET) * GRID_SPAN + iy + GRID_OFFSET
-                c = np.searchsorted(cell_keys, key)
-                if c < cell_keys.shape[0] and cell_keys[c] == key:
-                    total = _take_cell(offsets, members, c, scratch, total)
-    else:  # a box larger than the grid: walk the occupied cells instead
-        for c in range(cell_keys.shape[0]):
-            ix, iy = cell_keys[c] // GRID_SPAN - GRID_OFFSET, cell_keys[c] % GRID_SPAN - GRID_OFFSET
-            if fx0 < ix + 1 and ix <= fx1 and fy0 < iy + 1 and iy <= fy1:  # floor(fx0) <= ix <= floor(fx1)
-                total = _take_cell(offsets, members, c, scratch, total)
-    scratch[:total].sort()
-    count = 0
-    for j in range(total):
-        i = scratch[j]
-        if j > 0 and i == scratch[j - 1]:
-            continue
-        if boxes[i, 0] > max_x or boxes[i, 2] < min_x or boxes[i, 1] > max_y or boxes[i, 3] < min_y:
-            continue
-        if check_filter and not filters_touch(category, mask, group, filters[i, 0], filters[i, 1], filters[i, 2]):
-            continue
-        found_out[count] = i
-        count += 1
-    return count
-
-
-@kernel
-def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                        max_y, category, mask, group, scratch, found_out, one_way, table, core, mover, skin,
-                        snap_length, step_height, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
+def move_among_segments(level_arrays, query, found_out, table, core, mover, skin, snap_length, step_height, px, py,
+                        dx, dy, vx, vy, grounded, stops_out, touched_out):
     """A character's whole move when nothing but the level's solid segments can be near it and it neither
-    rides nor recovers: its gather in the box (:func:`grid_query`), its slide by (dx, dy) px from (px, py) with
+    rides nor recovers: its gather of ``level``'s segments for ``query`` (see
+    :func:`~.broad_phase.segments_in_box`), its slide by (dx, dy) px from (px, py) with
     velocity (vx, vy) px/s and what it touches after it (:func:`slide_touch_mover`, ``mover``: its
     :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
     (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
@@ -676,9 +634,7 @@ def move_among_segments(cell_keys, offsets, members, boxes, filters, check_filte
     than the slop after the slide or the snap).
     The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`slide_touch_sums` puts them,
     with segment indices in their first column rather than places among the gathered ones."""
-    segments, usable = _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x,
-                                            min_y, max_x, max_y, category, mask, group, scratch, found_out, one_way,
-                                            table, core)
+    segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
     if usable != DONE:
         return _not_moved(usable, px, py, vx, vy)
     ux, uy, floor_limit = mover[5], mover[6], mover[7]
@@ -732,16 +688,12 @@ def _not_moved(why, px, py, vx, vy):
 
 
 @kernel
-def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                             max_y, category, mask, group, scratch, found_out, one_way, table, core, constants, ox, oy,
-                             tx, ty):
-    """A probe's gather in the box (:func:`grid_query`) and :func:`first_hit_mover` among the segments gathered,
+def first_hit_among_segments(level_arrays, query, found_out, table, core, constants, ox, oy, tx, ty):
+    """A probe's gather (as :func:`move_among_segments`') and :func:`first_hit_mover` among the segments gathered,
     in one call, when nothing but the level's segments can be near. Returns (:data:`DONE`, or
     :data:`ROWS_NOT_BUILT` or :data:`ONE_WAY_NEAR` when the probe must be made the usual way) followed by
     :func:`first_hit_mover`'s answer with the segment itself in place of its place among the gathered ones."""
-    segments, usable = _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x,
-                                            min_y, max_x, max_y, category, mask, group, scratch, found_out, one_way,
-                                            table, core)
+    segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
     if usable != DONE:
         return usable, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
     k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segments, core, constants, ox, oy, tx, ty)
@@ -749,38 +701,19 @@ def first_hit_among_segments(cell_keys, offsets, members, boxes, filters, check_
 
 
 @helper
-def _solid_rows_gathered(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                         max_y, category, mask, group, scratch, found_out, one_way, table, core):
-    """:func:`grid_query`'s segments (the first of ``found_out``), and :data:`DONE` when each is solid (not
-    ``one_way``) and has a usable row in ``table`` (built, a polygon of 3 to ``len(core) + 2`` vertices), else
-    :data:`ONE_WAY_NEAR` or :data:`ROWS_NOT_BUILT`."""
-    count = grid_query(cell_keys, offsets, members, boxes, filters, check_filter, inv_cell, min_x, min_y, max_x,
-                       max_y, category, mask, group, scratch, found_out)
+def _solid_rows_gathered(level, query, found_out, table, core):
+    """:func:`~.broad_phase.segments_in_box`' segments (the first of ``found_out``), and :data:`DONE` when each is
+    solid (not one-way) and has a usable row in ``table`` (built, a polygon of 3 to ``len(core) + 2`` vertices),
+    else :data:`ONE_WAY_NEAR` or :data:`ROWS_NOT_BUILT`."""
+    count = gather_in_box(level, query, found_out)
     segments = found_out[:count]
     largest = core.shape[0] + 2
     for s in segments:
-        if one_way[s]:
+        if level.one_way[s]:
             return segments, ONE_WAY_NEAR
         if not 3.0 <= table[s, SUM_COUNT] <= largest:
             return segments, ROWS_NOT_BUILT
     return segments, DONE
-
-
-@helper
-def _take_cell(offsets, members, c, scratch, total):
-    """Copy cell ``c``'s members into ``scratch`` from ``total`` on; the new total."""
-    for m in range(offsets[c], offsets[c + 1]):
-        scratch[total] = members[m]
-        total += 1
-    return total
-
-
-@helper
-def filters_touch(category, mask, group, other_category, other_mask, other_group):
-    """``CollisionFilter.touches``."""
-    if group != 0 and group == other_group:
-        return group > 0
-    return (category & other_mask) != 0 and (other_category & mask) != 0
 
 
 def compile_steps() -> Iterator[str]:
@@ -818,19 +751,3 @@ def compile_steps() -> Iterator[str]:
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))
     yield "crowd boxes"
-    keys = np.array([GRID_OFFSET * GRID_SPAN + GRID_OFFSET], dtype=np.int64)
-    boxes = np.zeros((1, 4))
-    boxes.setflags(write=False)  # (the segments' boxes are the static broad phase's, read-only: numba types them apart)
-    grid_query(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
-               np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0, np.zeros(1, dtype=np.int64),
-               np.zeros(1, dtype=np.int64))
-    move_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
-                        np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
-                        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), rows,
-                        core, mover, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
-                        np.zeros((3, 6)))
-    first_hit_among_segments(keys, np.array([0, 1], dtype=np.int64), np.zeros(1, dtype=np.int64), boxes,
-                             np.ones((1, 3), dtype=np.int64), True, 1 / 64, -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
-                             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_),
-                             rows, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)
-    yield "level grid"

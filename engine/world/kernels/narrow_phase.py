@@ -24,6 +24,7 @@ from .layout import (
     TOUCHING, VALID0, VALID1,
 )
 from .manifold import collide
+from .vector import length
 
 __all__ = ["gather", "pair_key", "warm_start"]
 
@@ -111,8 +112,8 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
             continue
         far = (other + count) % (2 * count)  # (the other end of that segment)
         dx, dy = level.joint_ends[far, 0] - hx, level.joint_ends[far, 1] - hy
-        length = math.hypot(dx, dy)
-        if length > 0 and nx * (dx / length) + ny * (dy / length) > 1e-6:
+        along = length(dx, dy)
+        if along > 0 and nx * (dx / along) + ny * (dy / along) > 1e-6:
             return True
     return False
 
@@ -256,11 +257,12 @@ def _local(c, sn, ox, oy, x, y):
 
 
 @kernel
-def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count):
+def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count, placed):
     """Each contact's accumulated impulses and friction anchors, carried from the last step's contact of the
     same key where a point's feature id matches (in the same slot, else the other); a point that slid, or is
     new, gets a fresh anchor (its place in each participant's frame at step start: static geometry's is the
-    world's, a mover's shape row is ``body_count`` + its row). Returns each contact's row among the last step's
+    world's, a mover's shape row is ``body_count`` + its row); a pair with a body game code ``placed`` since
+    starts afresh (its old anchors are where the body was). Returns each contact's row among the last step's
     (-1: a new pair). (One loop, no helper taking arrays: numba would count references at every point.)"""
     old_keys = np.empty(old_count, np.int64)
     for j in range(old_count):
@@ -276,6 +278,8 @@ def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body
         source[i] = src
         kind, b = ints[i, KIND], ints[i, B]
         a = ints[i, A] if kind == DYNAMIC else body_count + ints[i, A]  # (a shape row; unused for static)
+        if placed[b] or (kind == DYNAMIC and placed[a]):
+            src = -1
         for slot in range(2):
             if not ints[i, VALID0 + slot]:
                 continue

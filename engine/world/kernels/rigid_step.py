@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import helper, kernel
+from .vector import length
 from .contact_solver import (
     ANCHOR_A0_X, FRICTION, LIGHT, ROW_CIRCLE, ROW_COLUMNS, ROW_EXTENT, ROW_GRAVITY_SCALE, ROW_INV_INERTIA,
     ROW_INV_MASS, ROW_VX, ROW_X, STATIC as TABLE_STATIC, STIFF, TABLE_COLUMNS, colour_order, solve,
@@ -78,14 +79,15 @@ def _nothing_to_do(state, movers):
 @helper
 def _begin(state):
     """Every body remembers its placement at step start and is no longer marked placed; returns the sleep
-    flags."""
-    asleep = np.empty(len(state), np.bool_)
+    flags and which bodies game code placed (moved, turned, reshaped or re-filtered) since the last step."""
+    asleep, placed = np.empty(len(state), np.bool_), np.empty(len(state), np.bool_)
     for k in range(len(state)):
         for j in range(3):
             state[k, PREVIOUS_X + j] = state[k, X + j]
+        placed[k] = state[k, PLACED] != 0.0
         state[k, PLACED] = 0.0
         asleep[k] = state[k, SLEEPING] != 0.0
-    return asleep
+    return asleep, placed
 
 
 @helper
@@ -94,15 +96,33 @@ def _wake(state, asleep, k):
 
 
 @kernel
-def _wake_by_movers(state, asleep, boxes, movers):
-    """Moving movers wake the sleepers whose boxes their boxes over the step meet."""
+def _wake_by_changes(state, asleep, placed, boxes, movers, old_ints):
+    """Wake what a change since the last step concerns: a body game code placed, and every body it touched;
+    a sleeper whose box a moving mover's box over the step meets; a sleeper that touched a mover which is no
+    longer there (its box over the step misses the sleeper's: moved away by game code)."""
+    for k in range(len(state)):
+        if placed[k]:
+            _wake(state, asleep, k)
+    for j in range(len(old_ints)):
+        kind, a, b = old_ints[j, KIND], old_ints[j, A], old_ints[j, B]
+        if kind == DYNAMIC and (placed[a] or placed[b]):
+            _wake(state, asleep, a)
+            _wake(state, asleep, b)
+        elif (kind == KINEMATIC or kind == CHARACTER) and asleep[b] and not _mover_meets(movers, a, boxes, b):
+            _wake(state, asleep, b)
     for i in range(len(movers)):
         if movers[i, MOVER_MOVING] == 0.0:
             continue
         for k in range(len(state)):
-            if asleep[k] and movers[i, MOVER_MIN_X] <= boxes[k, 2] and movers[i, MOVER_MAX_X] >= boxes[k, 0] \
-                    and movers[i, MOVER_MIN_Y] <= boxes[k, 3] and movers[i, MOVER_MAX_Y] >= boxes[k, 1]:
+            if asleep[k] and _mover_meets(movers, i, boxes, k):
                 _wake(state, asleep, k)
+
+
+@helper
+def _mover_meets(movers, i, boxes, k):
+    """Whether mover ``i``'s box over the step meets box ``k``."""
+    return (movers[i, MOVER_MIN_X] <= boxes[k, 2] and movers[i, MOVER_MAX_X] >= boxes[k, 0]
+            and movers[i, MOVER_MIN_Y] <= boxes[k, 3] and movers[i, MOVER_MAX_Y] >= boxes[k, 1])
 
 
 @kernel
@@ -197,7 +217,8 @@ def _participant_rows(ints, count, awake, asleep, movers):
     for r in range(dyn):
         body_row[awake[r]] = r
     row_kind, row_of = np.empty(dyn + count + 1, np.int64), np.empty(dyn + count + 1, np.int64)
-    row_kind[:dyn], row_of[:dyn] = DYNAMIC, awake
+    for r in range(dyn):  # (a loop: an array slice assignment compiles numba's string-formatting error path)
+        row_kind[r], row_of[r] = DYNAMIC, awake[r]
     pair, rows, static_row = np.empty((count, 2), np.int64), dyn, -1
     for k in range(count):
         kind, a, b = ints[k, KIND], ints[k, A], ints[k, B]
@@ -327,7 +348,7 @@ def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, aslee
         for j in range(3):
             state[body, X + j] = start[body, j] + displacement[r, j]
             state[body, VX + j] = rows[r, ROW_VX + j]
-        if math.hypot(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
+        if length(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
             fast[fast_count], moved[fast_count, 0], moved[fast_count, 1] = body, displacement[r, 0], displacement[r, 1]
             fast_count += 1
     return fast[:fast_count], moved[:fast_count]
@@ -347,7 +368,7 @@ def _may_hit_level(level, shapes, start, boxes, fast, moved):
         swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
         swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
         level.stamp[0] += 1
-        if segments_near(level, swept, 0, level.mark, level.stamp[0], near[:0]) > 0:
+        if segments_near(level, swept, np.int64(0), level.mark, level.stamp[0], near) > 0:
             keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = body, dx, dy
             kept += 1
     return keep_fast[:kept], keep_moved[:kept]
@@ -417,20 +438,20 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params
     if _nothing_to_do(state, movers):
         return _nothing(np.int64(RESTING), old_ints, old_floats)
     body_count = len(state)
-    asleep = _begin(state)
+    asleep, placed = _begin(state)
     start = np.empty((body_count, 3))
     for k in range(body_count):
         start[k, 0], start[k, 1], start[k, 2] = state[k, X], state[k, X + 1], state[k, ANGLE]
     place = placements(shapes, start, movers, body_count)
     boxes = boxes_of(shapes, place, settings[SPECULATIVE])
-    _wake_by_movers(state, asleep, boxes, movers)
+    _wake_by_changes(state, asleep, placed, boxes, movers, old_ints)
     if _count_true(asleep) == body_count:
         return _nothing(np.int64(ASLEEP), old_ints, old_floats)
     ints, floats, count = _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings)
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
     count, made = _squeezed(ints, floats, count, settings[CRUSH_DEPTH], events)
-    source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count)
+    source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count, placed)
     awake, at = np.empty(body_count - _count_true(asleep), np.int64), 0
     for k in range(body_count):
         if not asleep[k]:

@@ -1,0 +1,146 @@
+"""Body kinds together (issue 30): what a game that removes, moves and combines bodies sees them do."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.bodies import RigidBody
+from engine.geometry import RoundedPolygon
+from engine.platformer import PlatformerController, PlatformerInput
+from engine.types import WorldError
+from engine.world import KinematicBody, World
+from tests.character.levels import DT, HERO, standing_y, tiled_floor
+
+CRATE = RoundedPolygon.box(16, 16, radius=1)
+REST_Y = 2.0 + 16.0
+
+
+def _stack(world: World, x: float = 0.0, height: int = 3, base_y: float = REST_Y) -> list[RigidBody]:
+    return [world.add_body(RigidBody(CRATE, (x, base_y + 32.0 * i + 0.5 * i))) for i in range(height)]
+
+
+def _asleep(world: World, bodies: list[RigidBody], seconds: float = 4.0) -> None:
+    for _ in range(int(seconds / DT)):
+        world.step(DT)
+    assert all(b.sleeping for b in bodies)
+
+
+def _run(world: World, seconds: float) -> None:
+    for _ in range(int(seconds / DT)):
+        world.step(DT)
+
+
+# ------------------------------------------------------------------------------------------- D1 waking
+def test_removing_the_bottom_crate_of_a_sleeping_stack_lets_the_others_fall():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = _stack(world)
+    _asleep(world, stack)
+    world.remove(stack[0])
+    _run(world, 2.0)
+    assert stack[1].position[1] == pytest.approx(REST_Y, abs=1.0)
+    assert stack[2].position[1] == pytest.approx(REST_Y + 32.0, abs=1.5)
+
+
+def test_removing_or_moving_the_platform_under_sleeping_crates_lets_them_fall():
+    for how in ("remove", "teleport"):
+        world = World()
+        world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+        platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, 100.0)))
+        crates = _stack(world, base_y=100.0 + 6.0 + 16.0 + 0.5, height=2)
+        _asleep(world, crates)
+        if how == "remove":
+            world.remove(platform)
+        else:
+            platform.position = (1000.0, 100.0)
+        _run(world, 2.0)
+        assert crates[0].position[1] == pytest.approx(REST_Y, abs=1.0), how
+        assert crates[1].position[1] == pytest.approx(REST_Y + 32.0, abs=1.5), how
+
+
+def test_moving_the_bottom_crate_of_a_sleeping_stack_away_lets_the_others_fall():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = _stack(world)
+    _asleep(world, stack)
+    stack[0].position = (200.0, REST_Y)
+    _run(world, 2.0)
+    assert stack[1].position[1] == pytest.approx(REST_Y, abs=1.0)
+
+
+def test_a_crate_moved_into_mid_air_by_game_code_falls():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    (box,) = _stack(world, height=1)
+    _asleep(world, [box])
+    box.position = (0.0, 200.0)
+    _run(world, 2.0)
+    assert box.position[1] == pytest.approx(REST_Y, abs=1.0)
+
+
+def test_a_segment_added_through_a_sleeping_stack_wakes_it():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = _stack(world)
+    _asleep(world, stack)
+    world.add_segments([(-100.0, 40.0)], [(100.0, 40.0)])  # through the middle crate
+    world.step(DT)
+    assert not any(b.sleeping for b in stack[1:])
+
+
+def test_shrinking_the_bottom_crate_of_a_sleeping_stack_lets_the_others_settle_on_it():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = _stack(world)
+    _asleep(world, stack)
+    stack[0].shape = RoundedPolygon.box(16, 8, radius=1)  # half as tall: the others hang 16 px in the air
+    _run(world, 2.0)
+    assert stack[1].position[1] < REST_Y + 32.0 - 10.0
+
+
+# ------------------------------------------------------------------------------------------- D10 spin
+def test_a_resting_crate_given_a_huge_spin_is_not_launched():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    (box,) = _stack(world, height=1)
+    _run(world, 0.5)
+    box.angular_velocity = 1e4
+    highest = box.position[1]
+    for _ in range(int(1.0 / DT)):
+        world.step(DT)
+        highest = max(highest, box.position[1])
+        assert abs(box.angular_velocity) <= 100.0
+    assert highest < REST_Y + 32.0  # a hop, not a launch hundreds of px up
+    assert abs(box.position[0]) < 100.0
+
+
+# ------------------------------------------------------------------------------------------- D12 bad values
+def test_a_rigid_body_cannot_be_in_two_worlds():
+    first, second = World(), World()
+    box = first.add_body(RigidBody(CRATE, (0.0, 50.0), name="crate 7"))
+    with pytest.raises(WorldError, match="crate 7"):
+        second.add_body(box)
+    first.remove(box)
+    second.add_body(box)  # once out of the first, it may join another
+    assert box in second.bodies
+
+
+def test_a_negative_or_bad_dt_is_refused_by_the_controller():
+    world = World()
+    tiled_floor(world, range(-5, 5))
+    hero = world.add_character(HERO, (0.0, standing_y(0.0)))
+    controller = PlatformerController(hero)
+    for dt in (-1.0, 0.0, math.nan, math.inf):
+        with pytest.raises(WorldError, match="dt"):
+            controller.update(PlatformerInput(right=True), dt)
+
+
+def test_a_kinematic_body_refuses_a_bad_velocity_naming_itself():
+    lift = KinematicBody(RoundedPolygon.box(30, 6), (0.0, 0.0), name="lift 3")
+    for attribute, value in (("velocity", (math.nan, 0.0)), ("velocity", (1.0,)), ("angular_velocity", math.inf),
+                             ("angle", math.nan), ("position", (math.inf, 0.0))):
+        with pytest.raises(WorldError, match="lift 3"):
+            setattr(lift, attribute, value)
+    assert lift.velocity == (0.0, 0.0)
