@@ -268,9 +268,9 @@ def demo_objects() -> list[dict]:
         {"cls": "Checkpoint", "name": "hilltop", "x": 1168, "y": 224, "w": 32, "h": 64},
         {"cls": "Hazard", "name": "pit", "x": 1536, "y": 416, "w": 288, "h": 32},
         # The ferry shuttles between the pit's edges, flush with the ground at both ends.
-        {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1538, "y": 382, "w": 96, "h": 16,
+        {"id": 20, "cls": "MovingPlatform", "name": "ferry", "x": 1536, "y": 384, "w": 96, "h": 16,
          "props": {"path": 21, "speed": 70.0, "mode": "pingpong"}},
-        {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1586, "y": 390, "points": [(0, 0), (188, 0)]},
+        {"id": 21, "name": "ferry path", "kind": "polyline", "x": 1584, "y": 392, "points": [(0, 0), (192, 0)]},
         {"cls": "Pickup", "kind": "point", "x": 1680, "y": 320, "props": {"kind": "coin"}},
         {"cls": "Crate", "x": 1860, "y": 352, "w": 32, "h": 32},
         {"cls": "OneWay", "name": "ledge", "x": 2176, "y": 200, "w": 96, "h": 8},

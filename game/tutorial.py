@@ -9,9 +9,9 @@ path; each leads to the next through ``next_level``. A straight run (the recorde
    it with down + jump, or walk off its open end); then hill country pairing the two slopes every way, gaps
    over spikes, one-way ledges up to a cave of three one-way floors stepping down (drop through each, or
    walk off its end), a summit and its stepped descent, a long one-way bridge over spikes and the last,
-   highest hills. Every climb is a stack of ledges against a wall, every gap before the last section three
-   tiles at most, and no drop-through is required, so holding right and jumping at each gap or wall reaches
-   the goal (tests/game/test_fair_levels.py plays it so).
+   highest hills. Every climb is a stack of ledges against a wall, every gap three tiles at most, and no
+   drop-through is required, so holding right and jumping at each gap or wall reaches the goal
+   (tests/game/test_fair_levels.py plays it so).
 2. ``2_crates.tmx``: crates: a stack to climb, a crate to push under a ledge, a crate a spring throws up;
    then crates pushed into pits onto switches (opening the doors past them), a crate slid down into a
    valley and pushed to its far wall, walls climbed one crate each, a second spring, and a pyramid of ten.
@@ -224,10 +224,11 @@ def hills_layout() -> list[str]:
 
 
 PITS_1 = (range(231, 234), range(238, 241), range(246, 249), range(255, 262), range(346, 349), range(409, 412),
-          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 558))
-"""Level 1's gaps past the spikes at the start (each has spikes at the bottom). Until the last checkpoint
-they are three tiles at most (or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump
-started anywhere in the last tile before the edge clears them; the last section's are four."""
+          range(424, 427), range(436, 439), range(455, 489), range(531, 534), range(554, 557))
+"""Level 1's gaps past the spikes at the start (each has spikes at the bottom). They are three tiles at most
+(or split by a ledge): 56 % of the longest running jump (5.3 tiles), so a jump started anywhere in the last
+tile before the edge clears them. (The last one was four, which a jump from 36 px before the edge cleared
+only while the collision stood 2 px proud of each drawn edge.)"""
 
 
 def spikes(cols: range) -> dict:
@@ -470,10 +471,10 @@ def machines_objects() -> list[dict]:
         coin(15, GROUND - 4),
         {"cls": "Hazard", "name": "pit", "x": px(22), "y": px(HEIGHT - 1), "w": px(14), "h": 32},
         # The ferry shuttles across the pit, flush with the ground at both ends.
-        {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22) + 2, "y": px(GROUND) - 2, "w": 96, "h": 16,
+        {"id": 901, "cls": "MovingPlatform", "name": "ferry", "x": px(22), "y": px(GROUND), "w": 96, "h": 16,
          "props": {"path": 902, "speed": 80.0, "mode": "pingpong"}},
-        {"id": 902, "name": "ferry path", "kind": "polyline", "x": px(22) + 50, "y": px(GROUND) + 6,
-         "points": [(0, 0), (px(14) - 100, 0)]},
+        {"id": 902, "name": "ferry path", "kind": "polyline", "x": px(22) + 48, "y": px(GROUND) + 8,
+         "points": [(0, 0), (px(14) - 96, 0)]},
         coin(29, GROUND - 3),
         flag("Checkpoint", 38, GROUND, "after the ferry"),
         {"cls": "Ladder", "name": "ladder", "x": px(45), "y": px(upper), "w": 32, "h": px(6)},
@@ -493,9 +494,9 @@ def machines_objects() -> list[dict]:
         {"id": 903, "cls": "Door", "name": "gate", "x": px(90) + 8, "y": px(upper - 3), "w": 16, "h": 96},
         coin(95, upper - 1),
         flag("Checkpoint", 108, GROUND - 2, "meadow"),
-        {"id": 904, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2) - 2, "w": 96,
+        {"id": 904, "cls": "MovingPlatform", "name": "lift", "x": px(123), "y": px(GROUND - 2), "w": 96,
          "h": 16, "props": {"path": 905, "speed": 60.0, "mode": "pingpong", "one_way": True}},
-        {"id": 905, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 6,
+        {"id": 905, "name": "lift path", "kind": "polyline", "x": px(123) + 48, "y": px(GROUND - 2) + 8,
          "points": [(0, 0), (0, -px(8))]},
         coin(124, 5),
         flag("Checkpoint", 128, 3, "wall top"),
@@ -530,9 +531,9 @@ def machines_objects() -> list[dict]:
         coin(275, 7),
         coin(268, GROUND - 1), coin(269, GROUND - 1), coin(270, GROUND - 1),  # under the shelf (its switch is up on it)
         {"id": 915, "cls": "Door", "name": "gate", "x": px(282) + 8, "y": px(GROUND - 3), "w": 16, "h": 96},
-        {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND) - 2, "w": 96,
+        {"id": 916, "cls": "MovingPlatform", "name": "fast lift", "x": px(292), "y": px(GROUND), "w": 96,
          "h": 16, "props": {"path": 917, "speed": 70.0, "mode": "pingpong", "one_way": True}},
-        {"id": 917, "name": "fast lift path", "kind": "polyline", "x": px(292) + 48, "y": px(GROUND) + 6,
+        {"id": 917, "name": "fast lift path", "kind": "polyline", "x": px(292) + 48, "y": px(GROUND) + 8,
          "points": [(0, 0), (0, -px(GROUND - 4))]},
         coin(293, 8),
         flag("Checkpoint", 296, 4, "plateau"),
@@ -564,10 +565,10 @@ def ferry(first_id: int, name: str, cols: range, speed: float) -> list[dict]:
     """A moving platform shuttling across the pit over ``cols`` flush with the ground at both ends, and its
     path (ids ``first_id`` and the next)."""
     return [
-        {"id": first_id, "cls": "MovingPlatform", "name": name, "x": px(cols.start) + 2, "y": px(GROUND) - 2,
+        {"id": first_id, "cls": "MovingPlatform", "name": name, "x": px(cols.start), "y": px(GROUND),
          "w": 96, "h": 16, "props": {"path": first_id + 1, "speed": speed, "mode": "pingpong"}},
-        {"id": first_id + 1, "name": f"{name} path", "kind": "polyline", "x": px(cols.start) + 50,
-         "y": px(GROUND) + 6, "points": [(0, 0), (px(len(cols)) - 100, 0)]},
+        {"id": first_id + 1, "name": f"{name} path", "kind": "polyline", "x": px(cols.start) + 48,
+         "y": px(GROUND) + 8, "points": [(0, 0), (px(len(cols)) - 96, 0)]},
     ]
 
 

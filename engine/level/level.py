@@ -22,6 +22,7 @@ from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, MAX_WORLD_MAPS, ObjectRef, TileLayer
 from .objects import LevelObject
+from .insets import ThinPart, inset_one_way, inset_rings
 from .outlines import merge_packed, ring_segments
 from .project import Project, find_project, read_project
 from .source import path_kind, resolve_name
@@ -47,6 +48,8 @@ MIN_BODY_SIZE = 1.0
 _MIN_AREA = 1e-6
 """Square pixels. A Solid with less area than this has none."""
 MAP_SUFFIXES = (".tmx", ".tmj", ".json")
+_THIN_WARNINGS = 10
+"""Thin parts warned about one by one; beyond this many, one more warning counts the rest."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,22 @@ class Entity:
 
 
 @dataclass
+class Collision:
+    """The static geometry a level hands the world: thick segments of ``radius`` px whose rounded surface lies
+    on the drawn edges of tiles and objects (their cores are inset by the radius, see
+    :mod:`engine.level.insets`). Engine frame: pixels, y up."""
+
+    radius: float = DEFAULT_SEGMENT_RADIUS
+    rings: list[list[Vec2]] = field(default_factory=list)
+    """Closed chains: the cores of :attr:`Level.solid_rings`."""
+    chains: list[list[Vec2]] = field(default_factory=list)
+    """Open chains: solid polylines on their drawn line, a spur along each sharp tip, and the centre lines of
+    parts thinner than twice the radius."""
+    one_way: list[tuple[Vec2, Vec2, Vec2]] = field(default_factory=list)
+    """One-way segments (start, end, pass direction): the cores of :attr:`Level.one_way`."""
+
+
+@dataclass
 class Level:
     """A loaded level: static geometry, entities and map properties, in the engine frame."""
 
@@ -103,11 +122,11 @@ class Level:
     next_level: str
     properties: dict[str, Any]
     solid_rings: list[list[Vec2]]
-    """Closed outlines of merged tiles and solid objects."""
+    """Closed outlines of merged tiles and solid objects, on their drawn edges."""
     solid_chains: list[list[Vec2]]
-    """Open chains (solid polylines)."""
+    """Open chains (solid polylines), on their drawn lines."""
     one_way: list[tuple[Vec2, Vec2, Vec2]]
-    """One-way segments: (start, end, the direction a character must come from)."""
+    """One-way segments on the drawn tops: (start, end, the direction a character must come from)."""
     spawn: Vec2 | None
     entities: list[Entity]
     problems: list[Problem]
@@ -118,6 +137,9 @@ class Level:
     """What the factories of the last :meth:`build_world` made, with the object each was made from."""
     project: Path | None = None
     """The Tiled project file that declares this map's classes, if one was found."""
+    collision: Collision = field(default_factory=Collision)
+    """What :meth:`build_world` adds to the world: the outlines above with their cores inset, so bodies rest
+    on the drawn edges."""
     _unbuilt: list[Problem] = field(default_factory=list)
     """The warnings of the last :meth:`build_world` about objects nothing was made for (in :attr:`problems`)."""
 
@@ -170,12 +192,13 @@ class Level:
         logging.getLogger("ledgekit.level").warning("%s", problem)
 
     def _add_static(self, world: World) -> None:
-        r = self.segment_radius
-        for ring in self.solid_rings:
+        collision = self.collision
+        r = collision.radius
+        for ring in collision.rings:
             world.add_chain(ring, r, closed=True)
-        for chain in self.solid_chains:
+        for chain in collision.chains:
             world.add_chain(chain, r, closed=False)
-        for a, b, direction in self.one_way:
+        for a, b, direction in collision.one_way:
             world.add_segments([a], [b], r, one_way=direction)
 
     def _make(self, factory: Callable[[LevelObject, World], Any], obj: LevelObject, world: World) -> Any:
@@ -425,12 +448,35 @@ class _Builder:
                              f"0..{self.map_h:g} px): the player starts there", spawn)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         rings = merge_packed(*static.all_polygons())
+        collision = self.collision(rings, static.chains, one_way, radius)
         objects = self.level_objects()
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),
             rings, static.chains, one_way, self.up(*spawns[0].center()) if spawns else None, entities,
             self.problems, tmx, objects, project=self.project.path if self.project is not None else None,
+            collision=collision,
         )
+
+    def collision(self, rings: list[list[Vec2]], chains: list[list[Vec2]], one_way: list[tuple[Vec2, Vec2, Vec2]],
+                  radius: float) -> Collision:
+        """The world's static geometry: the drawn outlines with their cores inset by ``radius``; a warning for
+        each part too thin to inset (it collides along its centre line instead)."""
+        insets = inset_rings(rings, radius)
+        for part in insets.thin[:_THIN_WARNINGS]:
+            self.thin_part(part, radius)
+        if len(insets.thin) > _THIN_WARNINGS:
+            self.problem("warning", f"{len(insets.thin) - _THIN_WARNINGS} more solid parts are thinner than twice "
+                         f"the segment radius ({2 * radius:g} px) and collide along their centre lines")
+        lines = [list(c) for c in chains] + insets.spurs + [list(part.line) for part in insets.thin]
+        return Collision(radius, insets.rings, lines, inset_one_way(one_way, radius))
+
+    def thin_part(self, part: ThinPart, radius: float) -> None:
+        proud = max(0.0, radius - part.thickness / 2)
+        self.problems.append(Problem(
+            "warning", self.file, f"a solid part {part.thickness:.3g} px thick is thinner than twice the segment "
+            f"radius ({2 * radius:g} px): it collides along its centre line, {proud:.3g} px outside its drawn edges "
+            f"(make it at least {2 * radius:g} px thick, or lower the map property segment_radius)",
+            position=part.where))
 
     # -------------------------------------------------------------- classes and objects for the game
     def other_class(self, obj: MapObject) -> None:

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.polygon import orient
 
 from ..geometry import Vec2
 
@@ -59,7 +60,8 @@ _SIMPLE_MAX = 6
 
 def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[Vec2]]:
     """Union of the given polygons (each a ring of points, either winding) as a list of rings: every
-    outer boundary and every hole, without repeated or collinear vertices."""
+    outer boundary and every hole, without repeated or collinear vertices, solid on the left (outer
+    boundaries counter-clockwise, holes clockwise, in a y-up frame)."""
     rings = list(polygons)
     points = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
     return merge_packed(points, np.array([len(ring) for ring in rings], dtype=np.int64))
@@ -127,6 +129,7 @@ def _shapely_parts(rings: list[np.ndarray]) -> list[Polygon]:
 def _shapely_union(rings: list[np.ndarray]) -> list[list[Vec2]]:
     out: list[list[Vec2]] = []
     for part in _shapely_parts(rings):
+        part = orient(part, 1.0)  # outer boundary counter-clockwise, holes clockwise, as the fast path gives
         for ring in [part.exterior, *part.interiors]:
             cleaned = _drop_collinear([(float(x), float(y)) for x, y in ring.coords[:-1]])
             if len(cleaned) >= 3:

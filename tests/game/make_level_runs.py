@@ -109,6 +109,18 @@ def stomp():
     return move
 
 
+def drop_to(x):
+    """Creep left off what the hero stands on towards ``x`` (px) and steer in the air to land over ``x``."""
+    def move(s):
+        while s.hero.on_floor and s.hero.position[0] > x:
+            slow = abs(s.hero.velocity[0]) < 40  # a run off the edge would overshoot
+            yield {"left"} if slow else set()
+        while not s.hero.on_floor:
+            hx = s.hero.position[0]
+            yield {"left"} if hx > x + 2 else {"right"} if hx < x - 2 else set()
+    return move
+
+
 def walk_left(x):
     def move(s):
         while s.hero.position[0] > x:
@@ -255,6 +267,7 @@ PLANS = {
         run(2180, hop=False),  # off the top, push the crate onto the spring: both fly up to the next floor
         until(lambda s: s.hero.on_floor, ("right",)),
         jump_to(2090),  # back over the crate, to push it
+        drop_to(2110),  # (off its top, if the jump landed there: onto the ledge's last pixels, not the spring)
         run(2660, hop=False),  # push it to the wall, under the high ledge
         push_until_stuck(),
         jump_to(2704), jump_to(2690), jump_to(2790),  # onto the crate, up through the ledge, to the top
@@ -281,6 +294,7 @@ PLANS = {
         run(7972, hop=False),  # the crate onto the second spring: both fly up
         until(lambda s: s.hero.on_floor, ("right",)),
         hold((), 60),  # (the crate lands ahead)
+        drop_to(7990),  # (off its top, if the hero landed there: behind it, to push)
         run(8340, hop=False),  # push it under the ledge, against the wall
         push_until_stuck(),
         jump_to(8400), jump_to(8386), jump_to(8486),  # onto the crate, up through the ledge, to the top
