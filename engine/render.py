@@ -135,8 +135,8 @@ class CharacterLook:
     """Pose -> its animation, whose frames are keys of :attr:`frames`."""
     foot: float | None = None
     """Where the pictures' bottom edge goes, relative to the character's position (px, y up); ``None``: the
-    bottom of the character's shape less the level's ``segment_radius`` (a floor is a thick segment along the
-    tiles' edge, so the shape rests that far above the edge Tiled draws; the feet go on the drawn edge)."""
+    bottom of the character's shape less its mover's ``skin`` (level collision lies on the edges Tiled draws,
+    and a standing character keeps ``skin`` px above the floor: the feet go on the drawn edge)."""
     pace: Mapping[str, float] = field(default_factory=lambda: {"run": 120.0, "climb": 60.0})
     """Pose -> the character's speed (px/s) at which its animation plays at its own fps; faster plays it faster
     (legs that keep up with the ground). A pose not named plays at its fps."""
@@ -206,8 +206,7 @@ class CharacterSprite:
     :meth:`LevelRenderer.show_character`). The renderer places, animates and flips it; the game may set
     :attr:`hurt`, :attr:`scale` and :attr:`visible`."""
 
-    def __init__(self, character: Character, look: CharacterLook, controller: Any, key: str,
-                 floor_radius: float = 0.0) -> None:
+    def __init__(self, character: Character, look: CharacterLook, controller: Any, key: str) -> None:
         self.character, self.look, self.controller = character, look, controller
         self.textures = {frame: (arcade.Texture(picture, hash=f"{key}-{frame}-r"),
                                  arcade.Texture(picture.transpose(Image.Transpose.FLIP_LEFT_RIGHT), hash=f"{key}-{frame}-l"))
@@ -223,7 +222,7 @@ class CharacterSprite:
         self.pose = self.animator.state
         """The pose shown (see :func:`engine.play.character_pose`)."""
         box = character.shape.local_aabb
-        self._foot = look.foot if look.foot is not None else box.min_y - floor_radius
+        self._foot = look.foot if look.foot is not None else box.min_y - character.config.skin
 
     @property
     def visible(self) -> bool:
@@ -645,8 +644,7 @@ class LevelRenderer:
         old = self._shown.pop(id(character), None)
         if old is not None:
             self.characters.remove(old.sprite)
-        shown = self._shown[id(character)] = CharacterSprite(character, look, controller, f"ledgekit-look-{id(self)}",
-                                                             self.level.segment_radius)
+        shown = self._shown[id(character)] = CharacterSprite(character, look, controller, f"ledgekit-look-{id(self)}")
         self.characters.append(shown.sprite)
         shown.animate(0.0)
         shown.place(1.0)

@@ -53,7 +53,7 @@ LAYOUT = [
 CELLS = {"#": GROUND, "/": SLOPE_UP, "\\": SLOPE_DOWN, "=": PLANK}
 
 OBJECTS = [
-    ("Spawn", 'x="64" y="364"', "<point/>", ""),  # the hero's centre: 16 px + the floor's 2 px above it
+    ("Spawn", 'x="64" y="367"', "<point/>", ""),  # the hero's centre: 16 px (+ 1 to spare) over the floor
     ("Sign", 'x="176" y="320" width="96" height="32"', "", '<property name="text" value="arrows run, space jumps"/>'),
     ("Sign", 'x="464" y="160" width="160" height="32"', "",
      '<property name="text" value="down + jump drops through"/>'),

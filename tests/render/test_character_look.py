@@ -130,17 +130,19 @@ def test_in_the_air_it_shows_the_jump_pose_and_a_fall_falls_back_to_it(folder):
 
 def test_the_picture_stands_on_the_characters_feet(folder):
     """The picture's bottom row is the floor's drawn edge: the shape's bottom (16 px below the centre: the 20 x 32
-    box) less the level's segment radius (2 px: the shape rests on the thick floor segment's top, 2 px above its
-    edge); its top is 36 px above that, and nothing of it shows below the feet."""
+    box) less the mover's skin (0.5 px: collision lies on the drawn edge, and a standing character keeps the
+    skin above it); its top is 36 px above that, and nothing of it shows below the feet."""
     stage, renderer = _staged(folder, CharacterLook.from_tileset(folder / "hero.tsx"))
     _step(stage, renderer, PlatformerInput(), 30)
     x, y = stage.player.position
-    assert (x, y) == (round(x), round(y))  # (whole pixels: the rows below are exact)
-    image = _picture(renderer, (x, y))
-    assert y - 18 == 16  # (the Solid's top edge: 112 px down a 128 px map)
-    # The centre is the boundary of rows 49 and 50 (100 px high, y down): the feet are at the one of 67 / 68.
+    skin = stage.player.config.skin
+    assert (x, y - skin) == (round(x), round(y - skin))  # (whole pixels: the rows below are exact)
+    image = _picture(renderer, (x, y - skin))
+    assert y - 16 - skin == 16  # (the Solid's top edge: 112 px down a 128 px map)
+    # The view's centre (16 px above the feet) is the boundary of rows 49 and 50 (100 px high, y down): the
+    # feet are at the one of 65 / 66.
     column = [image.getpixel((95, row)) for row in range(100)]
-    assert [row for row, color in enumerate(column) if color == COLORS[0]] == list(range(32, 68))
+    assert [row for row, color in enumerate(column) if color == COLORS[0]] == list(range(30, 66))
 
 
 def test_a_sprite_sheet_look_draws_as_the_tileset_one(folder):
