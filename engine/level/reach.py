@@ -27,6 +27,7 @@ import time
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,9 @@ CELL = 8.0
 """Pixels: the grid the player's position is told apart by."""
 VX_BUCKET, VY_BUCKET = 50.0, 100.0
 """px/s: the steps the player's velocity is told apart by (across, up)."""
-NEAR_X, NEAR_Y, THING_CELL = 320.0, 240.0, 16.0
-"""Pixels: crates and platforms within this box around the player count in a state's key, by their position to
+NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
+"""Pixels: crates within the first box around the player (half width, half height), platforms within the second
+(a ferry across a pit may be that far when the wait for it starts), count in a state's key, by their position to
 ``THING_CELL`` px."""
 SPRING_FRAMES = 30
 """Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
@@ -174,7 +176,8 @@ _SIDES = ("left", "", "right")
 RUN = {side: _Move(((16, _hold(side)),), until_airborne=True) for side in ("left", "right")}
 STEP_ASIDE = tuple(_Move(((4, _hold(side)),), until_airborne=True) for side in ("left", "right"))
 """A few pixels across (from rest): to stand just so under a coin, on a spring's edge."""
-WAIT = _Move(((8, _NONE),), until_airborne=True)
+WAIT = _Move(((20, _NONE),), until_airborne=True)
+"""Long enough for a platform at 60 px/s to move a whole ``THING_CELL``: each wait for a ferry is a new state."""
 JUMPS = tuple(_Move(((held, _hold(side, "jump")), (40 - held, _hold(side))), until_landing=True)
               for held in (40, 5) for side in _SIDES)
 """Full and short jumps, left, straight up and right, steered the same way until landing (at most 40 frames)."""
@@ -193,8 +196,9 @@ def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
     if player.on_floor:
         floor = player.floor_collider
         one_way = floor is not None and floor.one_way is not None
-        return [RUN["right"], RUN["left"], *JUMPS, WAIT, *grab, *([DROP, CLIMB["down"]] if one_way else []),
-                *STEP_ASIDE]
+        riding = player.platform is not None and any(player.platform.velocity)
+        return [*([WAIT] if riding else []), RUN["right"], RUN["left"], *JUMPS, *([] if riding else [WAIT]), *grab,
+                *([DROP, CLIMB["down"]] if one_way else []), *STEP_ASIDE]
     return [*STEER, *grab, *(JUMPS if after_run else ())]  # just over an edge: a jump in coyote time
 
 
@@ -233,8 +237,8 @@ class _Search:
         self.snapshots = _Snapshots(root)
         self.result = ReachResult(level.path, None, [], budget=budget)
         self._targets(root)
-        self.by_tag_and_id = {(t.kind, t.object_id): t for t in [self.result.goal, *self.result.targets]
-                              if t is not None and t.object_id is not None}
+        targets = [t for t in [self.result.goal, *self.result.targets] if t is not None and t.object_id is not None]
+        self.by_tag_and_id: dict[tuple[Any, Any], Target] = {(t.kind, t.object_id): t for t in targets}
         self.progress = progress
         self.start = time.process_time()
         self.deadline = self.start + budget
@@ -281,7 +285,8 @@ class _Search:
             return 0.0, index
         dx, dy = target.position[0] - node.position[0], target.position[1] - node.position[1]
         toward = 0 if abs(dx) < CELL else (1 if dx > 0 else -1)
-        return math.hypot(dx, dy), index + (0 if move.side == toward else 20 if move.side == 0 else 40)
+        side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
+        return math.hypot(dx, dy), index + side_rank
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
@@ -400,10 +405,10 @@ class _Search:
         x, y = player.position
         vx, vy = player.velocity
         near = []
-        for group in (world.bodies, world.kinematic_bodies):
+        for group, (near_x, near_y) in ((world.bodies, NEAR_CRATE), (world.kinematic_bodies, NEAR_PLATFORM)):
             for index, thing in enumerate(group):
                 tx, ty = thing.position
-                if abs(tx - x) <= NEAR_X and abs(ty - y) <= NEAR_Y:
+                if abs(tx - x) <= near_x and abs(ty - y) <= near_y:
                     near.append((index, round(tx / THING_CELL), round(ty / THING_CELL)))
         switches = tuple(s.pressed for s in stage.find(self.switch_class))
         return (round(x / CELL), round(y / CELL), round(vx / VX_BUCKET), round(vy / VY_BUCKET), player.on_floor,
@@ -444,6 +449,10 @@ class _Search:
         return bool(stage.rules.complete)
 
 
+def _reached(target: Target) -> bool:
+    return bool(target.reached)
+
+
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) else None
 
@@ -473,7 +482,7 @@ def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shap
         for target in sorted(result.targets, key=lambda t: (t.position[0], t.position[1], t.object_id or 0)):
             if not target.reached and search.open:
                 search.retarget(target)
-                search.run_until(lambda: bool(target.reached))
+                search.run_until(partial(_reached, target))
     except _Budget:
         pass
     _settle(result, search.goal_node is not None)

@@ -28,7 +28,7 @@ BUDGET = 120.0
 """CPU seconds: far more than these small maps need (they are searched to the end in a few seconds)."""
 
 
-def jump_numbers(cfg: PlatformerConfig = PlatformerConfig()) -> tuple[float, float]:
+def jump_numbers(cfg: PlatformerConfig) -> tuple[float, float]:
     """(highest jump, px; time in the air of a held jump back down to the height it left, s), from the
     controller's rules: take-off speed sqrt(2 g jump_height), lighter gravity while |vy| < apex_threshold and
     jump held, heavier gravity falling."""
@@ -41,7 +41,7 @@ def jump_numbers(cfg: PlatformerConfig = PlatformerConfig()) -> tuple[float, flo
     return height, t_rise + t_apex + t_fall
 
 
-HIGHEST, AIR_TIME = jump_numbers()
+HIGHEST, AIR_TIME = jump_numbers(PlatformerConfig())
 LONGEST = PlatformerConfig().run_speed * AIR_TIME
 """px the hero's centre travels across in a held running jump."""
 WIDEST_GAP = PlatformerConfig().run_speed * (AIR_TIME + PlatformerConfig().coyote_time) + HERO_WIDTH
@@ -193,6 +193,7 @@ def test_a_tiny_budget_says_not_decided_rather_than_unreachable(tmp_path):
     assert "not decided within the budget" in problems[0].message
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_verdict_and_exits_1_for_an_unreachable_goal(tmp_path, capsys):
     path = ledge_map(tmp_path, HIGHEST_LEDGE + 4)
     assert main(["check", "--reach", "--reach-budget", str(BUDGET), str(path)]) == 1
