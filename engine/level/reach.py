@@ -50,6 +50,9 @@ NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
 ``THING_CELL`` px."""
 SPRING_FRAMES = 30
 """Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
+HEIGHT_WEIGHT = 0.3
+"""How much a px of height counts against a px across in how far a state ranks from its target: levels climb
+walls and ladders on the way across, and a climb should not look like a step back."""
 PROGRESS_EVERY = 2.0
 """CPU seconds between progress reports."""
 
@@ -213,6 +216,8 @@ class _Node:
     frames: tuple[Hold, ...]
     position: tuple[float, float]
     untried: int = 0
+    distance: float = 0.0
+    """How far from the target it ranks (px)."""
 
 
 class _Budget(Exception):
@@ -270,27 +275,41 @@ class _Search:
                 self.result.targets.append(target)
 
     # ---------------------------------------------------------------- the frontier
-    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], after_run: bool) -> None:
-        """A new state: snapshot it and put every move worth trying from it on the frontier."""
+    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], after_run: bool,
+              waited: bool = False) -> None:
+        """A new state: snapshot it and put every move worth trying from it on the frontier. A state reached by
+        waiting is ranked no farther than the one it waited in: a ferry may carry the player away before it
+        turns, and the wait for it is the way on."""
         moves = _moves(stage, stage.find(self.ladder_class), after_run)
         node = _Node(self.snapshots.save(stage), parent, frames, stage.player.position, len(moves))
+        node.distance = self._distance(node.position)
+        if waited and parent is not None:
+            node.distance = min(node.distance, parent.distance)
         for index, move in enumerate(moves):
             self.counter += 1
             heapq.heappush(self.open, (*self._rank(node, move, index), self.counter, node, move))
 
+    def _distance(self, position: tuple[float, float]) -> float:
+        target = self.target
+        if target is None:
+            return 0.0
+        return math.hypot(target.position[0] - position[0], HEIGHT_WEIGHT * (target.position[1] - position[1]))
+
     def _rank(self, node: _Node, move: _Move, index: int) -> tuple[float, int]:
-        """(distance from the state to the target, px; the move's rank: those heading for it first)."""
+        """(how far the state is from the target, px; the move's rank: those heading for it first)."""
         target = self.target
         if target is None:
             return 0.0, index
-        dx, dy = target.position[0] - node.position[0], target.position[1] - node.position[1]
+        dx = target.position[0] - node.position[0]
         toward = 0 if abs(dx) < CELL else (1 if dx > 0 else -1)
         side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
-        return math.hypot(dx, dy), index + side_rank
+        return node.distance, index + side_rank
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
         self.target = target
+        for node in {id(entry[3]): entry[3] for entry in self.open}.values():
+            node.distance = self._distance(node.position)
         self.open = [(*self._rank(node, move, rank % 20), order, node, move)
                      for _, rank, order, node, move in self.open]
         heapq.heapify(self.open)
@@ -322,7 +341,8 @@ class _Search:
             return
         self.seen.add(key)
         self.result.states += 1
-        self._keep(stage, parent, frames, after_run=ended == "airborne" and not move.until_landing)
+        self._keep(stage, parent, frames, after_run=ended == "airborne" and not move.until_landing,
+                   waited=move is WAIT)
 
     def _play(self, stage: Any, move: _Move) -> tuple[tuple[Hold, ...], str]:
         """Step ``stage`` through ``move``; returns the buttons of each step and how it ended (``dead``,
