@@ -1,19 +1,20 @@
 """Can the level be finished? ``ledgekit check --reach``: a search over what the player can do, simulated with
 the real stage (world, mover, platformer controller, rules and the standard building blocks), from the Spawn.
 
-The search plays short *moves* (run left or right for up to 16 frames, wait 8 frames, jump with jump held 5
-or 40 frames in one of three directions until landing, steer in the air, drop through a one-way floor, climb
-a ladder) from saved states: every state reached is kept as a pickled snapshot of the whole stage, and a new
-move starts from a copy of it. States are told apart by the player's cell (8 px), velocity (50 px/s across,
-100 px/s up), floor and ladder, which switches are pressed, and where the crates, platforms, doors and
-enemies near the player are (to 16 px): a state whose key was seen before is dropped. A move in which the
-player dies is dropped. The next state to continue from is the one nearest (box to box) to the current
-target: the Goal first, then each pickup and checkpoint not touched yet. Nothing here is random and no
-result depends on the clock, except where the CPU budget (``time.process_time``) cuts the search: then the
-outcome says "not decided within the budget".
+The search plays short *moves* (run left or right 16 frames, step 4 frames, wait 20 frames, full and short
+jumps left, up and right steered until landing, steering in the air, a jump in coyote time just over an
+edge, drop through a one-way floor, climb a ladder) from kept states: every new state is kept as a pickled
+copy of the whole stage, and a move starts from a fresh copy of it. States are told apart by the player's
+cell (8 px), velocity (50 px/s across, 100 px/s up), floor and ladder, the switches pressed, the number of
+enemies left, and where the crates and platforms near the player are (to 16 px): a state whose key was seen
+before is dropped, and so is a move in which the player dies. The next move played is one from the state
+nearest the current target (the Goal first, then each pickup and checkpoint not touched yet), one heading
+its way first. Crates, springs, platforms, doors and enemies are simulated, not approximated.
 
-A route to the Goal is checked by playing it again on a fresh stage from the Spawn: it must reach the Goal
-with no death. Units: pixels, seconds, engine frame (y up).
+Nothing here is random and no result depends on the clock, except where the CPU budget
+(``time.process_time``) cuts the search: then the outcome says "not decided within the budget". A route to
+the Goal is checked by playing it again on a fresh stage from the Spawn: it must reach the Goal with no death.
+Units: pixels, seconds, engine frame (y up).
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ class ReachResult:
     steps: int = 0
     """Physics steps simulated."""
     cpu_seconds: float = 0.0
+    goal_cpu_seconds: float | None = None
+    """CPU seconds the search took to find the route to the Goal (``None``: not found)."""
     exhausted: bool = False
     """Every state reachable (as the search tells them apart) was explored."""
     budget: float = 0.0
@@ -499,6 +502,8 @@ def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shap
     try:
         if result.goal is not None:
             search.run_until(lambda: search.goal_node is not None)
+            if search.goal_node is not None:
+                result.goal_cpu_seconds = time.process_time() - search.start
         for target in sorted(result.targets, key=lambda t: (t.position[0], t.position[1], t.object_id or 0)):
             if not target.reached and search.open:
                 search.retarget(target)
@@ -563,16 +568,19 @@ def _problem(severity: str, file: str, target: Target, message: str) -> Problem:
 
 def summary(result: ReachResult) -> str:
     """One line: what was reached, how long the route plays, how much was searched and in how much CPU."""
-    reached = {kind: sum(1 for t in result.targets if t.kind == kind and t.reached) for kind in ("pickup", "checkpoint")}
-    totals = {kind: sum(1 for t in result.targets if t.kind == kind) for kind in ("pickup", "checkpoint")}
-    goal = "goal reached" if result.route else "goal not reached"
+    counts = []
+    for kind in ("pickup", "checkpoint"):
+        of_kind = [t for t in result.targets if t.kind == kind]
+        counts.append(f"{sum(1 for t in of_kind if t.reached)}/{len(of_kind)} {kind}s")
     if result.route:
-        goal += f" in {len(result.route) * STEP:.1f} s of play" + ("" if result.route_plays else " (does not replay)")
-    return (f"reach: {result.path}: {goal}; {reached['pickup']}/{totals['pickup']} pickups, "
-            f"{reached['checkpoint']}/{totals['checkpoint']} checkpoints; {result.states} states, "
-            f"{result.steps} steps in {result.cpu_seconds:.1f} s CPU"
-            + ("" if result.exhausted or not result.route else " (search cut by the budget)"
-               if any(t.reached is None for t in result.targets) else ""))
+        goal = (f"goal reached in {len(result.route) * STEP:.1f} s of play"
+                + ("" if result.route_plays else " (the route does not replay)")
+                + f", found in {result.goal_cpu_seconds or 0.0:.1f} s CPU")
+    else:
+        goal = "goal not reached" if result.goal is not None else "no goal"
+    undecided = any(t.reached is None for t in [result.goal, *result.targets] if t is not None)
+    return (f"reach: {result.path}: {goal}; {', '.join(counts)}; {result.states} states, {result.steps} steps in "
+            f"{result.cpu_seconds:.1f} s CPU" + (" (cut by the budget)" if undecided else ""))
 
 
 def route_segments(route: Iterable[Hold]) -> list[dict[str, Any]]:
