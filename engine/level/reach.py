@@ -247,6 +247,8 @@ class _Search:
         self._targets(root)
         targets = [t for t in [self.result.goal, *self.result.targets] if t is not None and t.object_id is not None]
         self.by_tag_and_id: dict[tuple[Any, Any], Target] = {(t.kind, t.object_id): t for t in targets}
+        self.unreached = [t for t in [self.result.goal, *self.result.targets] if t is not None]
+        """The targets not touched yet (how near the player comes to each is noted every step)."""
         self.progress = progress
         self.start = time.process_time()
         self.deadline = self.start + budget
@@ -405,20 +407,18 @@ class _Search:
         for event in stage.world.events:
             if event.kind == "begin" and event.b is player:
                 target = self.by_tag_and_id.get((getattr(event.a, "tag", None), self.object_id(event.a)))
-                if target is not None:
+                if target is not None and not target.reached:
                     target.reached = True
-        box = player.aabb()
+                    self.unreached.remove(target)
+        left, bottom, right, top = player.aabb()
         for target in self.unreached:
             min_x, min_y, max_x, max_y = target.box
-            dx = max(min_x - box.max_x, box.min_x - max_x, 0.0)
-            dy = max(min_y - box.max_y, box.min_y - max_y, 0.0)
-            gap = math.hypot(dx, dy)
-            if gap < target.closest:
-                target.closest, target.closest_at = gap, player.position
-
-    @property
-    def unreached(self) -> list[Target]:
-        return [t for t in [self.result.goal, *self.result.targets] if t is not None and not t.reached]
+            dx = max(min_x - right, left - max_x, 0.0)
+            dy = max(min_y - top, bottom - max_y, 0.0)
+            if dx < target.closest and dy < target.closest:  # (most are far: skip the square root)
+                gap = math.hypot(dx, dy)
+                if gap < target.closest:
+                    target.closest, target.closest_at = gap, player.position
 
     def _key(self, stage: Any) -> tuple:
         """What tells states apart: the player's cell, velocity step, floor and ladder; the switches pressed;
