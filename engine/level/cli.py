@@ -29,6 +29,8 @@ from .find import find_map, maps_in
 from .level import LevelError, Problem, check_level
 
 MAP_PATTERNS = ("*.tmx", "*.tmj")
+DEFAULT_REACH_BUDGET = 30.0
+"""CPU seconds ``--reach`` may search each map for, unless ``--reach-budget`` says otherwise."""
 
 
 def shipped_folder() -> Path | None:
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--shipped", action="store_true", help="also check every level Ledgekit ships (the demo's)")
     check.add_argument("--reach", action="store_true",
                        help="also search, with the real physics, whether the Goal, pickups and checkpoints can be reached")
-    check.add_argument("--reach-budget", type=float, default=30.0, metavar="SECONDS",
+    check.add_argument("--reach-budget", type=float, metavar="SECONDS",
                        help="CPU seconds the --reach search may take per map (default 30)")
     check.add_argument("--route", type=Path, metavar="FILE",
                        help="with --reach: write the route to the Goal as a --input file (a folder for several maps)")
@@ -94,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.shipped and shipped is None:
         print("ledgekit check: this installation ships no levels (game.levels is missing)", file=sys.stderr)
         return 2
-    if (args.route is not None or args.reach_budget != 30.0) and not args.reach:
+    if (args.route is not None or args.reach_budget is not None) and not args.reach:
         check.error("--route and --reach-budget go with --reach")
-    if not (args.reach_budget > 0 and args.reach_budget < float("inf")):
+    budget = DEFAULT_REACH_BUDGET if args.reach_budget is None else args.reach_budget
+    if not 0 < budget < float("inf"):
         check.error(f"--reach-budget must be a positive number of seconds, got {args.reach_budget!r}")
-    reach = _Reach(args.reach_budget, args.route) if args.reach else None
+    reach = _Reach(budget, args.route) if args.reach else None
     return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [], reach)
 
 
@@ -141,17 +144,26 @@ class _Reach:
         self.tty = sys.stderr.isatty()
 
     def problems(self, path: Path, several: bool) -> list[Problem]:
+        from ..types import WorldError
         from .reach import reach_problems, search_reach, summary, write_route
 
-        result = search_reach(path, self.budget, progress=self._progress)
-        if self.tty:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
+        try:
+            result = search_reach(path, self.budget, progress=self._progress)
+        except (LevelError, WorldError) as error:  # (a factory refusing an object: only building finds it)
+            return [Problem("error", str(path), f"--reach cannot build the level: {error}")]
+        finally:
+            if self.tty:
+                print("\r\033[K", end="", file=sys.stderr, flush=True)
         print(summary(result))
+        problems = reach_problems(result)
         if self.route is not None and result.route:
             target = self.route / f"{path.stem}.json" if several else self.route
-            write_route(result, target)
-            print(f"route: {target} ({len(result.route)} steps)")
-        return reach_problems(result)
+            try:
+                write_route(result, target)
+                print(f"route: {target} ({len(result.route)} steps)")
+            except OSError as error:
+                problems.append(Problem("error", str(path), f"cannot write the route to {target}: {error.strerror}"))
+        return problems
 
     def _progress(self, line: str) -> None:
         print(f"\r\033[Kreach: {line}" if self.tty else f"reach: {line}", end="" if self.tty else "\n",

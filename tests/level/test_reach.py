@@ -260,3 +260,20 @@ def test_every_shipped_level_reaches_its_goal_by_a_route_that_plays(tmp_path, na
     write_route(result, route)
     events = play_route(level, route, tmp_path)
     assert events[-1]["type"] == "goal" and not {"hazard", "fall", "enemy", "crushed"} & {e["type"] for e in events}
+
+
+def test_a_level_its_factories_refuse_is_an_error_not_a_traceback(tmp_path, capsys):
+    s = Sketch(640)
+    s.add("Spawn", 40, FLOOR_Y - 20)
+    s.floor(0, 640)
+    s.add("Switch", 216, FLOOR_Y - 8, 32, 8, "button")  # no door property
+    path = s.write(tmp_path, "broken.tmx")
+    assert main(["check", "--reach", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "--reach cannot build the level" in out and "Switch" in out and "door" in out
+
+
+def test_a_route_that_cannot_be_written_is_an_error(tmp_path, capsys):
+    path = ledge_map(tmp_path, 40)
+    assert main(["check", "--reach", "--route", str(tmp_path / "missing" / "route.json"), str(path)]) == 1
+    assert "cannot write the route to" in capsys.readouterr().out
