@@ -482,13 +482,14 @@ def _int_or_none(value: Any) -> int | None:
 
 def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shape: Any = None, feel: Any = None,
                  factories: Mapping[str, Callable] | None = None,
-                 progress: Callable[[str], None] | None = None) -> ReachResult:
+                 progress: Callable[[str], None] | None = None, goal_only: bool = False) -> ReachResult:
     """Search what the player can reach in ``level`` within ``budget`` CPU seconds.
 
     ``player_shape`` (default :func:`default_player_shape`), ``feel`` (a :class:`~engine.PlatformerConfig`,
     default its defaults) and ``factories`` (default :func:`engine.play.standard_factories`) are the game's:
     the stage is built as ``Stage.from_level(level, player_shape, factories, feel=feel)``. ``progress`` is
-    called with a line of text every couple of CPU seconds.
+    called with a line of text every couple of CPU seconds. ``goal_only`` stops once the Goal is reached
+    (pickups and checkpoints not touched by then are left undecided).
     """
     from ..warmup import first_start, warm_up
 
@@ -504,7 +505,8 @@ def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shap
             search.run_until(lambda: search.goal_node is not None)
             if search.goal_node is not None:
                 result.goal_cpu_seconds = time.process_time() - search.start
-        for target in sorted(result.targets, key=lambda t: (t.position[0], t.position[1], t.object_id or 0)):
+        for target in [] if goal_only else sorted(result.targets, key=lambda t: (t.position[0], t.position[1],
+                                                                                 t.object_id or 0)):
             if not target.reached and search.open:
                 search.retarget(target)
                 search.run_until(partial(_reached, target))

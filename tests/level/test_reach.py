@@ -246,7 +246,7 @@ def test_the_route_file_plays_to_the_goal_in_the_game(tmp_path):
 
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED_BUDGET = {"1_hills_and_ledges": 60.0, "demo": 30.0, "playground": 30.0}
+SHIPPED_BUDGET = {"1_hills_and_ledges": 90.0, "demo": 30.0, "playground": 120.0}
 """CPU seconds per shipped level for the test (generous: this machine is shared; the README gives the times)."""
 
 
@@ -254,7 +254,7 @@ SHIPPED_BUDGET = {"1_hills_and_ledges": 60.0, "demo": 30.0, "playground": 30.0}
 @pytest.mark.parametrize("name", sorted(SHIPPED_BUDGET))
 def test_every_shipped_level_reaches_its_goal_by_a_route_that_plays(tmp_path, name):
     level = ROOT / "levels" / f"{name}.tmx"
-    result = search_reach(level, SHIPPED_BUDGET[name])
+    result = search_reach(level, SHIPPED_BUDGET[name], goal_only=True)
     assert result.goal.reached and result.route_plays
     route = tmp_path / "route.json"
     write_route(result, route)
