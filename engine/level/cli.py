@@ -9,6 +9,13 @@ Directories are searched for ``*.tmx`` and ``*.tmj`` maps; a ``.world`` file sta
 name that is no file but a shipped level's (``demo``) stands for that level, and ``--shipped`` for every level
 the installed Ledgekit ships (the demo's, package data of ``game.levels``). Each map gets exactly the checks
 the game's load runs (:func:`engine.level.level.check_level`).
+
+``check --reach``: besides, each map without errors is played by a search from its Spawn with the real physics
+(:mod:`engine.level.reach`): the Goal out of reach is an error, a pickup or checkpoint out of reach a warning
+(each with where the search came closest), and what the CPU budget (``--reach-budget SECONDS``, 30 by
+default, per map) cut short is a warning saying "not decided within the budget". ``--route FILE`` writes the
+route found to the Goal as an input file for ``python -m game --headless --level MAP --input FILE`` (with
+several maps, FILE is a folder and each route is ``MAP-NAME.json`` in it). A progress line goes to stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from .find import find_map, maps_in
 from .level import LevelError, Problem, check_level
 
 MAP_PATTERNS = ("*.tmx", "*.tmj")
+DEFAULT_REACH_BUDGET = 30.0
+"""CPU seconds ``--reach`` may search each map for, unless ``--reach-budget`` says otherwise."""
 
 
 def shipped_folder() -> Path | None:
@@ -67,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("check", help="validate Tiled maps (.tmx, .tmj, .world files or folders of them)")
     check.add_argument("paths", nargs="*", metavar="PATH")
     check.add_argument("--shipped", action="store_true", help="also check every level Ledgekit ships (the demo's)")
+    check.add_argument("--reach", action="store_true",
+                       help="also search, with the real physics, whether the Goal, pickups and checkpoints can be reached")
+    check.add_argument("--reach-budget", type=float, metavar="SECONDS",
+                       help="CPU seconds the --reach search may take per map (default 30)")
+    check.add_argument("--route", type=Path, metavar="FILE",
+                       help="with --reach: write the route to the Goal as a --input file (a folder for several maps)")
     commands.add_parser("warmup", help="compile the physics kernels now (once per machine; later starts load them)")
     new = commands.add_parser("new", help="write a starter game (a level, tileset, Tiled project and main.py) into DIR")
     new.add_argument("folder", metavar="DIR")
@@ -81,7 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.shipped and shipped is None:
         print("ledgekit check: this installation ships no levels (game.levels is missing)", file=sys.stderr)
         return 2
-    return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [])
+    if (args.route is not None or args.reach_budget is not None) and not args.reach:
+        check.error("--route and --reach-budget go with --reach")
+    budget = DEFAULT_REACH_BUDGET if args.reach_budget is None else args.reach_budget
+    if not 0 < budget < float("inf"):
+        check.error(f"--reach-budget must be a positive number of seconds, got {args.reach_budget!r}")
+    reach = _Reach(budget, args.route) if args.reach else None
+    return _check(args.paths, maps_in(shipped) if args.shipped and shipped is not None else [], reach)
 
 
 def _new(folder: Path) -> int:
@@ -114,18 +135,59 @@ def _warm_up() -> int:
     return 0
 
 
-def _check(paths: list[str], shipped: list[Path]) -> int:
+class _Reach:
+    """``--reach``: the search's problems for a map that loads, its summary line and its route file."""
+
+    def __init__(self, budget: float, route: Path | None) -> None:
+        self.budget = budget
+        self.route = route
+        self.tty = sys.stderr.isatty()
+
+    def problems(self, path: Path, several: bool) -> list[Problem]:
+        from ..types import WorldError
+        from .reach import reach_problems, search_reach, summary, write_route
+
+        try:
+            result = search_reach(path, self.budget, progress=self._progress)
+        except (LevelError, WorldError) as error:  # (a factory refusing an object: only building finds it)
+            return [Problem("error", str(path), f"--reach cannot build the level: {error}")]
+        finally:
+            if self.tty:
+                print("\r\033[K", end="", file=sys.stderr, flush=True)
+        print(summary(result))
+        problems = reach_problems(result)
+        if self.route is not None and result.route:
+            target = self.route / f"{path.stem}.json" if several else self.route
+            try:
+                write_route(result, target)
+                print(f"route: {target} ({len(result.route)} steps)")
+            except OSError as error:
+                problems.append(Problem("error", str(path), f"cannot write the route to {target}: {error.strerror}"))
+        return problems
+
+    def _progress(self, line: str) -> None:
+        print(f"\r\033[Kreach: {line}" if self.tty else f"reach: {line}", end="" if self.tty else "\n",
+              file=sys.stderr, flush=True)
+
+
+def _check(paths: list[str], shipped: list[Path], reach: _Reach | None = None) -> int:
     """``ledgekit check``: print every problem of the maps named (and the shipped ones); 1 when any has errors."""
     maps, world_problems = _maps(paths)
     maps += shipped
     if not maps and not world_problems:
         print("ledgekit check: no .tmx or .tmj maps found", file=sys.stderr)
         return 2
+    if reach is not None and reach.route is not None and len(maps) > 1 and not reach.route.is_dir():
+        print(f"ledgekit check: --route {reach.route} must be a folder when several maps are checked",
+              file=sys.stderr)
+        return 2
     for problem in world_problems:
         print(problem)
     errors, warnings = len(world_problems), 0
     for path in maps:
         problems = check_level(path)
+        if reach is not None and not any(p.severity == "error" for p in problems):
+            problems = problems + reach.problems(path, len(maps) > 1)
         for problem in problems:
             print(problem)
         file_errors = sum(p.severity == "error" for p in problems)

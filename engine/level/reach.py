@@ -1,0 +1,602 @@
+"""Can the level be finished? ``ledgekit check --reach``: a search over what the player can do, simulated with
+the real stage (world, mover, platformer controller, rules and the standard building blocks), from the Spawn.
+
+The search plays short *moves* (run left or right 16 frames, step 4 frames, wait 20 frames, full and short
+jumps left, up and right steered until landing, steering in the air, a jump in coyote time just over an
+edge, drop through a one-way floor, climb a ladder) from kept states: every new state is kept as a pickled
+copy of the whole stage, and a move starts from a fresh copy of it. States are told apart by the player's
+cell (8 px), velocity (50 px/s across, 100 px/s up), floor and ladder, the switches pressed, the number of
+enemies left, and where the crates and platforms near the player are (to 16 px): a state whose key was seen
+before is dropped, and so is a move in which the player dies. The next move played is one from the state
+nearest the current target (the Goal first, then each pickup and checkpoint not touched yet), one heading
+its way first. Crates, springs, platforms, doors and enemies are simulated, not approximated.
+
+Nothing here is random and no result depends on the clock, except where the CPU budget
+(``time.process_time``) cuts the search: then the outcome says "not decided within the budget". A route to
+the Goal is checked by playing it again on a fresh stage from the Spawn: it must reach the Goal with no death.
+Units: pixels, seconds, engine frame (y up).
+"""
+
+from __future__ import annotations
+
+import heapq
+import io
+import json
+import math
+import pickle
+import time
+import types
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from .level import Level, Problem, load_level
+
+__all__ = ["ACTIONS", "STEP", "ReachResult", "Target", "reach_problems", "route_segments", "search_reach",
+           "write_route"]
+
+STEP = 1.0 / 60.0
+"""Seconds per simulated step: the fixed rate the game plays at."""
+ACTIONS = ("left", "right", "up", "down", "jump")
+"""The buttons, in the order route files list them (the game's ``--input`` format)."""
+CELL = 8.0
+"""Pixels: the grid the player's position is told apart by."""
+VX_BUCKET, VY_BUCKET = 50.0, 100.0
+"""px/s: the steps the player's velocity is told apart by (across, up)."""
+NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
+"""Pixels: crates within the first box around the player (half width, half height), platforms within the second
+(a ferry across a pit may be that far when the wait for it starts), count in a state's key, by their position to
+``THING_CELL`` px."""
+SPRING_FRAMES = 30
+"""Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
+HEIGHT_WEIGHT = 0.3
+"""How much a px of height counts against a px across in how far a state ranks from its target: levels climb
+walls and ladders on the way across, and a climb should not look like a step back."""
+PROGRESS_EVERY = 2.0
+"""CPU seconds between progress reports."""
+
+Hold = frozenset[str]
+_NONE: Hold = frozenset()
+
+
+def default_player_shape() -> Any:
+    """The 20 x 32 px hero with 2 px round corners, the one :class:`~engine.PlatformerConfig`'s defaults are
+    tuned for (the demo's and the starter game's)."""
+    from ..geometry import RoundedPolygon
+
+    return RoundedPolygon.box(10, 16, radius=2)
+
+
+@dataclass
+class Target:
+    """A place the search tries to reach: the Goal, a pickup or a checkpoint (a sensor of the level)."""
+
+    kind: str
+    """``goal``, ``pickup`` or ``checkpoint``."""
+    object_id: int | None
+    name: str
+    layer: str
+    position: tuple[float, float]
+    """Centre of its area, px (engine frame)."""
+    box: tuple[float, float, float, float]
+    """(min_x, min_y, max_x, max_y) of its area, px."""
+    reached: bool | None = None
+    """True: touched by the player alive; False: the search ran out of states first (unreachable); None: not
+    decided within the budget."""
+    closest: float = math.inf
+    """Least gap (px) between the player's box and the target's box over every simulated step."""
+    closest_at: tuple[float, float] = (0.0, 0.0)
+    """Where the player's centre was then."""
+
+
+@dataclass
+class ReachResult:
+    """What :func:`search_reach` found for one level."""
+
+    path: Path
+    goal: Target | None
+    """``None`` when the level has no Goal."""
+    targets: list[Target]
+    """Pickups and checkpoints, in map order."""
+    route: list[Hold] = field(default_factory=list)
+    """The buttons held each step, Spawn to Goal (empty when the Goal was not reached)."""
+    route_plays: bool = False
+    """The route, played again on a fresh stage, reaches the Goal with no death."""
+    states: int = 0
+    """States kept (distinct keys simulated)."""
+    steps: int = 0
+    """Physics steps simulated."""
+    cpu_seconds: float = 0.0
+    goal_cpu_seconds: float | None = None
+    """CPU seconds the search took to find the route to the Goal (``None``: not found)."""
+    exhausted: bool = False
+    """Every state reachable (as the search tells them apart) was explored."""
+    budget: float = 0.0
+
+
+# ------------------------------------------------------------------------------------------------ snapshots
+class _Snapshots:
+    """Whole-stage copies as pickled bytes. What never changes in play (the level, its static geometry, shapes,
+    configs) is shared rather than copied, as are functions (the rules' subscribers: a respawn never happens in
+    a kept state, a death ends the move)."""
+
+    def __init__(self, stage: Any) -> None:
+        from ..geometry import RoundedPolygon
+
+        world = stage.world
+        level = stage.level
+        things = [*world.sensors, *world.bodies, *world.kinematic_bodies, *world.characters]
+        shared: list[Any] = [level, level.tmx, world.static, world.physics, stage.controller.config,
+                             stage.rules.config, *level.objects, *level.entities,
+                             *(t.shape for t in things), *(t.filter for t in things), *(s.data for s in world.sensors)]
+        self.shared = shared
+        self.index = {id(x): i for i, x in enumerate(shared)}
+        self.immutable = (types.FunctionType, RoundedPolygon)
+        """Kinds shared whenever met (a shape the world made and caches, say: a copy would be checked again)."""
+
+    def save(self, stage: Any) -> bytes:
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = self._persistent_id  # type: ignore[method-assign]
+        pickler.dump(stage)
+        return buffer.getvalue()
+
+    def load(self, data: bytes) -> Any:
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        unpickler.persistent_load = self.shared.__getitem__  # type: ignore[assignment]
+        return unpickler.load()
+
+    def _persistent_id(self, obj: Any) -> int | None:
+        found = self.index.get(id(obj))
+        if found is None and isinstance(obj, self.immutable):
+            found = self.index[id(obj)] = len(self.shared)
+            self.shared.append(obj)
+        return found
+
+
+# ------------------------------------------------------------------------------------------------ moves
+@dataclass(frozen=True)
+class _Move:
+    """Buttons held for a number of frames, phase after phase; it ends early on landing (``until_landing``)
+    or on leaving the floor (``until_airborne``: a run that goes over an edge stops there, so that a jump can
+    start from the edge, in coyote time)."""
+
+    phases: tuple[tuple[int, Hold], ...]
+    until_landing: bool = False
+    until_airborne: bool = False
+
+    @property
+    def side(self) -> int:
+        """-1, 0 or 1: the way it goes across (tried first when the target lies that way)."""
+        held = self.phases[0][1]
+        return int("right" in held) - int("left" in held)
+
+
+def _hold(*names: str) -> Hold:
+    return frozenset(n for n in names if n)
+
+
+_SIDES = ("left", "", "right")
+RUN = {side: _Move(((16, _hold(side)),), until_airborne=True) for side in ("left", "right")}
+STEP_ASIDE = tuple(_Move(((4, _hold(side)),), until_airborne=True) for side in ("left", "right"))
+"""A few pixels across (from rest): to stand just so under a coin, on a spring's edge."""
+WAIT = _Move(((20, _NONE),), until_airborne=True)
+"""Long enough for a platform at 60 px/s to move a whole ``THING_CELL``: each wait for a ferry is a new state."""
+JUMPS = tuple(_Move(((held, _hold(side, "jump")), (40 - held, _hold(side))), until_landing=True)
+              for held in (40, 5) for side in _SIDES)
+"""Full and short jumps, left, straight up and right, steered the same way until landing (at most 40 frames)."""
+STEER = tuple(_Move(((20, _hold(side)),), until_landing=True) for side in _SIDES)
+DROP = _Move(((1, _hold("down", "jump")), (30, _NONE)), until_landing=True)
+CLIMB = {side: _Move(((8, _hold(side)),)) for side in ("up", "down", "left", "right")}
+
+
+def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
+    """The moves worth trying from this state (a standing player, one on a ladder, one in the air)."""
+    player, controller = stage.player, stage.controller
+    on_ladder = any(ladder.holds(player) for ladder in ladders)
+    if controller.climbing:
+        return [CLIMB["up"], CLIMB["down"], CLIMB["left"], CLIMB["right"], *JUMPS[:3]]
+    grab = [CLIMB["up"]] if on_ladder else []
+    if player.on_floor:
+        floor = player.floor_collider
+        one_way = floor is not None and floor.one_way is not None
+        riding = player.platform is not None and any(player.platform.velocity)
+        return [*([WAIT] if riding else []), RUN["right"], RUN["left"], *JUMPS, *([] if riding else [WAIT]), *grab,
+                *([DROP, CLIMB["down"]] if one_way else []), *STEP_ASIDE]
+    return [*STEER, *grab, *(JUMPS if after_run else ())]  # just over an edge: a jump in coyote time
+
+
+# ------------------------------------------------------------------------------------------------ the search
+@dataclass(eq=False)
+class _Node:
+    """A state kept: its snapshot (dropped once every move from it was tried), how it was reached (its parent
+    and the buttons of each step from there) and where the player was."""
+
+    snapshot: bytes
+    parent: _Node | None
+    frames: tuple[Hold, ...]
+    position: tuple[float, float]
+    untried: int = 0
+    distance: float = 0.0
+    """How far from the target it ranks (px)."""
+
+
+class _Budget(Exception):
+    """The CPU budget ran out."""
+
+
+class _Search:
+    """Greedy best-first search with deferred evaluation: the frontier holds (state, move) pairs ranked by how
+    near the state is to the target and whether the move heads its way; a move is played only when its pair
+    comes first, so a search that keeps getting nearer plays one move per step forward."""
+
+    def __init__(self, level: Level, budget: float, player_shape: Any, feel: Any, factories: Mapping | None,
+                 progress: Callable[[str], None] | None) -> None:
+        from ..play import Ladder, Stage, Switch, object_id, standard_factories
+
+        self.level = level
+        self.factories = standard_factories() if factories is None else factories
+        self.shape = player_shape if player_shape is not None else default_player_shape()
+        self.feel = feel
+        self.stage_class, self.ladder_class, self.switch_class, self.object_id = Stage, Ladder, Switch, object_id
+        root = self._fresh_stage()
+        self.snapshots = _Snapshots(root)
+        self.result = ReachResult(level.path, None, [], budget=budget)
+        self._targets(root)
+        targets = [t for t in [self.result.goal, *self.result.targets] if t is not None and t.object_id is not None]
+        self.by_tag_and_id: dict[tuple[Any, Any], Target] = {(t.kind, t.object_id): t for t in targets}
+        self.unreached = [t for t in [self.result.goal, *self.result.targets] if t is not None]
+        """The targets not touched yet (how near the player comes to each is noted every step)."""
+        self.progress = progress
+        self.start = time.process_time()
+        self.deadline = self.start + budget
+        self.next_report = self.start + PROGRESS_EVERY
+        self.seen: set[tuple] = {self._key(root)}
+        self.open: list[tuple[float, int, int, _Node, _Move]] = []
+        self.counter = 0
+        self.goal_node: tuple[_Node, tuple[Hold, ...]] | None = None
+        self.target: Target | None = self.result.goal
+        self._keep(root, None, (), after_run=False)
+
+    def _fresh_stage(self) -> Any:
+        return self.stage_class.from_level(self.level, self.shape, self.factories, feel=self.feel)
+
+    def _targets(self, stage: Any) -> None:
+        from .objects import level_object_of
+
+        for sensor in stage.world.sensors:
+            if sensor.tag not in ("goal", "pickup", "checkpoint"):
+                continue
+            obj = level_object_of(sensor)
+            box = sensor.aabb()
+            target = Target(sensor.tag, _int_or_none(self.object_id(sensor)), obj.name if obj else "",
+                            obj.layer if obj else "", ((box.min_x + box.max_x) / 2, (box.min_y + box.max_y) / 2),
+                            (box.min_x, box.min_y, box.max_x, box.max_y))
+            if sensor.tag == "goal":
+                self.result.goal = self.result.goal or target
+            else:
+                self.result.targets.append(target)
+
+    # ---------------------------------------------------------------- the frontier
+    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], after_run: bool,
+              waited: bool = False) -> None:
+        """A new state: snapshot it and put every move worth trying from it on the frontier. A state reached by
+        waiting is ranked no farther than the one it waited in: a ferry may carry the player away before it
+        turns, and the wait for it is the way on."""
+        moves = _moves(stage, stage.find(self.ladder_class), after_run)
+        node = _Node(self.snapshots.save(stage), parent, frames, stage.player.position, len(moves))
+        node.distance = self._distance(node.position)
+        if waited and parent is not None:
+            node.distance = min(node.distance, parent.distance)
+        for index, move in enumerate(moves):
+            self.counter += 1
+            heapq.heappush(self.open, (*self._rank(node, move, index), self.counter, node, move))
+
+    def _distance(self, position: tuple[float, float]) -> float:
+        target = self.target
+        if target is None:
+            return 0.0
+        return math.hypot(target.position[0] - position[0], HEIGHT_WEIGHT * (target.position[1] - position[1]))
+
+    def _rank(self, node: _Node, move: _Move, index: int) -> tuple[float, int]:
+        """(how far the state is from the target, px; the move's rank: those heading for it first)."""
+        target = self.target
+        if target is None:
+            return 0.0, index
+        dx = target.position[0] - node.position[0]
+        toward = 0 if abs(dx) < CELL else (1 if dx > 0 else -1)
+        side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
+        return node.distance, index + side_rank
+
+    def retarget(self, target: Target) -> None:
+        """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
+        self.target = target
+        for node in {id(entry[3]): entry[3] for entry in self.open}.values():
+            node.distance = self._distance(node.position)
+        self.open = [(*self._rank(node, move, rank % 20), order, node, move)
+                     for _, rank, order, node, move in self.open]
+        heapq.heapify(self.open)
+
+    def run_until(self, done: Callable[[], bool]) -> None:
+        """Play the first move of the frontier until ``done()`` or the frontier is empty (then ``exhausted``).
+        Raises :class:`_Budget` when the CPU budget runs out."""
+        while self.open and not done():
+            *_, node, move = heapq.heappop(self.open)
+            stage = self.snapshots.load(node.snapshot)
+            node.untried -= 1
+            if not node.untried:
+                node.snapshot = b""  # (every move from it tried: only its route is needed now)
+            self._try(node, stage, move)
+        if not self.open:
+            self.result.exhausted = True
+
+    def _try(self, parent: _Node, stage: Any, move: _Move) -> None:
+        """Play ``move`` on ``stage`` (a copy of ``parent``'s); keep the state it ends in when it is new."""
+        frames, ended = self._play(stage, move)
+        if ended == "dead":
+            return
+        if ended == "goal":
+            if self.goal_node is None:
+                self.goal_node = (parent, frames)
+            return
+        key = self._key(stage)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.result.states += 1
+        self._keep(stage, parent, frames, after_run=ended == "airborne" and not move.until_landing,
+                   waited=move is WAIT)
+
+    def _play(self, stage: Any, move: _Move) -> tuple[tuple[Hold, ...], str]:
+        """Step ``stage`` through ``move``; returns the buttons of each step and how it ended (``dead``,
+        ``goal``, ``landed``, ``airborne`` or ``done``)."""
+        from ..platformer import PlatformerInput
+
+        player, rules = stage.player, stage.rules
+        frames: list[Hold] = []
+        was_on_floor = player.on_floor
+        for count, held in move.phases:
+            buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
+            for _ in range(count):
+                stage.step(buttons, STEP)
+                frames.append(held)
+                self.result.steps += 1
+                if rules.deaths:
+                    return tuple(frames), "dead"
+                self._watch(stage)
+                if rules.complete:
+                    return tuple(frames), "goal"
+                on_floor = player.on_floor
+                if move.until_landing and on_floor and not was_on_floor and len(frames) > 1:
+                    return tuple(frames), "landed"
+                if move.until_airborne and was_on_floor and not on_floor:
+                    return tuple(frames), "airborne"
+                was_on_floor = on_floor
+        self._check_budget()
+        return self._off_springs(stage, frames, held)
+
+    def _off_springs(self, stage: Any, frames: list[Hold], held: Hold) -> tuple[tuple[Hold, ...], str]:
+        """Hold the last buttons (up to ``SPRING_FRAMES`` more steps) until neither the player nor a crate is in a
+        spring's area: a copy of the world forgets what its sensors held, so a state kept inside a spring
+        would launch again when continued, unlike the game."""
+        from ..geometry import Transform, collide
+        from ..platformer import PlatformerInput
+
+        springs = [s for s in stage.world.sensors if s.tag == "spring"]
+        buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
+        for _ in range(SPRING_FRAMES):
+            movers = [stage.player, *stage.world.bodies]
+            if not any((m := collide(s.shape, s.transform, t.shape, Transform(t.position, getattr(t, "angle", 0.0))))
+                       is not None and m.separation < 0.0 for s in springs for t in movers):
+                break
+            stage.step(buttons, STEP)
+            frames.append(held)
+            self.result.steps += 1
+            if stage.rules.deaths:
+                return tuple(frames), "dead"
+            self._watch(stage)
+            if stage.rules.complete:
+                return tuple(frames), "goal"
+        return tuple(frames), "done"
+
+    def _watch(self, stage: Any) -> None:
+        """Note the targets the player touched this step, and how near it came to the others."""
+        player = stage.player
+        for event in stage.world.events:
+            if event.kind == "begin" and event.b is player:
+                target = self.by_tag_and_id.get((getattr(event.a, "tag", None), self.object_id(event.a)))
+                if target is not None and not target.reached:
+                    target.reached = True
+                    self.unreached.remove(target)
+        left, bottom, right, top = player.aabb()
+        for target in self.unreached:
+            min_x, min_y, max_x, max_y = target.box
+            dx = max(min_x - right, left - max_x, 0.0)
+            dy = max(min_y - top, bottom - max_y, 0.0)
+            if dx < target.closest and dy < target.closest:  # (most are far: skip the square root)
+                gap = math.hypot(dx, dy)
+                if gap < target.closest:
+                    target.closest, target.closest_at = gap, player.position
+
+    def _key(self, stage: Any) -> tuple:
+        """What tells states apart: the player's cell, velocity step, floor and ladder; the switches pressed;
+        the crates and platforms (doors, lifts, falling platforms) near the player, to ``THING_CELL`` px; and
+        how many enemies are left (where they walk is not part of it: a patrol would make every wait new)."""
+        player, world = stage.player, stage.world
+        x, y = player.position
+        vx, vy = player.velocity
+        near = []
+        for group, (near_x, near_y) in ((world.bodies, NEAR_CRATE), (world.kinematic_bodies, NEAR_PLATFORM)):
+            for index, thing in enumerate(group):
+                tx, ty = thing.position
+                if abs(tx - x) <= near_x and abs(ty - y) <= near_y:
+                    near.append((index, round(tx / THING_CELL), round(ty / THING_CELL)))
+        switches = tuple(s.pressed for s in stage.find(self.switch_class))
+        return (round(x / CELL), round(y / CELL), round(vx / VX_BUCKET), round(vy / VY_BUCKET), player.on_floor,
+                stage.controller.climbing, switches, len(world.characters), tuple(near))
+
+    def _check_budget(self) -> None:
+        now = time.process_time()
+        if now >= self.next_report and self.progress is not None:
+            self.next_report = now + PROGRESS_EVERY
+            goal = self.result.goal
+            aim = self.target or goal
+            where = f", {aim.kind} {aim.object_id}: {aim.closest:.0f} px to go" if aim is not None else ""
+            self.progress(f"{self.level.path.name}: {self.result.states} states, {now - self.start:.1f} s CPU{where}")
+        if now >= self.deadline:
+            raise _Budget
+
+    # ---------------------------------------------------------------- the route
+    def route(self) -> list[Hold]:
+        if self.goal_node is None:
+            return []
+        node, last = self.goal_node
+        parts: list[tuple[Hold, ...]] = [last]
+        walk: _Node | None = node
+        while walk is not None:
+            parts.append(walk.frames)
+            walk = walk.parent
+        return [held for part in reversed(parts) for held in part]
+
+    def plays(self, route: list[Hold]) -> bool:
+        """``route`` played on a fresh stage from the Spawn reaches the Goal with no death."""
+        from ..platformer import PlatformerInput
+
+        stage = self._fresh_stage()
+        for held in route:
+            stage.step(PlatformerInput(**{a: a in held for a in ACTIONS}), STEP)
+            if stage.rules.deaths:
+                return False
+        return bool(stage.rules.complete)
+
+
+def _reached(target: Target) -> bool:
+    return bool(target.reached)
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shape: Any = None, feel: Any = None,
+                 factories: Mapping[str, Callable] | None = None,
+                 progress: Callable[[str], None] | None = None, goal_only: bool = False) -> ReachResult:
+    """Search what the player can reach in ``level`` within ``budget`` CPU seconds.
+
+    ``player_shape`` (default :func:`default_player_shape`), ``feel`` (a :class:`~engine.PlatformerConfig`,
+    default its defaults) and ``factories`` (default :func:`engine.play.standard_factories`) are the game's:
+    the stage is built as ``Stage.from_level(level, player_shape, factories, feel=feel)``. ``progress`` is
+    called with a line of text every couple of CPU seconds. ``goal_only`` stops once the Goal is reached
+    (pickups and checkpoints not touched by then are left undecided).
+    """
+    from ..warmup import first_start, warm_up
+
+    if not isinstance(level, Level):
+        level = load_level(level)
+    if progress is not None and first_start():
+        progress("compiling the physics kernels (first run on this machine only: minutes of CPU)")
+    warm_up()  # (compiled or loaded from the disk cache before the budget's clock starts)
+    search = _Search(level, budget, player_shape, feel, factories, progress)
+    result = search.result
+    try:
+        if result.goal is not None:
+            search.run_until(lambda: search.goal_node is not None)
+            if search.goal_node is not None:
+                result.goal_cpu_seconds = time.process_time() - search.start
+        for target in [] if goal_only else sorted(result.targets, key=lambda t: (t.position[0], t.position[1],
+                                                                                 t.object_id or 0)):
+            if not target.reached and search.open:
+                search.retarget(target)
+                search.run_until(partial(_reached, target))
+    except _Budget:
+        pass
+    _settle(result, search.goal_node is not None)
+    result.route = search.route()
+    result.route_plays = bool(result.route) and search.plays(result.route)
+    result.cpu_seconds = time.process_time() - search.start
+    return result
+
+
+def _settle(result: ReachResult, goal_found: bool) -> None:
+    """Targets touched are reached; the others are unreachable when the search ran out of states, undecided
+    when the budget ran out first."""
+    if result.goal is not None:
+        result.goal.reached = True if goal_found else (False if result.exhausted else None)
+    for target in result.targets:
+        if not target.reached:
+            target.reached = False if result.exhausted else None
+
+
+# ------------------------------------------------------------------------------------------------ reporting
+def _closest(target: Target) -> str:
+    if not math.isfinite(target.closest):
+        return "the search never came near it"
+    x, y = target.closest_at
+    return f"closest reach: {target.closest:.1f} px short of it, with the player at ({x:.0f}, {y:.0f})"
+
+
+def reach_problems(result: ReachResult) -> list[Problem]:
+    """The Goal unreachable (an error), each pickup and checkpoint unreachable (a warning), and what the budget
+    left undecided (a warning saying so), as :class:`~engine.level.level.Problem` s."""
+    file = str(result.path)
+    problems: list[Problem] = []
+    budget = f"not decided within the budget ({result.budget:g} s CPU; raise it with --reach-budget)"
+    goal = result.goal
+    if goal is None:
+        problems.append(Problem("warning", file, "no Goal: --reach looked for its pickups and checkpoints only"))
+    elif goal.reached is False:
+        problems.append(_problem("error", file, goal, f"the Goal cannot be reached from the Spawn; {_closest(goal)}"))
+    elif goal.reached is None:
+        problems.append(_problem("warning", file, goal, f"whether the Goal can be reached was {budget}; "
+                                                        f"{_closest(goal)}"))
+    elif not result.route_plays:
+        problems.append(_problem("error", file, goal, "the route the search found to the Goal does not reach it "
+                                                      "when played again (the simulation is not deterministic)"))
+    for target in result.targets:
+        if target.reached is False:
+            problems.append(_problem("warning", file, target, f"this {target.kind} cannot be reached; "
+                                                              f"{_closest(target)}"))
+        elif target.reached is None:
+            problems.append(_problem("warning", file, target, f"whether this {target.kind} can be reached was "
+                                                              f"{budget}; {_closest(target)}"))
+    return problems
+
+
+def _problem(severity: str, file: str, target: Target, message: str) -> Problem:
+    return Problem(severity, file, message, target.layer, target.object_id, target.name, target.position)
+
+
+def summary(result: ReachResult) -> str:
+    """One line: what was reached, how long the route plays, how much was searched and in how much CPU."""
+    counts = []
+    for kind in ("pickup", "checkpoint"):
+        of_kind = [t for t in result.targets if t.kind == kind]
+        counts.append(f"{sum(1 for t in of_kind if t.reached)}/{len(of_kind)} {kind}s")
+    if result.route:
+        goal = (f"goal reached in {len(result.route) * STEP:.1f} s of play"
+                + ("" if result.route_plays else " (the route does not replay)")
+                + f", found in {result.goal_cpu_seconds or 0.0:.1f} s CPU")
+    else:
+        goal = "goal not reached" if result.goal is not None else "no goal"
+    undecided = any(t.reached is None for t in [result.goal, *result.targets] if t is not None)
+    return (f"reach: {result.path}: {goal}; {', '.join(counts)}; {result.states} states, {result.steps} steps in "
+            f"{result.cpu_seconds:.1f} s CPU" + (" (cut by the budget)" if undecided else ""))
+
+
+def route_segments(route: Iterable[Hold]) -> list[dict[str, Any]]:
+    """The route in the game's ``--input`` format: ``[{"frames": 30, "hold": ["right", "jump"]}, ...]``."""
+    segments: list[dict[str, Any]] = []
+    for held in route:
+        hold = [a for a in ACTIONS if a in held]
+        if segments and segments[-1]["hold"] == hold:
+            segments[-1]["frames"] += 1
+        else:
+            segments.append({"frames": 1, "hold": hold})
+    return segments
+
+
+def write_route(result: ReachResult, path: str | Path) -> None:
+    """Write the route to the Goal as an input file (``python -m game --headless --level L --input FILE``)."""
+    Path(path).write_text(json.dumps(route_segments(result.route), indent=1) + "\n")
