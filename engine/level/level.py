@@ -448,6 +448,7 @@ class _Builder:
                              f"0..{self.map_h:g} px): the player starts there", spawn)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         rings = merge_packed(*static.all_polygons())
+        self.starts_inside_solid(rings, spawns[:1], [e for e in entities if e.kind == "crate"])
         collision = self.collision(rings, static.chains, one_way, radius)
         objects = self.level_objects()
         return Level(
@@ -456,6 +457,31 @@ class _Builder:
             self.problems, tmx, objects, project=self.project.path if self.project is not None else None,
             collision=collision,
         )
+
+    def starts_inside_solid(self, rings: list[list[Vec2]], spawns: list[MapObject], crates: list[Entity]) -> None:
+        """A warning for the Spawn or a crate whose centre lies in the solid geometry of ``rings`` (engine frame;
+        holes are rings too: inside is inside an odd number of them), or on its top surface: the point 1 px
+        below the centre is what is tested, so a Spawn put on the grass line, where the player's feet go, is
+        reported. The Spawn is the player's centre."""
+        if not rings:
+            return
+        import shapely
+
+        tree = shapely.STRtree([shapely.Polygon(ring) for ring in rings if len(ring) >= 3])
+
+        def inside(point: Vec2) -> bool:
+            return len(tree.query(shapely.Point(point[0], point[1] - 1.0), predicate="within")) % 2 == 1
+
+        for spawn in spawns:
+            if inside(self.up(*spawn.center())):
+                x, y = spawn.center()
+                self.problem("warning", f"Spawn at ({x:g}, {y:g}) (Tiled's frame) is inside solid geometry: the Spawn "
+                             "is the player's centre, so half the player would start in the ground; put it half the "
+                             "player's height above the ground (16 px for a 32 px tall player)", spawn)
+        for crate in crates:
+            if inside(crate.position):
+                self.problem("warning", "Crate's centre is inside solid geometry: it starts stuck in the ground",
+                             crate.source)
 
     def collision(self, rings: list[list[Vec2]], chains: list[list[Vec2]], one_way: list[tuple[Vec2, Vec2, Vec2]],
                   radius: float) -> Collision:

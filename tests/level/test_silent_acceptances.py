@@ -67,3 +67,19 @@ def test_a_world_listing_too_many_maps_is_refused_before_reading_them(tmp_path):
                                           for k in range(MAX_WORLD_MAPS + 1)], "type": "world"}))
     with pytest.raises(LevelError, match="maps"):
         load_world(world)
+
+
+@pytest.mark.parametrize("y, inside", [(96, True), (100, True), (80, False), (64, False)])
+def test_a_spawn_or_crate_inside_the_ground_is_reported(tmp_path, y, inside):
+    """The Spawn is the player's centre (issue 30): one placed on the grass line (y 96, Tiled's frame: the top of
+    the bottom row) or in the ground puts half the player inside the solid ground; 16 px above it is fine. A
+    crate whose centre is in the ground is reported too."""
+    body = objects(f'<object id="1" class="Spawn" x="48" y="{y}"><point/></object>'
+                   f'<object id="2" class="Crate" x="160" y="{y - 16}" width="32" height="32"/>')
+    path = write_map(tmp_path, map_text(csv_layer([[0] * 8] * 3 + [[1] * 8]) + body, spawn=False))
+    found = messages(path, "warning")
+    spawn = [m for m in found if "object 1" in m and "inside solid" in m]
+    crate = [m for m in found if "object 2" in m and "inside solid" in m]
+    assert bool(spawn) == inside and bool(crate) == inside, found
+    if inside:
+        assert "player's centre" in spawn[0]
