@@ -25,7 +25,8 @@ from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC, Level, Shapes,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_ONE_WAY_X, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
+    Level, Shapes,
 )
 from .static import StaticGeometry
 
@@ -344,6 +345,8 @@ class RigidBodySet:
             placed = last_ends.get(id(body), (start.position, start.angle)) != (start.position, start.angle)
             rows[i, MOVER_MOVING] = 1.0 if placed or (vx, vy, w) != (0.0, 0.0, 0.0) else 0.0
             rows[i, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+            if body.one_way is not None:
+                rows[i, MOVER_ONE_WAY_X:MOVER_ONE_WAY_X + 2] = body.collider.one_way
             ends[id(body)] = (body.position, body.angle)
         for j, ch in enumerate(characters, start=len(kinematic_bodies)):
             begin = ch.previous_position or ch.position

@@ -203,3 +203,12 @@ def test_two_characters_walking_into_each_other_begin_and_end_touching():
         assert kinds == expected, group
         if expected:
             assert (begin.a, begin.b) == (first, second) and begin.normal[0] == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_crate_passes_up_through_a_one_way_platform_and_lands_on_it():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 4), (0.0, 100.0), one_way=(0.0, 1.0)))
+    box = world.add_body(RigidBody(CRATE, (0.0, REST_Y), velocity=(0.0, 700.0)))
+    _run(world, 2.0)
+    assert box.position[1] == pytest.approx(100.0 + 4.0 + 16.0, abs=1.0)  # on top of the platform

@@ -20,8 +20,8 @@ from .broad_phase import argsort, filters_touch, find_sorted, segments_near, swe
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
-    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, NORMAL0, NX, NY, ONE_WAY_COSINE, ONE_WAY_DEPTH, POINT0_X, SEP0,
-    SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX,
+    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_ONE_WAY_X, MOVER_VX, NORMAL0, NX, NY, ONE_WAY_COSINE, ONE_WAY_DEPTH,
+    POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX,
 )
 from .manifold import collide
 from .vector import length
@@ -135,7 +135,7 @@ def gather(state, shapes, level, place, boxes, asleep, movers, settings):
     room = len(segments) + len(mover_rows) + len(first)
     ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
     count = _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
-    count = _on_movers(shapes, place, mover_rows, mover_bodies, movers, settings, local, ints, floats, count)
+    count = _on_movers(state, shapes, place, mover_rows, mover_bodies, movers, settings, local, ints, floats, count)
     count = _between_bodies(shapes, place, first, second, settings, local, ints, floats, count)
     return ints, floats, count
 
@@ -238,16 +238,23 @@ def _shapes_collide(shapes, place, a, b, margin, local):
 
 
 @kernel
-def _on_movers(shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
-    """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step)."""
+def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
+    """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step); a one-way
+    mover holds a body as a one-way segment does (:func:`one_way_holds`, with the body's speed relative to it)."""
     margin, slop, body_count = settings[SPECULATIVE], settings[SLOP], len(shapes.radius) - len(movers)
     for p in range(len(mover_rows)):
         i, b = mover_rows[p], bodies[p]
         s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
         manifold = _shapes_collide(shapes, place, s, b, margin, local)
-        if manifold[2] or manifold[7]:
-            _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
-            count += 1
+        if not (manifold[2] or manifold[7]):
+            continue
+        ux, uy = movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1]
+        if (ux != 0.0 or uy != 0.0) and not one_way_holds(
+                manifold[0], manifold[1], min(manifold[5], manifold[10]), ux, uy,
+                state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1], settings):
+            continue
+        _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
+        count += 1
     return count
 
 
