@@ -422,11 +422,13 @@ def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] 
 
 def _slide(
     ch: Character, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
-    ignore: Sequence[object] = (), trail: list[Vec2] | None = None, touching: bool = False,
+    ignore: Sequence[object] = (), trail: list[Vec2] | None = None, touching: bool = False, pushing: bool = True,
 ) -> tuple[Vec2, Vec2]:
     """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
     stop against a surface and the end. With ``touching``, a compiled slide also works out what the character
-    touches where it ended, for :func:`_classify_contacts` to use if it is asked about that very place."""
+    touches where it ended, for :func:`_classify_contacts` to use if it is asked about that very place.
+    Without ``pushing`` (a trial move that may be thrown away), characters hit are not pushed. (Rigid bodies
+    still are: the crate pushing that games and recorded runs are tuned to counts on that second shove.)"""
     compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
                                        ignore, ch.shape if touching else None)
     if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
@@ -453,7 +455,7 @@ def _slide(
         surface = _classify((nx, ny), cfg)
         kind = hit.collider.kind
         pushable = kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER
-        pushed = _push(ch, hit, vx, vy) if pushable else None
+        pushed = _push(ch, hit, vx, vy) if pushable and (pushing or kind is BodyKind.DYNAMIC) else None
         if pushed is None and pushable and surface == _Surface.CEILING:
             pushed = (vx, vy)  # lifting what rests on our head, no faster than it rises: rise with it
         # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
@@ -823,7 +825,8 @@ def _step_across_and_down(
     cfg = ch.config
     ux, uy = cfg.up
     across_hits: list[SceneHit] = []
-    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits, trail=trail)
+    # (No character pushed: the climb is a trial, kept only if it gets farther than the slide, which pushed.)
+    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits, trail=trail, pushing=False)
     length = math.hypot(*d)
     progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / length
     if progress < 0.25 * length:

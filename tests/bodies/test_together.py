@@ -212,3 +212,33 @@ def test_a_crate_passes_up_through_a_one_way_platform_and_lands_on_it():
     box = world.add_body(RigidBody(CRATE, (0.0, REST_Y), velocity=(0.0, 700.0)))
     _run(world, 2.0)
     assert box.position[1] == pytest.approx(100.0 + 4.0 + 16.0, abs=1.0)  # on top of the platform
+
+
+# ------------------------------------------------------------------------------------------- D6 pushes
+def _shove(first_mass: float, second_mass: float, second_first: bool) -> tuple[float, float]:
+    """Two heroes run at each other at 120 px/s for 2 s; returns where each ends (x)."""
+    from engine.character import MoverConfig
+
+    world = World()
+    tiled_floor(world, range(-20, 20))
+    made = {}
+    for name, x, mass in (("second", 30.0, second_mass), ("first", -30.0, first_mass))[::1 if second_first else -1]:
+        made[name] = world.add_character(HERO, (x, standing_y(0.0)), MoverConfig(mass=mass))
+    for _ in range(int(2.0 / DT)):
+        made["first"].velocity = (120.0, made["first"].velocity[1])
+        made["second"].velocity = (-120.0, made["second"].velocity[1])
+        world.step(DT)
+    return made["first"].position[0], made["second"].position[0]
+
+
+def test_equal_characters_pushing_each_other_stand_off_whatever_the_order():
+    for second_first in (False, True):
+        first, second = _shove(640.0, 640.0, second_first)
+        assert first == pytest.approx(-10.0, abs=2.0) and second == pytest.approx(10.0, abs=2.0), second_first
+
+
+def test_a_heavier_character_pushes_a_lighter_one_at_the_speed_the_masses_give():
+    first, second = _shove(1280.0, 640.0, False)  # 2:1: both move at (2 * 120 - 120) / 3 = 40 px/s
+    meeting = 0.25  # s, to close the 40 px between them at 240 px/s
+    assert second - 10.0 == pytest.approx(40.0 * (2.0 - meeting), rel=0.15)
+    assert second - first == pytest.approx(20.5, abs=1.0)  # side by side, the skin apart: pushed, not rammed
