@@ -17,6 +17,7 @@ import numpy as np
 from ..character import Character
 from ..geometry import collide
 from ..types import ContactEvent
+from .jit import kernels
 
 __all__ = ["CharacterTouches"]
 
@@ -56,11 +57,13 @@ class CharacterTouches:
             return {}
         margins = np.array([ch.config.touch_margin for ch in characters]) + SLACK
         grow = (margins + PARTED)[:, None] * [-1.0, -1.0, 1.0, 1.0]
-        boxes = np.array([tuple(ch.aabb()) for ch in characters]) + grow
-        near = ((boxes[:, None, 0] <= boxes[None, :, 2]) & (boxes[:, None, 2] >= boxes[None, :, 0])
-                & (boxes[:, None, 1] <= boxes[None, :, 3]) & (boxes[:, None, 3] >= boxes[None, :, 1]))
+        at = np.array([ch.position for ch in characters])
+        boxes = np.array([ch.shape.local_aabb for ch in characters]) + np.hstack([at, at]) + grow
+        count = len(characters)
+        first, second = kernels().broad_phase.sweep_pairs(boxes, count, np.zeros(count, np.bool_))
+        in_order = np.lexsort((second, first))  # (the world's order, whatever the sweep's)
         touching = {}
-        for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        for i, j in zip(first[in_order].tolist(), second[in_order].tolist()):
             a, b = characters[i], characters[j]
             if not a.filter.touches(b.filter):
                 continue
