@@ -204,9 +204,8 @@ def _on_level(state, shapes, level, place, segments, bodies, settings, local, in
                            margin, local)
         if not (manifold[2] or manifold[7]):
             continue
-        ux, uy = level.one_way[s, 0], level.one_way[s, 1]
-        if (ux != 0.0 or uy != 0.0) and not one_way_holds(manifold[0], manifold[1], min(manifold[5], manifold[10]),
-                                                          ux, uy, state[b, VX], state[b, VX + 1], settings):
+        if not one_way_holds(manifold, level.one_way[s, 0], level.one_way[s, 1], state[b, VX], state[b, VX + 1],
+                             settings):
             continue
         if manifold[2] and not manifold[7] and level.shared[s] and _leans_over_neighbour(
                 level, s, manifold[3], manifold[4], manifold[0], manifold[1]):
@@ -217,14 +216,18 @@ def _on_level(state, shapes, level, place, segments, bodies, settings, local, in
 
 
 @helper
-def one_way_holds(nx, ny, closest, ux, uy, vx, vy, settings):
-    """Whether a one-way segment solid from direction (``ux``, ``uy``) holds a body: the contact normal (``nx``,
-    ``ny``, from the segment to the body) lies within :data:`~.layout.ONE_WAY_COSINE` of that direction, and the
-    body is no deeper in it (``closest``: its closest separation, px) than it could have come this step from
-    that side (its velocity ``vx``, ``vy`` px/s against the direction over the step, plus
-    :data:`~.layout.ONE_WAY_DEPTH`). A body coming up from below passes; once above, it lands."""
-    if nx * ux + ny * uy < ONE_WAY_COSINE:
+def one_way_holds(manifold, ux, uy, vx, vy, settings):
+    """Whether a contact (``manifold``, its normal from A to the body B) holds with A solid from direction
+    (``ux``, ``uy``): always when that is (0, 0) (A is solid from every side); for a one-way A, when the normal
+    lies within :data:`~.layout.ONE_WAY_COSINE` of that direction and the body is no deeper in A (its closest
+    separation, px) than it could have come this step from that side (its velocity ``vx``, ``vy`` px/s relative
+    to A, against the direction, over the step, plus :data:`~.layout.ONE_WAY_DEPTH`). A body coming up from
+    below passes; once above, it lands."""
+    if ux == 0.0 and uy == 0.0:
+        return True
+    if manifold[0] * ux + manifold[1] * uy < ONE_WAY_COSINE:
         return False
+    closest = min(manifold[5], manifold[10])
     approach = max(0.0, -(vx * ux + vy * uy)) * settings[STEP_DT]
     return closest > -(approach + ONE_WAY_DEPTH)
 
@@ -248,10 +251,8 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
         manifold = _shapes_collide(shapes, place, s, b, margin, local)
         if not (manifold[2] or manifold[7]):
             continue
-        ux, uy = movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1]
-        if (ux != 0.0 or uy != 0.0) and not one_way_holds(
-                manifold[0], manifold[1], min(manifold[5], manifold[10]), ux, uy,
-                state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1], settings):
+        if not one_way_holds(manifold, movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1],
+                             state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1], settings):
             continue
         _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
         count += 1
