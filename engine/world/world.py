@@ -39,7 +39,7 @@ from .kernels.layout import DONE
 from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
-from .kinematic import KinematicBody
+from .kinematic import KinematicBody, KinematicSet
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
@@ -135,34 +135,31 @@ class _CrowdBoxes:
 
 
 class _KinematicBoxes:
-    """The kinematic bodies' boxes, swept over this step's motion, and the neighbours a gather returns for
-    them, made once and used while no kinematic body is placed, added or removed (``key``: see
-    :meth:`World._kinematic_in`): a level's lifts and doors are gathered by every character's every move. A
-    gather's answer is the same as testing each body's box as it is now."""
+    """The kinematic bodies' boxes, swept over this step's motion (all in array operations), and the neighbours
+    a gather returns for them (made as gathers find them), kept while no kinematic body is placed, added or
+    removed (``key``: see :meth:`World._kinematic_in`): a level's lifts and doors are gathered by every
+    character's every move. A gather's answer is the same as testing each body's box as it is now."""
 
-    def __init__(self, bodies: list[KinematicBody], key: tuple[int, int, int]) -> None:
+    def __init__(self, kinematic: KinematicSet, key: tuple[int, int, int]) -> None:
         self.key = key
-        self.bodies = list(bodies)
-        self.rows: list[AABB] = []
-        self.neighbours: list[Neighbour] = []
-        for body in bodies:
-            xf = body.transform
-            row = _swept_box(body, xf)
-            self.rows.append(row)
-            self.neighbours.append(Neighbour(body.collider, body.shape, xf, (row.min_x, row.min_y, row.max_x, row.max_y)))
-        self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
-        self.found = np.zeros(len(bodies), dtype=np.int64)
+        self.bodies = list(kinematic.bodies)
+        self.boxes = kinematic.boxes()
+        self.neighbours: dict[int, Neighbour] = {}
+        self.found = np.zeros(len(self.bodies), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
 
     def near(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
         """Add to ``found``, in order, the bodies whose swept boxes overlap ``box`` and whose filters touch
         ``query``, not ignored (by body or collider id)."""
-        bodies, rows, neighbours = self.bodies, self.rows, self.neighbours
-        # The boxes in one compiled call, padded a little (the exact test below decides).
-        for k in _rows_near(self.boxes, box, 1e-6, self.found):
+        bodies, neighbours = self.bodies, self.neighbours
+        for k in _rows_near(self.boxes, box, 0.0, self.found):
             body = bodies[k]
-            if _wanted(body, ignored, query) and rows[k].overlaps(box):
-                found.append(neighbours[k])
+            if _wanted(body, ignored, query):
+                neighbour = neighbours.get(k)
+                if neighbour is None:
+                    neighbour = neighbours[k] = Neighbour(body.collider, body.shape, body.transform,
+                                                          tuple(self.boxes[k].tolist()))
+                found.append(neighbour)
 
 
 class _StandingBodies:
@@ -203,16 +200,6 @@ def _wanted(body: KinematicBody | RigidBody | Character, ignored: set[int], quer
     return (body.filter is DEFAULT_FILTER and query is DEFAULT_FILTER) or query.touches(body.filter)
 
 
-def _swept_box(body: KinematicBody, xf: Transform) -> AABB:
-    """A kinematic body's box where ``xf`` (its transform) places it, grown over where it came from this step
-    when it moved (a lift fast enough to pass a character in one step)."""
-    body_box = body.shape.aabb(xf)
-    before = body.previous_transform
-    if before.position != body.position or before.angle != body.angle:
-        body_box = body_box.union(body.shape.aabb(before))
-    return body_box
-
-
 class World:
     """Owns static geometry, rigid bodies, kinematic bodies, characters and sensors; ``step(dt)`` advances
     them.
@@ -240,7 +227,9 @@ class World:
         self._rigid = RigidBodySet(self.physics)
         self._sensor_set = SensorSet()
         self._character_touches = CharacterTouches()
-        self._kinematic_bodies: list[KinematicBody] = []
+        self._kinematic = KinematicSet()
+        self._kinematic_bodies = self._kinematic.bodies
+        """The kinematic bodies (the list :attr:`_kinematic` keeps)."""
         self._characters: list[Character] = []
         self._views: tuple[tuple[KinematicBody, ...], tuple[Character, ...]] = ((), ())
         """The read-only views of the two lists (made again when one changes)."""
@@ -257,7 +246,7 @@ class World:
         self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
         """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
         and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
-        self._kinematic_boxes = _KinematicBoxes([], (-1, -1, -1))
+        self._kinematic_boxes = _KinematicBoxes(self._kinematic, (-1, -1, -1))
         """The kinematic bodies' swept boxes and neighbours, the last ones made (see :meth:`_kinematic_in`)."""
         self._kinematic_changes = 0
         """How many times a kinematic body was added to or removed from this world."""
@@ -327,7 +316,7 @@ class World:
         """Add a kinematic body (a moving platform, a door); returns it."""
         if not isinstance(body, KinematicBody):
             raise WorldError(f"add_kinematic takes a KinematicBody, got {body!r}")
-        self._kinematic_bodies.append(body)
+        self._kinematic.add(body)
         self._lists_changed()
         self._kinematic_changes += 1
         return body
@@ -371,7 +360,7 @@ class World:
         if isinstance(thing, RigidBody) and thing in self.bodies:
             self._rigid.remove(thing)
         elif isinstance(thing, KinematicBody) and thing in self._kinematic_bodies:
-            self._kinematic_bodies.remove(thing)
+            self._kinematic.remove(thing)
             self._lists_changed()
             self._kinematic_changes += 1
             self._rigid.forget(thing)
@@ -411,8 +400,7 @@ class World:
         """A step of every part in turn; returns its events."""
         events: list[ContactEvent] = []
         try:
-            for body in self._kinematic_bodies:
-                body.advance(dt)
+            self._kinematic.advance(dt)
             if self._characters:
                 events = self._move_characters(dt)
             if self._characters or self._character_touches.watching:
@@ -420,7 +408,7 @@ class World:
         finally:
             self._crowd = self._standing = None
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
-            events.extend(self._rigid.step(self.static, self._kinematic_bodies, self._characters, self.gravity,
+            events.extend(self._rigid.step(self.static, self._kinematic, self._characters, self.gravity,
                                            self.physics, self.static_friction, dt))
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
             events.extend(self._sensor_set.sense([*self._characters, *self.bodies], self._boxes_for_sensors()))
@@ -572,7 +560,7 @@ class World:
         since they were made, else new ones (kept)."""
         key = (KINEMATIC_PLACEMENTS.count, self._kinematic_changes, len(self._kinematic_bodies))
         if self._kinematic_boxes.key != key:
-            self._kinematic_boxes = _KinematicBoxes(self._kinematic_bodies, key)
+            self._kinematic_boxes = _KinematicBoxes(self._kinematic, key)
         return self._kinematic_boxes
 
     def _crowd_now(self) -> _CrowdBoxes:

@@ -242,3 +242,52 @@ def test_a_heavier_character_pushes_a_lighter_one_at_the_speed_the_masses_give()
     meeting = 0.25  # s, to close the 40 px between them at 240 px/s
     assert second - 10.0 == pytest.approx(40.0 * (2.0 - meeting), rel=0.15)
     assert second - first == pytest.approx(20.5, abs=1.0)  # side by side, the skin apart: pushed, not rammed
+
+
+# ------------------------------------------------------------------ D8 continuous collision with kinematic bodies
+@pytest.mark.parametrize("speed", [3000.0, 4000.0, 8000.0])
+def test_a_fast_crate_lands_on_a_thin_platform_instead_of_passing_through(speed):
+    world = World()
+    platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, 0.0)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, 300.0), velocity=(0.0, -speed)))
+    lowest = math.inf
+    for _ in range(60):
+        world.step(DT)
+        lowest = min(lowest, crate.position[1])
+    assert lowest > platform.position[1]
+    assert crate.position[1] == pytest.approx(6.0 + 16.0, abs=1.0)
+
+
+@pytest.mark.parametrize("speed", [2000.0, 3000.0, 5000.0])
+def test_a_fast_lift_carries_the_crate_it_meets_instead_of_passing_up_through_it(speed):
+    world = World()
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, -300.0), velocity=(0.0, speed)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, 0.0)))
+    gaps = []
+    for _ in range(20):
+        world.step(DT)
+        gaps.append(crate.position[1] - lift.position[1])
+    assert min(gaps) > 6.0 + 16.0 - 1.0  # never inside, never below it
+    assert gaps[-1] == pytest.approx(6.0 + 16.0, abs=1.0)
+
+
+def test_a_fast_crate_passes_up_through_a_one_way_platform_and_lands_on_it_coming_down():
+    world = World()
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, 200.0), one_way=(0.0, 1.0)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, 20.0), velocity=(0.0, 2400.0)))
+    highest = -math.inf
+    for _ in range(240):  # (up some 1600 px and down again: about 2.7 s)
+        world.step(DT)
+        highest = max(highest, crate.position[1])
+    assert highest > 400.0  # (through from below)
+    assert crate.position[1] == pytest.approx(200.0 + 6.0 + 16.0, abs=1.0)  # (held coming down at ~2000 px/s)
+
+
+def test_a_crate_thrown_at_a_thin_moving_wall_stops_at_it():
+    world = World()
+    world.gravity = (0.0, 0.0)
+    wall = world.add_kinematic(KinematicBody(RoundedPolygon.box(3, 80), (0.0, 0.0), velocity=(-300.0, 0.0)))
+    crate = world.add_body(RigidBody(CRATE, (-400.0, 0.0), velocity=(5000.0, 0.0)))
+    for _ in range(30):
+        world.step(DT)
+        assert crate.position[0] < wall.position[0]
