@@ -197,3 +197,17 @@ def test_a_fast_platform_pushing_a_hero_diagonally_into_a_wall_never_leaves_him_
             if into_mover is not None and into_mover.separation < -1.0:
                 assert crushed, (gap, hero.position)  # (once squeezed, the platform passes through him)
             assert hero.position[0] < 100.0 and hero.position[1] > -200.0  # never through the wall or the floor
+
+
+def test_a_hero_spawned_inside_a_parked_platform_against_a_wall_comes_out_free_and_is_not_crushed():
+    """A platform that did not move cannot squeeze anyone: a hero spawned overlapping one that stands 13 px
+    from a wall (too narrow a gap for him) comes out free, with no ``crushed`` event (before: reported crushed
+    and left 7.5 px inside the platform; now on top of it or under it)."""
+    for spawn in ((80.0, 0.0), (78.0, 10.0), (84.0, -6.0)):
+        world = World(gravity=(0.0, 0.0))
+        world.add_segments([(100.0, -200.0)], [(100.0, 200.0)], radius=RADIUS)
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(15, 15), (70.0, 0.0)))
+        hero = world.add_character(HERO, spawn)
+        world.step(DT)
+        assert not [e for e in world.events if e.kind == "crushed"], spawn
+        assert _deepest(world, hero) <= SLOP and hero.position[0] < 100.0, (spawn, hero.position)
