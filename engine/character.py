@@ -37,6 +37,8 @@ from functools import cached_property
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
@@ -77,13 +79,16 @@ class MoverConfig:
     direction (its rounded ends and undersides let the character through)."""
     recovery_iterations: int = 4
     """Push-out passes per step when the character starts a step overlapping something."""
-    recovery_search_reach: float = 2.0
+    recovery_search_reach: float = 5.0
     """When push-out cannot free a wedged character (or would carry its centre through a thin wall), it
-    searches rings out to this many times its larger extent for the nearest free spot (up first, then
-    around) on its side of every wall; through one only when its side has no free spot within reach."""
+    searches out to this many times its larger extent for a free spot: back towards where it came from, else
+    the nearest one it can reach without its centre crossing a wall (up first), else, walled in on every side
+    (spawned inside the ground), the nearest one straight above it. 5 is enough to climb out of a 120 px
+    V of 5 degrees, which a hero 32 px tall cannot fit into anywhere."""
     recovery_search_directions: int = 32
-    """Directions tried on each ring of that search (even; the ring step is a sixteenth of the smaller extent,
-    at least 0.5 px)."""
+    """Directions tried on the first rings of that search (even); rings far enough out for these to be more than
+    a ring step apart get twice as many, up to 16 times (the ring step is a sixteenth of the smaller extent, at
+    least 0.5 px)."""
     penetration_slop: float = 0.01
     """Pixels. Overlaps shallower than this are rounding, not penetration."""
     graze_cosine: float = 1e-4
@@ -540,12 +545,14 @@ def _recover(ch: Character, position: Vec2, came_from: Vec2 | None) -> Vec2:
     swallows), and what it would push the character into (the floor under a descending lift) stops it there:
     the character is reported ``crushed`` instead of being pushed through. Static geometry pushes it out on
     the side of each thin wall its centre is on (or, inside a wall's thickness, came from): never through a
-    wall, a platform or a vertex (see :func:`_thin_cores`)."""
+    wall, a platform or a vertex (see :func:`_thin_cores`). When no push frees it, :func:`_free_spot` finds
+    where it goes."""
     cfg = ch.config
     px, py = position
     swept = _swept_by_movers(ch, position)
     if swept is not None:
         collider, (nx, ny), push = swept
+        _gather_around(ch, (px, py), push + cfg.skin)  # (a fast body's push may go beyond what the move gathered)
         moved = _push_by(ch, (px, py), collider, (nx, ny), push)
         if moved is None:
             return _crushed_at(ch, (px, py), collider, (nx, ny), push)
@@ -562,16 +569,25 @@ def _recover(ch: Character, position: Vec2, came_from: Vec2 | None) -> Vec2:
                 break  # that way out is through a thin wall: search for one on this side instead
             px, py = px + nx * push, py + ny * push
             continue
+        _gather_around(ch, (px, py), push + cfg.skin)
         moved = _push_by(ch, (px, py), worst.collider, (nx, ny), push)
         if moved is None:
+            if not _moved_this_step(worst.collider.body):
+                break  # inside a parked body (spawned there) and held from the other side: not a crush
             return _crushed_at(ch, (px, py), worst.collider, (nx, ny), push)
         px, py = moved
     if _overlap_depth(ch, (px, py)) < ch.config.penetration_slop:
         return (px, py)
-    # Wedged between surfaces whose way-outs undo each other (spawned inside a crevice): search outwards
-    # for the nearest free spot instead. Rare, so a plain ring search is fine.
+    # Wedged between surfaces whose way-outs undo each other (spawned inside a narrow V or the ground): search
+    # for a free spot instead. Rare, so plain searches are fine.
     cores = _thin_cores(ch, position, came_from) if cores is None else cores
-    return _nearest_free_spot(ch, position, cores) or (px, py)
+    return _free_spot(ch, position, came_from, cores) or (px, py)
+
+
+def _moved_this_step(body: Any) -> bool:
+    """Whether a kinematic body moved or turned this step (one that did not cannot have pushed anything)."""
+    start = body.previous_transform
+    return bool(start.position != body.position or start.angle != body.angle)
 
 
 def _push_by(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
@@ -673,40 +689,126 @@ def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> floa
     return depth
 
 
+def _clear_at(ch: Character, spot: Vec2) -> bool:
+    """Whether the character at ``spot`` keeps its ``skin`` of gap from everything solid (where a recovery
+    may leave it: a spot touching something would be pushed out again next step)."""
+    skin = ch.config.skin
+    for contact in ch.scene.contacts(ch.shape, Transform(spot), skin, ignore=(ch,)):
+        collider = contact.collider
+        if collider.one_way is None and collider.kind is not BodyKind.DYNAMIC and contact.separation < skin - 1e-9:
+            return False
+    return True
+
+
 def _search_reach(ch: Character) -> float:
-    """Pixels: how far from where it started the ring search for a free spot looks."""
+    """Pixels: how far from where it started the search for a free spot looks."""
     box = ch.shape.local_aabb
     return ch.config.recovery_search_reach * max(box.width, box.height) + 4.0 * ch.config.skin
 
 
-def _nearest_free_spot(ch: Character, position: Vec2, cores: list[_Core]) -> Vec2 | None:
-    """The nearest spot around ``position`` where the character overlaps nothing solid, on the kept side of
-    every core in ``cores``; when every free spot within reach is across one, the nearest of those (out
-    through a wall beats staying wedged in it forever); ``None`` when nothing within reach is free."""
-    box = ch.shape.local_aabb
-    cfg = ch.config
+_SEARCH_BUDGET = 4000
+"""Most positions one search for a free spot tests (a few tens of milliseconds without the compiler): a character
+inside a large body everywhere it can reach gives up rather than stall the frame."""
+
+
+def _free_spot(ch: Character, position: Vec2, came_from: Vec2 | None, cores: list[_Core]) -> Vec2 | None:
+    """Where a wedged character at ``position`` goes, in this order of preference:
+
+    1. back towards where it came from, when it was free there and the way back crosses no core in ``cores``
+       (the first spot on that way that is clear);
+    2. the nearest clear spot it can reach without its centre crossing a core (up first at equal distance);
+    3. walled in on every side (spawned inside the ground): the nearest clear spot straight above it;
+    4. the nearest clear spot anywhere (out through a wall beats staying wedged in it forever).
+
+    ``None`` when nothing within :func:`_search_reach` is clear."""
     reach = _search_reach(ch)
-    step = max(0.5, min(box.width, box.height) / 16.0)
+    step = _ring_step(ch)
+    if came_from is not None and math.dist(came_from, position) <= reach and not _crosses_a_core(cores, came_from) \
+            and _clear_at(ch, came_from):
+        back = _first_clear_on_line(ch, position, came_from, step)
+        if back is not None:
+            return back
+    ux, uy = ch.config.up
+    return (_nearest_clear_spot(ch, position, cores, reach, step, through_walls=False)
+            or _first_clear_on_line(ch, position, (position[0] + ux * reach, position[1] + uy * reach), step)
+            or _nearest_clear_spot(ch, position, cores, reach, step, through_walls=True))
+
+
+def _ring_step(ch: Character) -> float:
+    """Pixels between the positions a search tests: a sixteenth of the character's smaller extent, at least
+    0.5 px."""
+    box = ch.shape.local_aabb
+    return max(0.5, min(box.width, box.height) / 16.0)
+
+
+def _first_clear_on_line(ch: Character, start: Vec2, end: Vec2, step: float) -> Vec2 | None:
+    """The first clear spot (:func:`_clear_at`) going from ``start`` to ``end`` in ``step`` px steps (``end``
+    itself last), or ``None``."""
+    length = math.dist(start, end)
+    count = max(1, math.ceil(length / step))
+    for k in range(1, count + 1):
+        f = k / count
+        spot = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+        if _clear_at(ch, spot):
+            return spot
+    return None
+
+
+def _nearest_clear_spot(
+    ch: Character, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool
+) -> Vec2 | None:
+    """The nearest clear spot around ``position`` on rings ``step`` px apart out to ``reach``, up first and then
+    alternately either way round (down last); unless ``through_walls``, only spots whose straight way from the
+    kept point of every core in ``cores`` crosses none. A ring has ``recovery_search_directions`` spots, twice
+    as many on rings far enough out for them to be more than ``step`` apart (up to 16 times as many): a narrow
+    V's opening, seen from its vertex, is a few degrees wide."""
+    cfg = ch.config
+    base = cfg.recovery_search_directions
+    finest = base * 16
     ux, uy = cfg.up
-    directions = cfg.recovery_search_directions
-    across: Vec2 | None = None
+    angles = np.arange(finest) * (2.0 * math.pi / finest)
+    c, s = np.cos(angles), np.sin(angles)
+    directions = np.stack([c * ux - s * uy, s * ux + c * uy], axis=1)
+    here = [core for core in cores if core.kept == position]
+    elsewhere = [core for core in cores if core.kept != position]
+    open_for = np.full(finest, math.inf) if through_walls else _open_lengths(position, here, directions)
+    tested = 0
     distance = step
     while distance <= reach:
-        # Up first, then alternately either way round (down last): out of a floor rather than through it.
-        for k in range(directions):
-            angle = 2.0 * math.pi * ((k + 1) // 2) / directions * (1 if k % 2 == 1 else -1)
-            c, s = math.cos(angle), math.sin(angle)
-            dx, dy = (c * ux - s * uy) * distance, (s * ux + c * uy) * distance
-            spot = (position[0] + dx, position[1] + dy)
-            crossing = _crosses_a_core(cores, spot)
-            if crossing and across is not None:
-                continue  # the crossing fallback is known: only a spot on the kept side is still worth a query
-            if _overlap_depth(ch, spot, gathered=False) == 0.0:
-                if not crossing:
-                    return spot
-                across = spot
+        spread = min(16, 1 << max(0, math.ceil(math.log2(max(1.0, 2.0 * math.pi * distance / step / base)))))
+        stride = finest // (base * spread)
+        for k in range(base * spread):
+            j = ((k + 1) // 2 * (1 if k % 2 == 1 else -1) * stride) % finest
+            if distance >= open_for[j]:
+                continue
+            spot = (position[0] + float(directions[j, 0]) * distance, position[1] + float(directions[j, 1]) * distance)
+            if not through_walls and elsewhere and _crosses_a_core(elsewhere, spot):
+                continue
+            tested += 1
+            if tested > _SEARCH_BUDGET:
+                return None
+            if _clear_at(ch, spot):
+                return spot
         distance += step
-    return across
+    return None
+
+
+def _open_lengths(origin: Vec2, cores: list[_Core], directions: np.ndarray) -> np.ndarray:
+    """For each unit vector of ``directions`` (n x 2), how far a ray from ``origin`` goes before it crosses one
+    of ``cores`` (px; infinite when it crosses none). A ray through a core's end counts as crossing it (two
+    walls meeting at a vertex leave no way between them)."""
+    if not cores:
+        return np.full(len(directions), math.inf)
+    a = np.array([core.a for core in cores], dtype=np.float64)
+    e = np.array([core.b for core in cores], dtype=np.float64) - a
+    ap = a - np.asarray(origin, dtype=np.float64)
+    ux, uy = directions[:, 0:1], directions[:, 1:2]
+    denominator = ux * e[:, 1] - uy * e[:, 0]  # (directions x cores)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (ap[:, 0] * e[:, 1] - ap[:, 1] * e[:, 0]) / denominator
+        along = (ap[:, 0] * uy - ap[:, 1] * ux) / denominator
+    crossing = (np.abs(denominator) > 1e-12) & (along >= -1e-9) & (along <= 1.0 + 1e-9) & (t > 0.0)
+    return np.where(crossing, t, math.inf).min(axis=1)
 
 
 class _Core(NamedTuple):
@@ -726,7 +828,7 @@ def _thin_cores(ch: Character, position: Vec2, came_from: Vec2 | None) -> list[_
     A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
     corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
     A character speared through its centre may leave by either side, and one whose side has no room within
-    reach leaves by the other (:func:`_nearest_free_spot`): keeping a side never wedges it."""
+    reach leaves by the other (:func:`_free_spot`): keeping a side never wedges it."""
     cfg = ch.config
     area = ch.shape.aabb(Transform(position)).grown(_search_reach(ch))
     cores = []
@@ -878,7 +980,7 @@ def move_character(ch: Character, dt: float) -> MoveResult:
     if result is None:
         _gather_around(ch, position, reach)
         try:
-            result = _move(ch, dt, position, carry, riding, hits, came_from)
+            result = _move(ch, dt, position, carry, riding, hits, came_from, reach)
         finally:
             ch._candidates = ch._touched = None
     if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
@@ -890,9 +992,10 @@ def move_character(ch: Character, dt: float) -> MoveResult:
 
 def _move(
     ch: Character, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
-    hits: list[SceneHit], came_from: Vec2 | None,
+    hits: list[SceneHit], came_from: Vec2 | None, reach: float,
 ) -> MoveResult:
-    """The move from ``position``: ride, recover, slide (or climb), see what it touches, snap to the floor."""
+    """The move from ``position``: ride, recover, slide (or climb), see what it touches, snap to the floor
+    (``reach``: how far around its start the move gathered what it may touch, px)."""
     cfg = ch.config
     ux, uy = cfg.up
 
@@ -909,6 +1012,7 @@ def _move(
         ch._needs_recovery = False
         if position != trail[-1]:
             trail.append(position)
+            _gather_around(ch, position, reach)  # (a push may have carried it beyond what was gathered)
 
     # 3. The displacement wanted this step.
     d, velocity, grounded, lateral = _wanted_move(ch, dt)
