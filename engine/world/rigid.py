@@ -391,7 +391,11 @@ class RigidBodySet:
                          cfg.continuous_min_approach)
             if hit is not None and (i not in first or hit.fraction < first[i][0]):
                 first[i] = (hit.fraction, hit, j)
+        held_against = kernels().rigid_step.held_against
+        ints, floats = self._ints, self._floats
         for i, (f, hit, j) in first.items():
+            if held_against(ints, floats, len(ints), count, i, *hit.normal):
+                continue  # (held from the far side: the kinematic body crushes it, the step said so)
             relative = moved[i] - carried[j]
             f -= min(f, cfg.linear_slop / math.hypot(*relative))  # (just short of the surface)
             state[i, X:X + 2] = state[i, PREVIOUS_X:PREVIOUS_X + 2] + f * moved[i] + (1.0 - f) * carried[j]
@@ -513,7 +517,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
                             np.zeros(len(state), np.bool_))
     yield "sleep"
-    k.rigid_step.step(*args)
+    status, ints, floats = k.rigid_step.step(*args)[:3]
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
     yield "rigid step"
 
 
