@@ -11,7 +11,8 @@ contact. Around it, far away (thousands of px, no box near the crate's), the sca
 * ``sleepers(n)``: ``n`` crates resting on shelves (100 a shelf, 8 px apart), stepped with sleep on until
   every one sleeps (untimed);
 * ``platforms(m)``: ``m`` kinematic platforms (96 x 16 px) each going back and forth on a 200 px path at
-  100 px/s (``PlatformPath``, pingpong), 300 px apart;
+  100 px/s (``PlatformPath``, pingpong), 400 px apart along a row (so 100 px or more between any two), rows
+  300 px apart;
 * ``sensors(s)``: ``s`` 32 x 32 px sensors, 64 px apart, that nothing reaches.
 
 Each step is timed alone by the thread's CPU time; the setting of the crate's velocity is not timed.
@@ -115,7 +116,7 @@ def platforms(m: int) -> ScaleScene:
     """The awake crate and ``m`` moving platforms far above it."""
     world, crate = crate_world()
     for k in range(m):
-        x, y = (k % 100) * 300.0, 20_000.0 + (k // 100) * 300.0
+        x, y = (k % 100) * 400.0, 20_000.0 + (k // 100) * 300.0
         world.add_kinematic(KinematicBody(RoundedPolygon.box(48.0, 8.0), (x, y),
                                           path=PlatformPath([(x, y), (x + 200.0, y)], 100.0, "pingpong")))
     scene = ScaleScene(world, crate, stepper(world, crate))
