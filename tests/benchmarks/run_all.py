@@ -571,16 +571,17 @@ def crate_chart(points: CratePoints, path: Path) -> bool:
     fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=110)
     colours = {"ledgekit": "tab:blue", "pymunk": "tab:orange", "box2d": "tab:green"}
     styles = {"pyramid": ("o", "-"), "pile": ("s", "--"), "settled pile": ("^", ":")}
+    names = {"pyramid": "pyramid", "pile": "falling pile", "settled pile": "settled pile"}
     for kind, engines in points.items():
         marker, line = styles[kind]
         for engine, values in engines.items():
             if values:
                 counts, costs = zip(*sorted(values))
                 ax.plot(counts, costs, marker=marker, linestyle=line, color=colours[engine],
-                        label=f"{bench_crates.ENGINE_NAMES[engine]}, {kind}")
+                        label=f"{bench_crates.ENGINE_NAMES[engine]}, {names[kind]}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("crates (all awake)")
+    ax.set_xlabel("crates (all awake: sleep off)")
     ax.set_ylabel("median us per step (thread CPU)")
     ax.set_title("Crate step cost against crate count")
     ax.grid(alpha=0.3, which="both")
