@@ -517,7 +517,7 @@ def compile_stages(k: Any) -> Iterator[str]:
     k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
                             np.zeros(len(state), np.bool_))
     yield "sleep"
-    status, ints, floats = k.rigid_step.step(*args)[:3]
+    ints, floats = k.rigid_step.step(*args)[1:3]
     k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
     yield "rigid step"
 
