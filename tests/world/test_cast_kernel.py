@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RigidBody, RoundedPolygon, World
 from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
-from engine import character as character_module
 from engine.world.kernels.mover import py_hypot, thousandths
 from tests.geometry.oracle import convex_polygons
 
@@ -144,8 +143,8 @@ def test_thousandths_order_as_pythons_round_to_three_places():
 def touching_probes(world: World, ch: Character, rng: np.random.Generator, count: int):
     """Positions where ``ch`` touches or nearly touches the level (the ends of casts, nudged), and sweeps."""
     for position, (tx, ty) in probes(rng, count):
-        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(200.0), (ch,), ch.filter)
-        hit = character_module._first_hit(ch, position, (tx, ty))
+        ch._mover._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(200.0), (ch,), ch.filter)
+        hit = ch._mover._first_hit(position, (tx, ty))
         if hit is not None:
             nudge = float(rng.choice([0.0, 0.3, -0.2, 1.2]))
             position = (position[0] + tx * hit.fraction + hit.normal[0] * nudge,
@@ -155,7 +154,7 @@ def touching_probes(world: World, ch: Character, rng: np.random.Generator, count
 
 def touch_state(ch: Character) -> tuple:
     return (ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.wall_normal, ch.floor_collider,
-            ch.floor_point, ch._floor_gap, ch.platform, ch._needs_recovery, ch._dropping)
+            ch.floor_point, ch._mover._floor_gap, ch.platform, ch._mover._needs_recovery, ch._mover._dropping)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -175,9 +174,9 @@ def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch
                 if not compiled:
                     monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
                     monkeypatch.setattr(World, "compiled_first_hit", lambda *args: None)
-                ch._needs_recovery = False
-                character_module._classify_contacts(ch, position)
-                answers.append((touch_state(ch), character_module._first_hit(ch, position, d)))
+                ch._mover._needs_recovery = False
+                ch._mover._classify_contacts(position)
+                answers.append((touch_state(ch), ch._mover._first_hit(position, d)))
                 monkeypatch.undo()
             assert answers[0] == answers[1], (position, d)
             both.append(answers[0])
@@ -200,16 +199,16 @@ def test_a_compiled_slide_tells_what_it_touches_where_it_ended_as_the_mover_woul
     for position, d in touching_probes(world, ch, rng, 300):
         velocity = (d[0] * 60.0, d[1] * 60.0)
         grounded = bool(rng.random() < 0.5)
-        both = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, (), ch.shape)
-        alone = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, ())
+        both = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._mover._candidates, (), ch.shape)
+        alone = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._mover._candidates, ())
         assert both is not None and alone is not None and both[:4] == alone[:4] and alone[4] is None
         states = []
         for compiled in (True, False):
-            ch._touched = (both[2], ch._candidates, both[4]) if compiled else None
+            ch._mover._touched = (both[2], ch._mover._candidates, both[4]) if compiled else None
             if not compiled:
                 monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
-            ch._needs_recovery = False
-            character_module._classify_contacts(ch, both[2])
+            ch._mover._needs_recovery = False
+            ch._mover._classify_contacts(both[2])
             states.append(touch_state(ch))
             monkeypatch.undo()
         assert states[0] == states[1], (position, d)
@@ -229,12 +228,12 @@ def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_t
     chosen = []
     for x in np.arange(-10.0, -6.0, 0.0005).tolist():
         position = (x, 16.0 + 1.0 + 0.4)  # the box's bottom 0.4 px above the flat floor's top
-        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(50.0), (ch,))
+        ch._mover._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(50.0), (ch,))
         states = []
         for compiled in (True, False):
             if not compiled:
                 monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
-            character_module._classify_contacts(ch, position)
+            ch._mover._classify_contacts(position)
             states.append(touch_state(ch))
             monkeypatch.undo()
         assert states[0] == states[1], x

@@ -42,7 +42,7 @@ def test_the_slide_with_a_characters_constants_in_an_array_equals_the_slide_give
                                     config.constant_speed_on_slopes, config.graze_cosine, config.max_slides,
                                     ch.shape.radius, ch.shape.local_aabb, config.touch_margin, config.penetration_slop)
         for position, d in touching_probes(world, ch, rng, 150):
-            rows = world._static_only_rows(cast_shape, (), ch._candidates)
+            rows = world._static_only_rows(cast_shape, (), ch._mover._candidates)
             if rows is None:
                 continue
             table, segments, core = rows
@@ -120,7 +120,7 @@ def test_the_first_hit_with_a_shapes_constants_in_an_array_equals_the_first_hit_
         cast_shape = ch.shape.inflated(config.skin)
         constants = sweep_constants(cast_shape.radius, cast_shape.local_aabb, config.graze_cosine)
         for position, d in touching_probes(world, ch, rng, 150):
-            rows = world._static_only_rows(cast_shape, (), ch._candidates)
+            rows = world._static_only_rows(cast_shape, (), ch._mover._candidates)
             if rows is None:
                 continue
             table, segments, core = rows
@@ -152,7 +152,7 @@ def test_the_slide_that_checks_its_rows_equals_the_slide_on_built_rows_and_refus
     constants = world._mover_constants(cast_shape, ch.shape, config)
     compared = refused = 0
     for position, d in touching_probes(world, ch, rng, 150):
-        rows = world._static_only_rows(cast_shape, (), ch._candidates)  # (built)
+        rows = world._static_only_rows(cast_shape, (), ch._mover._candidates)  # (built)
         if rows is None or not len(rows[1]):
             continue
         table, segments, core = rows
