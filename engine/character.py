@@ -42,7 +42,7 @@ import numpy as np
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
-    SceneContact, SceneHit, Tally, Touching, WorldError, require_nonnegative,
+    SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
 )
 
 __all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
@@ -430,11 +430,6 @@ _Wanted = tuple[Vec2, Vec2, bool, Vec2]
 """A move's wanted displacement (px), the velocity it starts sliding with (px/s), whether it walks on the
 ground, and its velocity across ``up`` (px/s)."""
 
-_Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
-"""A compiled slide's hits, stops, end position, end velocity and what it touches there
-(``Scene.compiled_slide``)."""
-
-
 def _floor_key(contact: SceneContact, cfg: MoverConfig) -> tuple[float, float]:
     return (round(contact.separation, 3), -_dot(contact.normal, cfg.up))
 
@@ -471,8 +466,8 @@ class Mover:
     owns one (made with it); it reads and sets the character's public state and asks the character's scene
     (:class:`~engine.types.Scene`) what is around."""
 
-    __slots__ = ("_came_from", "_candidates", "_cast_config", "_dropping", "_floor_gap", "_floor_point",
-                 "_needs_recovery", "_touched", "cast_shape", "character")
+    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery", "_touched",
+                 "cast_shape", "character", "config", "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -492,9 +487,12 @@ class Mover:
         self._came_from: Vec2 | None = None
         """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
         it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
+        self.shape: RoundedPolygon = character.shape
+        """The character's shape (as it was when the cast shape was grown: the same, the character sees to it)."""
         self.cast_shape: RoundedPolygon = character.shape
         """The character's shape grown by the skin: reaching a cast's hit leaves exactly ``skin`` of gap."""
-        self._cast_config: MoverConfig | None = None
+        self.config: MoverConfig = character.config
+        """The config the cast shape was grown for (each move and probe checks it is still the character's)."""
         self.grow_cast_shape()
 
     # ---------------------------------------------------------------- the character tells its mover
@@ -503,7 +501,8 @@ class Mover:
         another; the mover checks the config by identity at each move and probe: a property for ``config``
         would cost every read of it)."""
         ch = self.character
-        self.cast_shape, self._cast_config = ch.shape.inflated(ch.config.skin), ch.config
+        self.shape, self.config = ch.shape, ch.config
+        self.cast_shape = ch.shape.inflated(ch.config.skin)
 
     def spawned(self) -> None:
         """The character was added to a scene: recover on the next move; it came from nowhere in this scene."""
@@ -535,7 +534,7 @@ class Mover:
     def probe(self, start: Vec2, displacement: Vec2) -> SceneHit | None:
         """The first surface that would stop the character moving by ``displacement`` from ``start`` (a
         controller's probe between moves), with the mover's rules (skin, one-way, moving away ignored)."""
-        if self.character.config is not self._cast_config:
+        if self.character.config is not self.config:
             self.grow_cast_shape()
         return self._first_hit(start, displacement, ignore=(self.character,))
 
@@ -561,12 +560,11 @@ class Mover:
             box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
             swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                      box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
-            probed = ch.scene.compiled_probe(self.cast_shape, swept, ch.filter, tuple(ignore), position, d,
-                                             ch.config.graze_cosine)
+            probed = ch.scene.probe(self, swept, ch.filter, tuple(ignore), position, d)
             if probed is not None:  # only the level's solid segments near: gathered and swept in one compiled call
                 return probed[0]
             candidates = ch.scene.candidates(swept, ignore, ch.filter)
-        compiled = ch.scene.compiled_first_hit(self.cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
+        compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
         if compiled is not None:  # only static solid segments around: the same hit in one compiled call
             return compiled[0]
         for hit in ch.scene.cast(self.cast_shape, Transform(position), d, ignore, candidates):
@@ -589,8 +587,7 @@ class Mover:
         Without ``pushing`` (a trial move that may be thrown away), characters hit are not pushed. (Rigid bodies
         still are: the crate pushing that games and recorded runs are tuned to counts on that second shove.)"""
         ch = self.character
-        compiled = ch.scene.compiled_slide(self.cast_shape, position, d, velocity, grounded, ch.config, self._candidates,
-                                           ignore, ch.shape if touching else None)
+        compiled = ch.scene.slide(self, position, d, velocity, grounded, self._candidates, ignore, touching)
         if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
             return self._took(compiled, hits, trail)
         cfg = ch.config
@@ -653,7 +650,7 @@ class Mover:
             trail.append((px, py))
         return (px, py), (vx, vy)
 
-    def _took(self, slid: _Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
+    def _took(self, slid: Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
         """The end position and velocity of a compiled slide (``slid``); ``hits`` and ``trail`` get its hits and
         stops, and what it touches at its end is kept for :func:`_classify_contacts`."""
         slid_hits, stops, end, end_velocity, touched = slid
@@ -1040,7 +1037,7 @@ class Mover:
         if not (math.isfinite(vx) and math.isfinite(vy)):
             raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
         hits: list[SceneHit] = []
-        if cfg is not self._cast_config:  # (a config set since: another skin, maybe)
+        if cfg is not self.config:  # (a config set since: another skin, maybe)
             self.grow_cast_shape()
         position = ch.position
         ch.previous_position = position
@@ -1131,12 +1128,12 @@ class Mover:
 
     def _move_compiled(self, dt: float, position: Vec2, reach: float) -> MoveResult | None:
         """:func:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
-        (``Scene.compiled_move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
+        (``Scene.move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
         characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
         ch = self.character
         d, velocity, grounded, _ = self._wanted_move(dt)
-        moved = ch.scene.compiled_move(self.cast_shape, ch.shape, ch.config, self._box_around(position, reach), ch.filter,
-                                       (ch,), position, d, velocity, grounded)
+        moved = ch.scene.move(self, self._box_around(position, reach), ch.filter, (ch,), position, d, velocity,
+                              grounded)
         if moved is None:
             return None
         hits, stops, slid_to, velocity, snapped_to, touching = moved
@@ -1215,7 +1212,7 @@ class Mover:
         if touched is not None and touched[0] is position and touched[1] is self._candidates:
             touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates
         else:
-            touching = ch.scene.compiled_touching(ch.shape, position, margin, cfg, self._candidates)
+            touching = ch.scene.touching(self, position, self._candidates)
         # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
         # or more, which may make a V floor: the loop below decides that).
         if touching is not None and (touching[0] is not None or touching[3] < 2):
