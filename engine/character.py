@@ -25,6 +25,11 @@ collider's one-way direction, the character moves against it, and the character 
 it. A moving one-way platform that rose into a character who was above it at the start of the step pushes
 the character up (the bug of Godot issue 9399 is a character falling through there).
 
+Each :class:`Character` owns a :class:`Mover`, which makes its moves and keeps what it needs from one move to
+the next; it asks the character's :class:`~engine.types.Scene` what is around (the scene answers the common
+case, only the level's solid segments near, in one compiled call: ``Scene.move``, ``slide``, ``touching``,
+``first_hit``, ``probe``).
+
 Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vector.
 """
 
@@ -45,7 +50,7 @@ from .types import (
     SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
 )
 
-__all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
+__all__ = ["Character", "MoveResult", "Mover", "MoverConfig", "move_character"]
 
 _EPS = 1e-9
 
@@ -583,7 +588,7 @@ class Mover:
     ) -> tuple[Vec2, Vec2]:
         """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
         stop against a surface and the end. With ``touching``, a compiled slide also works out what the character
-        touches where it ended, for :func:`_classify_contacts` to use if it is asked about that very place.
+        touches where it ended, for :meth:`_classify_contacts` to use if it is asked about that very place.
         Without ``pushing`` (a trial move that may be thrown away), characters hit are not pushed. (Rigid bodies
         still are: the crate pushing that games and recorded runs are tuned to counts on that second shove.)"""
         ch = self.character
@@ -652,7 +657,7 @@ class Mover:
 
     def _took(self, slid: Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
         """The end position and velocity of a compiled slide (``slid``); ``hits`` and ``trail`` get its hits and
-        stops, and what it touches at its end is kept for :func:`_classify_contacts`."""
+        stops, and what it touches at its end is kept for :meth:`_classify_contacts`."""
         slid_hits, stops, end, end_velocity, touched = slid
         if touched is not None:
             self._touched = (end, self._candidates, touched)
@@ -695,7 +700,7 @@ class Mover:
         swallows), and what it would push the character into (the floor under a descending lift) stops it there:
         the character is reported ``crushed`` instead of being pushed through. Static geometry pushes it out on
         the side of each thin wall its centre is on (or, inside a wall's thickness, came from): never through a
-        wall, a platform or a vertex (see :func:`_thin_cores`). When no push frees it, :func:`_free_spot` finds
+        wall, a platform or a vertex (see :meth:`_thin_cores`). When no push frees it, :meth:`_free_spot` finds
         where it goes."""
         ch = self.character
         cfg = ch.config
@@ -857,7 +862,7 @@ class Mover:
         3. walled in on every side (spawned inside the ground): the nearest clear spot straight above it;
         4. the nearest clear spot anywhere (out through a wall beats staying wedged in it forever).
 
-        ``None`` when nothing within :func:`_search_reach` is clear."""
+        ``None`` when nothing within :meth:`_search_reach` is clear."""
         ch = self.character
         reach = self._search_reach()
         step = self._ring_step()
@@ -879,7 +884,7 @@ class Mover:
         return max(0.5, min(box.width, box.height) / 16.0)
 
     def _first_clear_on_line(self, start: Vec2, end: Vec2, step: float) -> Vec2 | None:
-        """The first clear spot (:func:`_clear_at`) going from ``start`` to ``end`` in ``step`` px steps (``end``
+        """The first clear spot (:meth:`_clear_at`) going from ``start`` to ``end`` in ``step`` px steps (``end``
         itself last), or ``None``."""
         length = math.dist(start, end)
         count = max(1, math.ceil(length / step))
@@ -938,7 +943,7 @@ class Mover:
         A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
         corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
         A character speared through its centre may leave by either side, and one whose side has no room within
-        reach leaves by the other (:func:`_free_spot`): keeping a side never wedges it."""
+        reach leaves by the other (:meth:`_free_spot`): keeping a side never wedges it."""
         ch = self.character
         cfg = ch.config
         area = ch.shape.aabb(Transform(position)).grown(self._search_reach())
@@ -1127,7 +1132,7 @@ class Mover:
         return result
 
     def _move_compiled(self, dt: float, position: Vec2, reach: float) -> MoveResult | None:
-        """:func:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
+        """:meth:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
         (``Scene.move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
         characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
         ch = self.character

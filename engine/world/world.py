@@ -656,7 +656,7 @@ class World:
                        checked: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core). Unless
         ``checked``, rows not yet made for these candidates come from the table as it is, unbuilt rows and
-        all, for a compiled call that checks them itself (:meth:`_slide_touching`)."""
+        all, for a compiled call that checks them itself (:meth:`slide`)."""
         if shape.count < 3:
             return None
         for x in ignore:

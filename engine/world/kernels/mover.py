@@ -14,6 +14,12 @@ The sums are polygon cores (3+ vertices: a segment grown by a polygon character)
 table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
 with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
 
+The mover's own entry points (what ``World`` calls for ``Scene.slide``, ``touching``, ``first_hit``, ``move`` and
+``probe``) are four, each reading the character's constants from one array (:func:`mover_constants`):
+:func:`slide_touch` (a slide, and what the character touches where it ended; by nothing: what it touches),
+:func:`first_hit`, and the same two with their gather in the call, :func:`move_among_segments` (a whole move)
+and :func:`first_hit_among_segments` (a probe).
+
 Units: pixels. Normals point from the segment towards the moving shape (against the motion).
 """
 
@@ -366,7 +372,7 @@ _MOVER_EPS = 1e-9
 @kernel
 def _slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
                ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
-    """``character._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+    """``Mover._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
     being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
     velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
     fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
@@ -473,7 +479,7 @@ def thousandths(x):
 @kernel
 def _touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
                floor_limit, penetration_slop, two):
-    """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
+    """``Mover._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
     ``margin`` px of the upright shape at (ox, oy), ``box_*`` being its box in its own frame, in that box
     placed and grown by ``margin``: ``World.contacts``' query box) and, as places in them (-1: none), the floor
     (the nearest, its separation rounded to thousandths of a pixel as the mover's ``round(separation, 3)``;
@@ -609,7 +615,7 @@ def move_among_segments(level_arrays, query, found_out, table, core, mover, skin
     velocity (vx, vy) px/s and what it touches after it (:func:`_slide_touch`, ``mover``: its
     :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
     (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
-    stood on stops the fall. As ``character._move`` makes it, bit for bit. Returns (:data:`DONE` or why
+    stood on stops the fall. As ``Mover._move`` makes it, bit for bit. Returns (:data:`DONE` or why
     not, the number of stops, where the slide ended x, y, the end position x, y (after the snap) and velocity
     x, y, whether it snapped, whether there is a floor, a wall, a ceiling, whether a contact overlapped deeper
     than the slop after the slide or the snap).
@@ -698,8 +704,8 @@ def _solid_rows_gathered(level, query, found_out, table, core):
 
 
 def compile_steps() -> Iterator[str]:
-    """Compile (or load from the disk cache) both kernels on a box over a flat segment; yields each one's name
-    once it is ready (for progress displays)."""
+    """Compile (or load from the disk cache) the mover's kernels on a box over a flat segment; yields each
+    stage's name once it is ready (for progress displays)."""
     core = np.array([[-8.0, -14.0], [8.0, -14.0], [8.0, 14.0], [-8.0, 14.0]])
     rows = np.zeros((1, sum_row_width(4)))
     rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0
