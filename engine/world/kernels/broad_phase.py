@@ -62,11 +62,12 @@ def sweep_pairs(boxes, count, skip):
     total = _swept(boxes, order, skip, widest, order[:0], order[:0])  # (counted first: into arrays made once)
     earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
     _swept(boxes, order, skip, widest, earlier, later)
-    found_order = np.empty(total)  # (the pairs by their places in the sweep, as a sweep from every row goes)
+    found_order, ordered = np.empty(total), True  # (the pairs by their places, as a sweep from every row goes)
     for k in range(total):
         found_order[k] = earlier[k] * float(count) + later[k]
+        ordered = ordered and (k == 0 or found_order[k] > found_order[k - 1])
     first, second = np.empty(total, np.int64), np.empty(total, np.int64)
-    for out, k in enumerate(argsort(found_order)):
+    for out, k in enumerate(np.arange(total) if ordered else argsort(found_order)):  # (all awake: in order)
         i, j = order[earlier[k]], order[later[k]]
         first[out], second[out] = min(i, j), max(i, j)
     return first, second
