@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .level import Level, Problem, load_level
+from .reach_field import DistanceField
 
 __all__ = ["ACTIONS", "STEP", "ReachResult", "Target", "reach_problems", "route_segments", "search_reach",
            "write_route"]
@@ -54,6 +55,11 @@ SPRING_FRAMES = 30
 HEIGHT_WEIGHT = 0.3
 """How much a px of height counts against a px across in how far a state ranks from its target: levels climb
 walls and ladders on the way across, and a climb should not look like a step back."""
+ATOM_CELL = 16.0
+"""Pixels: the grid what a state shows is noted on (:meth:`_Search._atoms`)."""
+MOVE_RANK_PX = 32.0
+"""Pixels a state's next move ranks behind its previous one: a state's best move is tried before the
+lesser moves of a state not much farther."""
 PROGRESS_EVERY = 2.0
 """CPU seconds between progress reports."""
 
@@ -221,6 +227,10 @@ class _Node:
     untried: int = 0
     distance: float = 0.0
     """How far from the target it ranks (px)."""
+    novel: bool = True
+    """It showed something no state kept before it did (:meth:`_Search._atoms`)."""
+    waited: bool = False
+    """It was reached by waiting in its parent."""
 
 
 class _Budget(Exception):
@@ -247,6 +257,7 @@ class _Search:
         self._targets(root)
         targets = [t for t in [self.result.goal, *self.result.targets] if t is not None and t.object_id is not None]
         self.by_tag_and_id: dict[tuple[Any, Any], Target] = {(t.kind, t.object_id): t for t in targets}
+        self.fields: dict[int, DistanceField] = {}
         self.unreached = [t for t in [self.result.goal, *self.result.targets] if t is not None]
         """The targets not touched yet (how near the player comes to each is noted every step)."""
         self.progress = progress
@@ -254,10 +265,16 @@ class _Search:
         self.deadline = self.start + budget
         self.next_report = self.start + PROGRESS_EVERY
         self.seen: set[tuple] = {self._key(root)}
-        self.open: list[tuple[float, int, int, _Node, _Move]] = []
+        self.open: list[tuple[int, float, int, int, _Node, int, _Move]] = []
+        """(state, move) pairs: (0 for a novel state, else 1; its distance from the target plus ``MOVE_RANK_PX``
+        for each move of it ranked before this one, px; that rank; the order pushed; the state; the move's place
+        in :func:`_moves`' list; the move)."""
+        self.atoms_seen: set[tuple] = set()
         self.counter = 0
         self.goal_node: tuple[_Node, tuple[Hold, ...]] | None = None
         self.target: Target | None = self.result.goal
+        self.live: tuple[_Node, Any] | None = None
+        """The state kept last and its stage as the move left it, until another move is played."""
         self._keep(root, None, (), after_run=False)
 
     def _fresh_stage(self) -> Any:
@@ -287,44 +304,93 @@ class _Search:
         turns, and the wait for it is the way on."""
         moves = _moves(stage, stage.find(self.ladder_class), after_run)
         node = _Node(self.snapshots.save(stage), parent, frames, stage.player.position, len(moves))
+        node.novel = self._novel(stage)
+        node.waited = waited and parent is not None
+        self.live = (node, stage)
+        self._push(node, list(enumerate(moves)))
+
+    def _push(self, node: _Node, moves: list[tuple[int, _Move]]) -> None:
+        """Put ``node``'s ``moves`` (each with its place in :func:`_moves`' list) on the frontier, ranked."""
         node.distance = self._distance(node.position)
-        if waited and parent is not None:
-            node.distance = min(node.distance, parent.distance)
-        for index, move in enumerate(moves):
+        if node.waited and node.parent is not None:
+            node.distance = min(node.distance, node.parent.distance)
+        tier = 0 if node.novel else 1
+        for order, (index, move) in enumerate(sorted(moves, key=partial(self._move_rank, node))):
             self.counter += 1
-            heapq.heappush(self.open, (*self._rank(node, move, index), self.counter, node, move))
+            heapq.heappush(self.open, (tier, node.distance + MOVE_RANK_PX * order, order, self.counter, node, index,
+                                       move))
+
+    def _novel(self, stage: Any) -> bool:
+        """Whether the state shows something no state kept before showed (see :meth:`_atoms`); notes what it
+        shows."""
+        novel = False
+        for atom in self._atoms(stage):
+            if atom not in self.atoms_seen:
+                self.atoms_seen.add(atom)
+                novel = True
+        return novel
+
+    def _atoms(self, stage: Any) -> Iterable[tuple]:
+        """What a state shows, piece by piece: the player's ``ATOM_CELL`` cell and whether it stands or climbs;
+        each crate's cell; each platform near the player, its cell, with the player's column of cells; each
+        switch's state; the number of enemies left."""
+        player, world = stage.player, stage.world
+        x, y = player.position
+        yield "player", int(x // ATOM_CELL), int(y // ATOM_CELL), player.on_floor, stage.controller.climbing
+        for index, crate in enumerate(world.bodies):
+            yield "crate", index, int(crate.position[0] // ATOM_CELL), int(crate.position[1] // ATOM_CELL)
+        near_x, near_y = NEAR_PLATFORM
+        for index, platform in enumerate(world.kinematic_bodies):
+            px, py = platform.position
+            if abs(px - x) <= near_x and abs(py - y) <= near_y:
+                yield "platform", index, int(px // ATOM_CELL), int(py // ATOM_CELL), int(x // (4 * ATOM_CELL))
+        for index, switch in enumerate(stage.find(self.switch_class)):
+            yield "switch", index, switch.pressed
+        yield "enemies", len(world.characters)
+
+    def _field(self, target: Target) -> DistanceField:
+        """``target``'s distance field (made the first time it is asked for)."""
+        found = self.fields.get(id(target))
+        if found is None:
+            level = self.level
+            found = self.fields[id(target)] = DistanceField(level.solid_rings, level.width, level.height, target.box)
+        return found
 
     def _distance(self, position: tuple[float, float]) -> float:
         target = self.target
         if target is None:
             return 0.0
-        return math.hypot(target.position[0] - position[0], HEIGHT_WEIGHT * (target.position[1] - position[1]))
+        return self._field(target).at(*position)
 
-    def _rank(self, node: _Node, move: _Move, index: int) -> tuple[float, int]:
-        """(how far the state is from the target, px; the move's rank: those heading for it first)."""
+    def _move_rank(self, node: _Node, entry: tuple[int, _Move]) -> int:
+        """Where a move comes among a state's: those heading for the target first, then those going straight
+        up or nowhere, then those going away; in :func:`_moves`' order among equals."""
+        index, move = entry
         target = self.target
         if target is None:
-            return 0.0, index
-        dx = target.position[0] - node.position[0]
-        toward = 0 if abs(dx) < CELL else (1 if dx > 0 else -1)
+            return index
+        toward = self._field(target).heading(*node.position)
         side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
-        return node.distance, index + side_rank
+        return index + side_rank
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
         self.target = target
-        for node in {id(entry[3]): entry[3] for entry in self.open}.values():
-            node.distance = self._distance(node.position)
-        self.open = [(*self._rank(node, move, rank % 20), order, node, move)
-                     for _, rank, order, node, move in self.open]
-        heapq.heapify(self.open)
+        untried: dict[int, tuple[_Node, list[tuple[int, _Move]]]] = {}
+        for *_, node, index, move in self.open:
+            untried.setdefault(id(node), (node, []))[1].append((index, move))
+        self.open = []
+        for node, moves in untried.values():
+            self._push(node, moves)
 
     def run_until(self, done: Callable[[], bool]) -> None:
         """Play the first move of the frontier until ``done()`` or the frontier is empty (then ``exhausted``).
         Raises :class:`_Budget` when the CPU budget runs out."""
         while self.open and not done():
-            *_, node, move = heapq.heappop(self.open)
-            stage = self.snapshots.load(node.snapshot)
+            *_, node, _, move = heapq.heappop(self.open)
+            live, self.live = self.live, None
+            # (the stage a state was just kept from is that state: no copy needed to go on from it)
+            stage = live[1] if live is not None and live[0] is node else self.snapshots.load(node.snapshot)
             node.untried -= 1
             if not node.untried:
                 node.snapshot = b""  # (every move from it tried: only its route is needed now)
