@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import heapq
 import io
+import itertools
 import json
 import math
 import pickle
 import time
 import types
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+import functools
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,9 +55,6 @@ NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
 ``THING_CELL`` px."""
 SPRING_FRAMES = 30
 """Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
-HEIGHT_WEIGHT = 0.3
-"""How much a px of height counts against a px across in how far a state ranks from its target: levels climb
-walls and ladders on the way across, and a climb should not look like a step back."""
 ATOM_CELL = 16.0
 """Pixels: the grid what a state shows is noted on (:meth:`_Search._atoms`)."""
 MOVE_RANK_PX = 32.0
@@ -123,10 +123,21 @@ class ReachResult:
 
 
 # ------------------------------------------------------------------------------------------------ snapshots
+_SHARED: dict[int, list[Any]] = {}
+"""What the snapshots of each live :class:`_Snapshots` share, by its serial number: a snapshot names a shared
+object by (serial, index) and :func:`_shared_object` finds it again."""
+_SERIALS = itertools.count()
+
+
+def _shared_object(serial: int, index: int) -> Any:
+    return _SHARED[serial][index]
+
+
 class _Snapshots:
     """Whole-stage copies as pickled bytes. What never changes in play (the level, its static geometry, shapes,
     configs) is shared rather than copied, as are functions (the rules' subscribers: a respawn never happens in
-    a kept state, a death ends the move)."""
+    a kept state, a death ends the move). The pickler asks about objects of classes only (``reducer_override``:
+    not about each number, string, list and dict, as ``persistent_id`` would): half the time of a save."""
 
     def __init__(self, stage: Any) -> None:
         from ..geometry import RoundedPolygon
@@ -141,25 +152,34 @@ class _Snapshots:
         self.index = {id(x): i for i, x in enumerate(shared)}
         self.immutable = (types.FunctionType, RoundedPolygon)
         """Kinds shared whenever met (a shape the world made and caches, say: a copy would be checked again)."""
+        self.serial = next(_SERIALS)
+        _SHARED[self.serial] = shared
+        weakref.finalize(self, _SHARED.pop, self.serial, None)
 
     def save(self, stage: Any) -> bytes:
         buffer = io.BytesIO()
-        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.persistent_id = self._persistent_id  # type: ignore[method-assign]
-        pickler.dump(stage)
+        _SharingPickler(buffer, self).dump(stage)
         return buffer.getvalue()
 
-    def load(self, data: bytes) -> Any:
-        unpickler = pickle.Unpickler(io.BytesIO(data))
-        unpickler.persistent_load = self.shared.__getitem__  # type: ignore[assignment]
-        return unpickler.load()
+    @staticmethod
+    def load(data: bytes) -> Any:
+        return pickle.loads(data)
 
-    def _persistent_id(self, obj: Any) -> int | None:
+    def reduce(self, obj: Any) -> Any:
+        """How a snapshot holds ``obj``: a reference for a shared object, else ``NotImplemented`` (a copy)."""
         found = self.index.get(id(obj))
-        if found is None and isinstance(obj, self.immutable):
+        if found is None:
+            if obj is _shared_object or not isinstance(obj, self.immutable):
+                return NotImplemented
             found = self.index[id(obj)] = len(self.shared)
             self.shared.append(obj)
-        return found
+        return _shared_object, (self.serial, found)
+
+
+class _SharingPickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, snapshots: _Snapshots) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.reducer_override = snapshots.reduce  # type: ignore[method-assign]
 
 
 # ------------------------------------------------------------------------------------------------ moves
@@ -447,15 +467,14 @@ class _Search:
         """Hold the last buttons (up to ``SPRING_FRAMES`` more steps) until neither the player nor a crate is in a
         spring's area: a copy of the world forgets what its sensors held, so a state kept inside a spring
         would launch again when continued, unlike the game."""
-        from ..geometry import Transform, collide
         from ..platformer import PlatformerInput
 
         springs = [s for s in stage.world.sensors if s.tag == "spring"]
+        if not springs:
+            return tuple(frames), "done"
         buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
         for _ in range(SPRING_FRAMES):
-            movers = [stage.player, *stage.world.bodies]
-            if not any((m := collide(s.shape, s.transform, t.shape, Transform(t.position, getattr(t, "angle", 0.0))))
-                       is not None and m.separation < 0.0 for s in springs for t in movers):
+            if not any(_inside(spring, thing) for spring in springs for thing in [stage.player, *stage.world.bodies]):
                 break
             stage.step(buttons, STEP)
             frames.append(held)
@@ -536,6 +555,24 @@ class _Search:
             if stage.rules.deaths:
                 return False
         return bool(stage.rules.complete)
+
+
+def _inside(sensor: Any, thing: Any) -> bool:
+    """Whether ``thing`` (a character or rigid body) overlaps ``sensor``'s area; their centres' distance first
+    against the shapes' reach from them (most things are far: the exact test is twenty times dearer)."""
+    from ..geometry import Transform, collide
+
+    (sx, sy), (tx, ty) = sensor.position, thing.position
+    if math.hypot(tx - sx, ty - sy) > _reach_of(sensor.shape) + _reach_of(thing.shape):
+        return False
+    manifold = collide(sensor.shape, sensor.transform, thing.shape, Transform(thing.position, getattr(thing, "angle", 0.0)))
+    return manifold is not None and manifold.separation < 0.0
+
+
+@functools.lru_cache(maxsize=256)
+def _reach_of(shape: Any) -> float:
+    """px: how far ``shape`` reaches from its centre (its core's farthest vertex and its radius)."""
+    return max(math.hypot(x, y) for x, y in shape.vertices) + shape.radius
 
 
 def _reached(target: Target) -> bool:
