@@ -28,7 +28,7 @@ import pickle
 import time
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 import functools
 from functools import partial
@@ -55,11 +55,17 @@ NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
 ``THING_CELL`` px."""
 SPRING_FRAMES = 30
 """Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
-ATOM_CELL = 16.0
-"""Pixels: the grid what a state shows is noted on (:meth:`_Search._atoms`)."""
-MOVE_RANK_PX = 32.0
+COARSE_CELL = 32.0
+"""Pixels: the grid states are seen on coarsely (:meth:`_Search._novel`): a state new even on it is tried first."""
+MOVE_RANK_PX = 64.0
 """Pixels a state's next move ranks behind its previous one: a state's best move is tried before the
 lesser moves of a state not much farther."""
+BOARD_LEVEL, BOARD_GAP, BOARD_HORIZON, BOARD_WALK = 6.0, 24.0, 1200, 40
+"""A platform is boarded (:class:`_Board`) when its top comes within ``BOARD_LEVEL`` px of the player's feet
+and its side within ``BOARD_GAP`` px of the player's, in at most ``BOARD_HORIZON`` steps; the walk onto it
+takes at most ``BOARD_WALK`` steps."""
+RIDE_FRAMES = 1200
+"""Steps a ride (:class:`_Ride`) lasts at most: 20 s, longer than any shipped platform's way."""
 PROGRESS_EVERY = 2.0
 """CPU seconds between progress reports."""
 
@@ -192,12 +198,66 @@ class _Move:
     phases: tuple[tuple[int, Hold], ...]
     until_landing: bool = False
     until_airborne: bool = False
+    leads: bool = False
+    """Tried first from any state it is offered in (a wait on a moving platform)."""
 
     @property
     def side(self) -> int:
         """-1, 0 or 1: the way it goes across (tried first when the target lies that way)."""
         held = self.phases[0][1]
         return int("right" in held) - int("left" in held)
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        """The buttons of each step (the stage as the previous step left it is there to look at)."""
+        for count, held in self.phases:
+            for _ in range(count):
+                yield held
+
+
+@dataclass(frozen=True)
+class _Board:
+    """Wait ``wait`` steps for a platform (``platform``: its index among the world's kinematic bodies) to come
+    level with the floor beside the player (worked out from its path), then walk onto it (at most
+    ``BOARD_WALK`` steps): how a ferry or a lift is taken."""
+
+    side: int
+    platform: int
+    wait: int
+    until_landing: bool = False
+    until_airborne: bool = False
+    leads: bool = True
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        for _ in range(self.wait):
+            yield _NONE
+        body, walk = stage.world.kinematic_bodies[self.platform], _hold("right" if self.side > 0 else "left")
+        for _ in range(BOARD_WALK):
+            yield walk
+            if stage.player.platform is body and stage.player.on_floor:
+                return
+
+
+@dataclass(frozen=True)
+class _Ride:
+    """Stay on the moving platform the player stands on until it turns back (its velocity points the other
+    way) or the player is off it, at most ``RIDE_FRAMES`` steps: to the end of a ferry's or a lift's way."""
+
+    side: int = 0
+    until_landing: bool = False
+    until_airborne: bool = False
+    leads: bool = True
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        player = stage.player
+        body = player.platform
+        if body is None:
+            return
+        start = body.velocity
+        for _ in range(RIDE_FRAMES):
+            yield _NONE
+            vx, vy = body.velocity
+            if player.platform is not body or vx * start[0] + vy * start[1] < 0.0:
+                return
 
 
 def _hold(*names: str) -> Hold:
@@ -210,6 +270,8 @@ STEP_ASIDE = tuple(_Move(((4, _hold(side)),), until_airborne=True) for side in (
 """A few pixels across (from rest): to stand just so under a coin, on a spring's edge."""
 WAIT = _Move(((20, _NONE),), until_airborne=True)
 """Long enough for a platform at 60 px/s to move a whole ``THING_CELL``: each wait for a ferry is a new state."""
+RIDE_WAIT = _Move(WAIT.phases, until_airborne=True, leads=True)
+"""A wait on a moving platform (tried first there: getting off half way may be the way on)."""
 JUMPS = tuple(_Move(((held, _hold(side, "jump")), (40 - held, _hold(side))), until_landing=True)
               for held in (40, 5) for side in _SIDES)
 """Full and short jumps, left, straight up and right, steered the same way until landing (at most 40 frames)."""
@@ -218,9 +280,16 @@ DROP = _Move(((1, _hold("down", "jump")), (30, _NONE)), until_landing=True)
 CLIMB = {side: _Move(((8, _hold(side)),)) for side in ("up", "down", "left", "right")}
 
 
-def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
-    """The moves worth trying from this state (a standing player, one on a ladder, one in the air)."""
+_AnyMove = _Move | _Board | _Ride
+
+
+def _moves(stage: Any, ladders: list[Any], came_by: _AnyMove | None, ended: str) -> list[_AnyMove]:
+    """The moves worth trying from this state (a standing player, one on a ladder, one in the air), which
+    ``came_by`` that move, ended as it says (see :meth:`_Search._play`). On a moving platform: a ride to the end
+    of its way, then waits on it, first (a ride is not offered again after a ride or such a wait: the next
+    would only go back)."""
     player, controller = stage.player, stage.controller
+    after_run = ended == "airborne" and came_by is not None and not came_by.until_landing
     on_ladder = any(ladder.holds(player) for ladder in ladders)
     if controller.climbing:
         return [CLIMB["up"], CLIMB["down"], CLIMB["left"], CLIMB["right"], *JUMPS[:3]]
@@ -228,10 +297,50 @@ def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
     if player.on_floor:
         floor = player.floor_collider
         one_way = floor is not None and floor.one_way is not None
-        riding = player.platform is not None and any(player.platform.velocity)
-        return [*([WAIT] if riding else []), RUN["right"], RUN["left"], *JUMPS, *([] if riding else [WAIT]), *grab,
+        platform = player.platform
+        carried = platform is not None and any(platform.velocity)  # (a platform, a crate still sliding)
+        if platform is None or getattr(platform, "path", None) is None:
+            lead: list[_AnyMove] = [RIDE_WAIT] if carried else list(_boardings(stage))
+        elif isinstance(came_by, _Ride):
+            lead = []
+        else:
+            lead = [RIDE_WAIT] if came_by is RIDE_WAIT else [_Ride(), RIDE_WAIT]
+        return [*lead, RUN["right"], RUN["left"], *JUMPS, *([WAIT] if not lead else []), *grab,
                 *([DROP, CLIMB["down"]] if one_way else []), *STEP_ASIDE]
     return [*STEER, *grab, *(JUMPS if after_run else ())]  # just over an edge: a jump in coyote time
+
+
+def _boardings(stage: Any) -> list[_Board]:
+    """A :class:`_Board` for each platform on a path that, within one round of its path (at most
+    ``BOARD_HORIZON`` steps), comes level with the player's feet (within ``BOARD_LEVEL`` px) right beside
+    the player (a gap of at most ``BOARD_GAP`` px): its position at each coming step is the path's."""
+    from ..geometry import Transform
+
+    player = stage.player
+    box = player.aabb()
+    left, feet, right = box[0], box[1], box[2]
+    boardings = []
+    for index, body in enumerate(stage.world.kinematic_bodies):
+        path = body.path
+        if path is None:
+            continue
+        local = body.shape.aabb(Transform((0.0, 0.0), body.angle))
+        xs, ys = [p[0] for p in path.points], [p[1] for p in path.points]
+        if (min(ys) + local.max_y > feet + BOARD_LEVEL or max(ys) + local.max_y < feet - BOARD_LEVEL
+                or min(xs) + local.min_x > right + BOARD_GAP or max(xs) + local.max_x < left - BOARD_GAP):
+            continue  # (its way never passes beside the player's feet)
+        rounds = math.ceil(path.length / (path.speed * STEP))
+        for step in range(1, min(rounds, BOARD_HORIZON) + 1):
+            x, y = path.position_at(body.path_distance + path.speed * STEP * step)
+            if abs(y + local.max_y - feet) > BOARD_LEVEL:
+                continue
+            if -BOARD_LEVEL <= x + local.min_x - right <= BOARD_GAP:
+                boardings.append(_Board(1, index, step))
+                break
+            if -BOARD_LEVEL <= left - (x + local.max_x) <= BOARD_GAP:
+                boardings.append(_Board(-1, index, step))
+                break
+    return boardings
 
 
 # ------------------------------------------------------------------------------------------------ the search
@@ -248,7 +357,7 @@ class _Node:
     distance: float = 0.0
     """How far from the target it ranks (px)."""
     novel: bool = True
-    """It showed something no state kept before it did (:meth:`_Search._atoms`)."""
+    """It differs from every state kept before it even as seen coarsely (:meth:`_Search._novel`)."""
     waited: bool = False
     """It was reached by waiting in its parent."""
 
@@ -285,17 +394,17 @@ class _Search:
         self.deadline = self.start + budget
         self.next_report = self.start + PROGRESS_EVERY
         self.seen: set[tuple] = {self._key(root)}
-        self.open: list[tuple[int, float, int, int, _Node, int, _Move]] = []
+        self.open: list[tuple[int, float, int, int, _Node, int, _AnyMove]] = []
         """(state, move) pairs: (0 for a novel state, else 1; its distance from the target plus ``MOVE_RANK_PX``
         for each move of it ranked before this one, px; that rank; the order pushed; the state; the move's place
         in :func:`_moves`' list; the move)."""
-        self.atoms_seen: set[tuple] = set()
+        self.coarse_seen: set[tuple] = set()
         self.counter = 0
         self.goal_node: tuple[_Node, tuple[Hold, ...]] | None = None
         self.target: Target | None = self.result.goal
         self.live: tuple[_Node, Any] | None = None
         """The state kept last and its stage as the move left it, until another move is played."""
-        self._keep(root, None, (), after_run=False)
+        self._keep(root, None, ())
 
     def _fresh_stage(self) -> Any:
         return self.stage_class.from_level(self.level, self.shape, self.factories, feel=self.feel)
@@ -317,19 +426,19 @@ class _Search:
                 self.result.targets.append(target)
 
     # ---------------------------------------------------------------- the frontier
-    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], after_run: bool,
-              waited: bool = False) -> None:
+    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], came_by: _AnyMove | None = None,
+              ended: str = "done") -> None:
         """A new state: snapshot it and put every move worth trying from it on the frontier. A state reached by
         waiting is ranked no farther than the one it waited in: a ferry may carry the player away before it
         turns, and the wait for it is the way on."""
-        moves = _moves(stage, stage.find(self.ladder_class), after_run)
+        moves = _moves(stage, stage.find(self.ladder_class), came_by, ended)
         node = _Node(self.snapshots.save(stage), parent, frames, stage.player.position, len(moves))
         node.novel = self._novel(stage)
-        node.waited = waited and parent is not None
+        node.waited = parent is not None and came_by is not None and (came_by is WAIT or came_by.leads)
         self.live = (node, stage)
         self._push(node, list(enumerate(moves)))
 
-    def _push(self, node: _Node, moves: list[tuple[int, _Move]]) -> None:
+    def _push(self, node: _Node, moves: list[tuple[int, _AnyMove]]) -> None:
         """Put ``node``'s ``moves`` (each with its place in :func:`_moves`' list) on the frontier, ranked."""
         node.distance = self._distance(node.position)
         if node.waited and node.parent is not None:
@@ -341,32 +450,13 @@ class _Search:
                                        move))
 
     def _novel(self, stage: Any) -> bool:
-        """Whether the state shows something no state kept before showed (see :meth:`_atoms`); notes what it
-        shows."""
-        novel = False
-        for atom in self._atoms(stage):
-            if atom not in self.atoms_seen:
-                self.atoms_seen.add(atom)
-                novel = True
-        return novel
-
-    def _atoms(self, stage: Any) -> Iterable[tuple]:
-        """What a state shows, piece by piece: the player's ``ATOM_CELL`` cell and whether it stands or climbs;
-        each crate's cell; each platform near the player, its cell, with the player's column of cells; each
-        switch's state; the number of enemies left."""
-        player, world = stage.player, stage.world
-        x, y = player.position
-        yield "player", int(x // ATOM_CELL), int(y // ATOM_CELL), player.on_floor, stage.controller.climbing
-        for index, crate in enumerate(world.bodies):
-            yield "crate", index, int(crate.position[0] // ATOM_CELL), int(crate.position[1] // ATOM_CELL)
-        near_x, near_y = NEAR_PLATFORM
-        for index, platform in enumerate(world.kinematic_bodies):
-            px, py = platform.position
-            if abs(px - x) <= near_x and abs(py - y) <= near_y:
-                yield "platform", index, int(px // ATOM_CELL), int(py // ATOM_CELL), int(x // (4 * ATOM_CELL))
-        for index, switch in enumerate(stage.find(self.switch_class)):
-            yield "switch", index, switch.pressed
-        yield "enemies", len(world.characters)
+        """Whether the state differs from every state kept before even as seen coarsely (:meth:`_key` to
+        ``COARSE_CELL`` px, without velocities); notes it."""
+        coarse = self._key(stage, COARSE_CELL, COARSE_CELL, speeds=False)
+        if coarse in self.coarse_seen:
+            return False
+        self.coarse_seen.add(coarse)
+        return True
 
     def _field(self, target: Target) -> DistanceField:
         """``target``'s distance field (made the first time it is asked for)."""
@@ -382,7 +472,7 @@ class _Search:
             return 0.0
         return self._field(target).at(*position)
 
-    def _move_rank(self, node: _Node, entry: tuple[int, _Move]) -> int:
+    def _move_rank(self, node: _Node, entry: tuple[int, _AnyMove]) -> int:
         """Where a move comes among a state's: those heading for the target first, then those going straight
         up or nowhere, then those going away; in :func:`_moves`' order among equals."""
         index, move = entry
@@ -390,13 +480,13 @@ class _Search:
         if target is None:
             return index
         toward = self._field(target).heading(*node.position)
-        side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
+        side_rank = 0 if move.side == toward or move.leads else 20 if move.side == 0 else 40
         return index + side_rank
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
         self.target = target
-        untried: dict[int, tuple[_Node, list[tuple[int, _Move]]]] = {}
+        untried: dict[int, tuple[_Node, list[tuple[int, _AnyMove]]]] = {}
         for *_, node, index, move in self.open:
             untried.setdefault(id(node), (node, []))[1].append((index, move))
         self.open = []
@@ -418,7 +508,7 @@ class _Search:
         if not self.open:
             self.result.exhausted = True
 
-    def _try(self, parent: _Node, stage: Any, move: _Move) -> None:
+    def _try(self, parent: _Node, stage: Any, move: _AnyMove) -> None:
         """Play ``move`` on ``stage`` (a copy of ``parent``'s); keep the state it ends in when it is new."""
         frames, ended = self._play(stage, move)
         if ended == "dead":
@@ -432,10 +522,9 @@ class _Search:
             return
         self.seen.add(key)
         self.result.states += 1
-        self._keep(stage, parent, frames, after_run=ended == "airborne" and not move.until_landing,
-                   waited=move is WAIT)
+        self._keep(stage, parent, frames, move, ended)
 
-    def _play(self, stage: Any, move: _Move) -> tuple[tuple[Hold, ...], str]:
+    def _play(self, stage: Any, move: _AnyMove) -> tuple[tuple[Hold, ...], str]:
         """Step ``stage`` through ``move``; returns the buttons of each step and how it ended (``dead``,
         ``goal``, ``landed``, ``airborne`` or ``done``)."""
         from ..platformer import PlatformerInput
@@ -443,23 +532,24 @@ class _Search:
         player, rules = stage.player, stage.rules
         frames: list[Hold] = []
         was_on_floor = player.on_floor
-        for count, held in move.phases:
-            buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
-            for _ in range(count):
-                stage.step(buttons, STEP)
-                frames.append(held)
-                self.result.steps += 1
-                if rules.deaths:
-                    return tuple(frames), "dead"
-                self._watch(stage)
-                if rules.complete:
-                    return tuple(frames), "goal"
-                on_floor = player.on_floor
-                if move.until_landing and on_floor and not was_on_floor and len(frames) > 1:
-                    return tuple(frames), "landed"
-                if move.until_airborne and was_on_floor and not on_floor:
-                    return tuple(frames), "airborne"
-                was_on_floor = on_floor
+        held, buttons = _NONE, PlatformerInput()
+        for now in move.buttons(stage):
+            if now != held:
+                held, buttons = now, PlatformerInput(**{a: a in now for a in ACTIONS})
+            stage.step(buttons, STEP)
+            frames.append(held)
+            self.result.steps += 1
+            if rules.deaths:
+                return tuple(frames), "dead"
+            self._watch(stage)
+            if rules.complete:
+                return tuple(frames), "goal"
+            on_floor = player.on_floor
+            if move.until_landing and on_floor and not was_on_floor and len(frames) > 1:
+                return tuple(frames), "landed"
+            if move.until_airborne and was_on_floor and not on_floor:
+                return tuple(frames), "airborne"
+            was_on_floor = on_floor
         self._check_budget()
         return self._off_springs(stage, frames, held)
 
@@ -505,22 +595,29 @@ class _Search:
                 if gap < target.closest:
                     target.closest, target.closest_at = gap, player.position
 
-    def _key(self, stage: Any) -> tuple:
-        """What tells states apart: the player's cell, velocity step, floor and ladder; the switches pressed;
-        the crates and platforms (doors, lifts, falling platforms) near the player, to ``THING_CELL`` px; and
-        how many enemies are left (where they walk is not part of it: a patrol would make every wait new)."""
+    def _key(self, stage: Any, cell: float = CELL, thing_cell: float = THING_CELL, speeds: bool = True) -> tuple:
+        """What tells states apart: the player's ``cell``, velocity step (``speeds``), floor and ladder; the
+        switches pressed; the crates and platforms (doors, lifts, falling platforms) near the player, to
+        ``thing_cell`` px, and which way each platform goes; and how many enemies are left (where they walk is
+        not part of it: a patrol would make every wait new)."""
         player, world = stage.player, stage.world
         x, y = player.position
-        vx, vy = player.velocity
-        near = []
-        for group, (near_x, near_y) in ((world.bodies, NEAR_CRATE), (world.kinematic_bodies, NEAR_PLATFORM)):
-            for index, thing in enumerate(group):
-                tx, ty = thing.position
-                if abs(tx - x) <= near_x and abs(ty - y) <= near_y:
-                    near.append((index, round(tx / THING_CELL), round(ty / THING_CELL)))
+        near: list[tuple] = []
+        for index, crate in enumerate(world.bodies):
+            tx, ty = crate.position
+            if abs(tx - x) <= NEAR_CRATE[0] and abs(ty - y) <= NEAR_CRATE[1]:
+                near.append((index, round(tx / thing_cell), round(ty / thing_cell)))
+        for index, platform in enumerate(world.kinematic_bodies):
+            tx, ty = platform.position
+            if abs(tx - x) <= NEAR_PLATFORM[0] and abs(ty - y) <= NEAR_PLATFORM[1]:
+                vx, vy = platform.velocity
+                near.append((-1 - index, round(tx / thing_cell), round(ty / thing_cell), (vx > 0) - (vx < 0),
+                             (vy > 0) - (vy < 0)))
         switches = tuple(s.pressed for s in stage.find(self.switch_class))
-        return (round(x / CELL), round(y / CELL), round(vx / VX_BUCKET), round(vy / VY_BUCKET), player.on_floor,
-                stage.controller.climbing, switches, len(world.characters), tuple(near))
+        vx, vy = player.velocity
+        speed = (round(vx / VX_BUCKET), round(vy / VY_BUCKET)) if speeds else ()
+        return (round(x / cell), round(y / cell), *speed, player.on_floor, stage.controller.climbing, switches,
+                len(world.characters), tuple(near))
 
     def _check_budget(self) -> None:
         now = time.process_time()
