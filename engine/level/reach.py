@@ -207,6 +207,19 @@ class _Move:
         held = self.phases[0][1]
         return int("right" in held) - int("left" in held)
 
+    @property
+    def aim(self) -> tuple[float, float]:
+        """A rough guess (px) of where the move takes the player from where it starts, for the order moves are
+        tried in (never for what they do): about 3 px a step across, a jump's rise, a climb's or drop's way."""
+        across = sum(count for count, held in self.phases if "right" in held or "left" in held)
+        first = self.phases[0][1]
+        rise = 0.0
+        if "jump" in first:
+            rise = -48.0 if "down" in first else min(6.0 * self.phases[0][0], 80.0)
+        elif "up" in first or "down" in first:
+            rise = (2.0 if "up" in first else -2.0) * self.phases[0][0]
+        return self.side * min(3.0 * across, 72.0), rise
+
     def buttons(self, stage: Any) -> Iterator[Hold]:
         """The buttons of each step (the stage as the previous step left it is there to look at)."""
         for count, held in self.phases:
@@ -227,6 +240,10 @@ class _Board:
     until_airborne: bool = False
     leads: bool = True
 
+    @property
+    def aim(self) -> tuple[float, float]:
+        return 32.0 * self.side, 0.0
+
     def buttons(self, stage: Any) -> Iterator[Hold]:
         for _ in range(self.wait):
             yield _NONE
@@ -246,6 +263,7 @@ class _Ride:
     until_landing: bool = False
     until_airborne: bool = False
     leads: bool = True
+    aim: tuple[float, float] = (0.0, 0.0)
 
     def buttons(self, stage: Any) -> Iterator[Hold]:
         player = stage.player
@@ -360,6 +378,8 @@ class _Node:
     """It differs from every state kept before it even as seen coarsely (:meth:`_Search._novel`)."""
     waited: bool = False
     """It was reached by waiting in its parent."""
+    tried: set[int] = field(default_factory=set)
+    """Its moves played (by their place in :func:`_moves`' list)."""
 
 
 class _Budget(Exception):
@@ -472,32 +492,44 @@ class _Search:
             return 0.0
         return self._field(target).at(*position)
 
-    def _move_rank(self, node: _Node, entry: tuple[int, _AnyMove]) -> int:
-        """Where a move comes among a state's: those heading for the target first, then those going straight
-        up or nowhere, then those going away; in :func:`_moves`' order among equals."""
+    def _move_rank(self, node: _Node, entry: tuple[int, _AnyMove]) -> tuple[bool, int, float, int]:
+        """Where a move comes among a state's: those that lead (a ride, a boarding) first, then those heading
+        across the way the target's distance falls, then those going straight up, down or nowhere (nearest the
+        target where they aim first: a climb up a ladder or a drop, :attr:`_Move.aim`), then those going away;
+        in :func:`_moves`' order among equals."""
         index, move = entry
         target = self.target
         if target is None:
-            return index
-        toward = self._field(target).heading(*node.position)
-        side_rank = 0 if move.side == toward or move.leads else 20 if move.side == 0 else 40
-        return index + side_rank
+            return not move.leads, 0, 0.0, index
+        field = self._field(target)
+        toward = field.heading_across(*node.position)
+        if move.side == toward:
+            return not move.leads, 0, 0.0, index
+        if move.side:
+            return not move.leads, 2, 0.0, index
+        (x, y), (dx, dy) = node.position, move.aim
+        return not move.leads, 1, field.at(x + dx, y + dy), index
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
         self.target = target
-        untried: dict[int, tuple[_Node, list[tuple[int, _AnyMove]]]] = {}
+        untried: dict[int, tuple[_Node, dict[int, _AnyMove]]] = {}
         for *_, node, index, move in self.open:
-            untried.setdefault(id(node), (node, []))[1].append((index, move))
+            if index not in node.tried:
+                untried.setdefault(id(node), (node, {}))[1][index] = move
         self.open = []
         for node, moves in untried.values():
-            self._push(node, moves)
+            self._push(node, sorted(moves.items()))
 
     def run_until(self, done: Callable[[], bool]) -> None:
         """Play the first move of the frontier until ``done()`` or the frontier is empty (then ``exhausted``).
         Raises :class:`_Budget` when the CPU budget runs out."""
-        while self.open and not done():
-            *_, node, _, move = heapq.heappop(self.open)
+        while not done():
+            found = self._next()
+            if found is None:
+                self.result.exhausted = True
+                return
+            node, move = found
             live, self.live = self.live, None
             # (the stage a state was just kept from is that state: no copy needed to go on from it)
             stage = live[1] if live is not None and live[0] is node else self.snapshots.load(node.snapshot)
@@ -505,8 +537,14 @@ class _Search:
             if not node.untried:
                 node.snapshot = b""  # (every move from it tried: only its route is needed now)
             self._try(node, stage, move)
+
+    def _next(self) -> tuple[_Node, _AnyMove] | None:
+        """The first (state, move) pair of the frontier, ``None`` when it is empty."""
         if not self.open:
-            self.result.exhausted = True
+            return None
+        *_, node, index, move = heapq.heappop(self.open)
+        node.tried.add(index)
+        return node, move
 
     def _try(self, parent: _Node, stage: Any, move: _AnyMove) -> None:
         """Play ``move`` on ``stage`` (a copy of ``parent``'s); keep the state it ends in when it is new."""
