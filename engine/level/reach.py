@@ -3,13 +3,22 @@ the real stage (world, mover, platformer controller, rules and the standard buil
 
 The search plays short *moves* (run left or right 16 frames, step 4 frames, wait 20 frames, full and short
 jumps left, up and right steered until landing, steering in the air, a jump in coyote time just over an
-edge, drop through a one-way floor, climb a ladder) from kept states: every new state is kept as a pickled
-copy of the whole stage, and a move starts from a fresh copy of it. States are told apart by the player's
-cell (8 px), velocity (50 px/s across, 100 px/s up), floor and ladder, the switches pressed, the number of
-enemies left, and where the crates and platforms near the player are (to 16 px): a state whose key was seen
-before is dropped, and so is a move in which the player dies. The next move played is one from the state
-nearest the current target (the Goal first, then each pickup and checkpoint not touched yet), one heading
-its way first. Crates, springs, platforms, doors and enemies are simulated, not approximated.
+edge, drop through a one-way floor, climb a ladder, board a platform on a path when its path brings it level
+beside the player, ride it to the end of its way) from kept states: every new state is kept as a pickled
+copy of the whole stage, and a move starts from a fresh copy of it (or from the stage itself, when it is the
+state just kept). States are told apart by the player's cell (8 px), velocity (50 px/s across, 100 px/s up),
+floor and ladder, the switches pressed, the number of enemies left, and where the crates and platforms near
+the player are (to 16 px, and which way each platform goes): a state whose key was seen before is dropped,
+and so is a move in which the player dies. Crates, springs, platforms, doors and enemies are simulated, not
+approximated.
+
+The order states are tried in: the target is the Goal first, then each pickup and checkpoint not touched
+yet. A state's distance to it is measured through the level's open space (:mod:`engine.level.reach_field`:
+round walls, over their tops, so a climb up a ladder or a ride up a lift is progress). States whose key is new
+even on a coarse grid (32 px, no velocities) come before the others; among them the nearest first, and of a
+state's moves those heading across toward the target first (boarding and riding before all), each next move
+ranking ``MOVE_RANK_PX`` farther than the one before it. The order never decides a verdict: every state is
+reached by simulated steps.
 
 Nothing here is random and no result depends on the clock, except where the CPU budget
 (``time.process_time``) cuts the search: then the outcome says "not decided within the budget". A route to
