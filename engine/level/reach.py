@@ -387,8 +387,6 @@ class _Node:
     """It differs from every state kept before it even as seen coarsely (:meth:`_Search._novel`)."""
     waited: bool = False
     """It was reached by waiting in its parent."""
-    tried: set[int] = field(default_factory=set)
-    """Its moves played (by their place in :func:`_moves`' list)."""
 
 
 class _Budget(Exception):
@@ -524,8 +522,7 @@ class _Search:
         self.target = target
         untried: dict[int, tuple[_Node, dict[int, _AnyMove]]] = {}
         for *_, node, index, move in self.open:
-            if index not in node.tried:
-                untried.setdefault(id(node), (node, {}))[1][index] = move
+            untried.setdefault(id(node), (node, {}))[1][index] = move
         self.open = []
         for node, moves in untried.values():
             self._push(node, sorted(moves.items()))
@@ -551,8 +548,7 @@ class _Search:
         """The first (state, move) pair of the frontier, ``None`` when it is empty."""
         if not self.open:
             return None
-        *_, node, index, move = heapq.heappop(self.open)
-        node.tried.add(index)
+        *_, node, _, move = heapq.heappop(self.open)
         return node, move
 
     def _try(self, parent: _Node, stage: Any, move: _AnyMove) -> None:

@@ -84,18 +84,6 @@ class DistanceField:
         around = self.distance[max(column - 1, 0):column + 2, max(row - 1, 0):row + 2]
         return float(around.min()) + FIELD_CELL
 
-    def heading(self, x: float, y: float) -> tuple[int, int]:
-        """The way, one of (-1, 0), (1, 0), (0, -1), (0, 1), in which the distance falls most from (x, y), a
-        cell's size away; (0, 0) when it falls in none."""
-        here = self.at(x, y)
-        best, way = here, (0, 0)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            there = self.at(x + dx * FIELD_CELL, y + dy * FIELD_CELL)
-            if there < best:
-                best, way = there, (dx, dy)
-        return way
-
-
     def heading_across(self, x: float, y: float) -> int:
         """-1 or 1: the way across (left or right) in which the distance falls from (x, y), a cell's size away;
         0 when it falls neither way."""
