@@ -662,6 +662,14 @@ class _Search:
         return (round(x / cell), round(y / cell), *speed, player.on_floor, stage.controller.climbing, switches,
                 len(world.characters), tuple(near))
 
+    def save_for_the_replay(self, steps: int) -> None:
+        """Bring the deadline forward by what a replay of ``steps`` steps will cost (at the CPU per step the
+        search has spent so far, copies included: a little more than a replay's), so that the search for
+        pickups and checkpoints leaves the route's replay inside the budget."""
+        spent = time.process_time() - self.start
+        per_step = spent / max(self.result.steps, 1)
+        self.deadline = min(self.deadline, self.start + self.result.budget - per_step * steps)
+
     def _check_budget(self) -> None:
         now = time.process_time()
         if now >= self.next_report and self.progress is not None:
@@ -748,6 +756,7 @@ def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shap
             search.run_until(lambda: search.goal_node is not None)
             if search.goal_node is not None:
                 result.goal_cpu_seconds = time.process_time() - search.start
+                search.save_for_the_replay(len(search.route()))
         for target in [] if goal_only else sorted(result.targets, key=lambda t: (t.position[0], t.position[1],
                                                                                  t.object_id or 0)):
             if not target.reached and search.open:
