@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Sequence, overload
 
 import numpy as np
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2, mass_properties
+from .geometry import AABB, MassProperties, RoundedPolygon, Transform, Vec2, mass_properties
 from .types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, WorldError,
-    require_nonnegative,
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, MovingBody, Tally,
+    WorldError, require_nonnegative,
 )
 
 __all__ = ["STATE_COLUMNS", "ContactEvent", "PhysicsConfig", "RigidBody", "Sensor", "check_filter"]
@@ -208,11 +209,11 @@ class RigidBody(MovingBody):
         if self.restitution > 1.0:
             raise WorldError(f"RigidBody restitution must be within [0, 1], got {restitution!r}")
         self.gravity_scale = gravity_scale
-        props = mass_properties(shape, density)
+        props, centred = _centred(shape, float(density))
         cx, cy = props.centroid
         if cx or cy:
-            # Re-centre: the body's origin is its centre of mass; move the world position to match.
-            self.shape = shape.transformed(Transform((-cx, -cy)))
+            # Re-centred: the body's origin is its centre of mass; move the world position to match.
+            self.shape = centred
             c, s = math.cos(angle), math.sin(angle)
             x, y = x + c * cx - s * cy, y + s * cx + c * cy
         self.position, self.angle = (x, y), angle
@@ -395,6 +396,22 @@ class RigidBody(MovingBody):
         row[SLEEPING], row[SLEEP_TIME] = 0.0, 0.0
 
 
+@lru_cache(maxsize=256)
+def _centred(shape: RoundedPolygon, density: float) -> tuple[MassProperties, RoundedPolygon]:
+    """The mass properties of ``shape`` at ``density`` and the shape moved so that its centre of mass is at its
+    origin: worked out once per shape (shapes are immutable; a level's thousand crates share a few)."""
+    props = mass_properties(shape, density)
+    cx, cy = props.centroid
+    return props, shape.transformed(Transform((-cx, -cy))) if cx or cy else shape
+
+
+SENSOR_PLACEMENTS = Tally()
+"""How many times any sensor's position, angle or shape has been set: a world keeps its sensors' boxes while
+this stays the same (most sensors never move, and a level may have thousands)."""
+
+_SENSOR_PLACEMENT = frozenset({"position", "angle", "shape"})
+
+
 @dataclass(eq=False)
 class Sensor:
     """A region that reports overlaps without pushing: begin / end :class:`ContactEvent` s with bodies and
@@ -414,6 +431,11 @@ class Sensor:
 
     def __post_init__(self) -> None:
         check_filter(self.filter, "Sensor")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SENSOR_PLACEMENT:
+            SENSOR_PLACEMENTS.count += 1
+        object.__setattr__(self, name, value)
 
     @property
     def transform(self) -> Transform:

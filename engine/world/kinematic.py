@@ -6,17 +6,25 @@ Units: pixels, seconds, radians (counter-clockwise); y-up.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..geometry import RoundedPolygon, Transform, Vec2
 from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, Tally, WorldError, unit_or_none
+from .kernels.layout import (
+    KINEMATIC, MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_ONE_WAY_X, MOVER_VX, MOVER_X,
+)
 
-__all__ = ["KinematicBody", "PlatformPath"]
+__all__ = ["COLUMNS", "KinematicBody", "KinematicSet", "PlatformPath"]
 
-_PLACEMENT = frozenset({"position", "angle", "shape", "previous_transform"})
-"""The fields of a kinematic body that place it (see :data:`PLACEMENTS`)."""
+# Columns of a kinematic body's row: placement (px, px, rad), velocity (px/s, px/s, rad/s), placement before
+# the last step, whether game code placed it since the last step began, whether it had when that step began,
+# and how far along its path it is (px).
+X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP, PATH_DISTANCE = range(12)
+COLUMNS = 12
 
 PLACEMENTS = Tally()
 """How many times any kinematic body's placement (position, angle, shape or previous transform) has been set: a
@@ -84,83 +92,334 @@ class PlatformPath:
             return list(zip(pts, pts[1:] + pts[:1]))
         return list(zip(pts, pts[1:])) + list(zip(pts[::-1], pts[::-1][1:]))
 
+    def leg_table(self) -> np.ndarray:
+        """The path's legs in order, one row each: start x, y, end x, y and length (px)."""
+        return np.array([(*a, *b, length) for (a, b), length in zip(self._legs(), self._lengths)], dtype=np.float64)
+
     def position_at(self, distance: float) -> Vec2:
         """Point at ``distance`` pixels along the (repeating) path."""
-        s = distance % self.length
-        for (a, b), length in zip(self._legs(), self._lengths):
-            if s <= length and length > 0:
-                f = s / length
-                return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
-            s -= length
-        return tuple(self.points[0])  # type: ignore[return-value]
+        x, y = points_along(self.leg_table()[None], np.array([self.length]), np.array([float(distance)]))[0].tolist()
+        return (x, y)
 
 
-@dataclass(eq=False)
+def points_along(legs: np.ndarray, lengths: np.ndarray, distances: np.ndarray) -> np.ndarray:
+    """The points ``distances`` px along paths ((P, 2) px): ``legs`` (P, L, 5) are each path's legs as
+    :meth:`PlatformPath.leg_table` gives them (a shorter path padded with legs 0 long), ``lengths`` (P,) the
+    paths' lengths; a distance beyond a path's length goes round again. Leg by leg for every path at once, as
+    one path would be walked (the same numbers)."""
+    left = np.mod(distances, lengths)
+    points = legs[:, 0, 0:2].copy()
+    found = np.zeros(len(left), np.bool_)
+    for leg in range(legs.shape[1]):
+        length = legs[:, leg, 4]
+        here = ~found & (left <= length) & (length > 0.0)
+        if here.any():
+            f = (left[here] / length[here])[:, None]
+            start, end = legs[here, leg, 0:2], legs[here, leg, 2:4]
+            points[here] = start + f * (end - start)
+        found |= here
+        left = np.where(found, left, left - length)
+    return points
+
+
 class KinematicBody(MovingBody):
     """A body moved by the game, not by forces: moving platforms, doors, lifts.
 
-    Set ``velocity`` (px/s) and ``angular_velocity`` (rad/s), or give a ``path``. The world moves it at
-    the start of each step, before characters move, and keeps its previous transform so that riders and
-    one-way checks can use the motion of this step.
+    Set ``velocity`` (px/s) and ``angular_velocity`` (rad/s, counter-clockwise), or give a ``path``. The world
+    moves it at the start of each step, before characters move, and keeps its previous transform so that
+    riders and one-way checks can use the motion of this step. ``one_way`` (a direction, or ``None``): it holds
+    only what moves against that direction (``(0, 1)``: stood on from above, jumped through from below).
+
+    Its placement and speeds live in a row of its world's :class:`KinematicSet` (a 1-row array of its own
+    before it is added): the world moves every kinematic body in a few array operations, so a thousand
+    platforms far from everything cost little.
     """
 
-    shape: RoundedPolygon
-    position: Vec2
-    angle: float = 0.0
-    velocity: Vec2 = (0.0, 0.0)
-    angular_velocity: float = 0.0
-    one_way: Vec2 | None = None
-    path: PlatformPath | None = None
-    path_distance: float = 0.0
-    name: str = ""
-    user_data: Any = None
-    """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
-    filter: CollisionFilter = DEFAULT_FILTER
-    """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
-    collider: Collider = field(init=False)
-    previous_transform: Transform = field(init=False)
+    def __init__(self, shape: RoundedPolygon, position: Vec2, angle: float = 0.0, velocity: Vec2 = (0.0, 0.0),
+                 angular_velocity: float = 0.0, one_way: Vec2 | None = None, path: PlatformPath | None = None,
+                 path_distance: float = 0.0, name: str = "", user_data: Any = None,
+                 filter: CollisionFilter = DEFAULT_FILTER) -> None:
+        if not isinstance(filter, CollisionFilter):
+            raise WorldError(f"KinematicBody.filter must be a CollisionFilter, got {filter!r}")
+        self.name = name
+        self._state, self._row = np.zeros((1, COLUMNS)), 0
+        self._owner: object | None = None
+        self._shape = shape
+        self._transform: Transform | None = None
+        self.position, self.angle = position, angle
+        self.velocity, self.angular_velocity = velocity, angular_velocity
+        self._state[0, PLACED] = 0.0
+        self.one_way = one_way
+        self._path = path
+        self.path_distance = path_distance
+        self.user_data = user_data
+        """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
+        self.filter = filter
+        """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
+        self.collider = Collider(BodyKind.KINEMATIC, unit_or_none(one_way, "one_way"), self)
+        self.previous_transform = self.transform
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _CHECKED:  # (checked as set, naming the body: a NaN would surface steps later, unnamed)
-            value = _CHECKED[name](value, self)
-        if name in _PLACEMENT:
-            PLACEMENTS.count += 1
-            if name == "position" or name == "angle":
-                self.__dict__.pop("_transform", None)
-        object.__setattr__(self, name, value)
+    def __repr__(self) -> str:
+        return (f"KinematicBody(name={self.name!r}, position={self.position!r}, angle={self.angle!r}, "
+                f"velocity={self.velocity!r}, angular_velocity={self.angular_velocity!r})")
+
+    # ------------------------------------------------------------ where its numbers live
+    def bind(self, state: np.ndarray, row: int, owner: object | None) -> None:
+        """Keep this body's numbers in row ``row`` of ``state`` (its current ones copied there), owned by
+        ``owner`` (a world's :class:`KinematicSet`; ``None``: a row of its own again). A body belongs to one
+        world at a time."""
+        if owner is not None and self._owner is not None and self._owner is not owner:
+            raise WorldError(f"{_name(self)} is already in another world: remove it there first")
+        state[row] = self._state[self._row]
+        self._state, self._row, self._owner = state, row, owner
+
+    @property
+    def owner(self) -> object | None:
+        """The world's :class:`KinematicSet` that holds this body (``None`` while in no world)."""
+        return self._owner
+
+    def unbind(self) -> None:
+        """Its numbers in a row of its own again (it left its world)."""
+        own = np.zeros((1, COLUMNS))
+        own[0] = self._state[self._row]
+        self._state, self._row, self._owner = own, 0, None
+
+    # ------------------------------------------------------------ placement and speeds (checked as set)
+    @property
+    def position(self) -> Vec2:
+        """Where the body is (px)."""
+        row = self._state[self._row]
+        return (float(row[X]), float(row[Y]))
+
+    @position.setter
+    def position(self, value: Vec2) -> None:
+        x, y = _pair(value, self)  # (checked as set, naming the body: a NaN would surface steps later, unnamed)
+        self._place(X, x)
+        self._place(Y, y)
+
+    @property
+    def angle(self) -> float:
+        """Its turn (radians, counter-clockwise)."""
+        return float(self._state[self._row, ANGLE])
+
+    @angle.setter
+    def angle(self, value: float) -> None:
+        self._place(ANGLE, _number(value, self, "angle", "radians"))
+
+    def _place(self, column: int, value: float) -> None:
+        """Game code placed the body: a change is remembered (the sleepers it leaves or meets wake)."""
+        row = self._state[self._row]
+        if row[column] != value:
+            row[column], row[PLACED] = value, 1.0
+        PLACEMENTS.count += 1
+
+    @property
+    def velocity(self) -> Vec2:
+        """Its speed (px/s)."""
+        row = self._state[self._row]
+        return (float(row[VX]), float(row[VY]))
+
+    @velocity.setter
+    def velocity(self, value: Vec2) -> None:
+        self._state[self._row, VX], self._state[self._row, VY] = _pair(value, self, "velocity", "px/s")
+
+    @property
+    def angular_velocity(self) -> float:
+        """Its spin (rad/s, counter-clockwise)."""
+        return float(self._state[self._row, W])
+
+    @angular_velocity.setter
+    def angular_velocity(self, value: float) -> None:
+        self._state[self._row, W] = _number(value, self, "angular_velocity", "rad/s")
+
+    @property
+    def shape(self) -> RoundedPolygon:
+        return self._shape
+
+    @shape.setter
+    def shape(self, value: RoundedPolygon) -> None:
+        self._shape = value
+        PLACEMENTS.count += 1
+        self._state[self._row, PLACED] = 1.0
+        if isinstance(self._owner, KinematicSet):
+            self._owner.reshaped(self)
+
+    @property
+    def previous_transform(self) -> Transform:
+        """Where the body was before the last step (riders and one-way checks use this motion)."""
+        row = self._state[self._row]
+        return Transform((float(row[PREVIOUS_X]), float(row[PREVIOUS_Y])), float(row[PREVIOUS_ANGLE]))
+
+    @previous_transform.setter
+    def previous_transform(self, value: Transform) -> None:
+        row = self._state[self._row]
+        row[PREVIOUS_X], row[PREVIOUS_Y], row[PREVIOUS_ANGLE] = (*value.position, value.angle)
+        PLACEMENTS.count += 1
 
     @property
     def transform(self) -> Transform:
         """Where the body is (made once per placement: gathers, sensors and riders ask for it many times a
         step)."""
-        kept: Transform | None = self.__dict__.get("_transform")
-        if kept is None:
-            kept = self.__dict__["_transform"] = Transform(self.position, self.angle)
+        row = self._state[self._row]
+        x, y, angle = float(row[X]), float(row[Y]), float(row[ANGLE])
+        kept = self._transform
+        if kept is None or kept.position != (x, y) or kept.angle != angle:
+            kept = self._transform = Transform((x, y), angle)
         return kept
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.filter, CollisionFilter):
-            raise WorldError(f"KinematicBody.filter must be a CollisionFilter, got {self.filter!r}")
-        self.collider = Collider(BodyKind.KINEMATIC, unit_or_none(self.one_way, "one_way"), self)
-        self.previous_transform = self.transform
+    # ------------------------------------------------------------ its path
+    @property
+    def path(self) -> PlatformPath | None:
+        """The path it follows (its world moves it along it, setting its velocity), or ``None``."""
+        return self._path
+
+    @path.setter
+    def path(self, value: PlatformPath | None) -> None:
+        if value is not None and not isinstance(value, PlatformPath):
+            raise WorldError(f"{_name(self)}: path must be a PlatformPath or None, got {value!r}")
+        self._path = value
+        if isinstance(self._owner, KinematicSet):
+            self._owner.paths_changed()
+
+    @property
+    def path_distance(self) -> float:
+        """How far along its path it is (px; it goes round again past the path's length)."""
+        return float(self._state[self._row, PATH_DISTANCE])
+
+    @path_distance.setter
+    def path_distance(self, value: float) -> None:
+        self._state[self._row, PATH_DISTANCE] = _number(value, self, "path_distance", "px")
+
+
+class KinematicSet:
+    """A world's kinematic bodies, in the order they were added, and their numbers: one row each
+    (:data:`COLUMNS`), moved together each step; their boxes made in array operations."""
+
+    def __init__(self) -> None:
+        self.bodies: list[KinematicBody] = []
+        self._state = np.zeros((8, COLUMNS))
+        self._local_boxes = np.zeros((8, 4))
+        """Each body's shape's box in its own frame (px)."""
+        self._one_way = np.zeros((8, 2))
+        """Each body's one-way direction (a unit vector; zero: solid from every side)."""
+        self._paths: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
+        :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
+
+    def __len__(self) -> int:
+        return len(self.bodies)
+
+    def add(self, body: KinematicBody) -> KinematicBody:
+        if body.owner is self:
+            raise WorldError(f"{_name(body)} is already in this world")
+        row = len(self.bodies)
+        if row == len(self._state):  # (room for twice as many: adding n bodies costs O(n))
+            self._state = np.concatenate([self._state, np.zeros_like(self._state)])
+            self._local_boxes = np.concatenate([self._local_boxes, np.zeros_like(self._local_boxes)])
+            self._one_way = np.concatenate([self._one_way, np.zeros_like(self._one_way)])
+            for k, other in enumerate(self.bodies):
+                other.bind(self._state, k, self)
+        body.bind(self._state, row, self)
+        self.bodies.append(body)
+        self._local_boxes[row] = tuple(body.shape.local_aabb)
+        self._state[row, PLACED] = self._state[row, PLACED_AT_STEP] = 0.0
+        self._one_way[row] = body.collider.one_way or (0.0, 0.0)
+        self._paths = None
+        return body
+
+    def remove(self, body: KinematicBody) -> None:
+        row = self.bodies.index(body)
+        del self.bodies[row]
+        body.unbind()
+        n = len(self.bodies)
+        for table in (self._local_boxes, self._one_way):
+            table[row:n] = table[row + 1:n + 1]
+        for k in range(row, n):  # (in ascending order: each copies its old row, one below, to its new one)
+            self.bodies[k].bind(self._state, k, self)
+        self._paths = None
+
+    def paths_changed(self) -> None:
+        """A body was given another path (or none)."""
+        self._paths = None
+
+    def _path_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows of the bodies that follow a path, their paths' legs (padded to the longest), lengths and
+        speeds, made again after a change."""
+        if self._paths is None:
+            following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
+            tables = [path.leg_table() for _, path in following]
+            legs = np.zeros((len(following), max((len(t) for t in tables), default=1), 5))
+            for k, table in enumerate(tables):
+                legs[k, :len(table)] = table
+            self._paths = (np.array([k for k, _ in following], dtype=np.int64), legs,
+                           np.array([path.length for _, path in following]),
+                           np.array([path.speed for _, path in following]))
+        return self._paths
+
+    def reshaped(self, body: KinematicBody) -> None:
+        """``body`` has a new shape: its box in its own frame is made again."""
+        self._local_boxes[self.bodies.index(body)] = tuple(body.shape.local_aabb)
 
     def advance(self, dt: float) -> None:
-        """Move along the path or by the velocity over ``dt`` seconds (the world calls this first each step)."""
-        self.previous_transform = self.transform
-        if self.path is not None:
-            self.path_distance += self.path.speed * dt
-            target = self.path.position_at(self.path_distance)
-            self.velocity = ((target[0] - self.position[0]) / dt, (target[1] - self.position[1]) / dt)
-            self.position = target
-        else:
-            self.position = (self.position[0] + self.velocity[0] * dt, self.position[1] + self.velocity[1] * dt)
-        self.angle += self.angular_velocity * dt
+        """Move every body by its velocity, or along its path, over ``dt`` seconds (the world does this first in
+        each step); the previous placement is kept."""
+        n = len(self.bodies)
+        if not n:
+            return
+        state = self._state[:n]
+        state[:, PLACED_AT_STEP] = state[:, PLACED]
+        state[:, PLACED] = 0.0
+        state[:, PREVIOUS_X:PREVIOUS_X + 3] = state[:, X:X + 3]
+        following, legs, lengths, speeds = self._path_table()
+        if len(following):  # (along its path: the velocity becomes the one that takes it there)
+            distance = state[following, PATH_DISTANCE] + speeds * dt
+            state[following, PATH_DISTANCE] = distance
+            target = points_along(legs, lengths, distance)
+            state[following, VX:VY + 1] = (target - state[following, X:Y + 1]) / dt
+            state[following, X:Y + 1] = target
+        free = np.ones(n, np.bool_)
+        free[following] = False
+        state[free, X] += state[free, VX] * dt
+        state[free, Y] += state[free, VY] * dt
+        state[:, ANGLE] += state[:, W] * dt
+        PLACEMENTS.count += 1
+
+    def displacements(self) -> np.ndarray:
+        """How far each body moved in the last step ((n, 2) px)."""
+        state = self._state[:len(self.bodies)]
+        return state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
+
+    def boxes(self) -> np.ndarray:
+        """Each body's box (n, 4: min x, min y, max x, max y, px) where it is, grown over where it was before the
+        last step."""
+        n = len(self.bodies)
+        state = self._state[:n]
+        now, before = self._boxes_at(state[:, X:X + 3]), self._boxes_at(state[:, PREVIOUS_X:PREVIOUS_X + 3])
+        return np.concatenate([np.minimum(now[:, :2], before[:, :2]), np.maximum(now[:, 2:], before[:, 2:])], axis=1)
+
+    def _boxes_at(self, placements: np.ndarray) -> np.ndarray:
+        """The bodies' boxes (px) placed at ``placements`` (n, 3: x, y, angle), as their shapes' ``aabb`` gives
+        them: a turned body's box from its turned vertices."""
+        boxes = self._local_boxes[:len(placements)] + np.tile(placements[:, :2], 2)
+        for k in np.flatnonzero(placements[:, 2] != 0.0).tolist():
+            x, y, angle = placements[k].tolist()
+            boxes[k] = tuple(self.bodies[k].shape.aabb(Transform((x, y), angle)))
+        return boxes
+
+    def mover_rows(self, rows: np.ndarray, static_friction: float) -> None:
+        """Fill the first ``len(self)`` rows of ``rows`` (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`) for
+        the rigid step: where each body started this step, the speed it moves at, its friction, kind, box over
+        the step and one-way direction. A body that game code placed counts as moving (the sleepers it left
+        or now meets wake)."""
+        n = len(self.bodies)
+        if not n:
+            return
+        state = self._state[:n]
+        rows[:n, MOVER_X:MOVER_X + 3] = state[:, PREVIOUS_X:PREVIOUS_X + 3]
+        rows[:n, MOVER_VX:MOVER_VX + 3] = state[:, VX:VX + 3]
+        rows[:n, MOVER_FRICTION], rows[:n, MOVER_KIND] = static_friction, KINEMATIC
+        rows[:n, MOVER_MOVING] = (state[:, PLACED_AT_STEP] != 0.0) | (state[:, VX:VX + 3] != 0.0).any(axis=1)
+        rows[:n, MOVER_MIN_X:MOVER_MIN_X + 4] = self.boxes()
+        rows[:n, MOVER_ONE_WAY_X:MOVER_ONE_WAY_X + 2] = self._one_way[:n]
 
 
-_CHECKED: dict[str, Callable[[Any, object], Any]] = {
-    "position": _pair,  # (a tuple: an in-place change could not be seen)
-    "velocity": lambda value, body: _pair(value, body, "velocity", "px/s"),
-    "angle": lambda value, body: _number(value, body, "angle", "radians"),
-    "angular_velocity": lambda value, body: _number(value, body, "angular_velocity", "rad/s"),
-}
-"""The numbers of a kinematic body checked when set, and how."""

@@ -17,15 +17,16 @@ from typing import Any
 import numpy as np
 
 from ..bodies import (
-    ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, X, Y, PhysicsConfig, RigidBody,
+    ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
-from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast
+from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
 from ..types import ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
+from .kinematic import KinematicBody, KinematicSet
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_ONE_WAY_X, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
     Level, Shapes,
 )
 from .static import StaticGeometry
@@ -227,21 +228,13 @@ class RigidBodySet:
         self._ints, self._floats = self._ints[keep].copy(), self._floats[keep].copy()
 
     def boxes(self, pad: float) -> np.ndarray:
-        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y)."""
+        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
+        in one compiled call."""
         count = len(self.bodies)
         if not count:
             return np.zeros((0, 4))
         core, offsets, radius = self._table()[:3]
-        state = self._state[:count]
-        place = np.stack([np.cos(state[:, ANGLE]), np.sin(state[:, ANGLE]), state[:, X], state[:, Y]], axis=1)
-        local = core[:, :2]
-        owner = np.repeat(np.arange(count), np.diff(offsets))
-        wx = place[owner, 0] * local[:, 0] - place[owner, 1] * local[:, 1] + place[owner, 2]
-        wy = place[owner, 1] * local[:, 0] + place[owner, 0] * local[:, 1] + place[owner, 3]
-        grow = radius + pad
-        return np.stack([np.minimum.reduceat(wx, offsets[:-1]) - grow, np.minimum.reduceat(wy, offsets[:-1]) - grow,
-                         np.maximum.reduceat(wx, offsets[:-1]) + grow, np.maximum.reduceat(wy, offsets[:-1]) + grow],
-                        axis=1)
+        return kernels().narrow_phase.body_boxes(self._state, count, core, offsets, radius, float(pad))
 
     def _table(self) -> tuple[Any, ...]:
         """The bodies' shape rows (:func:`shape_rows`), filters (K, 3) and ids: made again when bodies were
@@ -257,7 +250,7 @@ class RigidBodySet:
         return self._body_table
 
     # ---------------------------------------------------------------- the step
-    def step(self, static: StaticGeometry, kinematic_bodies: Sequence[Any], characters: Sequence[Any],
+    def step(self, static: StaticGeometry, kinematic: KinematicSet, characters: Sequence[Any],
              gravity: Vec2, cfg: PhysicsConfig, static_friction: float, dt: float) -> list[ContactEvent]:
         """Advance every awake body by ``dt`` seconds among the ``static`` geometry and the movers (which moved
         already this step); returns the contact begin / end and crushed events."""
@@ -266,25 +259,27 @@ class RigidBodySet:
             return _NO_EVENTS
         k = kernels()
         status, ints, floats, events, normals, fast, moved = k.rigid_step.step(*self.step_arguments(
-            k, static, kinematic_bodies, characters, gravity, cfg, static_friction, dt))
+            k, static, kinematic, characters, gravity, cfg, static_friction, dt))
         if status != 0:
             return _NO_EVENTS
         self._ints, self._floats = ints, floats
         if cfg.continuous and len(fast) and len(static):
             self._sweep(static, cfg, fast, moved)
+        if cfg.continuous and len(kinematic):
+            self._sweep_movers(kinematic, cfg)
         return self._events(events, normals) if len(events) else _NO_EVENTS
 
-    def step_arguments(self, k: Any, static: StaticGeometry, kinematic_bodies: Sequence[Any],
+    def step_arguments(self, k: Any, static: StaticGeometry, kinematic: KinematicSet,
                        characters: Sequence[Any], gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
                        dt: float) -> tuple[Any, ...]:
         """What :func:`~engine.world.kernels.rigid_step.step` (of the kernels package ``k``) takes for this step:
         the state rows, the shapes, the level, the movers' rows, the last contacts, the solve's parameters and
         the step's settings."""
-        movers = [*kinematic_bodies, *characters]
+        movers = [*kinematic.bodies, *characters]
         if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
             self._renumber_movers(movers)
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
-        mover_rows = self._mover_rows(kinematic_bodies, characters, dt, static_friction)
+        mover_rows = self._mover_rows(kinematic, characters, dt, static_friction)
         return (self.body_state, self._shapes_with(movers, k), static.kernel_level_arrays(), mover_rows, self._ints,
                 self._floats, params, settings)
 
@@ -328,27 +323,16 @@ class RigidBodySet:
             self._shapes_key = key
         return self._shapes
 
-    def _mover_rows(self, kinematic_bodies: Sequence[Any], characters: Sequence[Any], dt: float,
+    def _mover_rows(self, kinematic: KinematicSet, characters: Sequence[Any], dt: float,
                     static_friction: float) -> np.ndarray:
         """The movers' rows (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`): where each started this step,
-        the speed it moved at, its friction, kind and box over the step. A mover that did not start where it
-        ended the last step (placed by game code) counts as moving: the sleepers it left or now meets wake."""
-        rows = np.zeros((len(kinematic_bodies) + len(characters), MOVER_COLUMNS))
+        the speed it moved at, its friction, kind and box over the step (the kinematic bodies' from their set's
+        arrays). A mover that did not start where it ended the last step (placed by game code) counts as
+        moving: the sleepers it left or now meets wake."""
+        rows = np.zeros((len(kinematic) + len(characters), MOVER_COLUMNS))
+        kinematic.mover_rows(rows, static_friction)
         ends, last_ends = {}, self._mover_ends
-        for i, body in enumerate(kinematic_bodies):
-            start = body.previous_transform
-            (vx, vy), w = body.velocity, body.angular_velocity
-            box = body.aabb().union(body.shape.aabb(start))
-            rows[i, MOVER_X:MOVER_X + 3] = (*start.position, start.angle)
-            rows[i, MOVER_VX:MOVER_VX + 3] = (vx, vy, w)
-            rows[i, MOVER_FRICTION], rows[i, MOVER_KIND] = static_friction, KINEMATIC
-            placed = last_ends.get(id(body), (start.position, start.angle)) != (start.position, start.angle)
-            rows[i, MOVER_MOVING] = 1.0 if placed or (vx, vy, w) != (0.0, 0.0, 0.0) else 0.0
-            rows[i, MOVER_MIN_X:MOVER_MIN_X + 4] = box
-            if body.one_way is not None:
-                rows[i, MOVER_ONE_WAY_X:MOVER_ONE_WAY_X + 2] = body.collider.one_way
-            ends[id(body)] = (body.position, body.angle)
-        for j, ch in enumerate(characters, start=len(kinematic_bodies)):
+        for j, ch in enumerate(characters, start=len(kinematic)):
             begin = ch.previous_position or ch.position
             box = ch.shape.aabb(ch.transform).union(ch.shape.aabb(Transform(begin)))
             rows[j, MOVER_X:MOVER_X + 3] = (begin[0], begin[1], 0.0)
@@ -376,6 +360,43 @@ class RigidBodySet:
         return events
 
     # ---------------------------------------------------------------- continuous collision
+    def _sweep_movers(self, kinematic: KinematicSet, cfg: PhysicsConfig) -> None:
+        """Bodies and kinematic bodies that moved past each other this step by more than a body's reach are swept
+        against each other, in the kinematic body's frame (the body moves by the difference of their moves). A
+        body that ran into one is put where it touched, carried on by it for the rest of the step (just short of
+        its surface), and loses its speed into it: a fast crate does not fall through a thin platform, and a
+        fast lift does not pass up through a crate. A one-way body holds only what moves against its
+        direction."""
+        count = len(self.bodies)
+        state = self._state[:count]
+        moved = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
+        carried, reach = kinematic.displacements(), self._table()[4]
+        boxes = self.boxes(0.0)
+        swept = np.concatenate([np.minimum(boxes[:, :2], boxes[:, :2] - moved), np.maximum(boxes[:, 2:], boxes[:, 2:]
+                                                                                            - moved)], axis=1)
+        first: dict[int, tuple[float, CastHit, int]] = {}
+        for i, j in _mover_pairs(moved, reach, swept, carried, kinematic.boxes()):
+            relative = (float(moved[i, 0] - carried[j, 0]), float(moved[i, 1] - carried[j, 1]))
+            body, mover = self.bodies[i], kinematic.bodies[j]
+            start = Transform((float(state[i, PREVIOUS_X]), float(state[i, PREVIOUS_Y])), body.angle)
+            hit = _entry(body.shape, start, relative, mover.shape, mover.previous_transform, mover.collider.one_way,
+                         cfg.continuous_min_approach)
+            if hit is not None and (i not in first or hit.fraction < first[i][0]):
+                first[i] = (hit.fraction, hit, j)
+        held_against = kernels().rigid_step.held_against
+        ints, floats = self._ints, self._floats
+        for i, (f, hit, j) in first.items():
+            if held_against(ints, floats, len(ints), count, i, *hit.normal):
+                continue  # (held from the far side: the kinematic body crushes it, the step said so)
+            relative = moved[i] - carried[j]
+            f -= min(f, cfg.linear_slop / math.hypot(*relative))  # (just short of the surface)
+            state[i, X:X + 2] = state[i, PREVIOUS_X:PREVIOUS_X + 2] + f * moved[i] + (1.0 - f) * carried[j]
+            vx, vy = kinematic.bodies[j].velocity
+            (nx, ny), v = hit.normal, state[i, VX:VX + 2]
+            into = (v[0] - vx) * nx + (v[1] - vy) * ny  # (< 0: closing on the kinematic body)
+            if into < 0.0:
+                v[0], v[1] = v[0] - into * nx, v[1] - into * ny
+
     def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
         where they were to where the solver put them, and stopped at the first touch: nothing passes through a
@@ -386,11 +407,47 @@ class RigidBodySet:
             origin = (float(state[row, PREVIOUS_X]), float(state[row, PREVIOUS_Y]))
             hit = _first_entry(static, body.shape, Transform(origin, body.angle), (dx, dy),
                                cfg.continuous_min_approach)
-            if hit is None or hit.fraction >= 1.0:
+            if hit is None:
                 continue
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+
+
+def _mover_pairs(moved: np.ndarray, reach: np.ndarray, body_boxes: np.ndarray, carried: np.ndarray,
+                 mover_boxes: np.ndarray) -> list[tuple[int, int]]:
+    """The (body, kinematic body) rows whose moves this step (``moved``, ``carried``: (n, 2) and (m, 2) px) differ
+    by at least the body's ``reach`` (px) and whose boxes over the step (``body_boxes``, ``mover_boxes``) meet,
+    ascending. Only the bodies and kinematic bodies that moved at least half a reach are looked at: in most steps
+    there are none."""
+    fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
+    fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min()))
+    pairs: set[tuple[int, int]] = set()
+    if len(fast_bodies):
+        first, second = touching_pairs(body_boxes[fast_bodies], mover_boxes)
+        pairs.update(zip(fast_bodies[first].tolist(), second.tolist()))
+    if len(fast_movers):
+        first, second = touching_pairs(body_boxes, mover_boxes[fast_movers])
+        pairs.update(zip(first.tolist(), fast_movers[second].tolist()))
+    return sorted((i, j) for i, j in pairs if math.dist(moved[i], carried[j]) >= reach[i])
+
+
+_IDENTITY = Transform()
+
+
+def _entry(shape: RoundedPolygon, xf: Transform, d: Vec2, target: RoundedPolygon, xf_target: Transform,
+           one_way: Vec2 | None, min_approach: float) -> CastHit | None:
+    """Where ``shape`` (at ``xf``) moving along ``d`` enters ``target`` (at ``xf_target``), if it does within the
+    move, moving into it at least ``min_approach`` (a cosine) steeply, and not from a side a one-way target
+    (``one_way``: its direction) lets through; ``None`` too when it touches it at the start already."""
+    hit = shape_cast(shape, xf, d, target, xf_target)
+    if hit is None or hit.started_inside or hit.fraction >= 1.0:
+        return None
+    if hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * math.hypot(d[0], d[1]):
+        return None
+    if one_way is not None and hit.normal[0] * one_way[0] + hit.normal[1] * one_way[1] < ONE_WAY_COSINE:
+        return None
+    return hit
 
 
 def _first_entry(static: StaticGeometry, shape: RoundedPolygon, xf: Transform, d: Vec2,
@@ -400,16 +457,10 @@ def _first_entry(static: StaticGeometry, shape: RoundedPolygon, xf: Transform, d
     sliding crate rests on must not hide the wall ahead), glancing touches (sliding along the floor over a
     joint is the solver's business) and one-way segments met from a side they let through."""
     bp = static.broadphase
-    length = math.hypot(d[0], d[1])
     best: CastHit | None = None
     for i in bp.query_swept(shape.aabb(xf), d).tolist():
-        hit = shape_cast(shape, xf, d, bp.shape(i), Transform())
-        if hit is None or hit.started_inside or hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * length:
-            continue
-        one_way = static.collider(i).one_way
-        if one_way is not None and hit.normal[0] * one_way[0] + hit.normal[1] * one_way[1] < ONE_WAY_COSINE:
-            continue
-        if best is None or hit.fraction < best.fraction:
+        hit = _entry(shape, xf, d, bp.shape(i), _IDENTITY, static.collider(i).one_way, min_approach)
+        if hit is not None and (best is None or hit.fraction < best.fraction):
             best = hit
     return best
 
@@ -419,15 +470,14 @@ def compile_stages(k: Any) -> Iterator[str]:
     """Compile (or load from the disk cache) the rigid step's kernels of the package ``k``, stage by stage
     (each stage's kernels are reused by the next), on a scene of two stacked crates on a floor beside a moving
     platform; yields each stage's name once it is ready (for progress displays)."""
-    from .kinematic import KinematicBody
-
     static = StaticGeometry()
     static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
     bodies = RigidBodySet(PhysicsConfig())
     for y in (18.0, 52.0):
         bodies.add(RigidBody(RoundedPolygon.box(16.0, 16.0), (0.0, y)))
-    platform = KinematicBody(RoundedPolygon.box(32.0, 8.0), (60.0, 10.0), velocity=(10.0, 0.0))
-    args = bodies.step_arguments(k, static, [platform], [], (0.0, -1800.0), bodies.config, 0.6, 1 / 60)
+    platforms = KinematicSet()
+    platforms.add(KinematicBody(RoundedPolygon.box(32.0, 8.0), (60.0, 10.0), velocity=(10.0, 0.0)))
+    args = bodies.step_arguments(k, static, platforms, [], (0.0, -1800.0), bodies.config, 0.6, 1 / 60)
     state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings = args
     shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
     start = np.ascontiguousarray(state[:, [X, Y, ANGLE]])
@@ -445,6 +495,7 @@ def compile_stages(k: Any) -> Iterator[str]:
                                                 settings)
     k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
                               np.zeros(len(state), np.bool_))
+    k.narrow_phase.body_boxes(state, len(state), shapes.core, shapes.offsets, shapes.radius, 0.0)
     yield "contacts"
     solver = k.contact_solver
     rows = np.zeros((2, solver.ROW_COLUMNS))
@@ -459,7 +510,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
                             np.zeros(len(state), np.bool_))
     yield "sleep"
-    k.rigid_step.step(*args)
+    ints, floats = k.rigid_step.step(*args)[1:3]
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
     yield "rigid step"
 
 

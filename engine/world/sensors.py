@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..bodies import Sensor
-from ..geometry import RoundedPolygon, collide, touching_pairs
+from ..bodies import SENSOR_PLACEMENTS, Sensor
+from ..geometry import collide, touching_pairs
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
@@ -24,23 +24,35 @@ class SensorSet:
         self.sensors: list[Sensor] = []
         self._inside: dict[int, dict[int, Any]] = {}
         """id(sensor) -> {id(other): other} overlapping after the last step; only sensors something is in."""
-        self._placements: list[tuple[tuple, float, int]] = []
-        """Each sensor's position, angle and id(shape) when :attr:`_boxes` were made (in sensor order)."""
-        self._shapes: list[RoundedPolygon] = []
-        """Those shapes, kept alive so that their ids cannot be reused by new shapes while compared."""
-        self._boxes = np.zeros((0, 4))
-        """Every sensor's box (min x, min y, max x, max y, px) as placed in :attr:`_placements`."""
+        self._changes = 0
+        """How many times a sensor was added or removed."""
+        self._index: _SensorIndex | None = None
+        """The sensors' boxes, sorted for look-ups, as they were when made (see :meth:`_sensor_index`)."""
         self._checked: dict[tuple[int, int], tuple[tuple, bool]] = {}
         """(id(sensor), id(other)) -> (both placements and shapes, whether they overlapped): the last step's
         exact tests, reused while neither moved nor changed shape (a coin over a resting crate is tested every
         step otherwise: nine tenths of level 2's tests)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy keeps (``copy.deepcopy``, pickling: a search that tries moves on copies of a world):
+        the overlaps by object, not by the ids of this process's objects; the caches are made again."""
+        by_sensor = {id(sensor): sensor for sensor in self.sensors}
+        inside = [(by_sensor[key], list(others.values())) for key, others in self._inside.items() if key in by_sensor]
+        return {"sensors": self.sensors, "inside": inside, "changes": self._changes}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+        self.sensors, self._changes = state["sensors"], state["changes"]
+        self._inside = {id(sensor): {id(other): other for other in others} for sensor, others in state["inside"]}
+
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
+        self._changes += 1
         return sensor
 
     def remove(self, sensor: Sensor) -> None:
         self.sensors.remove(sensor)
+        self._changes += 1
         self._inside.pop(id(sensor), None)
 
     def forget(self, other: object) -> None:
@@ -60,9 +72,9 @@ class SensorSet:
         near = self._near_pairs(others, boxes)
         inside = self._inside
         if inside:
-            for index, sensor in enumerate(self.sensors):
-                if id(sensor) in inside:
-                    near.setdefault(index, [])
+            row_of = self._sensor_index().row_of
+            for key in inside:
+                near.setdefault(row_of[key], [])
         for index in sorted(near):
             sensor = self.sensors[index]
             before = inside.get(id(sensor), {})
@@ -81,26 +93,23 @@ class SensorSet:
         return events
 
     def _near_pairs(self, others: Sequence[Any], boxes: np.ndarray | None) -> dict[int, list[int]]:
-        """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending). All boxes at once
-        and one array test: a level has dozens of sensors (coins, checkpoints, spikes) and dozens of crates,
-        and only a few pairs are near each other."""
+        """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending)."""
         if not others or not self.sensors:
             return {}
         if boxes is None:
             boxes = np.array([other.shape.aabb(other.transform) for other in others], dtype=np.float64)
         pairs: dict[int, list[int]] = {}
-        for sensor, other in zip(*(index.tolist() for index in touching_pairs(self._sensor_boxes(), boxes))):
+        for sensor, other in zip(*self._sensor_index().touching(boxes)):
             pairs.setdefault(sensor, []).append(other)
         return pairs
 
-    def _sensor_boxes(self) -> np.ndarray:
-        """Every sensor's box, made again only when a sensor was added, removed, moved, turned or reshaped
+    def _sensor_index(self) -> _SensorIndex:
+        """The sensors' boxes, made again only when a sensor was added, removed, moved, turned or reshaped
         (game code may do any of those between steps; most sensors never move)."""
-        placements = [(tuple(s.position), s.angle, id(s.shape)) for s in self.sensors]
-        if placements != self._placements:
-            self._boxes = np.array([s.aabb() for s in self.sensors], dtype=np.float64).reshape(-1, 4)
-            self._placements, self._shapes = placements, [s.shape for s in self.sensors]
-        return self._boxes
+        index = self._index
+        if index is None or index.key != (SENSOR_PLACEMENTS.count, self._changes) or index.moved_in_place():
+            index = self._index = _SensorIndex(self.sensors, (SENSOR_PLACEMENTS.count, self._changes))
+        return index
 
     def _overlapping(self, sensor: Sensor, near: list[Any], checked: dict) -> dict[int, Any]:
         """Which of the ``near`` characters and bodies (in their order) overlap ``sensor``. Each exact test is
@@ -124,3 +133,51 @@ class SensorSet:
             if overlaps:
                 found[id(other)] = other
         return found
+
+
+class _SensorIndex:
+    """The sensors' boxes sorted by their left sides, so that a step looks only at the sensors near the moving
+    things: a level may hold thousands of coins and hazards, most out of everyone's reach. Sensors much wider
+    than most (a kill zone along a level) are kept apart and tested against everything."""
+
+    def __init__(self, sensors: list[Sensor], key: tuple[int, int]) -> None:
+        self.key = key
+        self.listed = [(s, tuple(s.position)) for s in sensors if not isinstance(s.position, tuple)]
+        """The sensors placed by a list (which game code may change in place), and where they were."""
+        self.row_of = {id(sensor): k for k, sensor in enumerate(sensors)}
+        """Each sensor's index, by its id."""
+        boxes = np.array([s.aabb() for s in sensors], dtype=np.float64).reshape(-1, 4)
+        widths = boxes[:, 2] - boxes[:, 0]
+        wide = widths > 4.0 * float(np.median(widths)) + 64.0 if len(boxes) else np.zeros(0, np.bool_)
+        self.wide = np.flatnonzero(wide)
+        narrow = np.flatnonzero(~wide)
+        self.order = narrow[np.argsort(boxes[narrow, 0], kind="stable")]
+        """The narrow sensors' indices by their boxes' left sides."""
+        self.boxes = boxes
+        self.left = boxes[self.order, 0]
+        self.widest = float(widths[narrow].max()) if len(narrow) else 0.0
+
+    def moved_in_place(self) -> bool:
+        """Whether a sensor placed by a list was moved by changing that list."""
+        return any(tuple(sensor.position) != where for sensor, where in self.listed)
+
+    def touching(self, others: np.ndarray) -> tuple[list[int], list[int]]:
+        """Every (sensor index, other index) whose boxes overlap or touch (``others``: (n, 4) px), ordered by
+        sensor, then other."""
+        lo = np.searchsorted(self.left, others[:, 0] - self.widest, side="left")
+        hi = np.searchsorted(self.left, others[:, 2], side="right")
+        counts = hi - lo
+        if not len(self.wide) and not counts.any():  # (the usual step: nothing near any sensor)
+            return [], []
+        other = np.repeat(np.arange(len(others)), counts)
+        starts = np.repeat(lo - (np.cumsum(counts) - counts), counts)
+        sensor = self.order[np.arange(len(other)) + starts]
+        if len(self.wide):
+            wide, wide_other = touching_pairs(self.boxes[self.wide], others)
+            sensor = np.concatenate([sensor, self.wide[wide]])
+            other = np.concatenate([other, wide_other])
+        a, b = self.boxes[sensor], others[other]
+        keep = (b[:, 0] <= a[:, 2]) & (b[:, 2] >= a[:, 0]) & (b[:, 1] <= a[:, 3]) & (b[:, 3] >= a[:, 1])
+        sensor, other = sensor[keep], other[keep]
+        ordered = np.lexsort((other, sensor))
+        return sensor[ordered].tolist(), other[ordered].tolist()
