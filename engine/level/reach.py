@@ -598,8 +598,9 @@ class _Search:
 
     def _off_springs(self, stage: Any, frames: list[Hold], held: Hold) -> tuple[tuple[Hold, ...], str]:
         """Hold the last buttons (up to ``SPRING_FRAMES`` more steps) until neither the player nor a crate is in a
-        spring's area: a copy of the world forgets what its sensors held, so a state kept inside a spring
-        would launch again when continued, unlike the game."""
+        spring's area: copies of the world used to forget what their sensors held, so a state kept inside a
+        spring launched again when continued, unlike the game (sensors now keep it; this keeps the search's
+        states as they were measured)."""
         from ..platformer import PlatformerInput
 
         springs = [s for s in stage.world.sensors if s.tag == "spring"]
