@@ -3,13 +3,22 @@ the real stage (world, mover, platformer controller, rules and the standard buil
 
 The search plays short *moves* (run left or right 16 frames, step 4 frames, wait 20 frames, full and short
 jumps left, up and right steered until landing, steering in the air, a jump in coyote time just over an
-edge, drop through a one-way floor, climb a ladder) from kept states: every new state is kept as a pickled
-copy of the whole stage, and a move starts from a fresh copy of it. States are told apart by the player's
-cell (8 px), velocity (50 px/s across, 100 px/s up), floor and ladder, the switches pressed, the number of
-enemies left, and where the crates and platforms near the player are (to 16 px): a state whose key was seen
-before is dropped, and so is a move in which the player dies. The next move played is one from the state
-nearest the current target (the Goal first, then each pickup and checkpoint not touched yet), one heading
-its way first. Crates, springs, platforms, doors and enemies are simulated, not approximated.
+edge, drop through a one-way floor, climb a ladder, board a platform on a path when its path brings it level
+beside the player, ride it to the end of its way) from kept states: every new state is kept as a pickled
+copy of the whole stage, and a move starts from a fresh copy of it (or from the stage itself, when it is the
+state just kept). States are told apart by the player's cell (8 px), velocity (50 px/s across, 100 px/s up),
+floor and ladder, the switches pressed, the number of enemies left, and where the crates and platforms near
+the player are (to 16 px, and which way each platform goes): a state whose key was seen before is dropped,
+and so is a move in which the player dies. Crates, springs, platforms, doors and enemies are simulated, not
+approximated.
+
+The order states are tried in: the target is the Goal first, then each pickup and checkpoint not touched
+yet. A state's distance to it is measured through the level's open space (:mod:`engine.level.reach_field`:
+round walls, over their tops, so a climb up a ladder or a ride up a lift is progress). States whose key is new
+even on a coarse grid (32 px, no velocities) come before the others; among them the nearest first, and of a
+state's moves those heading across toward the target first (boarding and riding before all), each next move
+ranking ``MOVE_RANK_PX`` farther than the one before it. The order never decides a verdict: every state is
+reached by simulated steps.
 
 Nothing here is random and no result depends on the clock, except where the CPU budget
 (``time.process_time``) cuts the search: then the outcome says "not decided within the budget". A route to
@@ -21,18 +30,22 @@ from __future__ import annotations
 
 import heapq
 import io
+import itertools
 import json
 import math
 import pickle
 import time
 import types
-from collections.abc import Callable, Iterable, Mapping
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+import functools
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .level import Level, Problem, load_level
+from .reach_field import DistanceField
 
 __all__ = ["ACTIONS", "STEP", "ReachResult", "Target", "reach_problems", "route_segments", "search_reach",
            "write_route"]
@@ -51,9 +64,17 @@ NEAR_CRATE, NEAR_PLATFORM, THING_CELL = (320.0, 240.0), (640.0, 400.0), 16.0
 ``THING_CELL`` px."""
 SPRING_FRAMES = 30
 """Steps a move may go on to leave a spring's area (see ``_Search._off_springs``)."""
-HEIGHT_WEIGHT = 0.3
-"""How much a px of height counts against a px across in how far a state ranks from its target: levels climb
-walls and ladders on the way across, and a climb should not look like a step back."""
+COARSE_CELL = 32.0
+"""Pixels: the grid states are seen on coarsely (:meth:`_Search._novel`): a state new even on it is tried first."""
+MOVE_RANK_PX = 64.0
+"""Pixels a state's next move ranks behind its previous one: a state's best move is tried before the
+lesser moves of a state not much farther."""
+BOARD_LEVEL, BOARD_GAP, BOARD_HORIZON, BOARD_WALK = 6.0, 24.0, 1200, 40
+"""A platform is boarded (:class:`_Board`) when its top comes within ``BOARD_LEVEL`` px of the player's feet
+and its side within ``BOARD_GAP`` px of the player's, in at most ``BOARD_HORIZON`` steps; the walk onto it
+takes at most ``BOARD_WALK`` steps."""
+RIDE_FRAMES = 1200
+"""Steps a ride (:class:`_Ride`) lasts at most: 20 s, longer than any shipped platform's way."""
 PROGRESS_EVERY = 2.0
 """CPU seconds between progress reports."""
 
@@ -117,10 +138,21 @@ class ReachResult:
 
 
 # ------------------------------------------------------------------------------------------------ snapshots
+_SHARED: dict[int, list[Any]] = {}
+"""What the snapshots of each live :class:`_Snapshots` share, by its serial number: a snapshot names a shared
+object by (serial, index) and :func:`_shared_object` finds it again."""
+_SERIALS = itertools.count()
+
+
+def _shared_object(serial: int, index: int) -> Any:
+    return _SHARED[serial][index]
+
+
 class _Snapshots:
     """Whole-stage copies as pickled bytes. What never changes in play (the level, its static geometry, shapes,
     configs) is shared rather than copied, as are functions (the rules' subscribers: a respawn never happens in
-    a kept state, a death ends the move)."""
+    a kept state, a death ends the move). The pickler asks about objects of classes only (``reducer_override``:
+    not about each number, string, list and dict, as ``persistent_id`` would): half the time of a save."""
 
     def __init__(self, stage: Any) -> None:
         from ..geometry import RoundedPolygon
@@ -135,25 +167,34 @@ class _Snapshots:
         self.index = {id(x): i for i, x in enumerate(shared)}
         self.immutable = (types.FunctionType, RoundedPolygon)
         """Kinds shared whenever met (a shape the world made and caches, say: a copy would be checked again)."""
+        self.serial = next(_SERIALS)
+        _SHARED[self.serial] = shared
+        weakref.finalize(self, _SHARED.pop, self.serial, None)
 
     def save(self, stage: Any) -> bytes:
         buffer = io.BytesIO()
-        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.persistent_id = self._persistent_id  # type: ignore[method-assign]
-        pickler.dump(stage)
+        _SharingPickler(buffer, self).dump(stage)
         return buffer.getvalue()
 
-    def load(self, data: bytes) -> Any:
-        unpickler = pickle.Unpickler(io.BytesIO(data))
-        unpickler.persistent_load = self.shared.__getitem__  # type: ignore[assignment]
-        return unpickler.load()
+    @staticmethod
+    def load(data: bytes) -> Any:
+        return pickle.loads(data)
 
-    def _persistent_id(self, obj: Any) -> int | None:
+    def reduce(self, obj: Any) -> Any:
+        """How a snapshot holds ``obj``: a reference for a shared object, else ``NotImplemented`` (a copy)."""
         found = self.index.get(id(obj))
-        if found is None and isinstance(obj, self.immutable):
+        if found is None:
+            if obj is _shared_object or not isinstance(obj, self.immutable):
+                return NotImplemented
             found = self.index[id(obj)] = len(self.shared)
             self.shared.append(obj)
-        return found
+        return _shared_object, (self.serial, found)
+
+
+class _SharingPickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, snapshots: _Snapshots) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.reducer_override = snapshots.reduce  # type: ignore[method-assign]
 
 
 # ------------------------------------------------------------------------------------------------ moves
@@ -166,12 +207,84 @@ class _Move:
     phases: tuple[tuple[int, Hold], ...]
     until_landing: bool = False
     until_airborne: bool = False
+    leads: bool = False
+    """Tried first from any state it is offered in (a wait on a moving platform)."""
 
     @property
     def side(self) -> int:
         """-1, 0 or 1: the way it goes across (tried first when the target lies that way)."""
         held = self.phases[0][1]
         return int("right" in held) - int("left" in held)
+
+    @property
+    def aim(self) -> tuple[float, float]:
+        """A rough guess (px) of where the move takes the player from where it starts, for the order moves are
+        tried in (never for what they do): about 3 px a step across, a jump's rise, a climb's or drop's way."""
+        across = sum(count for count, held in self.phases if "right" in held or "left" in held)
+        first = self.phases[0][1]
+        rise = 0.0
+        if "jump" in first:
+            rise = -48.0 if "down" in first else min(6.0 * self.phases[0][0], 80.0)
+        elif "up" in first or "down" in first:
+            rise = (2.0 if "up" in first else -2.0) * self.phases[0][0]
+        return self.side * min(3.0 * across, 72.0), rise
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        """The buttons of each step (the stage as the previous step left it is there to look at)."""
+        for count, held in self.phases:
+            for _ in range(count):
+                yield held
+
+
+@dataclass(frozen=True)
+class _Board:
+    """Wait ``wait`` steps for a platform (``platform``: its index among the world's kinematic bodies) to come
+    level with the floor beside the player (worked out from its path), then walk onto it (at most
+    ``BOARD_WALK`` steps): how a ferry or a lift is taken."""
+
+    side: int
+    platform: int
+    wait: int
+    until_landing: bool = False
+    until_airborne: bool = False
+    leads: bool = True
+
+    @property
+    def aim(self) -> tuple[float, float]:
+        return 32.0 * self.side, 0.0
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        for _ in range(self.wait):
+            yield _NONE
+        body, walk = stage.world.kinematic_bodies[self.platform], _hold("right" if self.side > 0 else "left")
+        for _ in range(BOARD_WALK):
+            yield walk
+            if stage.player.platform is body and stage.player.on_floor:
+                return
+
+
+@dataclass(frozen=True)
+class _Ride:
+    """Stay on the moving platform the player stands on until it turns back (its velocity points the other
+    way) or the player is off it, at most ``RIDE_FRAMES`` steps: to the end of a ferry's or a lift's way."""
+
+    side: int = 0
+    until_landing: bool = False
+    until_airborne: bool = False
+    leads: bool = True
+    aim: tuple[float, float] = (0.0, 0.0)
+
+    def buttons(self, stage: Any) -> Iterator[Hold]:
+        player = stage.player
+        body = player.platform
+        if body is None:
+            return
+        start = body.velocity
+        for _ in range(RIDE_FRAMES):
+            yield _NONE
+            vx, vy = body.velocity
+            if player.platform is not body or vx * start[0] + vy * start[1] < 0.0:
+                return
 
 
 def _hold(*names: str) -> Hold:
@@ -184,6 +297,8 @@ STEP_ASIDE = tuple(_Move(((4, _hold(side)),), until_airborne=True) for side in (
 """A few pixels across (from rest): to stand just so under a coin, on a spring's edge."""
 WAIT = _Move(((20, _NONE),), until_airborne=True)
 """Long enough for a platform at 60 px/s to move a whole ``THING_CELL``: each wait for a ferry is a new state."""
+RIDE_WAIT = _Move(WAIT.phases, until_airborne=True, leads=True)
+"""A wait on a moving platform (tried first there: getting off half way may be the way on)."""
 JUMPS = tuple(_Move(((held, _hold(side, "jump")), (40 - held, _hold(side))), until_landing=True)
               for held in (40, 5) for side in _SIDES)
 """Full and short jumps, left, straight up and right, steered the same way until landing (at most 40 frames)."""
@@ -192,9 +307,16 @@ DROP = _Move(((1, _hold("down", "jump")), (30, _NONE)), until_landing=True)
 CLIMB = {side: _Move(((8, _hold(side)),)) for side in ("up", "down", "left", "right")}
 
 
-def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
-    """The moves worth trying from this state (a standing player, one on a ladder, one in the air)."""
+_AnyMove = _Move | _Board | _Ride
+
+
+def _moves(stage: Any, ladders: list[Any], came_by: _AnyMove | None, ended: str) -> list[_AnyMove]:
+    """The moves worth trying from this state (a standing player, one on a ladder, one in the air), which
+    ``came_by`` that move, ended as it says (see :meth:`_Search._play`). On a moving platform: a ride to the end
+    of its way, then waits on it, first (a ride is not offered again after a ride or such a wait: the next
+    would only go back)."""
     player, controller = stage.player, stage.controller
+    after_run = ended == "airborne" and came_by is not None and not came_by.until_landing
     on_ladder = any(ladder.holds(player) for ladder in ladders)
     if controller.climbing:
         return [CLIMB["up"], CLIMB["down"], CLIMB["left"], CLIMB["right"], *JUMPS[:3]]
@@ -202,10 +324,50 @@ def _moves(stage: Any, ladders: list[Any], after_run: bool) -> list[_Move]:
     if player.on_floor:
         floor = player.floor_collider
         one_way = floor is not None and floor.one_way is not None
-        riding = player.platform is not None and any(player.platform.velocity)
-        return [*([WAIT] if riding else []), RUN["right"], RUN["left"], *JUMPS, *([] if riding else [WAIT]), *grab,
+        platform = player.platform
+        carried = platform is not None and any(platform.velocity)  # (a platform, a crate still sliding)
+        if platform is None or getattr(platform, "path", None) is None:
+            lead: list[_AnyMove] = [RIDE_WAIT] if carried else list(_boardings(stage))
+        elif isinstance(came_by, _Ride):
+            lead = []
+        else:
+            lead = [RIDE_WAIT] if came_by is RIDE_WAIT else [_Ride(), RIDE_WAIT]
+        return [*lead, RUN["right"], RUN["left"], *JUMPS, *([WAIT] if not lead else []), *grab,
                 *([DROP, CLIMB["down"]] if one_way else []), *STEP_ASIDE]
     return [*STEER, *grab, *(JUMPS if after_run else ())]  # just over an edge: a jump in coyote time
+
+
+def _boardings(stage: Any) -> list[_Board]:
+    """A :class:`_Board` for each platform on a path that, within one round of its path (at most
+    ``BOARD_HORIZON`` steps), comes level with the player's feet (within ``BOARD_LEVEL`` px) right beside
+    the player (a gap of at most ``BOARD_GAP`` px): its position at each coming step is the path's."""
+    from ..geometry import Transform
+
+    player = stage.player
+    box = player.aabb()
+    left, feet, right = box[0], box[1], box[2]
+    boardings = []
+    for index, body in enumerate(stage.world.kinematic_bodies):
+        path = body.path
+        if path is None:
+            continue
+        local = body.shape.aabb(Transform((0.0, 0.0), body.angle))
+        xs, ys = [p[0] for p in path.points], [p[1] for p in path.points]
+        if (min(ys) + local.max_y > feet + BOARD_LEVEL or max(ys) + local.max_y < feet - BOARD_LEVEL
+                or min(xs) + local.min_x > right + BOARD_GAP or max(xs) + local.max_x < left - BOARD_GAP):
+            continue  # (its way never passes beside the player's feet)
+        rounds = math.ceil(path.length / (path.speed * STEP))
+        for step in range(1, min(rounds, BOARD_HORIZON) + 1):
+            x, y = path.position_at(body.path_distance + path.speed * STEP * step)
+            if abs(y + local.max_y - feet) > BOARD_LEVEL:
+                continue
+            if -BOARD_LEVEL <= x + local.min_x - right <= BOARD_GAP:
+                boardings.append(_Board(1, index, step))
+                break
+            if -BOARD_LEVEL <= left - (x + local.max_x) <= BOARD_GAP:
+                boardings.append(_Board(-1, index, step))
+                break
+    return boardings
 
 
 # ------------------------------------------------------------------------------------------------ the search
@@ -221,6 +383,10 @@ class _Node:
     untried: int = 0
     distance: float = 0.0
     """How far from the target it ranks (px)."""
+    novel: bool = True
+    """It differs from every state kept before it even as seen coarsely (:meth:`_Search._novel`)."""
+    waited: bool = False
+    """It was reached by waiting in its parent."""
 
 
 class _Budget(Exception):
@@ -247,6 +413,7 @@ class _Search:
         self._targets(root)
         targets = [t for t in [self.result.goal, *self.result.targets] if t is not None and t.object_id is not None]
         self.by_tag_and_id: dict[tuple[Any, Any], Target] = {(t.kind, t.object_id): t for t in targets}
+        self.fields: dict[int, DistanceField] = {}
         self.unreached = [t for t in [self.result.goal, *self.result.targets] if t is not None]
         """The targets not touched yet (how near the player comes to each is noted every step)."""
         self.progress = progress
@@ -254,11 +421,17 @@ class _Search:
         self.deadline = self.start + budget
         self.next_report = self.start + PROGRESS_EVERY
         self.seen: set[tuple] = {self._key(root)}
-        self.open: list[tuple[float, int, int, _Node, _Move]] = []
+        self.open: list[tuple[int, float, int, int, _Node, int, _AnyMove]] = []
+        """(state, move) pairs: (0 for a novel state, else 1; its distance from the target plus ``MOVE_RANK_PX``
+        for each move of it ranked before this one, px; that rank; the order pushed; the state; the move's place
+        in :func:`_moves`' list; the move)."""
+        self.coarse_seen: set[tuple] = set()
         self.counter = 0
         self.goal_node: tuple[_Node, tuple[Hold, ...]] | None = None
         self.target: Target | None = self.result.goal
-        self._keep(root, None, (), after_run=False)
+        self.live: tuple[_Node, Any] | None = None
+        """The state kept last and its stage as the move left it, until another move is played."""
+        self._keep(root, None, ())
 
     def _fresh_stage(self) -> Any:
         return self.stage_class.from_level(self.level, self.shape, self.factories, feel=self.feel)
@@ -280,59 +453,105 @@ class _Search:
                 self.result.targets.append(target)
 
     # ---------------------------------------------------------------- the frontier
-    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], after_run: bool,
-              waited: bool = False) -> None:
+    def _keep(self, stage: Any, parent: _Node | None, frames: tuple[Hold, ...], came_by: _AnyMove | None = None,
+              ended: str = "done") -> None:
         """A new state: snapshot it and put every move worth trying from it on the frontier. A state reached by
         waiting is ranked no farther than the one it waited in: a ferry may carry the player away before it
         turns, and the wait for it is the way on."""
-        moves = _moves(stage, stage.find(self.ladder_class), after_run)
+        moves = _moves(stage, stage.find(self.ladder_class), came_by, ended)
         node = _Node(self.snapshots.save(stage), parent, frames, stage.player.position, len(moves))
+        node.novel = self._novel(stage)
+        node.waited = parent is not None and came_by is not None and (came_by is WAIT or came_by.leads)
+        self.live = (node, stage)
+        self._push(node, list(enumerate(moves)))
+
+    def _push(self, node: _Node, moves: list[tuple[int, _AnyMove]]) -> None:
+        """Put ``node``'s ``moves`` (each with its place in :func:`_moves`' list) on the frontier, ranked."""
         node.distance = self._distance(node.position)
-        if waited and parent is not None:
-            node.distance = min(node.distance, parent.distance)
-        for index, move in enumerate(moves):
+        if node.waited and node.parent is not None:
+            node.distance = min(node.distance, node.parent.distance)
+        tier = 0 if node.novel else 1
+        for order, (index, move) in enumerate(sorted(moves, key=partial(self._move_rank, node))):
             self.counter += 1
-            heapq.heappush(self.open, (*self._rank(node, move, index), self.counter, node, move))
+            heapq.heappush(self.open, (tier, node.distance + MOVE_RANK_PX * order, order, self.counter, node, index,
+                                       move))
+
+    def _novel(self, stage: Any) -> bool:
+        """Whether the state differs from every state kept before even as seen coarsely (:meth:`_key` to
+        ``COARSE_CELL`` px, without velocities); notes it."""
+        coarse = self._key(stage, COARSE_CELL, COARSE_CELL, speeds=False)
+        if coarse in self.coarse_seen:
+            return False
+        self.coarse_seen.add(coarse)
+        return True
+
+    def _field(self, target: Target) -> DistanceField:
+        """``target``'s distance field (made the first time it is asked for)."""
+        found = self.fields.get(id(target))
+        if found is None:
+            level = self.level
+            found = self.fields[id(target)] = DistanceField(level.solid_rings, level.width, level.height, target.box)
+        return found
 
     def _distance(self, position: tuple[float, float]) -> float:
         target = self.target
         if target is None:
             return 0.0
-        return math.hypot(target.position[0] - position[0], HEIGHT_WEIGHT * (target.position[1] - position[1]))
+        return self._field(target).at(*position)
 
-    def _rank(self, node: _Node, move: _Move, index: int) -> tuple[float, int]:
-        """(how far the state is from the target, px; the move's rank: those heading for it first)."""
+    def _move_rank(self, node: _Node, entry: tuple[int, _AnyMove]) -> tuple[bool, int, float, int]:
+        """Where a move comes among a state's: those that lead (a ride, a boarding) first, then those heading
+        across the way the target's distance falls, then those going straight up, down or nowhere (nearest the
+        target where they aim first: a climb up a ladder or a drop, :attr:`_Move.aim`), then those going away;
+        in :func:`_moves`' order among equals."""
+        index, move = entry
         target = self.target
         if target is None:
-            return 0.0, index
-        dx = target.position[0] - node.position[0]
-        toward = 0 if abs(dx) < CELL else (1 if dx > 0 else -1)
-        side_rank = 0 if move.side == toward or move is WAIT and index == 0 else 20 if move.side == 0 else 40
-        return node.distance, index + side_rank
+            return not move.leads, 0, 0.0, index
+        field = self._field(target)
+        toward = field.heading_across(*node.position)
+        if move.side == toward:
+            return not move.leads, 0, 0.0, index
+        if move.side:
+            return not move.leads, 2, 0.0, index
+        (x, y), (dx, dy) = node.position, move.aim
+        return not move.leads, 1, field.at(x + dx, y + dy), index
 
     def retarget(self, target: Target) -> None:
         """Aim at ``target`` now: the frontier is ranked again by the distance to it."""
         self.target = target
-        for node in {id(entry[3]): entry[3] for entry in self.open}.values():
-            node.distance = self._distance(node.position)
-        self.open = [(*self._rank(node, move, rank % 20), order, node, move)
-                     for _, rank, order, node, move in self.open]
-        heapq.heapify(self.open)
+        untried: dict[int, tuple[_Node, dict[int, _AnyMove]]] = {}
+        for *_, node, index, move in self.open:
+            untried.setdefault(id(node), (node, {}))[1][index] = move
+        self.open = []
+        for node, moves in untried.values():
+            self._push(node, sorted(moves.items()))
 
     def run_until(self, done: Callable[[], bool]) -> None:
         """Play the first move of the frontier until ``done()`` or the frontier is empty (then ``exhausted``).
         Raises :class:`_Budget` when the CPU budget runs out."""
-        while self.open and not done():
-            *_, node, move = heapq.heappop(self.open)
-            stage = self.snapshots.load(node.snapshot)
+        while not done():
+            found = self._next()
+            if found is None:
+                self.result.exhausted = True
+                return
+            node, move = found
+            live, self.live = self.live, None
+            # (the stage a state was just kept from is that state: no copy needed to go on from it)
+            stage = live[1] if live is not None and live[0] is node else self.snapshots.load(node.snapshot)
             node.untried -= 1
             if not node.untried:
                 node.snapshot = b""  # (every move from it tried: only its route is needed now)
             self._try(node, stage, move)
-        if not self.open:
-            self.result.exhausted = True
 
-    def _try(self, parent: _Node, stage: Any, move: _Move) -> None:
+    def _next(self) -> tuple[_Node, _AnyMove] | None:
+        """The first (state, move) pair of the frontier, ``None`` when it is empty."""
+        if not self.open:
+            return None
+        *_, node, _, move = heapq.heappop(self.open)
+        return node, move
+
+    def _try(self, parent: _Node, stage: Any, move: _AnyMove) -> None:
         """Play ``move`` on ``stage`` (a copy of ``parent``'s); keep the state it ends in when it is new."""
         frames, ended = self._play(stage, move)
         if ended == "dead":
@@ -346,10 +565,9 @@ class _Search:
             return
         self.seen.add(key)
         self.result.states += 1
-        self._keep(stage, parent, frames, after_run=ended == "airborne" and not move.until_landing,
-                   waited=move is WAIT)
+        self._keep(stage, parent, frames, move, ended)
 
-    def _play(self, stage: Any, move: _Move) -> tuple[tuple[Hold, ...], str]:
+    def _play(self, stage: Any, move: _AnyMove) -> tuple[tuple[Hold, ...], str]:
         """Step ``stage`` through ``move``; returns the buttons of each step and how it ended (``dead``,
         ``goal``, ``landed``, ``airborne`` or ``done``)."""
         from ..platformer import PlatformerInput
@@ -357,39 +575,40 @@ class _Search:
         player, rules = stage.player, stage.rules
         frames: list[Hold] = []
         was_on_floor = player.on_floor
-        for count, held in move.phases:
-            buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
-            for _ in range(count):
-                stage.step(buttons, STEP)
-                frames.append(held)
-                self.result.steps += 1
-                if rules.deaths:
-                    return tuple(frames), "dead"
-                self._watch(stage)
-                if rules.complete:
-                    return tuple(frames), "goal"
-                on_floor = player.on_floor
-                if move.until_landing and on_floor and not was_on_floor and len(frames) > 1:
-                    return tuple(frames), "landed"
-                if move.until_airborne and was_on_floor and not on_floor:
-                    return tuple(frames), "airborne"
-                was_on_floor = on_floor
+        held, buttons = _NONE, PlatformerInput()
+        for now in move.buttons(stage):
+            if now != held:
+                held, buttons = now, PlatformerInput(**{a: a in now for a in ACTIONS})
+            stage.step(buttons, STEP)
+            frames.append(held)
+            self.result.steps += 1
+            if rules.deaths:
+                return tuple(frames), "dead"
+            self._watch(stage)
+            if rules.complete:
+                return tuple(frames), "goal"
+            on_floor = player.on_floor
+            if move.until_landing and on_floor and not was_on_floor and len(frames) > 1:
+                return tuple(frames), "landed"
+            if move.until_airborne and was_on_floor and not on_floor:
+                return tuple(frames), "airborne"
+            was_on_floor = on_floor
         self._check_budget()
         return self._off_springs(stage, frames, held)
 
     def _off_springs(self, stage: Any, frames: list[Hold], held: Hold) -> tuple[tuple[Hold, ...], str]:
         """Hold the last buttons (up to ``SPRING_FRAMES`` more steps) until neither the player nor a crate is in a
-        spring's area: a copy of the world forgets what its sensors held, so a state kept inside a spring
-        would launch again when continued, unlike the game."""
-        from ..geometry import Transform, collide
+        spring's area: copies of the world used to forget what their sensors held, so a state kept inside a
+        spring launched again when continued, unlike the game (sensors now keep it; this keeps the search's
+        states as they were measured)."""
         from ..platformer import PlatformerInput
 
         springs = [s for s in stage.world.sensors if s.tag == "spring"]
+        if not springs:
+            return tuple(frames), "done"
         buttons = PlatformerInput(**{a: a in held for a in ACTIONS})
         for _ in range(SPRING_FRAMES):
-            movers = [stage.player, *stage.world.bodies]
-            if not any((m := collide(s.shape, s.transform, t.shape, Transform(t.position, getattr(t, "angle", 0.0))))
-                       is not None and m.separation < 0.0 for s in springs for t in movers):
+            if not any(_inside(spring, thing) for spring in springs for thing in [stage.player, *stage.world.bodies]):
                 break
             stage.step(buttons, STEP)
             frames.append(held)
@@ -420,22 +639,37 @@ class _Search:
                 if gap < target.closest:
                     target.closest, target.closest_at = gap, player.position
 
-    def _key(self, stage: Any) -> tuple:
-        """What tells states apart: the player's cell, velocity step, floor and ladder; the switches pressed;
-        the crates and platforms (doors, lifts, falling platforms) near the player, to ``THING_CELL`` px; and
-        how many enemies are left (where they walk is not part of it: a patrol would make every wait new)."""
+    def _key(self, stage: Any, cell: float = CELL, thing_cell: float = THING_CELL, speeds: bool = True) -> tuple:
+        """What tells states apart: the player's ``cell``, velocity step (``speeds``), floor and ladder; the
+        switches pressed; the crates and platforms (doors, lifts, falling platforms) near the player, to
+        ``thing_cell`` px, and which way each platform goes; and how many enemies are left (where they walk is
+        not part of it: a patrol would make every wait new)."""
         player, world = stage.player, stage.world
         x, y = player.position
-        vx, vy = player.velocity
-        near = []
-        for group, (near_x, near_y) in ((world.bodies, NEAR_CRATE), (world.kinematic_bodies, NEAR_PLATFORM)):
-            for index, thing in enumerate(group):
-                tx, ty = thing.position
-                if abs(tx - x) <= near_x and abs(ty - y) <= near_y:
-                    near.append((index, round(tx / THING_CELL), round(ty / THING_CELL)))
+        near: list[tuple] = []
+        for index, crate in enumerate(world.bodies):
+            tx, ty = crate.position
+            if abs(tx - x) <= NEAR_CRATE[0] and abs(ty - y) <= NEAR_CRATE[1]:
+                near.append((index, round(tx / thing_cell), round(ty / thing_cell)))
+        for index, platform in enumerate(world.kinematic_bodies):
+            tx, ty = platform.position
+            if abs(tx - x) <= NEAR_PLATFORM[0] and abs(ty - y) <= NEAR_PLATFORM[1]:
+                vx, vy = platform.velocity
+                near.append((-1 - index, round(tx / thing_cell), round(ty / thing_cell), (vx > 0) - (vx < 0),
+                             (vy > 0) - (vy < 0)))
         switches = tuple(s.pressed for s in stage.find(self.switch_class))
-        return (round(x / CELL), round(y / CELL), round(vx / VX_BUCKET), round(vy / VY_BUCKET), player.on_floor,
-                stage.controller.climbing, switches, len(world.characters), tuple(near))
+        vx, vy = player.velocity
+        speed = (round(vx / VX_BUCKET), round(vy / VY_BUCKET)) if speeds else ()
+        return (round(x / cell), round(y / cell), *speed, player.on_floor, stage.controller.climbing, switches,
+                len(world.characters), tuple(near))
+
+    def save_for_the_replay(self, steps: int) -> None:
+        """Bring the deadline forward by what a replay of ``steps`` steps will cost (at the CPU per step the
+        search has spent so far, copies included: a little more than a replay's), so that the search for
+        pickups and checkpoints leaves the route's replay inside the budget."""
+        spent = time.process_time() - self.start
+        per_step = spent / max(self.result.steps, 1)
+        self.deadline = min(self.deadline, self.start + self.result.budget - per_step * steps)
 
     def _check_budget(self) -> None:
         now = time.process_time()
@@ -472,6 +706,24 @@ class _Search:
         return bool(stage.rules.complete)
 
 
+def _inside(sensor: Any, thing: Any) -> bool:
+    """Whether ``thing`` (a character or rigid body) overlaps ``sensor``'s area; their centres' distance first
+    against the shapes' reach from them (most things are far: the exact test is twenty times dearer)."""
+    from ..geometry import Transform, collide
+
+    (sx, sy), (tx, ty) = sensor.position, thing.position
+    if math.hypot(tx - sx, ty - sy) > _reach_of(sensor.shape) + _reach_of(thing.shape):
+        return False
+    manifold = collide(sensor.shape, sensor.transform, thing.shape, Transform(thing.position, getattr(thing, "angle", 0.0)))
+    return manifold is not None and manifold.separation < 0.0
+
+
+@functools.lru_cache(maxsize=256)
+def _reach_of(shape: Any) -> float:
+    """px: how far ``shape`` reaches from its centre (its core's farthest vertex and its radius)."""
+    return max(math.hypot(x, y) for x, y in shape.vertices) + shape.radius
+
+
 def _reached(target: Target) -> bool:
     return bool(target.reached)
 
@@ -505,6 +757,7 @@ def search_reach(level: Level | str | Path, budget: float = 30.0, *, player_shap
             search.run_until(lambda: search.goal_node is not None)
             if search.goal_node is not None:
                 result.goal_cpu_seconds = time.process_time() - search.start
+                search.save_for_the_replay(len(search.route()))
         for target in [] if goal_only else sorted(result.targets, key=lambda t: (t.position[0], t.position[1],
                                                                                  t.object_id or 0)):
             if not target.reached and search.open:
