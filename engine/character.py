@@ -741,10 +741,12 @@ class Mover:
 
     def _push_by(self, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
         """Where a moving body's push of ``push`` px along ``direction`` takes the character, or ``None`` when
-        something it cannot be pushed through (static geometry, another kinematic body) is in the way."""
+        something it cannot be pushed through is in the way: static geometry, another kinematic body, or a rigid
+        body that they hold from the other side (the crate the character stands on, on the floor)."""
         nx, ny = direction
         blocked = self._first_hit(position, (nx * push, ny * push), ignore=(collider,))
-        if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
+        if blocked is None or (blocked.collider.kind is BodyKind.DYNAMIC
+                               and not self.character.scene.holds(blocked.collider.body, (nx, ny))):
             return (position[0] + nx * push, position[1] + ny * push)
         return None
 

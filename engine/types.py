@@ -311,7 +311,8 @@ class Scene(Protocol):
     """What the character mover sees of the world: colliders near a box, casts and contacts against them; and
     the same questions asked the mover's way, answered in one call each when only the level's solid segments
     are near (``slide``, ``move``, ``touching``, ``first_hit``, ``probe``: ``None`` means "ask me the general
-    way": bodies, characters or one-way colliders are near)."""
+    way": bodies, characters or one-way colliders are near); and whether something holds a body against a push
+    along a direction (``holds``: a crate on the floor against a push down)."""
 
     gravity: Vec2
 
@@ -329,6 +330,8 @@ class Scene(Protocol):
 
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
+
+    def holds(self, body: object, direction: Vec2) -> bool: ...
 
     def slide(self, mover: MoverShapes, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
               candidates: Gathered | None, ignore: Iterable[object], touching: bool = False) -> Slid | None: ...

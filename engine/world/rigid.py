@@ -227,6 +227,16 @@ class RigidBodySet:
     def _keep_contacts(self, keep: np.ndarray) -> None:
         self._ints, self._floats = self._ints[keep].copy(), self._floats[keep].copy()
 
+    def holds(self, body: RigidBody, direction: Vec2) -> bool:
+        """Whether the last step's contacts hold ``body`` from moving along ``direction`` (see
+        :func:`~engine.world.kernels.rigid_step.held_against`); ``False`` for a body not in this set."""
+        if body.owner is not self:
+            return False
+        row = next(k for k, other in enumerate(self.bodies) if other is body)
+        ints, floats = self._ints, self._floats
+        return bool(kernels().rigid_step.held_against(ints, floats, len(ints), len(self.bodies), row,
+                                                      float(direction[0]), float(direction[1])))
+
     def boxes(self, pad: float) -> np.ndarray:
         """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
         in one compiled call."""

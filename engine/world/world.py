@@ -894,6 +894,12 @@ class World:
         keyed.sort(key=lambda entry: entry[0])
         return [contact for _, contact in keyed]
 
+    def holds(self, body: object, direction: Vec2) -> bool:
+        """Whether, as the last step left them, static geometry or a kinematic body holds ``body`` (a rigid body of
+        this world) from moving along ``direction`` (a unit vector), at once or through a chain of touching bodies
+        (a crate resting on the floor, against a push down). Anything else is held by nothing."""
+        return isinstance(body, RigidBody) and self._rigid.holds(body, direction)
+
     def contact_with(
         self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
     ) -> SceneContact | None:

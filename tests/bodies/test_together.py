@@ -366,3 +366,25 @@ def test_a_lift_pressing_a_stack_into_a_ceiling_crushes_the_crate_it_carries(spe
         named += [crates.index(e.a) for e in world.events if e.kind == "crushed"]
     assert deepest <= 1.0  # (neither crate pressed into the other or into the ceiling)
     assert named and named[0] == 0  # (the crate the lift carries)
+
+
+# ------------------------------------------------------------------ D2 a character squeezed against a held crate
+@pytest.mark.parametrize("speed", [60.0, 300.0])
+def test_a_lift_coming_down_on_a_hero_standing_on_a_crate_crushes_the_hero(speed):
+    from tests.character.levels import tiled_floor
+
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    crate = world.add_body(RigidBody(CRATE, (0.0, REST_Y + 0.5)))
+    hero = world.add_character(HERO, (0.0, REST_Y + 16.0 + 16.0 + 2.5))
+    _run(world, 0.5)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, hero.position[1] + 16.0 + 6.0 + 30.0),
+                                             velocity=(0.0, -speed)))
+    deepest, crushed = 0.0, []
+    for _ in range(int(2.0 / DT)):
+        world.step(DT)
+        deepest = max(deepest, (crate.position[1] + 16.0) - (hero.position[1] - 16.0))
+        crushed += [(e.a, e.b) for e in world.events if e.kind == "crushed"]
+    assert crushed and crushed[0] == (hero, lift)  # (the rules kill the player)
+    assert deepest <= 1.0  # (not pressed into the crate the floor holds)
+    assert crate.position == pytest.approx((0.0, REST_Y), abs=1.0)
