@@ -335,7 +335,7 @@ def _fall_out(scene: Scene, thing: object, before: tuple[float, float], now: tup
 
 
 # ------------------------------------------------------------------------------------ checks
-def _crosses(p: tuple[float, float], q: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> bool:
+def crosses(p: tuple[float, float], q: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Whether the moves p->q and the segment a-b properly intersect."""
     def side(o, s, t):
         return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
@@ -372,7 +372,7 @@ def check_character(scene: Scene, hero: Character, start: tuple[float, float], t
     # is not a crossing, though the straight line from start to end may cut the segment.
     path = hero.last_move.path if hero.last_move is not None and hero.last_move.path else (hero.position,)
     legs = list(zip((start, *path), (*path, hero.position)))
-    if any(_crosses(p, q, a, b) for p, q in legs for a, b in scene.solid):
+    if any(crosses(p, q, a, b) for p, q in legs for a, b in scene.solid):
         tally.add("crossed_core", f"character {start} -> {hero.position} along {len(path)} points")
     # (A crate stood on moves in the rigid-body step after the characters, and a character stood on may move
     # after this one: only floors that hold still until the next step are checked.)
