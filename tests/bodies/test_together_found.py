@@ -102,3 +102,29 @@ def test_removing_a_character_makes_no_event_name_it_afterwards():
     world.remove(second)
     world.step(1 / 60)
     assert not [e for e in world.events if second in (e.a, e.b)]
+
+
+V = ((-104.17, 85.51), (0.0, 0.0), (104.17, 85.51))
+"""A solid V, its arms at 39 degrees (the long run's seed 39, segments 11 and 12, moved to the origin)."""
+
+
+@pytest.mark.xfail(strict=True, reason="a ferry sliding over a crate that rests in a V presses it 13 px into "
+                                       "the V's arm at 438 px/s, through it at 800 px/s (long run seed 39)")
+@pytest.mark.parametrize("speed", [438.0, 800.0])
+def test_a_ferry_sliding_over_a_crate_in_a_v_does_not_press_it_into_the_level(speed):
+    """Measured (the ferry's underside 1 px below the crate's top): 13.4 px deep at 438 px/s; at 800 px/s the
+    crate ends at (70, -56), under the V's right arm, with no crushed event. At 60-200 px/s it is held to 1 px
+    and reported ``crushed``."""
+    world = World()
+    world.add_segments([V[0], V[1]], [V[1], V[2]])
+    crate = world.add_body(RigidBody(RoundedPolygon.box(9.1, 13.6, radius=1.0), (-3.64, 19.79), angle=1.04))
+    ferry_y = crate.aabb().max_y + 7.92 - 1.0
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(52.14, 7.92), (-120.0, ferry_y), velocity=(speed, 0.0)))
+    deepest = 0.0
+    for _ in range(int(240 / (speed / 60)) + 1):
+        world.step(1 / 60)
+        level = [c for c in world.contacts(crate.shape, crate.transform, 0.0, ignore=(crate,)) if c.collider.segment >= 0]
+        deepest = max([deepest, *(-c.separation for c in level)])
+    x, y = crate.position
+    assert y > abs(x) * V[2][1] / V[2][0]  # (above the V's arms)
+    assert deepest <= 1.5
