@@ -128,3 +128,18 @@ def test_a_ferry_sliding_over_a_crate_in_a_v_does_not_press_it_into_the_level(sp
     x, y = crate.position
     assert y > abs(x) * V[2][1] / V[2][0]  # (above the V's arms)
     assert deepest <= 1.5
+
+
+@pytest.mark.xfail(strict=True, reason="a character spawned with a ledge through his chest on a rising lift stays "
+                                       "11.8 px inside the ledge for 2 steps (long run seed 1013, step 1)")
+def test_a_character_spawned_into_a_ledge_on_a_rising_lift_is_not_left_inside_it():
+    """Measured: 11.83 px inside the ledge after steps 1 and 2 (``crushed`` reported), out at step 3, under
+    the lift. With the lift parked, or no lift, he is out after the first step."""
+    world = World()
+    world.add_segments([(-150.0, 6.17)], [(150.0, 6.17)])  # 6.17 px above his centre
+    hero = world.add_character(HERO, (0.0, 0.0))
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(60, 6), (0.0, -22.7), velocity=(0.0, 591.0)))
+    for _ in range(4):
+        world.step(1 / 60)
+        inside = [c for c in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,)) if c.collider.segment >= 0]
+        assert all(c.separation > -1.0 for c in inside), [c.separation for c in inside]
