@@ -143,3 +143,20 @@ def test_a_character_spawned_into_a_ledge_on_a_rising_lift_is_not_left_inside_it
         world.step(1 / 60)
         inside = [c for c in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,)) if c.collider.segment >= 0]
         assert all(c.separation > -1.0 for c in inside), [c.separation for c in inside]
+
+
+@pytest.mark.xfail(strict=True, reason="a character whose `position` is set into a wall stays inside it for the "
+                                       "next step (teleport() frees him at once) (long run seed 2063, step 273)")
+@pytest.mark.parametrize("speed", [0.0, 5000.0])
+def test_setting_a_characters_position_into_a_ceiling_frees_him_in_the_next_step(speed):
+    """Measured: 8 px inside a ceiling after the next step (sliding along inside it at 5000 px/s), out after the
+    second; put there with ``teleport`` he is out after the first. In the long run: 14.45 px inside a slope."""
+    world = World()
+    world.add_segments([(-2000.0, 10.0)], [(2000.0, 10.0)])  # a ceiling 10 px above where he is put
+    hero = world.add_character(HERO, (0.0, -200.0))
+    world.step(1 / 60)
+    hero.position = (0.0, 0.0)
+    hero.velocity = (speed, 0.0)
+    world.step(1 / 60)
+    inside = [c for c in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,)) if c.collider.segment >= 0]
+    assert all(c.separation > -1.0 for c in inside), [c.separation for c in inside]

@@ -254,7 +254,9 @@ def _somewhere(rng: random.Random, scene: Scene) -> tuple[float, float]:
     if platforms and rng.random() < 0.5:
         platform = rng.choice(platforms)
         x, y = platform.position
-        return (x + rng.uniform(-20, 20), y + rng.uniform(5, 40))
+        x, y = x + rng.uniform(-20, 20), y + rng.uniform(5, 40)
+        if 60 <= x <= 1540 and 60 <= y <= 860:  # (a plain level's platform may run outside the level)
+            return (x, y)
     return (rng.uniform(60, 1540), rng.uniform(60, 860))
 
 
