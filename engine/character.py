@@ -25,6 +25,11 @@ collider's one-way direction, the character moves against it, and the character 
 it. A moving one-way platform that rose into a character who was above it at the start of the step pushes
 the character up (the bug of Godot issue 9399 is a character falling through there).
 
+Each :class:`Character` owns a :class:`Mover`, which makes its moves and keeps what it needs from one move to
+the next; it asks the character's :class:`~engine.types.Scene` what is around (the scene answers the common
+case, only the level's solid segments near, in one compiled call: ``Scene.move``, ``slide``, ``touching``,
+``first_hit``, ``probe``).
+
 Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vector.
 """
 
@@ -42,10 +47,10 @@ import numpy as np
 from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
-    SceneContact, SceneHit, Tally, Touching, WorldError, require_nonnegative,
+    SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
 )
 
-__all__ = ["Character", "MoveResult", "MoverConfig", "move_character"]
+__all__ = ["Character", "MoveResult", "Mover", "MoverConfig", "move_character"]
 
 _EPS = 1e-9
 
@@ -193,17 +198,8 @@ class Character:
     """Events of its last move (``land``), gathered by the world into ``World.events``."""
     world: Scene | None = field(default=None, init=False)
     """The scene it moves in (set when added to a world)."""
-    _dropping: set[int] = field(default_factory=set, init=False)
-    _floor_point: Vec2 | None = field(default=None, init=False)
-    _needs_recovery: bool = field(default=True, init=False)
-    _floor_gap: float = field(default=math.inf, init=False)
-    _candidates: Gathered | None = field(default=None, init=False)
-    _touched: tuple[Vec2, Gathered | None, Touching] | None = field(default=None, init=False)
-    """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
-    the answer); see :func:`_slide`."""
-    _came_from: Vec2 | None = field(default=None, init=False)
-    """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
-    it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
+    _mover: Mover = field(init=False, repr=False)
+    """Its mover: the move-and-slide and the state it keeps between moves (see :class:`Mover`)."""
 
     angle = 0.0
     """Characters do not turn (radians)."""
@@ -221,8 +217,7 @@ class Character:
         self.position = (x, y)
         self.velocity = (float(self.velocity[0]), float(self.velocity[1]))
         self.collider = Collider(BodyKind.CHARACTER, None, self)
-        # The cast shape is the character grown by the skin: reaching its hit leaves exactly `skin` of gap.
-        self._grow_cast_shape()
+        self._mover = Mover(self)
 
     # ---------------------------------------------------------------- the world it is in
     def attach(self, scene: Scene) -> None:
@@ -230,8 +225,7 @@ class Character:
         if self.world is not None and self.world is not scene:
             raise WorldError("this character is already in another world")
         self.world = scene
-        self._needs_recovery = True
-        self._came_from = None  # spawned: it came from nowhere in this scene
+        self._mover.spawned()
 
     def detach(self) -> None:
         """Called by ``World.remove``: the character is in no world any more."""
@@ -264,7 +258,7 @@ class Character:
     @property
     def floor_point(self) -> Vec2 | None:
         """Where the character touches the floor it stands on (world frame), ``None`` when airborne."""
-        return self._floor_point
+        return self._mover.floor_point
 
     def displacement_of(self, point: Sequence[float]) -> Vec2:
         """How far a point carried by this character moved in its last move (riders use it), pixels."""
@@ -285,10 +279,7 @@ class Character:
         """Fall through the one-way floor stood on (down + jump). Returns False when not on one."""
         if self.floor_collider is None or self.floor_collider.one_way is None:
             return False
-        margin = self.config.skin + self.config.ground_probe
-        for contact in self.scene.contacts(self.shape, self.transform, margin, ignore=(self,)):
-            if contact.collider.one_way is not None:
-                self._dropping.add(id(contact.collider))
+        self._mover.drop_through_one_ways()
         self.on_floor = False
         self.floor_collider = None
         self.platform = None
@@ -297,28 +288,16 @@ class Character:
     def teleport(self, position: Sequence[float]) -> None:
         """Put the character somewhere without sweeping (spawn, respawn); it recovers from any overlap on
         the next step, on the side of any thin wall it came from when its centre lands inside that wall."""
-        if not self._needs_recovery:
-            # Where it stood for sure: a second teleport before a step, or one straight after a spawn or an
-            # overlapping step, keeps the older (or no) reference rather than a place it never stood.
-            self._came_from = self.position
+        self._mover.teleported()
         self.position = (float(position[0]), float(position[1]))
         self.on_floor = self.on_wall = self.on_ceiling = False
         self.platform = self.floor_collider = None
-        self._needs_recovery = True
 
     def cast(self, displacement: Sequence[float], position: Sequence[float] | None = None) -> SceneHit | None:
         """The first surface that would stop this character moving by ``displacement`` from ``position``
         (default: where it is), with the mover's rules (skin, one-way, moving away ignored)."""
         start = self.position if position is None else (float(position[0]), float(position[1]))
-        if self.config is not self._cast_config:
-            self._grow_cast_shape()
-        return _first_hit(self, start, (float(displacement[0]), float(displacement[1])), ignore=(self,))
-
-    def _grow_cast_shape(self) -> None:
-        """The cast shape: the shape grown by the skin of the config (made again when either is another; the
-        mover checks the config by identity at each move and probe: a property for ``config`` would cost every
-        read of it)."""
-        self._cast_shape, self._cast_config = self.shape.inflated(self.config.skin), self.config
+        return self._mover.probe(start, (float(displacement[0]), float(displacement[1])))
 
     def _reshape(self, shape: Any) -> None:
         """``Character.shape``'s setter: a placement, and the cast shape follows the new shape (a crouch casts
@@ -326,12 +305,13 @@ class Character:
         if not isinstance(shape, RoundedPolygon):
             raise WorldError(f"character shape must be a RoundedPolygon, got {shape!r}")
         _place_shape(self, shape)
-        if getattr(self, "config", None) is not None:  # (not set yet while the dataclass's __init__ runs)
-            self._grow_cast_shape()
+        mover = getattr(self, "_mover", None)  # (none yet while the dataclass's __init__ runs)
+        if mover is not None:
+            mover.grow_cast_shape()
 
     def move(self, dt: float) -> MoveResult:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
-        return move_character(self, dt)
+        return self._mover.move(dt)
 
 
 PLACEMENTS = Tally()
@@ -385,412 +365,15 @@ def _classify(normal: Vec2, cfg: MoverConfig) -> int:
     return _Surface.WALL
 
 
-def _one_way_blocks(ch: Character, collider: Collider, normal: Vec2, position: Vec2) -> bool:
-    """Whether a one-way collider stops the character here (normal within the cone, not dropping through,
-    and not already inside it)."""
-    assert collider.one_way is not None
-    cfg = ch.config
-    if id(collider) in ch._dropping:
-        return False
-    if _dot(normal, collider.one_way) < math.cos(cfg.one_way_angle):
-        return False
-    contact = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin)
-    return contact is None or contact.separation >= -ch.config.penetration_slop
-
-
-def _first_hit(ch: Character, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
-    """The first surface that stops a sweep of the skin-grown shape along ``d``."""
-    length = math.hypot(d[0], d[1])
-    candidates = ch._candidates
-    if candidates is None:  # outside a move (a controller probing): gather with the character's filter
-        box, (x, y), (dx, dy) = ch._cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
-        swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
-                 box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
-        probed = ch.scene.compiled_probe(ch._cast_shape, swept, ch.filter, tuple(ignore), position, d,
-                                         ch.config.graze_cosine)
-        if probed is not None:  # only the level's solid segments near: gathered and swept in one compiled call
-            return probed[0]
-        candidates = ch.scene.candidates(swept, ignore, ch.filter)
-    compiled = ch.scene.compiled_first_hit(ch._cast_shape, position, d, ch.config.graze_cosine, candidates, ignore)
-    if compiled is not None:  # only static solid segments around: the same hit in one compiled call
-        return compiled[0]
-    for hit in ch.scene.cast(ch._cast_shape, Transform(position), d, ignore, candidates):
-        if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
-            # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
-            # flush neighbour hides): it does not stop us.
-            continue
-        if hit.collider.one_way is not None and not _one_way_blocks(ch, hit.collider, hit.normal, position):
-            continue
-        return hit
-    return None
-
-
-def _slide(
-    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
-    ignore: Sequence[object] = (), trail: list[Vec2] | None = None, touching: bool = False, pushing: bool = True,
-) -> tuple[Vec2, Vec2]:
-    """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
-    stop against a surface and the end. With ``touching``, a compiled slide also works out what the character
-    touches where it ended, for :func:`_classify_contacts` to use if it is asked about that very place.
-    Without ``pushing`` (a trial move that may be thrown away), characters hit are not pushed. (Rigid bodies
-    still are: the crate pushing that games and recorded runs are tuned to counts on that second shove.)"""
-    compiled = ch.scene.compiled_slide(ch._cast_shape, position, d, velocity, grounded, ch.config, ch._candidates,
-                                       ignore, ch.shape if touching else None)
-    if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
-        return _took(ch, compiled, hits, trail)
-    cfg = ch.config
-    ux, uy = cfg.up
-    px, py = position
-    vx, vy = velocity
-    dx, dy = d
-    planes: list[Vec2] = []
-    for _ in range(cfg.max_slides):
-        if dx * dx + dy * dy < 1e-18:
-            break
-        hit = _first_hit(ch, (px, py), (dx, dy), ignore)
-        if hit is None:
-            px, py = px + dx, py + dy
-            break
-        f = hit.fraction
-        px, py = px + dx * f, py + dy * f
-        if trail is not None:
-            trail.append((px, py))
-        hits.append(hit)
-        nx, ny = hit.normal
-        surface = _classify((nx, ny), cfg)
-        kind = hit.collider.kind
-        pushable = kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER
-        pushed = _push(ch, hit, vx, vy) if pushable and (pushing or kind is BodyKind.DYNAMIC) else None
-        if pushed is None and pushable and surface == _Surface.CEILING:
-            pushed = (vx, vy)  # lifting what rests on our head, no faster than it rises: rise with it
-        # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
-        # pushing a rigid body or a character sideways or up, keep the speed the push leaves us).
-        vu = vx * ux + vy * uy
-        if pushed is not None and surface != _Surface.FLOOR:
-            vx, vy = pushed  # pushing it sideways, or lifting it off our head: the speed the push leaves us
-        elif surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
-            vx, vy = vx - ux * vu, vy - uy * vu
-        elif surface == _Surface.WALL:
-            vn = vx * nx + vy * ny
-            if vn < 0:
-                vx, vy = vx - nx * vn, vy - ny * vn
-        # Remaining displacement, projected onto the hit plane.
-        rx, ry = dx * (1.0 - f), dy * (1.0 - f)
-        rn = rx * nx + ry * ny
-        lateral_before = abs(rx * -uy + ry * ux)
-        rx, ry = rx - nx * rn, ry - ny * rn
-        if grounded and surface == _Surface.FLOOR and cfg.constant_speed_on_slopes:
-            # Keep the lateral progress: going from flat onto a slope must not slow the walk.
-            lateral_after = abs(rx * -uy + ry * ux)
-            if lateral_after > _EPS:
-                scale = lateral_before / lateral_after
-                rx, ry = rx * scale, ry * scale
-        elif grounded and surface == _Surface.WALL:
-            up_part = rx * ux + ry * uy
-            if up_part > 0:  # a grounded walk does not climb walls
-                rx, ry = rx - ux * up_part, ry - uy * up_part
-        # A crease: the slide would push into a plane hit earlier this step, so stop there.
-        if any(rx * qx + ry * qy < -_EPS for qx, qy in planes):
-            rx = ry = 0.0
-        planes.append((nx, ny))
-        dx, dy = rx, ry
-    if trail is not None and (not trail or trail[-1] != (px, py)):
-        trail.append((px, py))
-    return (px, py), (vx, vy)
-
-
-def _took(ch: Character, slid: _Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
-    """The end position and velocity of a compiled slide (``slid``); ``hits`` and ``trail`` get its hits and
-    stops, and what it touches at its end is kept for :func:`_classify_contacts`."""
-    slid_hits, stops, end, end_velocity, touched = slid
-    if touched is not None:
-        ch._touched = (end, ch._candidates, touched)
-    hits.extend(slid_hits)
-    if trail is not None:
-        trail.extend(stops)
-        if not trail or trail[-1] != end:
-            trail.append(end)
-    return end, end_velocity
-
-
-def _push(ch: Character, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
-    """Push the rigid body or character we ran into: a perfectly inelastic exchange of momentum along the
-    contact normal between this character (``MoverConfig.mass``) and the other's effective mass at the contact.
-    Returns this character's velocity after the push, or ``None`` when not approaching the other."""
-    other = hit.collider.body
-    nx, ny = hit.normal  # from the other towards this character
-    if isinstance(other, Character):
-        ovx, ovy = other.velocity
-        approach = (vx - ovx) * nx + (vy - ovy) * ny
-        if approach >= 0.0:
-            return None
-        impulse = -approach / (1.0 / ch.config.mass + 1.0 / other.config.mass)
-        other.push((-nx * impulse / other.config.mass, -ny * impulse / other.config.mass))
-    else:
-        bvx, bvy = other.velocity_at(hit.point)
-        approach = (vx - bvx) * nx + (vy - bvy) * ny
-        if approach >= 0.0:
-            return None
-        rx, ry = hit.point[0] - other.position[0], hit.point[1] - other.position[1]
-        rn = rx * ny - ry * nx
-        impulse = -approach / (1.0 / ch.config.mass + other.inv_mass + other.inv_inertia * rn * rn)
-        other.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
-    share = impulse / ch.config.mass
-    return (vx + nx * share, vy + ny * share)
-
-
-def _recover(ch: Character, position: Vec2, came_from: Vec2 | None) -> Vec2:
-    """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
-    sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
-    swallows), and what it would push the character into (the floor under a descending lift) stops it there:
-    the character is reported ``crushed`` instead of being pushed through. Static geometry pushes it out on
-    the side of each thin wall its centre is on (or, inside a wall's thickness, came from): never through a
-    wall, a platform or a vertex (see :func:`_thin_cores`). When no push frees it, :func:`_free_spot` finds
-    where it goes."""
-    cfg = ch.config
-    px, py = position
-    swept = _swept_by_movers(ch, position)
-    if swept is not None:
-        collider, (nx, ny), push = swept
-        _gather_around(ch, (px, py), push + cfg.skin)  # (a fast body's push may go beyond what the move gathered)
-        moved = _push_by(ch, (px, py), collider, (nx, ny), push)
-        if moved is None:
-            return _crushed_at(ch, (px, py), collider, (nx, ny), push)
-        px, py = moved
-    cores: list[_Core] | None = None  # found only once an overlap is: a free character pays nothing
-    for _ in range(cfg.recovery_iterations):
-        found = _deepest_overlap(ch, (px, py))
-        if found is None:
-            return (px, py)
-        worst, (nx, ny), push = found
-        if worst.collider.body is None:
-            cores = _thin_cores(ch, position, came_from) if cores is None else cores
-            if _crosses_a_core(cores, (px + nx * push, py + ny * push)):
-                break  # that way out is through a thin wall: search for one on this side instead
-            px, py = px + nx * push, py + ny * push
-            continue
-        _gather_around(ch, (px, py), push + cfg.skin)
-        moved = _push_by(ch, (px, py), worst.collider, (nx, ny), push)
-        if moved is None:
-            if not _moved_this_step(worst.collider.body):
-                break  # inside a parked body (spawned there) and held from the other side: not a crush
-            return _crushed_at(ch, (px, py), worst.collider, (nx, ny), push)
-        px, py = moved
-    if _overlap_depth(ch, (px, py)) < ch.config.penetration_slop:
-        return (px, py)
-    # Wedged between surfaces whose way-outs undo each other (spawned inside a narrow V or the ground): search
-    # for a free spot instead. Rare, so plain searches are fine.
-    cores = _thin_cores(ch, position, came_from) if cores is None else cores
-    return _free_spot(ch, position, came_from, cores) or (px, py)
-
-
 def _moved_this_step(body: Any) -> bool:
     """Whether a kinematic body moved or turned this step (one that did not cannot have pushed anything)."""
     start = body.previous_transform
     return bool(start.position != body.position or start.angle != body.angle)
 
 
-def _push_by(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
-    """Where a moving body's push of ``push`` px along ``direction`` takes the character, or ``None`` when
-    something it cannot be pushed through (static geometry, another kinematic body) is in the way."""
-    nx, ny = direction
-    blocked = _first_hit(ch, position, (nx * push, ny * push), ignore=(collider,))
-    if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
-        return (position[0] + nx * push, position[1] + ny * push)
-    return None
-
-
-def _crushed_at(ch: Character, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2:
-    """Squeezed: the character goes as far as the push can take it and stays there against what holds it
-    (the body passes through it), and a ``crushed`` event names the body."""
-    nx, ny = direction
-    blocked = _first_hit(ch, position, (nx * push, ny * push), ignore=(collider,))
-    f = blocked.fraction if blocked is not None else 1.0
-    ch.step_events.append(ContactEvent("crushed", ch, collider.body, (nx, ny)))
-    return (position[0] + nx * push * f, position[1] + ny * push * f)
-
-
-def _swept_by_movers(ch: Character, position: Vec2) -> tuple[Collider, Vec2, float] | None:
-    """The kinematic body whose motion this step swept through the character's place farthest (a lift fast
-    enough to pass the character's whole height in one step), with its push; ``None`` when none did."""
-    best: tuple[Collider, Vec2, float] | None = None
-    for _, neighbour in ch._candidates.others if ch._candidates is not None else ():
-        collider = neighbour.collider
-        if collider.kind is not BodyKind.KINEMATIC:
-            continue
-        swept = _swept_push(ch, collider, position)
-        if swept is None:
-            continue
-        if collider.one_way is not None and not _one_way_pushes(ch, collider, swept[0], position):
-            continue
-        if best is None or swept[1] > best[2]:
-            best = (collider, *swept)
-    return best
-
-
-def _deepest_overlap(ch: Character, position: Vec2) -> tuple[SceneContact, Vec2, float] | None:
-    """The deepest overlap recovery must resolve, with the direction and distance to push the character
-    (rigid bodies, one-ways passed through and one-way platforms that were already inside the character
-    before moving are not its business)."""
-    cfg = ch.config
-    worst: tuple[SceneContact, Vec2, float] | None = None
-    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=ch._candidates):
-        if contact.separation >= -cfg.penetration_slop:
-            continue
-        collider = contact.collider
-        if collider.kind is BodyKind.DYNAMIC or (collider.one_way is not None and collider.body is None):
-            continue  # the solver pushes rigid bodies out of us; inside a static one-way we are passing through
-        push = (contact.normal, -contact.separation + cfg.skin)
-        if collider.kind is BodyKind.KINEMATIC:
-            swept = _swept_push(ch, collider, position)
-            if swept is not None:
-                push = swept
-        if collider.one_way is not None and not _one_way_pushes(ch, collider, push[0], position):
-            continue
-        if worst is None or contact.separation < worst[0].separation:
-            worst = (contact, *push)
-    return worst
-
-
-def _swept_push(ch: Character, collider: Collider, position: Vec2) -> tuple[Vec2, float] | None:
-    """How a kinematic body moving into the character this step pushes it: along the body's motion, by the
-    part of the motion left after the body first touched it (plus the skin). ``None`` when the body did not
-    move into it this step (it was already overlapping, or it is not moving)."""
-    body = collider.body
-    start = body.previous_transform
-    dx, dy = body.position[0] - start.position[0], body.position[1] - start.position[1]
-    length = math.hypot(dx, dy)
-    if length < _EPS:
-        return None
-    hit = shape_cast(body.shape, Transform(start.position, body.angle), (dx, dy), ch.shape, Transform(position))
-    if hit is None or hit.started_inside:
-        return None
-    return (dx / length, dy / length), (1.0 - hit.fraction) * length + ch.config.skin
-
-
-def _one_way_pushes(ch: Character, collider: Collider, direction: Vec2, position: Vec2) -> bool:
-    """A moving one-way platform pushes the character only along its one-way side, only if the character
-    was not inside it before it moved, and not while dropping through it."""
-    cfg = ch.config
-    assert collider.one_way is not None
-    if id(collider) in ch._dropping or _dot(direction, collider.one_way) < math.cos(cfg.one_way_angle):
-        return False
-    before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
-    return before is None or before.separation >= -cfg.penetration_slop
-
-
-def _overlap_depth(ch: Character, position: Vec2, gathered: bool = True) -> float:
-    """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
-    depth = 0.0
-    candidates = ch._candidates if gathered else None
-    for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,), candidates=candidates):
-        if contact.collider.one_way is None and contact.collider.kind is not BodyKind.DYNAMIC:
-            depth = max(depth, -contact.separation)
-    return depth
-
-
-def _clear_at(ch: Character, spot: Vec2) -> bool:
-    """Whether the character at ``spot`` keeps its ``skin`` of gap from everything solid (where a recovery
-    may leave it: a spot touching something would be pushed out again next step)."""
-    skin = ch.config.skin
-    for contact in ch.scene.contacts(ch.shape, Transform(spot), skin, ignore=(ch,)):
-        collider = contact.collider
-        if collider.one_way is None and collider.kind is not BodyKind.DYNAMIC and contact.separation < skin - 1e-9:
-            return False
-    return True
-
-
-def _search_reach(ch: Character) -> float:
-    """Pixels: how far from where it started the search for a free spot looks."""
-    box = ch.shape.local_aabb
-    return ch.config.recovery_search_reach * max(box.width, box.height) + 4.0 * ch.config.skin
-
-
 _SEARCH_BUDGET = 4000
 """Most positions one search for a free spot tests (a few tens of milliseconds without the compiler): a character
 inside a large body everywhere it can reach gives up rather than stall the frame."""
-
-
-def _free_spot(ch: Character, position: Vec2, came_from: Vec2 | None, cores: list[_Core]) -> Vec2 | None:
-    """Where a wedged character at ``position`` goes, in this order of preference:
-
-    1. back towards where it came from, when it was free there and the way back crosses no core in ``cores``
-       (the first spot on that way that is clear);
-    2. the nearest clear spot it can reach without its centre crossing a core (up first at equal distance);
-    3. walled in on every side (spawned inside the ground): the nearest clear spot straight above it;
-    4. the nearest clear spot anywhere (out through a wall beats staying wedged in it forever).
-
-    ``None`` when nothing within :func:`_search_reach` is clear."""
-    reach = _search_reach(ch)
-    step = _ring_step(ch)
-    if came_from is not None and math.dist(came_from, position) <= reach and not _crosses_a_core(cores, came_from) \
-            and _clear_at(ch, came_from):
-        back = _first_clear_on_line(ch, position, came_from, step)
-        if back is not None:
-            return back
-    ux, uy = ch.config.up
-    return (_nearest_clear_spot(ch, position, cores, reach, step, through_walls=False)
-            or _first_clear_on_line(ch, position, (position[0] + ux * reach, position[1] + uy * reach), step)
-            or _nearest_clear_spot(ch, position, cores, reach, step, through_walls=True))
-
-
-def _ring_step(ch: Character) -> float:
-    """Pixels between the positions a search tests: a sixteenth of the character's smaller extent, at least
-    0.5 px."""
-    box = ch.shape.local_aabb
-    return max(0.5, min(box.width, box.height) / 16.0)
-
-
-def _first_clear_on_line(ch: Character, start: Vec2, end: Vec2, step: float) -> Vec2 | None:
-    """The first clear spot (:func:`_clear_at`) going from ``start`` to ``end`` in ``step`` px steps (``end``
-    itself last), or ``None``."""
-    length = math.dist(start, end)
-    count = max(1, math.ceil(length / step))
-    for k in range(1, count + 1):
-        f = k / count
-        spot = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
-        if _clear_at(ch, spot):
-            return spot
-    return None
-
-
-def _nearest_clear_spot(
-    ch: Character, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool
-) -> Vec2 | None:
-    """The nearest clear spot around ``position`` on rings ``step`` px apart out to ``reach``, up first and then
-    alternately either way round (down last); unless ``through_walls``, only spots whose straight way from the
-    kept point of every core in ``cores`` crosses none. A ring has ``recovery_search_directions`` spots, twice
-    as many on rings far enough out for them to be more than ``step`` apart (up to 16 times as many): a narrow
-    V's opening, seen from its vertex, is a few degrees wide."""
-    cfg = ch.config
-    base = cfg.recovery_search_directions
-    finest = base * 16
-    ux, uy = cfg.up
-    angles = np.arange(finest) * (2.0 * math.pi / finest)
-    c, s = np.cos(angles), np.sin(angles)
-    directions = np.stack([c * ux - s * uy, s * ux + c * uy], axis=1)
-    here = [core for core in cores if core.kept == position]
-    elsewhere = [core for core in cores if core.kept != position]
-    open_for = np.full(finest, math.inf) if through_walls else _open_lengths(position, here, directions)
-    tested = 0
-    distance = step
-    while distance <= reach:
-        spread = min(16, 1 << max(0, math.ceil(math.log2(max(1.0, 2.0 * math.pi * distance / step / base)))))
-        stride = finest // (base * spread)
-        for k in range(base * spread):
-            j = ((k + 1) // 2 * (1 if k % 2 == 1 else -1) * stride) % finest
-            if distance >= open_for[j]:
-                continue
-            spot = (position[0] + float(directions[j, 0]) * distance, position[1] + float(directions[j, 1]) * distance)
-            if not through_walls and elsewhere and _crosses_a_core(elsewhere, spot):
-                continue
-            tested += 1
-            if tested > _SEARCH_BUDGET:
-                return None
-            if _clear_at(ch, spot):
-                return spot
-        distance += step
-    return None
 
 
 def _open_lengths(origin: Vec2, cores: list[_Core], directions: np.ndarray) -> np.ndarray:
@@ -817,32 +400,6 @@ class _Core(NamedTuple):
     a: Vec2
     b: Vec2
     kept: Vec2
-
-
-def _thin_cores(ch: Character, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
-    """The cores of the solid static segments within the recovery's reach of ``position``, each with the side
-    to keep: the centre's; where the character came from when the centre lies inside the segment's thickness
-    (on neither side of it); the centre's after all when that is unknown (a spawn) or inside too; no side
-    (left out) when the centre is on the core itself.
-
-    A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
-    corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
-    A character speared through its centre may leave by either side, and one whose side has no room within
-    reach leaves by the other (:func:`_free_spot`): keeping a side never wedges it."""
-    cfg = ch.config
-    area = ch.shape.aabb(Transform(position)).grown(_search_reach(ch))
-    cores = []
-    for neighbour in ch.scene.gather(area, ignore=(ch,), filter=ch.filter):
-        collider, shape = neighbour.collider, neighbour.shape
-        if collider.kind is not BodyKind.STATIC or collider.one_way is not None or shape.count != 2:
-            continue  # one-ways are passed through, not recovered from; bodies move (the sweep handles them)
-        a, b = shape.vertices  # a static segment's shape is placed by the identity: world frame
-        thickness = shape.radius + cfg.penetration_slop
-        for kept, clear in ((position, thickness), (came_from, thickness), (position, _EPS)):
-            if kept is not None and _distance_to_core(kept, a, b) > clear:
-                cores.append(_Core(a, b, kept))
-                break
-    return cores
 
 
 def _distance_to_core(p: Vec2, a: Vec2, b: Vec2) -> float:
@@ -874,260 +431,9 @@ enough that its rounded corner stands on the ledge's top rather than on the ledg
 corner zone is the ledge's radius plus the character's plus the skin wide)."""
 
 
-def _step_up(
-    ch: Character, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit], trail: list[Vec2]
-) -> tuple[Vec2, Vec2] | None:
-    """Try to climb a ledge of at most ``step_height``: up, across, down onto a floor. The across move is the
-    step's own ``d``, or a little more when that is too short to get over the ledge's rounded edge (a slow
-    walk). ``None`` if no forward distance lands on a floor within ``step_height`` of where it started;
-    otherwise ``trail`` gets the corners of the climb."""
-    cfg = ch.config
-    ux, uy = cfg.up
-    h = cfg.step_height
-    rise = _first_hit(ch, position, (ux * h, uy * h))
-    climbed = h * (rise.fraction if rise else 1.0)
-    if climbed < 0.5 * h:
-        return None
-    raised = (position[0] + ux * climbed, position[1] + uy * climbed)
-    length = math.hypot(*d)
-    if length < _EPS:
-        return None
-    for forward in (length, *(p for p in _STEP_PROBES if p > length)):
-        if forward > length:
-            _gather_around(ch, position, climbed + forward + cfg.skin + 1.0)
-        across = (d[0] * forward / length, d[1] * forward / length)
-        corners = [raised]
-        landed = _step_across_and_down(ch, position, raised, across, velocity, climbed, hits, corners)
-        if landed is not None:
-            trail.extend(corners)
-            return landed
-    return None
-
-
-def _gather_around(ch: Character, position: Vec2, reach: float) -> None:
-    """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
-    found = ch.scene.candidates(_box_around(ch, position, reach), (ch,), ch.filter)
-    ch._candidates = found if ch._candidates is None else ch._candidates.extended(found)
-
-
-def _box_around(ch: Character, position: Vec2, reach: float) -> tuple[float, float, float, float]:
-    """The box a move gathers in: the shape's box at ``position`` (it never turns) grown by ``reach`` px (the
-    one-call move gathers the very same box as the step-by-step one)."""
-    min_x, min_y, max_x, max_y = ch.shape.local_aabb
-    x, y = position
-    return min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach
-
-
-def _step_across_and_down(
-    ch: Character, position: Vec2, raised: Vec2, d: Vec2, velocity: Vec2, climbed: float, hits: list[SceneHit],
-    trail: list[Vec2],
-) -> tuple[Vec2, Vec2] | None:
-    """From ``raised``, slide by ``d`` and drop back down: the landing, if it is on a floor no higher than
-    ``step_height`` above ``position`` (a taller ledge is a wall, rounded top or not)."""
-    cfg = ch.config
-    ux, uy = cfg.up
-    across_hits: list[SceneHit] = []
-    # (No character pushed: the climb is a trial, kept only if it gets farther than the slide, which pushed.)
-    moved, new_velocity = _slide(ch, raised, d, velocity, True, across_hits, trail=trail, pushing=False)
-    length = math.hypot(*d)
-    progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / length
-    if progress < 0.25 * length:
-        return None
-    drop = climbed + cfg.skin
-    land = _first_hit(ch, moved, (-ux * drop, -uy * drop))
-    if land is None or _classify(land.normal, cfg) != _Surface.FLOOR:
-        return None
-    landed = (moved[0] - ux * drop * land.fraction, moved[1] - uy * drop * land.fraction)
-    if _dot((landed[0] - position[0], landed[1] - position[1]), cfg.up) > cfg.step_height + 1e-6:
-        return None
-    hits.extend(across_hits)
-    hits.append(land)
-    trail.append(landed)
-    return landed, new_velocity
-
-
-def move_character(ch: Character, dt: float) -> MoveResult:
-    """One move of ``ch`` by its velocity over ``dt`` seconds (see the module docstring)."""
-    if not (math.isfinite(dt) and dt > 0):
-        raise WorldError(f"move dt must be a positive number of seconds, got {dt!r}")
-    cfg = ch.config
-    vx, vy = ch.velocity
-    if not (math.isfinite(vx) and math.isfinite(vy)):
-        raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
-    hits: list[SceneHit] = []
-    if cfg is not ch._cast_config:  # (a config set since: another skin, maybe)
-        ch._grow_cast_shape()
-    position = ch.position
-    ch.previous_position = position
-    came_from, ch._came_from = ch._came_from, position
-    ch.step_events = []
-    riding = ch.platform if ch.on_floor else None
-    carry = riding.displacement_of(ch._floor_point or position) if riding is not None else (0.0, 0.0)
-
-    # Everything this step can touch, gathered once: the shape's box grown by every distance it may
-    # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),
-    # which stretches the path by up to 1 / cos(max_floor_angle). (A step-up probing farther gathers more.)
-    stretch = cfg.path_stretch
-    reach = (
-        math.hypot(*carry) + math.hypot(vx, vy) * dt * stretch + cfg.skin + cfg.ground_probe + cfg.snap_length
-        + cfg.step_height + 1.0
-    )
-    ch._candidates = None
-    was_on_floor = ch.on_floor
-    # Neither riding nor recovering, the move may be made in one compiled call (when only the level's solid
-    # segments are near); otherwise, or when that call cannot, step by step.
-    result = _move_compiled(ch, dt, position, reach) if carry == (0.0, 0.0) and not ch._needs_recovery else None
-    if result is None:
-        _gather_around(ch, position, reach)
-        try:
-            result = _move(ch, dt, position, carry, riding, hits, came_from, reach)
-        finally:
-            ch._candidates = ch._touched = None
-    if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
-        floor = ch.floor_collider
-        ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
-                                           ch.floor_normal))
-    return result
-
-
-def _move(
-    ch: Character, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
-    hits: list[SceneHit], came_from: Vec2 | None, reach: float,
-) -> MoveResult:
-    """The move from ``position``: ride, recover, slide (or climb), see what it touches, snap to the floor
-    (``reach``: how far around its start the move gathered what it may touch, px)."""
-    cfg = ch.config
-    ux, uy = cfg.up
-
-    trail = [position]
-
-    # 1. Ride the platform stood on.
-    if riding is not None and carry != (0.0, 0.0):
-        position, _ = _slide(ch, position, carry, (0.0, 0.0), False, [], ignore=(riding.collider,), trail=trail)
-
-    # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
-    #    moving body nearby may have moved into us. Static geometry alone cannot.
-    if ch._needs_recovery or (ch._candidates is not None and ch._candidates.others):
-        position = _recover(ch, position, came_from)
-        ch._needs_recovery = False
-        if position != trail[-1]:
-            trail.append(position)
-            _gather_around(ch, position, reach)  # (a push may have carried it beyond what was gathered)
-
-    # 3. The displacement wanted this step.
-    d, velocity, grounded, lateral = _wanted_move(ch, dt)
-
-    # 4. Slide, stepping up ledges when a grounded walk meets a wall.
-    position, velocity = _slide_or_climb(ch, position, d, velocity, lateral, grounded, hits, trail)
-
-    # 5. What do we touch now? Walking (not jumping) off a slope or a step: snap down onto the floor.
-    _classify_contacts(ch, position)
-    vu_after = velocity[0] * ux + velocity[1] * uy
-    hovering = ch.on_floor and ch._floor_gap > cfg.skin + 1e-6  # floor seen by the probe, not touched
-    if grounded and (hovering or not ch.on_floor) and vu_after <= _EPS and cfg.snap_length > 0:
-        snap = (-ux * cfg.snap_length, -uy * cfg.snap_length)
-        hit = _first_hit(ch, position, snap)
-        if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
-            position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
-            trail.append(position)
-            _classify_contacts(ch, position)
-    if ch.on_floor:
-        vu_after = velocity[0] * ux + velocity[1] * uy
-        if vu_after < 0:
-            velocity = (velocity[0] - ux * vu_after, velocity[1] - uy * vu_after)
-    ch.position = position
-    ch.velocity = velocity
-    result = MoveResult(
-        position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
-        tuple(trail),
-    )
-    ch.last_move = result
-    return result
-
-
-def _move_compiled(ch: Character, dt: float, position: Vec2, reach: float) -> MoveResult | None:
-    """:func:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
-    (``Scene.compiled_move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
-    characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
-    d, velocity, grounded, _ = _wanted_move(ch, dt)
-    moved = ch.scene.compiled_move(ch._cast_shape, ch.shape, ch.config, _box_around(ch, position, reach), ch.filter,
-                                   (ch,), position, d, velocity, grounded)
-    if moved is None:
-        return None
-    hits, stops, slid_to, velocity, snapped_to, touching = moved
-    trail = [position, *stops]
-    if trail[-1] != slid_to:
-        trail.append(slid_to)
-    end = slid_to if snapped_to is None else snapped_to
-    if snapped_to is not None:
-        trail.append(snapped_to)
-    _touch_solid(ch, touching)
-    ch.position = end
-    ch.velocity = velocity
-    result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
-                        tuple(hits), tuple(trail))
-    ch.last_move = result
-    return result
-
-
 _Wanted = tuple[Vec2, Vec2, bool, Vec2]
 """A move's wanted displacement (px), the velocity it starts sliding with (px/s), whether it walks on the
 ground, and its velocity across ``up`` (px/s)."""
-
-_Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
-"""A compiled slide's hits, stops, end position, end velocity and what it touches there
-(``Scene.compiled_slide``)."""
-
-
-def _wanted_move(ch: Character, dt: float) -> _Wanted:
-    """The displacement wanted this step (see :data:`_Wanted`): the velocity over ``dt``; walking on the
-    ground, along the floor, at the lateral speed (``constant_speed_on_slopes``) and with gravity's pull along
-    it (unless ``stop_on_slope``)."""
-    cfg = ch.config
-    ux, uy = cfg.up
-    vx, vy = ch.velocity
-    vu = vx * ux + vy * uy
-    lateral_velocity = (vx - ux * vu, vy - uy * vu)
-    grounded = ch.on_floor and vu <= _EPS and ch.floor_normal is not None
-    if not grounded:
-        return (vx * dt, vy * dt), (vx, vy), False, lateral_velocity
-    assert ch.floor_normal is not None
-    nx, ny = ch.floor_normal
-    lx, ly = lateral_velocity
-    tx, ty = lx - nx * (lx * nx + ly * ny), ly - ny * (lx * nx + ly * ny)  # along the floor
-    lateral = math.hypot(lx, ly)
-    along_lateral = math.hypot(tx - ux * (tx * ux + ty * uy), ty - uy * (tx * ux + ty * uy))
-    if cfg.constant_speed_on_slopes and along_lateral > _EPS:
-        scale = lateral / along_lateral
-        tx, ty = tx * scale, ty * scale
-    d = (tx * dt, ty * dt)
-    if not cfg.stop_on_slope:
-        gx, gy = ux * vu, uy * vu  # gravity's pull, along the floor
-        gn = gx * nx + gy * ny
-        d = (d[0] + (gx - nx * gn) * dt, d[1] + (gy - ny * gn) * dt)
-    return d, (lx, ly) if cfg.stop_on_slope else (vx, vy), True, lateral_velocity
-
-
-def _slide_or_climb(
-    ch: Character, start: Vec2, d: Vec2, velocity: Vec2, lateral: Vec2, grounded: bool, hits: list[SceneHit],
-    trail: list[Vec2],
-) -> tuple[Vec2, Vec2]:
-    """Slide by ``d`` from ``start``; when a grounded walk (``lateral``: its velocity along the ground) meets a
-    wall, also try stepping up it, and keep whichever gets farther along ``d``. ``trail`` gets the path taken."""
-    cfg = ch.config
-    before_slide = len(trail)
-    position, velocity = _slide(ch, start, d, velocity, grounded, hits, trail=trail, touching=True)
-    if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
-        corners: list[Vec2] = []
-        stepped = _step_up(ch, start, d, lateral, [], corners)
-        if stepped is not None:
-            progress_slide = _dot((position[0] - start[0], position[1] - start[1]), d)
-            progress_step = _dot((stepped[0][0] - start[0], stepped[0][1] - start[1]), d)
-            if progress_step > progress_slide + _EPS:
-                trail[before_slide:] = corners  # the climb replaces the slide
-                return stepped
-    return position, velocity
-
 
 def _floor_key(contact: SceneContact, cfg: MoverConfig) -> tuple[float, float]:
     return (round(contact.separation, 3), -_dot(contact.normal, cfg.up))
@@ -1158,74 +464,821 @@ def _v_floor(walls: list[SceneContact], cfg: MoverConfig) -> SceneContact | None
     return best
 
 
-def _classify_contacts(ch: Character, position: Vec2) -> None:
-    """What the character touches at ``position`` (within ``skin + ground_probe``): its floor, wall and
-    ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
-    the start of the next step."""
-    cfg = ch.config
-    margin = cfg.touch_margin
-    touched, ch._touched = ch._touched, None
-    if touched is not None and touched[0] is position and touched[1] is ch._candidates:
-        touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates
-    else:
-        touching = ch.scene.compiled_touching(ch.shape, position, margin, cfg, ch._candidates)
-    # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
-    # or more, which may make a V floor: the loop below decides that).
-    if touching is not None and (touching[0] is not None or touching[3] < 2):
-        _touch_solid(ch, touching)
-        return
-    floor = wall = ceiling = None
-    walls: list[SceneContact] = []
-    still_dropping: set[int] = set()
-    for contact in ch.scene.contacts(ch.shape, Transform(position), margin, candidates=ch._candidates):
-        collider = contact.collider
-        solid = collider.one_way is None and collider.kind is not BodyKind.DYNAMIC
-        if contact.separation < -ch.config.penetration_slop and solid:
-            ch._needs_recovery = True  # ended inside something: push out at the start of the next step
-        if collider.one_way is not None:
-            if id(collider) in ch._dropping:
-                still_dropping.add(id(collider))
+class Mover:
+    """A character's move-and-slide (see the module docstring) and the state it keeps from move to move: the
+    skin-grown cast shape, whether the next move must recover from an overlap first, the one-way colliders
+    being dropped through, the floor point and gap, where the character came from. Each :class:`Character`
+    owns one (made with it); it reads and sets the character's public state and asks the character's scene
+    (:class:`~engine.types.Scene`) what is around."""
+
+    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery", "_touched",
+                 "cast_shape", "character", "config", "shape")
+
+    def __init__(self, character: Character) -> None:
+        self.character = character
+        self._dropping: set[int] = set()
+        """Ids of the one-way colliders the character is dropping through."""
+        self._floor_point: Vec2 | None = None
+        self._needs_recovery = True
+        """Whether the next move recovers from an overlap first (spawned, teleported, or ended inside)."""
+        self._floor_gap = math.inf
+        """Pixels between the character and the floor it stands on (the probe sees floors up to
+        ``MoverConfig.touch_margin`` away)."""
+        self._candidates: Gathered | None = None
+        """What this move gathered around the character (``None`` between moves)."""
+        self._touched: tuple[Vec2, Gathered | None, Touching] | None = None
+        """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
+        the answer); see :meth:`_slide`."""
+        self._came_from: Vec2 | None = None
+        """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
+        it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
+        self.shape: RoundedPolygon = character.shape
+        """The character's shape (as it was when the cast shape was grown: the same, the character sees to it)."""
+        self.cast_shape: RoundedPolygon = character.shape
+        """The character's shape grown by the skin: reaching a cast's hit leaves exactly ``skin`` of gap."""
+        self.config: MoverConfig = character.config
+        """The config the cast shape was grown for (each move and probe checks it is still the character's)."""
+        self.grow_cast_shape()
+
+    # ---------------------------------------------------------------- the character tells its mover
+    def grow_cast_shape(self) -> None:
+        """Make the cast shape again: the shape grown by the skin of the config (made again when either is
+        another; the mover checks the config by identity at each move and probe: a property for ``config``
+        would cost every read of it)."""
+        ch = self.character
+        self.shape, self.config = ch.shape, ch.config
+        self.cast_shape = ch.shape.inflated(ch.config.skin)
+
+    def spawned(self) -> None:
+        """The character was added to a scene: recover on the next move; it came from nowhere in this scene."""
+        self._needs_recovery = True
+        self._came_from = None
+
+    def teleported(self) -> None:
+        """The character is about to be put somewhere without sweeping: recover on the next move, looking back
+        to where it stood (when it surely stood there) should its centre land inside a thin wall."""
+        if not self._needs_recovery:
+            # Where it stood for sure: a second teleport before a step, or one straight after a spawn or an
+            # overlapping step, keeps the older (or no) reference rather than a place it never stood.
+            self._came_from = self.character.position
+        self._needs_recovery = True
+
+    def drop_through_one_ways(self) -> None:
+        """Let the character fall through every one-way collider it touches now."""
+        ch = self.character
+        margin = ch.config.skin + ch.config.ground_probe
+        for contact in ch.scene.contacts(ch.shape, ch.transform, margin, ignore=(ch,)):
+            if contact.collider.one_way is not None:
+                self._dropping.add(id(contact.collider))
+
+    @property
+    def floor_point(self) -> Vec2 | None:
+        """Where the character touches the floor it stands on (world frame), ``None`` when airborne."""
+        return self._floor_point
+
+    def probe(self, start: Vec2, displacement: Vec2) -> SceneHit | None:
+        """The first surface that would stop the character moving by ``displacement`` from ``start`` (a
+        controller's probe between moves), with the mover's rules (skin, one-way, moving away ignored)."""
+        if self.character.config is not self.config:
+            self.grow_cast_shape()
+        return self._first_hit(start, displacement, ignore=(self.character,))
+
+    def _one_way_blocks(self, collider: Collider, normal: Vec2, position: Vec2) -> bool:
+        """Whether a one-way collider stops the character here (normal within the cone, not dropping through,
+        and not already inside it)."""
+        ch = self.character
+        assert collider.one_way is not None
+        cfg = ch.config
+        if id(collider) in self._dropping:
+            return False
+        if _dot(normal, collider.one_way) < math.cos(cfg.one_way_angle):
+            return False
+        contact = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin)
+        return contact is None or contact.separation >= -ch.config.penetration_slop
+
+    def _first_hit(self, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
+        """The first surface that stops a sweep of the skin-grown shape along ``d``."""
+        ch = self.character
+        length = math.hypot(d[0], d[1])
+        candidates = self._candidates
+        if candidates is None:  # outside a move (a controller probing): gather with the character's filter
+            box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
+            swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
+                     box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
+            probed = ch.scene.probe(self, swept, ch.filter, tuple(ignore), position, d)
+            if probed is not None:  # only the level's solid segments near: gathered and swept in one compiled call
+                return probed[0]
+            candidates = ch.scene.candidates(swept, ignore, ch.filter)
+        compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
+        if compiled is not None:  # only static solid segments around: the same hit in one compiled call
+            return compiled[0]
+        for hit in ch.scene.cast(self.cast_shape, Transform(position), d, ignore, candidates):
+            if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
+                # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
+                # flush neighbour hides): it does not stop us.
                 continue
-            if _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
+            if hit.collider.one_way is not None and not self._one_way_blocks(hit.collider, hit.normal, position):
                 continue
-            if contact.separation < -ch.config.penetration_slop:
-                continue
-        surface = _classify(contact.normal, cfg)
-        if surface == _Surface.FLOOR:
-            # The nearest floor; between equally near ones (a joint), the most level one.
-            if floor is None or _floor_key(contact, cfg) < _floor_key(floor, cfg):
-                floor = contact
-        elif surface == _Surface.CEILING:
-            ceiling = contact if ceiling is None or contact.separation < ceiling.separation else ceiling
+            return hit
+        return None
+
+    def _slide(
+        self, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool, hits: list[SceneHit],
+        ignore: Sequence[object] = (), trail: list[Vec2] | None = None, touching: bool = False, pushing: bool = True,
+    ) -> tuple[Vec2, Vec2]:
+        """Move-and-slide ``d`` from ``position``; clips ``velocity`` against what it hits. ``trail`` gets each
+        stop against a surface and the end. With ``touching``, a compiled slide also works out what the character
+        touches where it ended, for :meth:`_classify_contacts` to use if it is asked about that very place.
+        Without ``pushing`` (a trial move that may be thrown away), characters hit are not pushed. (Rigid bodies
+        still are: the crate pushing that games and recorded runs are tuned to counts on that second shove.)"""
+        ch = self.character
+        compiled = ch.scene.slide(self, position, d, velocity, grounded, self._candidates, ignore, touching)
+        if compiled is not None:  # only static solid segments around: the whole slide in one compiled call
+            return self._took(compiled, hits, trail)
+        cfg = ch.config
+        ux, uy = cfg.up
+        px, py = position
+        vx, vy = velocity
+        dx, dy = d
+        planes: list[Vec2] = []
+        for _ in range(cfg.max_slides):
+            if dx * dx + dy * dy < 1e-18:
+                break
+            hit = self._first_hit((px, py), (dx, dy), ignore)
+            if hit is None:
+                px, py = px + dx, py + dy
+                break
+            f = hit.fraction
+            px, py = px + dx * f, py + dy * f
+            if trail is not None:
+                trail.append((px, py))
+            hits.append(hit)
+            nx, ny = hit.normal
+            surface = _classify((nx, ny), cfg)
+            kind = hit.collider.kind
+            pushable = kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER
+            pushed = self._push(hit, vx, vy) if pushable and (pushing or kind is BodyKind.DYNAMIC) else None
+            if pushed is None and pushable and surface == _Surface.CEILING:
+                pushed = (vx, vy)  # lifting what rests on our head, no faster than it rises: rise with it
+            # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
+            # pushing a rigid body or a character sideways or up, keep the speed the push leaves us).
+            vu = vx * ux + vy * uy
+            if pushed is not None and surface != _Surface.FLOOR:
+                vx, vy = pushed  # pushing it sideways, or lifting it off our head: the speed the push leaves us
+            elif surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
+                vx, vy = vx - ux * vu, vy - uy * vu
+            elif surface == _Surface.WALL:
+                vn = vx * nx + vy * ny
+                if vn < 0:
+                    vx, vy = vx - nx * vn, vy - ny * vn
+            # Remaining displacement, projected onto the hit plane.
+            rx, ry = dx * (1.0 - f), dy * (1.0 - f)
+            rn = rx * nx + ry * ny
+            lateral_before = abs(rx * -uy + ry * ux)
+            rx, ry = rx - nx * rn, ry - ny * rn
+            if grounded and surface == _Surface.FLOOR and cfg.constant_speed_on_slopes:
+                # Keep the lateral progress: going from flat onto a slope must not slow the walk.
+                lateral_after = abs(rx * -uy + ry * ux)
+                if lateral_after > _EPS:
+                    scale = lateral_before / lateral_after
+                    rx, ry = rx * scale, ry * scale
+            elif grounded and surface == _Surface.WALL:
+                up_part = rx * ux + ry * uy
+                if up_part > 0:  # a grounded walk does not climb walls
+                    rx, ry = rx - ux * up_part, ry - uy * up_part
+            # A crease: the slide would push into a plane hit earlier this step, so stop there.
+            if any(rx * qx + ry * qy < -_EPS for qx, qy in planes):
+                rx = ry = 0.0
+            planes.append((nx, ny))
+            dx, dy = rx, ry
+        if trail is not None and (not trail or trail[-1] != (px, py)):
+            trail.append((px, py))
+        return (px, py), (vx, vy)
+
+    def _took(self, slid: Slid, hits: list[SceneHit], trail: list[Vec2] | None) -> tuple[Vec2, Vec2]:
+        """The end position and velocity of a compiled slide (``slid``); ``hits`` and ``trail`` get its hits and
+        stops, and what it touches at its end is kept for :meth:`_classify_contacts`."""
+        slid_hits, stops, end, end_velocity, touched = slid
+        if touched is not None:
+            self._touched = (end, self._candidates, touched)
+        hits.extend(slid_hits)
+        if trail is not None:
+            trail.extend(stops)
+            if not trail or trail[-1] != end:
+                trail.append(end)
+        return end, end_velocity
+
+    def _push(self, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
+        """Push the rigid body or character we ran into: a perfectly inelastic exchange of momentum along the
+        contact normal between this character (``MoverConfig.mass``) and the other's effective mass at the contact.
+        Returns this character's velocity after the push, or ``None`` when not approaching the other."""
+        ch = self.character
+        other = hit.collider.body
+        nx, ny = hit.normal  # from the other towards this character
+        if isinstance(other, Character):
+            ovx, ovy = other.velocity
+            approach = (vx - ovx) * nx + (vy - ovy) * ny
+            if approach >= 0.0:
+                return None
+            impulse = -approach / (1.0 / ch.config.mass + 1.0 / other.config.mass)
+            other.push((-nx * impulse / other.config.mass, -ny * impulse / other.config.mass))
         else:
-            wall = contact if wall is None or contact.separation < wall.separation else wall
-            walls.append(contact)
-    if floor is None and len(walls) >= 2:
-        floor = _v_floor(walls, cfg)
-    ch._dropping = still_dropping
-    _touch(ch, floor, wall, ceiling)
+            bvx, bvy = other.velocity_at(hit.point)
+            approach = (vx - bvx) * nx + (vy - bvy) * ny
+            if approach >= 0.0:
+                return None
+            rx, ry = hit.point[0] - other.position[0], hit.point[1] - other.position[1]
+            rn = rx * ny - ry * nx
+            impulse = -approach / (1.0 / ch.config.mass + other.inv_mass + other.inv_inertia * rn * rn)
+            other.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
+        share = impulse / ch.config.mass
+        return (vx + nx * share, vy + ny * share)
+
+    def _recover(self, position: Vec2, came_from: Vec2 | None) -> Vec2:
+        """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
+        sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
+        swallows), and what it would push the character into (the floor under a descending lift) stops it there:
+        the character is reported ``crushed`` instead of being pushed through. Static geometry pushes it out on
+        the side of each thin wall its centre is on (or, inside a wall's thickness, came from): never through a
+        wall, a platform or a vertex (see :meth:`_thin_cores`). When no push frees it, :meth:`_free_spot` finds
+        where it goes."""
+        ch = self.character
+        cfg = ch.config
+        px, py = position
+        swept = self._swept_by_movers(position)
+        if swept is not None:
+            collider, (nx, ny), push = swept
+            self._gather_around((px, py), push + cfg.skin)  # (a fast body's push may go beyond what the move gathered)
+            moved = self._push_by((px, py), collider, (nx, ny), push)
+            if moved is None:
+                return self._crushed_at((px, py), collider, (nx, ny), push)
+            px, py = moved
+        cores: list[_Core] | None = None  # found only once an overlap is: a free character pays nothing
+        for _ in range(cfg.recovery_iterations):
+            found = self._deepest_overlap((px, py))
+            if found is None:
+                return (px, py)
+            worst, (nx, ny), push = found
+            if worst.collider.body is None:
+                cores = self._thin_cores(position, came_from) if cores is None else cores
+                if _crosses_a_core(cores, (px + nx * push, py + ny * push)):
+                    break  # that way out is through a thin wall: search for one on this side instead
+                px, py = px + nx * push, py + ny * push
+                continue
+            self._gather_around((px, py), push + cfg.skin)
+            moved = self._push_by((px, py), worst.collider, (nx, ny), push)
+            if moved is None:
+                if not _moved_this_step(worst.collider.body):
+                    break  # inside a parked body (spawned there) and held from the other side: not a crush
+                return self._crushed_at((px, py), worst.collider, (nx, ny), push)
+            px, py = moved
+        if self._overlap_depth((px, py)) < ch.config.penetration_slop:
+            return (px, py)
+        # Wedged between surfaces whose way-outs undo each other (spawned inside a narrow V or the ground): search
+        # for a free spot instead. Rare, so plain searches are fine.
+        cores = self._thin_cores(position, came_from) if cores is None else cores
+        return self._free_spot(position, came_from, cores) or (px, py)
+
+    def _push_by(self, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2 | None:
+        """Where a moving body's push of ``push`` px along ``direction`` takes the character, or ``None`` when
+        something it cannot be pushed through (static geometry, another kinematic body) is in the way."""
+        nx, ny = direction
+        blocked = self._first_hit(position, (nx * push, ny * push), ignore=(collider,))
+        if blocked is None or blocked.collider.kind is BodyKind.DYNAMIC:
+            return (position[0] + nx * push, position[1] + ny * push)
+        return None
+
+    def _crushed_at(self, position: Vec2, collider: Collider, direction: Vec2, push: float) -> Vec2:
+        """Squeezed: the character goes as far as the push can take it and stays there against what holds it
+        (the body passes through it), and a ``crushed`` event names the body."""
+        ch = self.character
+        nx, ny = direction
+        blocked = self._first_hit(position, (nx * push, ny * push), ignore=(collider,))
+        f = blocked.fraction if blocked is not None else 1.0
+        ch.step_events.append(ContactEvent("crushed", ch, collider.body, (nx, ny)))
+        return (position[0] + nx * push * f, position[1] + ny * push * f)
+
+    def _swept_by_movers(self, position: Vec2) -> tuple[Collider, Vec2, float] | None:
+        """The kinematic body whose motion this step swept through the character's place farthest (a lift fast
+        enough to pass the character's whole height in one step), with its push; ``None`` when none did."""
+        best: tuple[Collider, Vec2, float] | None = None
+        for _, neighbour in self._candidates.others if self._candidates is not None else ():
+            collider = neighbour.collider
+            if collider.kind is not BodyKind.KINEMATIC:
+                continue
+            swept = self._swept_push(collider, position)
+            if swept is None:
+                continue
+            if collider.one_way is not None and not self._one_way_pushes(collider, swept[0], position):
+                continue
+            if best is None or swept[1] > best[2]:
+                best = (collider, *swept)
+        return best
+
+    def _deepest_overlap(self, position: Vec2) -> tuple[SceneContact, Vec2, float] | None:
+        """The deepest overlap recovery must resolve, with the direction and distance to push the character
+        (rigid bodies, one-ways passed through and one-way platforms that were already inside the character
+        before moving are not its business)."""
+        ch = self.character
+        cfg = ch.config
+        worst: tuple[SceneContact, Vec2, float] | None = None
+        for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=self._candidates):
+            if contact.separation >= -cfg.penetration_slop:
+                continue
+            collider = contact.collider
+            if collider.kind is BodyKind.DYNAMIC or (collider.one_way is not None and collider.body is None):
+                continue  # the solver pushes rigid bodies out of us; inside a static one-way we are passing through
+            push = (contact.normal, -contact.separation + cfg.skin)
+            if collider.kind is BodyKind.KINEMATIC:
+                swept = self._swept_push(collider, position)
+                if swept is not None:
+                    push = swept
+            if collider.one_way is not None and not self._one_way_pushes(collider, push[0], position):
+                continue
+            if worst is None or contact.separation < worst[0].separation:
+                worst = (contact, *push)
+        return worst
+
+    def _swept_push(self, collider: Collider, position: Vec2) -> tuple[Vec2, float] | None:
+        """How a kinematic body moving into the character this step pushes it: along the body's motion, by the
+        part of the motion left after the body first touched it (plus the skin). ``None`` when the body did not
+        move into it this step (it was already overlapping, or it is not moving)."""
+        ch = self.character
+        body = collider.body
+        start = body.previous_transform
+        dx, dy = body.position[0] - start.position[0], body.position[1] - start.position[1]
+        length = math.hypot(dx, dy)
+        if length < _EPS:
+            return None
+        hit = shape_cast(body.shape, Transform(start.position, body.angle), (dx, dy), ch.shape, Transform(position))
+        if hit is None or hit.started_inside:
+            return None
+        return (dx / length, dy / length), (1.0 - hit.fraction) * length + ch.config.skin
+
+    def _one_way_pushes(self, collider: Collider, direction: Vec2, position: Vec2) -> bool:
+        """A moving one-way platform pushes the character only along its one-way side, only if the character
+        was not inside it before it moved, and not while dropping through it."""
+        ch = self.character
+        cfg = ch.config
+        assert collider.one_way is not None
+        if id(collider) in self._dropping or _dot(direction, collider.one_way) < math.cos(cfg.one_way_angle):
+            return False
+        before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
+        return before is None or before.separation >= -cfg.penetration_slop
+
+    def _overlap_depth(self, position: Vec2, gathered: bool = True) -> float:
+        """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
+        ch = self.character
+        depth = 0.0
+        candidates = self._candidates if gathered else None
+        for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,), candidates=candidates):
+            if contact.collider.one_way is None and contact.collider.kind is not BodyKind.DYNAMIC:
+                depth = max(depth, -contact.separation)
+        return depth
+
+    def _clear_at(self, spot: Vec2) -> bool:
+        """Whether the character at ``spot`` keeps its ``skin`` of gap from everything solid (where a recovery
+        may leave it: a spot touching something would be pushed out again next step)."""
+        ch = self.character
+        skin = ch.config.skin
+        for contact in ch.scene.contacts(ch.shape, Transform(spot), skin, ignore=(ch,)):
+            collider = contact.collider
+            if collider.one_way is None and collider.kind is not BodyKind.DYNAMIC and contact.separation < skin - 1e-9:
+                return False
+        return True
+
+    def _search_reach(self) -> float:
+        """Pixels: how far from where it started the search for a free spot looks."""
+        ch = self.character
+        box = ch.shape.local_aabb
+        return ch.config.recovery_search_reach * max(box.width, box.height) + 4.0 * ch.config.skin
+
+    def _free_spot(self, position: Vec2, came_from: Vec2 | None, cores: list[_Core]) -> Vec2 | None:
+        """Where a wedged character at ``position`` goes, in this order of preference:
+
+        1. back towards where it came from, when it was free there and the way back crosses no core in ``cores``
+           (the first spot on that way that is clear);
+        2. the nearest clear spot it can reach without its centre crossing a core (up first at equal distance);
+        3. walled in on every side (spawned inside the ground): the nearest clear spot straight above it;
+        4. the nearest clear spot anywhere (out through a wall beats staying wedged in it forever).
+
+        ``None`` when nothing within :meth:`_search_reach` is clear."""
+        ch = self.character
+        reach = self._search_reach()
+        step = self._ring_step()
+        if came_from is not None and math.dist(came_from, position) <= reach and not _crosses_a_core(cores, came_from) \
+                and self._clear_at(came_from):
+            back = self._first_clear_on_line(position, came_from, step)
+            if back is not None:
+                return back
+        ux, uy = ch.config.up
+        return (self._nearest_clear_spot(position, cores, reach, step, through_walls=False)
+                or self._first_clear_on_line(position, (position[0] + ux * reach, position[1] + uy * reach), step)
+                or self._nearest_clear_spot(position, cores, reach, step, through_walls=True))
+
+    def _ring_step(self) -> float:
+        """Pixels between the positions a search tests: a sixteenth of the character's smaller extent, at least
+        0.5 px."""
+        ch = self.character
+        box = ch.shape.local_aabb
+        return max(0.5, min(box.width, box.height) / 16.0)
+
+    def _first_clear_on_line(self, start: Vec2, end: Vec2, step: float) -> Vec2 | None:
+        """The first clear spot (:meth:`_clear_at`) going from ``start`` to ``end`` in ``step`` px steps (``end``
+        itself last), or ``None``."""
+        length = math.dist(start, end)
+        count = max(1, math.ceil(length / step))
+        for k in range(1, count + 1):
+            f = k / count
+            spot = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+            if self._clear_at(spot):
+                return spot
+        return None
+
+    def _nearest_clear_spot(
+        self, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool
+    ) -> Vec2 | None:
+        """The nearest clear spot around ``position`` on rings ``step`` px apart out to ``reach``, up first and then
+        alternately either way round (down last); unless ``through_walls``, only spots whose straight way from the
+        kept point of every core in ``cores`` crosses none. A ring has ``recovery_search_directions`` spots, twice
+        as many on rings far enough out for them to be more than ``step`` apart (up to 16 times as many): a narrow
+        V's opening, seen from its vertex, is a few degrees wide."""
+        ch = self.character
+        cfg = ch.config
+        base = cfg.recovery_search_directions
+        finest = base * 16
+        ux, uy = cfg.up
+        angles = np.arange(finest) * (2.0 * math.pi / finest)
+        c, s = np.cos(angles), np.sin(angles)
+        directions = np.stack([c * ux - s * uy, s * ux + c * uy], axis=1)
+        here = [core for core in cores if core.kept == position]
+        elsewhere = [core for core in cores if core.kept != position]
+        open_for = np.full(finest, math.inf) if through_walls else _open_lengths(position, here, directions)
+        tested = 0
+        distance = step
+        while distance <= reach:
+            spread = min(16, 1 << max(0, math.ceil(math.log2(max(1.0, 2.0 * math.pi * distance / step / base)))))
+            stride = finest // (base * spread)
+            for k in range(base * spread):
+                j = ((k + 1) // 2 * (1 if k % 2 == 1 else -1) * stride) % finest
+                if distance >= open_for[j]:
+                    continue
+                spot = (position[0] + float(directions[j, 0]) * distance, position[1] + float(directions[j, 1]) * distance)
+                if not through_walls and elsewhere and _crosses_a_core(elsewhere, spot):
+                    continue
+                tested += 1
+                if tested > _SEARCH_BUDGET:
+                    return None
+                if self._clear_at(spot):
+                    return spot
+            distance += step
+        return None
+
+    def _thin_cores(self, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
+        """The cores of the solid static segments within the recovery's reach of ``position``, each with the side
+        to keep: the centre's; where the character came from when the centre lies inside the segment's thickness
+        (on neither side of it); the centre's after all when that is unknown (a spawn) or inside too; no side
+        (left out) when the centre is on the core itself.
+
+        A thin wall's contact normal can point to its far side (a vertex poking into the character's side, a
+        corner's other wall), and pushing along it carries the centre through the wall; keeping sides stops that.
+        A character speared through its centre may leave by either side, and one whose side has no room within
+        reach leaves by the other (:meth:`_free_spot`): keeping a side never wedges it."""
+        ch = self.character
+        cfg = ch.config
+        area = ch.shape.aabb(Transform(position)).grown(self._search_reach())
+        cores = []
+        for neighbour in ch.scene.gather(area, ignore=(ch,), filter=ch.filter):
+            collider, shape = neighbour.collider, neighbour.shape
+            if collider.kind is not BodyKind.STATIC or collider.one_way is not None or shape.count != 2:
+                continue  # one-ways are passed through, not recovered from; bodies move (the sweep handles them)
+            a, b = shape.vertices  # a static segment's shape is placed by the identity: world frame
+            thickness = shape.radius + cfg.penetration_slop
+            for kept, clear in ((position, thickness), (came_from, thickness), (position, _EPS)):
+                if kept is not None and _distance_to_core(kept, a, b) > clear:
+                    cores.append(_Core(a, b, kept))
+                    break
+        return cores
+
+    def _step_up(
+        self, position: Vec2, d: Vec2, velocity: Vec2, hits: list[SceneHit], trail: list[Vec2]
+    ) -> tuple[Vec2, Vec2] | None:
+        """Try to climb a ledge of at most ``step_height``: up, across, down onto a floor. The across move is the
+        step's own ``d``, or a little more when that is too short to get over the ledge's rounded edge (a slow
+        walk). ``None`` if no forward distance lands on a floor within ``step_height`` of where it started;
+        otherwise ``trail`` gets the corners of the climb."""
+        ch = self.character
+        cfg = ch.config
+        ux, uy = cfg.up
+        h = cfg.step_height
+        rise = self._first_hit(position, (ux * h, uy * h))
+        climbed = h * (rise.fraction if rise else 1.0)
+        if climbed < 0.5 * h:
+            return None
+        raised = (position[0] + ux * climbed, position[1] + uy * climbed)
+        length = math.hypot(*d)
+        if length < _EPS:
+            return None
+        for forward in (length, *(p for p in _STEP_PROBES if p > length)):
+            if forward > length:
+                self._gather_around(position, climbed + forward + cfg.skin + 1.0)
+            across = (d[0] * forward / length, d[1] * forward / length)
+            corners = [raised]
+            landed = self._step_across_and_down(position, raised, across, velocity, climbed, hits, corners)
+            if landed is not None:
+                trail.extend(corners)
+                return landed
+        return None
+
+    def _gather_around(self, position: Vec2, reach: float) -> None:
+        """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
+        ch = self.character
+        found = ch.scene.candidates(self._box_around(position, reach), (ch,), ch.filter)
+        self._candidates = found if self._candidates is None else self._candidates.extended(found)
+
+    def _box_around(self, position: Vec2, reach: float) -> tuple[float, float, float, float]:
+        """The box a move gathers in: the shape's box at ``position`` (it never turns) grown by ``reach`` px (the
+        one-call move gathers the very same box as the step-by-step one)."""
+        ch = self.character
+        min_x, min_y, max_x, max_y = ch.shape.local_aabb
+        x, y = position
+        return min_x + x - reach, min_y + y - reach, max_x + x + reach, max_y + y + reach
+
+    def _step_across_and_down(
+        self, position: Vec2, raised: Vec2, d: Vec2, velocity: Vec2, climbed: float, hits: list[SceneHit],
+        trail: list[Vec2],
+    ) -> tuple[Vec2, Vec2] | None:
+        """From ``raised``, slide by ``d`` and drop back down: the landing, if it is on a floor no higher than
+        ``step_height`` above ``position`` (a taller ledge is a wall, rounded top or not)."""
+        ch = self.character
+        cfg = ch.config
+        ux, uy = cfg.up
+        across_hits: list[SceneHit] = []
+        # (No character pushed: the climb is a trial, kept only if it gets farther than the slide, which pushed.)
+        moved, new_velocity = self._slide(raised, d, velocity, True, across_hits, trail=trail, pushing=False)
+        length = math.hypot(*d)
+        progress = _dot((moved[0] - raised[0], moved[1] - raised[1]), d) / length
+        if progress < 0.25 * length:
+            return None
+        drop = climbed + cfg.skin
+        land = self._first_hit(moved, (-ux * drop, -uy * drop))
+        if land is None or _classify(land.normal, cfg) != _Surface.FLOOR:
+            return None
+        landed = (moved[0] - ux * drop * land.fraction, moved[1] - uy * drop * land.fraction)
+        if _dot((landed[0] - position[0], landed[1] - position[1]), cfg.up) > cfg.step_height + 1e-6:
+            return None
+        hits.extend(across_hits)
+        hits.append(land)
+        trail.append(landed)
+        return landed, new_velocity
+
+    def move(self, dt: float) -> MoveResult:
+        """One move of the character by its velocity over ``dt`` seconds (see the module docstring)."""
+        ch = self.character
+        if not (math.isfinite(dt) and dt > 0):
+            raise WorldError(f"move dt must be a positive number of seconds, got {dt!r}")
+        cfg = ch.config
+        vx, vy = ch.velocity
+        if not (math.isfinite(vx) and math.isfinite(vy)):
+            raise WorldError(f"character velocity must be finite, got {ch.velocity!r}")
+        hits: list[SceneHit] = []
+        if cfg is not self.config:  # (a config set since: another skin, maybe)
+            self.grow_cast_shape()
+        position = ch.position
+        ch.previous_position = position
+        came_from, self._came_from = self._came_from, position
+        ch.step_events = []
+        riding = ch.platform if ch.on_floor else None
+        carry = riding.displacement_of(self._floor_point or position) if riding is not None else (0.0, 0.0)
+
+        # Everything this step can touch, gathered once: the shape's box grown by every distance it may
+        # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),
+        # which stretches the path by up to 1 / cos(max_floor_angle). (A step-up probing farther gathers more.)
+        stretch = cfg.path_stretch
+        reach = (
+            math.hypot(*carry) + math.hypot(vx, vy) * dt * stretch + cfg.skin + cfg.ground_probe + cfg.snap_length
+            + cfg.step_height + 1.0
+        )
+        self._candidates = None
+        was_on_floor = ch.on_floor
+        # Neither riding nor recovering, the move may be made in one compiled call (when only the level's solid
+        # segments are near); otherwise, or when that call cannot, step by step.
+        result = self._move_compiled(dt, position, reach) if carry == (0.0, 0.0) and not self._needs_recovery else None
+        if result is None:
+            self._gather_around(position, reach)
+            try:
+                result = self._move(dt, position, carry, riding, hits, came_from, reach)
+            finally:
+                self._candidates = self._touched = None
+        if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
+            floor = ch.floor_collider
+            ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
+                                               ch.floor_normal))
+        return result
+
+    def _move(
+        self, dt: float, position: Vec2, carry: Vec2, riding: MovingBody | Character | None,
+        hits: list[SceneHit], came_from: Vec2 | None, reach: float,
+    ) -> MoveResult:
+        """The move from ``position``: ride, recover, slide (or climb), see what it touches, snap to the floor
+        (``reach``: how far around its start the move gathered what it may touch, px)."""
+        ch = self.character
+        cfg = ch.config
+        ux, uy = cfg.up
+
+        trail = [position]
+
+        # 1. Ride the platform stood on.
+        if riding is not None and carry != (0.0, 0.0):
+            position, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(riding.collider,), trail=trail)
+
+        # 2. Recover from overlap: after a teleport, when the last step ended inside something, or when a
+        #    moving body nearby may have moved into us. Static geometry alone cannot.
+        if self._needs_recovery or (self._candidates is not None and self._candidates.others):
+            position = self._recover(position, came_from)
+            self._needs_recovery = False
+            if position != trail[-1]:
+                trail.append(position)
+                self._gather_around(position, reach)  # (a push may have carried it beyond what was gathered)
+
+        # 3. The displacement wanted this step.
+        d, velocity, grounded, lateral = self._wanted_move(dt)
+
+        # 4. Slide, stepping up ledges when a grounded walk meets a wall.
+        position, velocity = self._slide_or_climb(position, d, velocity, lateral, grounded, hits, trail)
+
+        # 5. What do we touch now? Walking (not jumping) off a slope or a step: snap down onto the floor.
+        self._classify_contacts(position)
+        vu_after = velocity[0] * ux + velocity[1] * uy
+        hovering = ch.on_floor and self._floor_gap > cfg.skin + 1e-6  # floor seen by the probe, not touched
+        if grounded and (hovering or not ch.on_floor) and vu_after <= _EPS and cfg.snap_length > 0:
+            snap = (-ux * cfg.snap_length, -uy * cfg.snap_length)
+            hit = self._first_hit(position, snap)
+            if hit is not None and _classify(hit.normal, cfg) == _Surface.FLOOR:
+                position = (position[0] + snap[0] * hit.fraction, position[1] + snap[1] * hit.fraction)
+                trail.append(position)
+                self._classify_contacts(position)
+        if ch.on_floor:
+            vu_after = velocity[0] * ux + velocity[1] * uy
+            if vu_after < 0:
+                velocity = (velocity[0] - ux * vu_after, velocity[1] - uy * vu_after)
+        ch.position = position
+        ch.velocity = velocity
+        result = MoveResult(
+            position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
+            tuple(trail),
+        )
+        ch.last_move = result
+        return result
+
+    def _move_compiled(self, dt: float, position: Vec2, reach: float) -> MoveResult | None:
+        """:meth:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
+        (``Scene.move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
+        characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
+        ch = self.character
+        d, velocity, grounded, _ = self._wanted_move(dt)
+        moved = ch.scene.move(self, self._box_around(position, reach), ch.filter, (ch,), position, d, velocity,
+                              grounded)
+        if moved is None:
+            return None
+        hits, stops, slid_to, velocity, snapped_to, touching = moved
+        trail = [position, *stops]
+        if trail[-1] != slid_to:
+            trail.append(slid_to)
+        end = slid_to if snapped_to is None else snapped_to
+        if snapped_to is not None:
+            trail.append(snapped_to)
+        self._touch_solid(touching)
+        ch.position = end
+        ch.velocity = velocity
+        result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
+                            tuple(hits), tuple(trail))
+        ch.last_move = result
+        return result
+
+    def _wanted_move(self, dt: float) -> _Wanted:
+        """The displacement wanted this step (see :data:`_Wanted`): the velocity over ``dt``; walking on the
+        ground, along the floor, at the lateral speed (``constant_speed_on_slopes``) and with gravity's pull along
+        it (unless ``stop_on_slope``)."""
+        ch = self.character
+        cfg = ch.config
+        ux, uy = cfg.up
+        vx, vy = ch.velocity
+        vu = vx * ux + vy * uy
+        lateral_velocity = (vx - ux * vu, vy - uy * vu)
+        grounded = ch.on_floor and vu <= _EPS and ch.floor_normal is not None
+        if not grounded:
+            return (vx * dt, vy * dt), (vx, vy), False, lateral_velocity
+        assert ch.floor_normal is not None
+        nx, ny = ch.floor_normal
+        lx, ly = lateral_velocity
+        tx, ty = lx - nx * (lx * nx + ly * ny), ly - ny * (lx * nx + ly * ny)  # along the floor
+        lateral = math.hypot(lx, ly)
+        along_lateral = math.hypot(tx - ux * (tx * ux + ty * uy), ty - uy * (tx * ux + ty * uy))
+        if cfg.constant_speed_on_slopes and along_lateral > _EPS:
+            scale = lateral / along_lateral
+            tx, ty = tx * scale, ty * scale
+        d = (tx * dt, ty * dt)
+        if not cfg.stop_on_slope:
+            gx, gy = ux * vu, uy * vu  # gravity's pull, along the floor
+            gn = gx * nx + gy * ny
+            d = (d[0] + (gx - nx * gn) * dt, d[1] + (gy - ny * gn) * dt)
+        return d, (lx, ly) if cfg.stop_on_slope else (vx, vy), True, lateral_velocity
+
+    def _slide_or_climb(
+        self, start: Vec2, d: Vec2, velocity: Vec2, lateral: Vec2, grounded: bool, hits: list[SceneHit],
+        trail: list[Vec2],
+    ) -> tuple[Vec2, Vec2]:
+        """Slide by ``d`` from ``start``; when a grounded walk (``lateral``: its velocity along the ground) meets a
+        wall, also try stepping up it, and keep whichever gets farther along ``d``. ``trail`` gets the path taken."""
+        ch = self.character
+        cfg = ch.config
+        before_slide = len(trail)
+        position, velocity = self._slide(start, d, velocity, grounded, hits, trail=trail, touching=True)
+        if grounded and cfg.step_height > 0 and hits and any(_classify(h.normal, cfg) == _Surface.WALL for h in hits):
+            corners: list[Vec2] = []
+            stepped = self._step_up(start, d, lateral, [], corners)
+            if stepped is not None:
+                progress_slide = _dot((position[0] - start[0], position[1] - start[1]), d)
+                progress_step = _dot((stepped[0][0] - start[0], stepped[0][1] - start[1]), d)
+                if progress_step > progress_slide + _EPS:
+                    trail[before_slide:] = corners  # the climb replaces the slide
+                    return stepped
+        return position, velocity
+
+    def _classify_contacts(self, position: Vec2) -> None:
+        """What the character touches at ``position`` (within ``skin + ground_probe``): its floor, wall and
+        ceiling flags, normals and platform; an overlap deeper than ``penetration_slop`` asks for a recovery at
+        the start of the next step."""
+        ch = self.character
+        cfg = ch.config
+        margin = cfg.touch_margin
+        touched, self._touched = self._touched, None
+        if touched is not None and touched[0] is position and touched[1] is self._candidates:
+            touching: Touching | None = touched[2]  # worked out by the slide that ended here, with these candidates
+        else:
+            touching = ch.scene.touching(self, position, self._candidates)
+        # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
+        # or more, which may make a V floor: the loop below decides that).
+        if touching is not None and (touching[0] is not None or touching[3] < 2):
+            self._touch_solid(touching)
+            return
+        floor = wall = ceiling = None
+        walls: list[SceneContact] = []
+        still_dropping: set[int] = set()
+        for contact in ch.scene.contacts(ch.shape, Transform(position), margin, candidates=self._candidates):
+            collider = contact.collider
+            solid = collider.one_way is None and collider.kind is not BodyKind.DYNAMIC
+            if contact.separation < -ch.config.penetration_slop and solid:
+                self._needs_recovery = True  # ended inside something: push out at the start of the next step
+            if collider.one_way is not None:
+                if id(collider) in self._dropping:
+                    still_dropping.add(id(collider))
+                    continue
+                if _dot(contact.normal, collider.one_way) < math.cos(cfg.one_way_angle):
+                    continue
+                if contact.separation < -ch.config.penetration_slop:
+                    continue
+            surface = _classify(contact.normal, cfg)
+            if surface == _Surface.FLOOR:
+                # The nearest floor; between equally near ones (a joint), the most level one.
+                if floor is None or _floor_key(contact, cfg) < _floor_key(floor, cfg):
+                    floor = contact
+            elif surface == _Surface.CEILING:
+                ceiling = contact if ceiling is None or contact.separation < ceiling.separation else ceiling
+            else:
+                wall = contact if wall is None or contact.separation < wall.separation else wall
+                walls.append(contact)
+        if floor is None and len(walls) >= 2:
+            floor = _v_floor(walls, cfg)
+        self._dropping = still_dropping
+        self._touch(floor, wall, ceiling)
+
+    def _touch_solid(self, touching: Touching) -> None:
+        """Set the character's contact state from what it touches among solid static segments only (a compiled
+        answer): no one-way collider around, so none is still being dropped through; an overlap deeper than
+        ``penetration_slop`` asks for a recovery at the start of the next step."""
+        floor, wall, ceiling, _, overlapping = touching
+        if overlapping:
+            self._needs_recovery = True
+        if self._dropping:
+            self._dropping = set()
+        self._touch(floor, wall, ceiling)
+
+    def _touch(self, floor: SceneContact | None, wall: SceneContact | None, ceiling: SceneContact | None) -> None:
+        """Set the character's contact state from the floor, wall and ceiling it touches (``None``: none)."""
+        ch = self.character
+        ch.on_floor = floor is not None
+        ch.on_wall = wall is not None
+        ch.on_ceiling = ceiling is not None
+        ch.floor_normal = floor.normal if floor else None
+        ch.wall_normal = wall.normal if wall else None
+        ch.floor_collider = floor.collider if floor else None
+        self._floor_point = floor.point if floor else None
+        self._floor_gap = floor.separation if floor else math.inf
+        ch.platform = floor.collider.body if floor is not None and floor.collider.kind is not BodyKind.STATIC else None
 
 
-def _touch_solid(ch: Character, touching: Touching) -> None:
-    """Set the character's contact state from what it touches among solid static segments only (a compiled
-    answer): no one-way collider around, so none is still being dropped through; an overlap deeper than
-    ``penetration_slop`` asks for a recovery at the start of the next step."""
-    floor, wall, ceiling, _, overlapping = touching
-    if overlapping:
-        ch._needs_recovery = True
-    if ch._dropping:
-        ch._dropping = set()
-    _touch(ch, floor, wall, ceiling)
-
-
-def _touch(ch: Character, floor: SceneContact | None, wall: SceneContact | None, ceiling: SceneContact | None) -> None:
-    """Set the character's contact state from the floor, wall and ceiling it touches (``None``: none)."""
-    ch.on_floor = floor is not None
-    ch.on_wall = wall is not None
-    ch.on_ceiling = ceiling is not None
-    ch.floor_normal = floor.normal if floor else None
-    ch.wall_normal = wall.normal if wall else None
-    ch.floor_collider = floor.collider if floor else None
-    ch._floor_point = floor.point if floor else None
-    ch._floor_gap = floor.separation if floor else math.inf
-    ch.platform = floor.collider.body if floor is not None and floor.collider.kind is not BodyKind.STATIC else None
+def move_character(ch: Character, dt: float) -> MoveResult:
+    """One move of ``ch`` by its velocity over ``dt`` seconds: ``ch.move(dt)`` (kept for older callers)."""
+    return ch.move(dt)

@@ -21,7 +21,8 @@ from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
-    "Gathered", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "Touching", "WorldError",
+    "Gathered", "Moved", "MoverShapes", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "Slid",
+    "Touching", "WorldError",
     "require_nonnegative", "unit_or_none",
 ]
 
@@ -279,12 +280,38 @@ class Gathered:
 
 
 Touching = tuple[SceneContact | None, SceneContact | None, SceneContact | None, int, bool]
-"""What a character touches (``Scene.compiled_touching``): its floor, nearest wall and nearest ceiling (``None``:
-none), how many walls, and whether it overlaps something deeper than the mover's ``penetration_slop``."""
+"""What a character touches (``Scene.touching``): its floor, nearest wall and nearest ceiling (``None``: none), how
+many walls, and whether it overlaps something deeper than the mover's ``penetration_slop``."""
+
+Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
+"""A slide made in one call (``Scene.slide``): its hits, its stops, where it ended, the velocity it ended with,
+and what the character touches there (``None`` when not asked)."""
+
+Moved = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching]
+"""A whole move made in one call (``Scene.move``): the slide's hits and stops, where the slide ended, the end
+velocity, where it snapped down to the floor (``None``: no snap), what the character touches at the end."""
+
+
+class MoverShapes(Protocol):
+    """What a scene's one-call mover queries read of the character's mover that asks: the character's shape,
+    that shape grown by the skin (``cast_shape``, what the mover sweeps: reaching a hit leaves exactly ``skin``
+    of gap) and its ``MoverConfig``."""
+
+    @property
+    def shape(self) -> RoundedPolygon: ...
+
+    @property
+    def cast_shape(self) -> RoundedPolygon: ...
+
+    @property
+    def config(self) -> Any: ...
 
 
 class Scene(Protocol):
-    """What the character mover sees of the world: colliders near a box, casts and contacts against them."""
+    """What the character mover sees of the world: colliders near a box, casts and contacts against them; and
+    the same questions asked the mover's way, answered in one call each when only the level's solid segments
+    are near (``slide``, ``move``, ``touching``, ``first_hit``, ``probe``: ``None`` means "ask me the general
+    way": bodies, characters or one-way colliders are near)."""
 
     gravity: Vec2
 
@@ -303,22 +330,16 @@ class Scene(Protocol):
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
 
-    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: Any, candidates: Gathered | None, ignore: Iterable[object],
-                       touching: RoundedPolygon | None = None
-                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None: ...
+    def slide(self, mover: MoverShapes, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+              candidates: Gathered | None, ignore: Iterable[object], touching: bool = False) -> Slid | None: ...
 
-    def compiled_move(self, shape: RoundedPolygon, touching: RoundedPolygon, config: Any, box: Sequence[float],
-                      query: CollisionFilter, ignore: tuple[object, ...], position: Vec2, d: Vec2, velocity: Vec2,
-                      grounded: bool
-                      ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching] | None: ...
+    def move(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
+             position: Vec2, d: Vec2, velocity: Vec2, grounded: bool) -> Moved | None: ...
 
-    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: Any,
-                          candidates: Gathered | None) -> Touching | None: ...
+    def touching(self, mover: MoverShapes, position: Vec2, candidates: Gathered | None) -> Touching | None: ...
 
-    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
-                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...
+    def first_hit(self, mover: MoverShapes, position: Vec2, d: Vec2, candidates: Gathered | None,
+                  ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...
 
-    def compiled_probe(self, shape: RoundedPolygon, box: Sequence[float], query: CollisionFilter,
-                       ignore: tuple[object, ...], position: Vec2, d: Vec2, graze_cosine: float
-                       ) -> tuple[SceneHit | None] | None: ...
+    def probe(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
+              position: Vec2, d: Vec2) -> tuple[SceneHit | None] | None: ...

@@ -21,9 +21,10 @@ from .kernels.layout import (
 __all__ = ["COLUMNS", "KinematicBody", "KinematicSet", "PlatformPath"]
 
 # Columns of a kinematic body's row: placement (px, px, rad), velocity (px/s, px/s, rad/s), placement before
-# the last step, whether game code placed it since the last step began, and whether it had when that step began.
-X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP = range(11)
-COLUMNS = 11
+# the last step, whether game code placed it since the last step began, whether it had when that step began,
+# and how far along its path it is (px).
+X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP, PATH_DISTANCE = range(12)
+COLUMNS = 12
 
 PLACEMENTS = Tally()
 """How many times any kinematic body's placement (position, angle, shape or previous transform) has been set: a
@@ -91,15 +92,34 @@ class PlatformPath:
             return list(zip(pts, pts[1:] + pts[:1]))
         return list(zip(pts, pts[1:])) + list(zip(pts[::-1], pts[::-1][1:]))
 
+    def leg_table(self) -> np.ndarray:
+        """The path's legs in order, one row each: start x, y, end x, y and length (px)."""
+        return np.array([(*a, *b, length) for (a, b), length in zip(self._legs(), self._lengths)], dtype=np.float64)
+
     def position_at(self, distance: float) -> Vec2:
         """Point at ``distance`` pixels along the (repeating) path."""
-        s = distance % self.length
-        for (a, b), length in zip(self._legs(), self._lengths):
-            if s <= length and length > 0:
-                f = s / length
-                return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
-            s -= length
-        return tuple(self.points[0])  # type: ignore[return-value]
+        x, y = points_along(self.leg_table()[None], np.array([self.length]), np.array([float(distance)]))[0].tolist()
+        return (x, y)
+
+
+def points_along(legs: np.ndarray, lengths: np.ndarray, distances: np.ndarray) -> np.ndarray:
+    """The points ``distances`` px along paths ((P, 2) px): ``legs`` (P, L, 5) are each path's legs as
+    :meth:`PlatformPath.leg_table` gives them (a shorter path padded with legs 0 long), ``lengths`` (P,) the
+    paths' lengths; a distance beyond a path's length goes round again. Leg by leg for every path at once, as
+    one path would be walked (the same numbers)."""
+    left = np.mod(distances, lengths)
+    points = legs[:, 0, 0:2].copy()
+    found = np.zeros(len(left), np.bool_)
+    for leg in range(legs.shape[1]):
+        length = legs[:, leg, 4]
+        here = ~found & (left <= length) & (length > 0.0)
+        if here.any():
+            f = (left[here] / length[here])[:, None]
+            start, end = legs[here, leg, 0:2], legs[here, leg, 2:4]
+            points[here] = start + f * (end - start)
+        found |= here
+        left = np.where(found, left, left - length)
+    return points
 
 
 class KinematicBody(MovingBody):
@@ -130,8 +150,8 @@ class KinematicBody(MovingBody):
         self.velocity, self.angular_velocity = velocity, angular_velocity
         self._state[0, PLACED] = 0.0
         self.one_way = one_way
-        self.path = path
-        self.path_distance = float(path_distance)
+        self._path = path
+        self.path_distance = path_distance
         self.user_data = user_data
         """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
         self.filter = filter
@@ -247,28 +267,28 @@ class KinematicBody(MovingBody):
             kept = self._transform = Transform((x, y), angle)
         return kept
 
-    # ------------------------------------------------------------ moving
-    def advance(self, dt: float) -> None:
-        """Move along the path or by the velocity over ``dt`` seconds (its world does this for all its
-        kinematic bodies at once, first in each step)."""
-        row = self._state[self._row]
-        row[PREVIOUS_X:PREVIOUS_X + 3] = row[X:X + 3]
-        if self.path is not None:
-            self.follow_path(dt)
-        else:
-            row[X] += row[VX] * dt
-            row[Y] += row[VY] * dt
-        row[ANGLE] += row[W] * dt
-        PLACEMENTS.count += 1
+    # ------------------------------------------------------------ its path
+    @property
+    def path(self) -> PlatformPath | None:
+        """The path it follows (its world moves it along it, setting its velocity), or ``None``."""
+        return self._path
 
-    def follow_path(self, dt: float) -> None:
-        """Go ``dt`` seconds farther along the path: the velocity becomes the one that takes it there."""
-        assert self.path is not None
-        row = self._state[self._row]
-        self.path_distance += self.path.speed * dt
-        tx, ty = self.path.position_at(self.path_distance)
-        row[VX], row[VY] = (tx - row[X]) / dt, (ty - row[Y]) / dt
-        row[X], row[Y] = tx, ty
+    @path.setter
+    def path(self, value: PlatformPath | None) -> None:
+        if value is not None and not isinstance(value, PlatformPath):
+            raise WorldError(f"{_name(self)}: path must be a PlatformPath or None, got {value!r}")
+        self._path = value
+        if isinstance(self._owner, KinematicSet):
+            self._owner.paths_changed()
+
+    @property
+    def path_distance(self) -> float:
+        """How far along its path it is (px; it goes round again past the path's length)."""
+        return float(self._state[self._row, PATH_DISTANCE])
+
+    @path_distance.setter
+    def path_distance(self, value: float) -> None:
+        self._state[self._row, PATH_DISTANCE] = _number(value, self, "path_distance", "px")
 
 
 class KinematicSet:
@@ -282,6 +302,9 @@ class KinematicSet:
         """Each body's shape's box in its own frame (px)."""
         self._one_way = np.zeros((8, 2))
         """Each body's one-way direction (a unit vector; zero: solid from every side)."""
+        self._paths: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
+        :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
 
     def __len__(self) -> int:
         return len(self.bodies)
@@ -301,6 +324,7 @@ class KinematicSet:
         self._local_boxes[row] = tuple(body.shape.local_aabb)
         self._state[row, PLACED] = self._state[row, PLACED_AT_STEP] = 0.0
         self._one_way[row] = body.collider.one_way or (0.0, 0.0)
+        self._paths = None
         return body
 
     def remove(self, body: KinematicBody) -> None:
@@ -312,6 +336,25 @@ class KinematicSet:
             table[row:n] = table[row + 1:n + 1]
         for k in range(row, n):  # (in ascending order: each copies its old row, one below, to its new one)
             self.bodies[k].bind(self._state, k, self)
+        self._paths = None
+
+    def paths_changed(self) -> None:
+        """A body was given another path (or none)."""
+        self._paths = None
+
+    def _path_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows of the bodies that follow a path, their paths' legs (padded to the longest), lengths and
+        speeds, made again after a change."""
+        if self._paths is None:
+            following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
+            tables = [path.leg_table() for _, path in following]
+            legs = np.zeros((len(following), max((len(t) for t in tables), default=1), 5))
+            for k, table in enumerate(tables):
+                legs[k, :len(table)] = table
+            self._paths = (np.array([k for k, _ in following], dtype=np.int64), legs,
+                           np.array([path.length for _, path in following]),
+                           np.array([path.speed for _, path in following]))
+        return self._paths
 
     def reshaped(self, body: KinematicBody) -> None:
         """``body`` has a new shape: its box in its own frame is made again."""
@@ -327,9 +370,13 @@ class KinematicSet:
         state[:, PLACED_AT_STEP] = state[:, PLACED]
         state[:, PLACED] = 0.0
         state[:, PREVIOUS_X:PREVIOUS_X + 3] = state[:, X:X + 3]
-        following = [k for k, body in enumerate(self.bodies) if body.path is not None]
-        for k in following:
-            self.bodies[k].follow_path(dt)
+        following, legs, lengths, speeds = self._path_table()
+        if len(following):  # (along its path: the velocity becomes the one that takes it there)
+            distance = state[following, PATH_DISTANCE] + speeds * dt
+            state[following, PATH_DISTANCE] = distance
+            target = points_along(legs, lengths, distance)
+            state[following, VX:VY + 1] = (target - state[following, X:Y + 1]) / dt
+            state[following, X:Y + 1] = target
         free = np.ones(n, np.bool_)
         free[following] = False
         state[free, X] += state[free, VX] * dt

@@ -228,21 +228,13 @@ class RigidBodySet:
         self._ints, self._floats = self._ints[keep].copy(), self._floats[keep].copy()
 
     def boxes(self, pad: float) -> np.ndarray:
-        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y)."""
+        """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
+        in one compiled call."""
         count = len(self.bodies)
         if not count:
             return np.zeros((0, 4))
         core, offsets, radius = self._table()[:3]
-        state = self._state[:count]
-        place = np.stack([np.cos(state[:, ANGLE]), np.sin(state[:, ANGLE]), state[:, X], state[:, Y]], axis=1)
-        local = core[:, :2]
-        owner = np.repeat(np.arange(count), np.diff(offsets))
-        wx = place[owner, 0] * local[:, 0] - place[owner, 1] * local[:, 1] + place[owner, 2]
-        wy = place[owner, 1] * local[:, 0] + place[owner, 0] * local[:, 1] + place[owner, 3]
-        grow = radius + pad
-        return np.stack([np.minimum.reduceat(wx, offsets[:-1]) - grow, np.minimum.reduceat(wy, offsets[:-1]) - grow,
-                         np.maximum.reduceat(wx, offsets[:-1]) + grow, np.maximum.reduceat(wy, offsets[:-1]) + grow],
-                        axis=1)
+        return kernels().narrow_phase.body_boxes(self._state, count, core, offsets, radius, float(pad))
 
     def _table(self) -> tuple[Any, ...]:
         """The bodies' shape rows (:func:`shape_rows`), filters (K, 3) and ids: made again when bodies were
@@ -391,7 +383,11 @@ class RigidBodySet:
                          cfg.continuous_min_approach)
             if hit is not None and (i not in first or hit.fraction < first[i][0]):
                 first[i] = (hit.fraction, hit, j)
+        held_against = kernels().rigid_step.held_against
+        ints, floats = self._ints, self._floats
         for i, (f, hit, j) in first.items():
+            if held_against(ints, floats, len(ints), count, i, *hit.normal):
+                continue  # (held from the far side: the kinematic body crushes it, the step said so)
             relative = moved[i] - carried[j]
             f -= min(f, cfg.linear_slop / math.hypot(*relative))  # (just short of the surface)
             state[i, X:X + 2] = state[i, PREVIOUS_X:PREVIOUS_X + 2] + f * moved[i] + (1.0 - f) * carried[j]
@@ -499,6 +495,7 @@ def compile_stages(k: Any) -> Iterator[str]:
                                                 settings)
     k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
                               np.zeros(len(state), np.bool_))
+    k.narrow_phase.body_boxes(state, len(state), shapes.core, shapes.offsets, shapes.radius, 0.0)
     yield "contacts"
     solver = k.contact_solver
     rows = np.zeros((2, solver.ROW_COLUMNS))
@@ -513,7 +510,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
                             np.zeros(len(state), np.bool_))
     yield "sleep"
-    k.rigid_step.step(*args)
+    ints, floats = k.rigid_step.step(*args)[1:3]
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
     yield "rigid step"
 
 

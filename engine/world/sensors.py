@@ -33,6 +33,18 @@ class SensorSet:
         exact tests, reused while neither moved nor changed shape (a coin over a resting crate is tested every
         step otherwise: nine tenths of level 2's tests)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy keeps (``copy.deepcopy``, pickling: a search that tries moves on copies of a world):
+        the overlaps by object, not by the ids of this process's objects; the caches are made again."""
+        by_sensor = {id(sensor): sensor for sensor in self.sensors}
+        inside = [(by_sensor[key], list(others.values())) for key, others in self._inside.items() if key in by_sensor]
+        return {"sensors": self.sensors, "inside": inside, "changes": self._changes}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+        self.sensors, self._changes = state["sensors"], state["changes"]
+        self._inside = {id(sensor): {id(other): other for other in others} for sensor, others in state["inside"]}
+
     def add(self, sensor: Sensor) -> Sensor:
         self.sensors.append(sensor)
         self._changes += 1

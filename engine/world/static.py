@@ -249,7 +249,8 @@ class StaticGeometry:
                         constants: np.ndarray, start: Vec2, d: Vec2) -> tuple | None:
         """A probe's first hit among the segments in ``box`` whose filters touch ``query``, in one compiled call:
         :func:`~engine.world.kernels.mover.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
-        ``constants``: its :func:`~engine.world.kernels.mover.sweep_constants`). ``None`` as :meth:`move_among`."""
+        ``constants``: its character's :func:`~engine.world.kernels.mover.mover_constants`). ``None`` as
+        :meth:`move_among`."""
         gather = self.kernel_query(box, query, shape)
         if gather is None:
             return None

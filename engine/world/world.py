@@ -33,7 +33,7 @@ from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_su
     contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
-    Neighbour, SceneContact, SceneHit, Touching, Vec2, WorldError,
+    Moved, MoverShapes, Neighbour, SceneContact, SceneHit, Slid, Touching, Vec2, WorldError,
 )
 from .kernels.layout import DONE
 from .jit import add_stages, kernels
@@ -244,15 +244,12 @@ class World:
         self._standing: _StandingBodies | None = None
         """The rigid bodies' boxes while the characters move in a step (``None`` the rest of the time)."""
         self._slide_out = (np.zeros((64, 9)), np.zeros((3, 6)))
-        """Where :meth:`compiled_slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
+        """Where :meth:`slide`'s kernel writes its stops (up to ``MoverConfig.max_slides``, at most 64)
         and the contacts touched at the end, read back at once (reused: cheaper than new arrays)."""
         self._kinematic_boxes = _KinematicBoxes(self._kinematic, (-1, -1, -1))
         """The kinematic bodies' swept boxes and neighbours, the last ones made (see :meth:`_kinematic_in`)."""
         self._kinematic_changes = 0
         """How many times a kinematic body was added to or removed from this world."""
-        self._sweeps: dict[int, tuple[np.ndarray, RoundedPolygon, float]] = {}
-        """:meth:`compiled_first_hit`'s constants of a swept shape by its id (kept with it, and the graze cosine
-        they hold)."""
         self._movers: dict[int, tuple[np.ndarray, RoundedPolygon, RoundedPolygon, MoverConfig]] = {}
         """The characters' constants for the compiled slide by the id of their cast shape (each character's own),
         kept with that shape, the character's own shape and config, which must still be the ones asked for."""
@@ -659,7 +656,7 @@ class World:
                        checked: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core). Unless
         ``checked``, rows not yet made for these candidates come from the table as it is, unbuilt rows and
-        all, for a compiled call that checks them itself (:meth:`_slide_touching`)."""
+        all, for a compiled call that checks them itself (:meth:`slide`)."""
         if shape.count < 3:
             return None
         for x in ignore:
@@ -676,68 +673,49 @@ class World:
             candidates.rows[key] = found
         return found  # type: ignore[no-any-return]
 
-    def compiled_slide(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                       config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
-                       touching: RoundedPolygon | None = None
-                       ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None] | None:
-        """The mover's slide (``engine.character._slide``) of the skin-grown ``shape`` in one compiled call,
-        when the gathered candidates are static solid segments only (no bodies to push, no one-way rules):
-        (hits, stops, end position, end velocity, and with ``touching`` (the character's own shape) what it
-        touches at the end, as :meth:`compiled_touching` answers, in the same call). ``None`` otherwise: the
-        mover slides cast by cast."""
-        rows = self._static_only_rows(shape, ignore, candidates, checked=touching is None)
+    # ---------------------------------------------------------------- the mover's one-call queries (see Scene)
+    def slide(self, mover: MoverShapes, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
+              candidates: Gathered | None, ignore: Iterable[object], touching: bool = False) -> Slid | None:
+        """The mover's slide (``Mover._slide``) of its skin-grown cast shape by ``d`` px from ``position`` in one
+        compiled call, when the gathered candidates are static solid segments only (no bodies to push, no
+        one-way rules): (hits, stops, end position, end velocity, and with ``touching`` what its own shape
+        touches at the end, as :meth:`touching` answers, in the same call). ``None`` otherwise: the mover slides
+        cast by cast."""
+        shape = mover.cast_shape
+        rows = self._static_only_rows(shape, ignore, candidates, checked=False)
         if rows is None:
             return None
-        if touching is not None:
-            return self._slide_touching(shape, position, d, velocity, grounded, config, candidates, ignore, touching,
-                                        rows)
-        table, segment_rows, core = rows
-        box = shape.local_aabb
-        stops, px, py, vx, vy = kernels().mover.slide_sums(
-            table, segment_rows, core, shape.radius, box.min_x, box.min_y, box.max_x, box.max_y, position[0],
-            position[1], d[0], d[1], velocity[0], velocity[1], config.up[0], config.up[1], grounded, config.floor_limit,
-            config.constant_speed_on_slopes, config.graze_cosine, config.max_slides, 2.0)
-        hits, trail = self._stops_of(segment_rows, stops)
-        return hits, trail, (px, py), (vx, vy), None
-
-    def _slide_touching(self, shape: RoundedPolygon, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
-                        config: MoverConfig, candidates: Gathered | None, ignore: Iterable[object],
-                        touching: RoundedPolygon, rows: tuple[np.ndarray, np.ndarray, np.ndarray]
-                        ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching] | None:
-        """:meth:`compiled_slide` with ``touching``, from the gathered ``rows`` as the table has them: one
-        compiled call checks them and slides; when one is not built yet it is built (or the scalar way taken)
-        and the slide made then."""
         stops_out, touched_out = self._slide_out
-        constants = self._mover_constants(shape, touching, config)
+        constants = self._mover_constants(mover)
         table, segment_rows, core = rows
-        mover = kernels().mover
-        answer = mover.slide_touch_checked(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
-                                           velocity[0], velocity[1], grounded, stops_out, touched_out)
+        slide_touch = kernels().mover.slide_touch
+        answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1], velocity[0],
+                             velocity[1], grounded, touching, stops_out, touched_out)
         if answer[0] < 0:  # a row not built yet (the first meeting with a segment), or not usable
             checked = self._static_only_rows(shape, ignore, candidates)
             if checked is None:
                 return None
             table, segment_rows, core = checked
-            answer = mover.slide_touch_mover(table, segment_rows, core, constants, position[0], position[1], d[0],
-                                             d[1], velocity[0], velocity[1], grounded, stops_out, touched_out)
+            answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
+                                 velocity[0], velocity[1], grounded, touching, stops_out, touched_out)
         elif isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
-        return self._slid(segment_rows, answer, stops_out, touched_out)
+        hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
+        return hits, trail, end, end_velocity, touched if touching else None
 
-    def compiled_move(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig,
-                      box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...], position: Vec2, d: Vec2,
-                      velocity: Vec2, grounded: bool
-                      ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching] | None:
+    def move(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
+             position: Vec2, d: Vec2, velocity: Vec2, grounded: bool) -> Moved | None:
         """A character's whole move in one compiled call (gather in ``box`` with filter ``query``, ``ignore``:
-        itself; slide by ``d`` from ``position`` of its skin-grown ``shape``; what its own shape ``touching``
-        touches; a grounded walk's snap down; see :func:`~engine.world.kernels.mover.move_among_segments`), when
-        only the level's segments are near (:meth:`_only_segments_near`) and the move needs no step up and no V
-        floor: (hits, stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did
-        not), what it touches at the end). ``None`` otherwise: the mover makes it the usual way."""
+        itself; slide its skin-grown cast shape by ``d`` from ``position``; what its own shape touches; a
+        grounded walk's snap down; see :func:`~engine.world.kernels.mover.move_among_segments`), when only the
+        level's segments are near (:meth:`_only_segments_near`) and the move needs no step up and no V floor:
+        (hits, stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did not),
+        what it touches at the end). ``None`` otherwise: the mover makes it the usual way."""
         if not self._only_segments_near(box, query, ignore):
             return None
         stops_out, touched_out = self._slide_out
-        answer = self.static.move_among(box, query, shape, self._mover_constants(shape, touching, config), config.skin,
+        config = mover.config
+        answer = self.static.move_among(box, query, mover.cast_shape, self._mover_constants(mover), config.skin,
                                         config.snap_length, config.step_height, position, d, velocity, grounded,
                                         stops_out, touched_out)
         if answer is None or answer[0] != DONE:
@@ -760,9 +738,9 @@ class World:
 
     def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
               ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
-        """A compiled slide's ``answer`` (:func:`~engine.world.kernels.mover.slide_touch_mover`'s, with its stops
+        """A compiled slide's ``answer`` (:func:`~engine.world.kernels.mover.slide_touch`'s, with its stops
         and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments, or
-        ``None`` when the rows name the segments themselves) as :meth:`compiled_slide` answers: hits, stops, end
+        ``None`` when the rows name the segments themselves) as :meth:`slide` answers: hits, stops, end
         position, end velocity, what it touches there."""
         count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = answer
         touched: Touching = (None, None, None, walls, overlapping)
@@ -776,8 +754,8 @@ class World:
         return hits, trail, (px, py), (vx, vy), touched
 
     def _stops_of(self, segments: np.ndarray | None, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:
-        """:meth:`compiled_slide`'s hits and the trail of their stops from the slide kernels' ``stops`` (rows of
-        their columns, the first a row of ``segments``, the gathered ones; the segment itself when ``None``)."""
+        """:meth:`slide`'s hits and the trail of their stops from the slide kernels' ``stops`` (rows of their
+        columns, the first a row of ``segments``, the gathered ones; the segment itself when ``None``)."""
         hits, trail = [], []
         if len(stops):
             collider = self.static.collider
@@ -787,9 +765,10 @@ class World:
                 trail.append((sx, sy))
         return hits, trail
 
-    def _mover_constants(self, shape: RoundedPolygon, touching: RoundedPolygon, config: MoverConfig) -> np.ndarray:
-        """:func:`~engine.world.kernels.mover.mover_constants` of a character's cast ``shape``, own shape
-        (``touching``) and ``config``, made once per the three (kept with them, so that their ids stay theirs)."""
+    def _mover_constants(self, mover: MoverShapes) -> np.ndarray:
+        """:func:`~engine.world.kernels.mover.mover_constants` of a mover's cast shape, own shape and config, made
+        once per the three (kept with them, so that their ids stay theirs)."""
+        shape, touching, config = mover.cast_shape, mover.shape, mover.config
         kept = self._movers.get(id(shape))  # (a cast shape is its character's own: one entry per character)
         if kept is None or kept[1] is not shape or kept[2] is not touching or kept[3] is not config:
             if len(self._movers) >= _MOVERS:
@@ -801,28 +780,6 @@ class World:
             kept = self._movers[id(shape)] = (constants, shape, touching, config)
         return kept[0]
 
-    def compiled_touching(self, shape: RoundedPolygon, position: Vec2, margin: float, config: MoverConfig,
-                          candidates: Gathered | None) -> Touching | None:
-        """The mover's classification of what ``shape`` at ``position`` touches within ``margin`` px
-        (``engine.character._classify_contacts``) in one compiled call, when the gathered candidates are static
-        solid segments only: (the floor, the nearest wall, the nearest ceiling (each ``None`` when there is
-        none), the number of walls, whether one contact overlaps deeper than ``config.penetration_slop``).
-        ``None`` otherwise: the mover classifies :meth:`contacts` itself."""
-        rows = self._static_only_rows(shape, (), candidates)
-        if rows is None:
-            return None
-        table, segment_rows, core = rows
-        return self._touching(segment_rows, *kernels().mover.touch_sums(
-            table, segment_rows, core, shape.radius, position[0], position[1], margin, *shape.local_aabb,
-            config.up[0], config.up[1], config.floor_limit, config.penetration_slop, 2.0))
-
-    def _touching(self, segment_rows: np.ndarray, found: np.ndarray, floor: int, wall: int, ceiling: int, walls: int,
-                  overlapping: bool) -> Touching:
-        """:func:`~engine.world.kernels.mover.touch_sums`' answer with the chosen contacts as scene contacts."""
-        chosen = [None if place < 0 else self._contact_of(segment_rows, found[place].tolist())
-                  for place in (floor, wall, ceiling)]
-        return chosen[0], chosen[1], chosen[2], walls, overlapping
-
     def _contact_of(self, segment_rows: np.ndarray | None, row: list[float]) -> SceneContact:
         """A row of :func:`~engine.world.kernels.mover.contact_sums`' answer as a scene contact (its first column
         a row of ``segment_rows``, the gathered segments; the segment itself when ``None``)."""
@@ -830,50 +787,46 @@ class World:
         segment = int(k) if segment_rows is None else segment_rows[int(k)]
         return SceneContact((nx, ny), separation, (px, py), self.static.collider(segment))
 
-    def compiled_first_hit(self, shape: RoundedPolygon, position: Vec2, d: Vec2, graze_cosine: float,
-                           candidates: Gathered | None, ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
-        """The mover's first hit (``engine.character._first_hit``) of the skin-grown ``shape`` swept from
-        ``position`` by ``d`` px in one compiled call, when the gathered candidates are static solid segments
-        only: a 1-tuple holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise:
-        the mover filters :meth:`cast`'s hits itself."""
-        rows = self._static_only_rows(shape, ignore, candidates)
+    def touching(self, mover: MoverShapes, position: Vec2, candidates: Gathered | None) -> Touching | None:
+        """The mover's classification of what its character's own shape at ``position`` touches within
+        ``MoverConfig.touch_margin`` px (``Mover._classify_contacts``) in one compiled call (a slide by nothing,
+        :meth:`slide`), when the gathered candidates are static solid segments only: (the floor, the nearest
+        wall, the nearest ceiling (each ``None`` when there is none), the number of walls, whether one contact
+        overlaps deeper than ``MoverConfig.penetration_slop``). ``None`` otherwise: the mover classifies
+        :meth:`contacts` itself."""
+        slid = self.slide(mover, position, (0.0, 0.0), (0.0, 0.0), False, candidates, (), touching=True)
+        return None if slid is None else slid[4]
+
+    def first_hit(self, mover: MoverShapes, position: Vec2, d: Vec2, candidates: Gathered | None,
+                  ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
+        """The mover's first hit (``Mover._first_hit``) of its skin-grown cast shape swept from ``position`` by
+        ``d`` px in one compiled call, when the gathered candidates are static solid segments only: a 1-tuple
+        holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise: the mover filters
+        :meth:`cast`'s hits itself."""
+        rows = self._static_only_rows(mover.cast_shape, ignore, candidates)
         if rows is None:
             return None
         table, segment_rows, core = rows
-        k, f, hx, hy, nx, ny, inside = kernels().mover.first_hit_mover(
-            table, segment_rows, core, self._sweep_constants(shape, graze_cosine), position[0], position[1], d[0], d[1])
+        k, f, hx, hy, nx, ny, inside = kernels().mover.first_hit(
+            table, segment_rows, core, self._mover_constants(mover), position[0], position[1], d[0], d[1])
         if k < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
 
-    def compiled_probe(self, shape: RoundedPolygon, box: Sequence[float], query: CollisionFilter,
-                       ignore: tuple[object, ...], position: Vec2, d: Vec2, graze_cosine: float
-                       ) -> tuple[SceneHit | None] | None:
-        """:meth:`compiled_first_hit` with its gather (in ``box``, with filter ``query``, ``ignore``: the
-        prober) in the same compiled call, for a probe outside a move (a controller's), when only the level's
-        segments are near (:meth:`_only_segments_near`). ``None`` otherwise: the probe gathers and casts the
-        usual way."""
+    def probe(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
+              position: Vec2, d: Vec2) -> tuple[SceneHit | None] | None:
+        """:meth:`first_hit` with its gather (in ``box``, with filter ``query``, ``ignore``: the prober) in the
+        same compiled call, for a probe outside a move (a controller's), when only the level's segments are near
+        (:meth:`_only_segments_near`). ``None`` otherwise: the probe gathers and casts the usual way."""
         if not self._only_segments_near(box, query, ignore):
             return None
-        answer = self.static.first_hit_among(box, query, shape, self._sweep_constants(shape, graze_cosine), position,
-                                             d)
+        answer = self.static.first_hit_among(box, query, mover.cast_shape, self._mover_constants(mover), position, d)
         if answer is None or answer[0] != DONE:
             return None
         _, segment, f, hx, hy, nx, ny, inside = answer
         if segment < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment), inside),)
-
-    def _sweep_constants(self, shape: RoundedPolygon, graze_cosine: float) -> np.ndarray:
-        """:func:`~engine.world.kernels.mover.sweep_constants` of a skin-grown ``shape`` and ``graze_cosine``, made
-        once per the two (kept with the shape, so that its id stays its own)."""
-        constants = self._sweeps.get(id(shape))
-        if constants is None or constants[1] is not shape or constants[2] != graze_cosine:
-            if len(self._sweeps) >= _MOVERS:
-                self._sweeps.clear()
-            made = kernels().mover.sweep_constants(shape.radius, shape.local_aabb, graze_cosine)
-            constants = self._sweeps[id(shape)] = (made, shape, graze_cosine)
-        return constants[0]  # type: ignore[no-any-return]
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -1004,8 +957,7 @@ def _mover_stages(package: Any) -> Iterator[str]:
                                       (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
     mover.move_among_segments(*gather, table.rows, table.core, constants, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0,
                               0.0, -1.0, True, np.zeros((4, 9)), np.zeros((3, 6)))
-    mover.first_hit_among_segments(*gather, table.rows, table.core,
-                                   mover.sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0, -10.0)
+    mover.first_hit_among_segments(*gather, table.rows, table.core, constants, 0.0, 20.0, 0.0, -10.0)
     yield "level grid"
 
 

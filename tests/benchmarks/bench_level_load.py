@@ -6,16 +6,24 @@ The map (written to a temporary folder, with the shipped tileset) is either ``te
 ground with slopes, floating platforms and one-way ledges, or ``random``: every one of the 200,000 cells a
 random slope, block, half block, one-way tile or nothing (seeded), the worst case for merging outlines (tens
 of thousands of separate pieces and holes). ``load_ms`` in the JSON is ``load_level`` alone; for the random
-layout only that is timed unless ``--with-world`` (building the world's ~300k segments takes minutes in
-``World.add_chain``, which is outside the level loader).
+layout only that is timed unless ``--with-world``.
 
 Ledgekit's time (``ours_ms``) covers what a game does before its first frame: reading the map (pytmx and
 the object pass), merging the solid tiles into outlines, building the world and its broad phase, and the
 render set-up, ``engine.render.LevelRenderer`` (a sprite for every tile; headless, ``ARCADE_HEADLESS=1``).
 arcade's covers ``arcade.load_tilemap`` (sprites and hit boxes for every tile, spatial hash on). After an
 untimed warm-up of both on a tiny map (imports, caches), the repeats alternate the engines (Ledgekit,
-arcade, Ledgekit, ...) on the same map in one process; medians are reported, and the peak resident memory
-of the process at the end.
+arcade, Ledgekit, ...) on the same map in one process; medians of the thread's CPU time
+(``time.thread_time``: what this process computed, not what others on a busy machine took from it) are
+reported, and the peak resident memory of the process at the end.
+
+For memory readings of one side alone (each in a process of its own, as the runner starts them):
+``--ledgekit-only`` (Ledgekit's whole load, renderer included), ``--world-only`` (``load_level`` and the
+world with its broad phase, no renderer and no arcade import: the physics side's peak) and
+``--arcade-only`` (``import arcade`` and ``load_tilemap`` only, no Ledgekit import). So that the reading
+holds only its own side, such a process loads a map written before by another (``--write-map FOLDER`` writes
+it, with the tileset and images, and prints its path; ``--map PATH`` loads it, without the warm-up): the map
+writer imports ``game`` (and through it parts of ``engine``).
 """
 
 from __future__ import annotations
@@ -36,8 +44,6 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.level.level import load_level  # noqa: E402
-from game.mapmaker import map_xml  # noqa: E402
 
 WIDTH, HEIGHT = 1000, 200
 
@@ -80,33 +86,39 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def ledgekit_load(path: Path, world_too: bool) -> tuple[float, float, int]:
-    """Seconds for ``load_level`` alone, and with the world (broad phase built) and ``LevelRenderer`` (the
-    sprites of every tile) too; and the world's segment count (the outlines' vertex count without it)."""
-    from engine.render import LevelRenderer
+def ledgekit_load(path: Path, world_too: bool, renderer: bool = True) -> tuple[float, float, int]:
+    """Seconds (thread CPU) for ``load_level`` alone, and with the world (broad phase built) and
+    ``LevelRenderer`` (the sprites of every tile; not if ``renderer`` is false) too; and the world's segment
+    count (the outlines' vertex count without the world)."""
+    from engine.level.level import load_level
 
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     level = load_level(path)
-    loaded = time.perf_counter() - t0
+    loaded = time.thread_time() - t0
     if not world_too:
         return loaded, float("nan"), sum(len(r) for r in level.solid_rings)
     world = level.build_world()
     world.static.broadphase  # noqa: B018 - builds the broad phase
-    LevelRenderer(level, world)
-    return loaded, time.perf_counter() - t0, len(world.static)
+    if renderer:
+        from engine.render import LevelRenderer
+
+        LevelRenderer(level, world)
+    return loaded, time.thread_time() - t0, len(world.static)
 
 
 def arcade_load(path: Path) -> float:
     import arcade
 
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     arcade.load_tilemap(str(path), use_spatial_hash=True)
-    return time.perf_counter() - t0
+    return time.thread_time() - t0
 
 
 def write_map(root: Path, layout: list[str]) -> Path:
     """The map, the shipped tileset and the images it and the map's parallax backgrounds use in ``root``; returns
     the map's path."""
+    from game.mapmaker import map_xml
+
     folder = root / "levels"
     folder.mkdir(parents=True)
     (root / "assets").mkdir()
@@ -122,38 +134,58 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    parser.add_argument("--ledgekit-only", action="store_true", help="skip arcade (for a memory reading)")
+    side = parser.add_mutually_exclusive_group()
+    side.add_argument("--ledgekit-only", action="store_true", help="skip arcade (for a memory reading)")
+    side.add_argument("--world-only", action="store_true",
+                      help="Ledgekit's load_level and world only: no renderer, no arcade (for a memory reading)")
+    side.add_argument("--arcade-only", action="store_true", help="arcade's load_tilemap only (for a memory reading)")
     parser.add_argument("--layout", choices=("terrain", "random"), default="terrain")
     parser.add_argument("--size", default=f"{WIDTH}x{HEIGHT}", help="map size in tiles, WIDTHxHEIGHT")
     parser.add_argument("--with-world", action="store_true",
-                        help="random layout: time build_world and LevelRenderer too (minutes: World.add_chain on "
-                             "~300k segments)")
+                        help="random layout: time build_world and LevelRenderer too (~300k segments)")
+    parser.add_argument("--write-map", type=Path, metavar="FOLDER",
+                        help="only write the map (layout and size as given) into FOLDER and print its path")
+    parser.add_argument("--map", type=Path, help="load this map (written by --write-map) without a warm-up")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
+    if args.write_map:
+        print(write_map(args.write_map, big_layout(width, height) if args.layout == "terrain"
+                        else random_layout(width, height)))
+        return
     root = Path(tempfile.mkdtemp(prefix="ledgekit-bench-"))
     try:
-        layout = big_layout(width, height) if args.layout == "terrain" else random_layout(width, height)
-        path = write_map(root, layout)
-        world_too = args.layout == "terrain" or args.with_world
-        warm_up = write_map(root / "warm-up", big_layout(20, 10))  # imports and caches, untimed
-        ledgekit_load(warm_up, True)
-        if not args.ledgekit_only:
-            arcade_load(warm_up)
+        if args.map:
+            path = args.map
+        else:
+            layout = big_layout(width, height) if args.layout == "terrain" else random_layout(width, height)
+            path = write_map(root, layout)
+        world_too = args.layout == "terrain" or args.with_world or args.world_only
+        renderer = not args.world_only
+        ours_too = not args.arcade_only
+        arcade_too = not (args.ledgekit_only or args.world_only)
+        if not args.map:
+            warm_up = write_map(root / "warm-up", big_layout(20, 10))  # imports and caches, untimed
+            if ours_too:
+                ledgekit_load(warm_up, True, renderer)
+            if arcade_too:
+                arcade_load(warm_up)
         loads, ours, theirs = [], [], []
         segments = 0
         for _ in range(args.repeats):  # interleaved: Ledgekit, arcade, Ledgekit, arcade, ...
-            loaded, total, segments = ledgekit_load(path, world_too)
-            loads.append(loaded)
-            ours.append(total)
-            if not args.ledgekit_only:
+            if ours_too:
+                loaded, total, segments = ledgekit_load(path, world_too, renderer)
+                loads.append(loaded)
+                ours.append(total)
+            if arcade_too:
                 theirs.append(arcade_load(path))
-        m_ours = statistics.median(ours)
+        m_ours = statistics.median(ours) if ours else float("nan")
         m_theirs = statistics.median(theirs) if theirs else float("nan")
-        m_loads = statistics.median(loads)
+        m_loads = statistics.median(loads) if loads else float("nan")
         peak = peak_mib()
         if args.json:
             print(json.dumps({"segments": segments, "ours_ms": m_ours * 1e3, "theirs_ms": m_theirs * 1e3,
                               "load_ms": m_loads * 1e3, "peak_mib": peak, "tiles": f"{width} x {height}",
+                              "imported": sorted({"engine", "game", "arcade"} & set(sys.modules)),
                               "rounds": {"ours_ms": [t * 1e3 for t in ours], "load_ms": [t * 1e3 for t in loads],
                                          "theirs_ms": [t * 1e3 for t in theirs]}}))
             return

@@ -2,12 +2,14 @@
 
 Run: ``.venv/bin/python tests/benchmarks/run_all.py [--quick] [--no-readme]``
 
-Every timed scene runs Ledgekit and its reference in the same process, **interleaved**: Ledgekit, the
-reference, Ledgekit, the reference, ... for ``repeats`` rounds (5; 2 with ``--quick``), after one untimed
-warm-up run of each (imports, caches, compiled kernels). A round's value is the median of its steps (or
-frames); a row reports the median of the rounds for each engine and the ratio Ledgekit / reference of those
-medians, with the lowest and highest ratio of single rounds in brackets (the machine's noise). Nothing is
-asserted: speed is measured here, never in tests.
+Every timed scene runs Ledgekit and its references in the same process, **interleaved**: Ledgekit, each
+reference, Ledgekit, each reference, ... for ``repeats`` rounds (5; 2 with ``--quick``), after one untimed
+warm-up run of each (imports, caches, compiled kernels). Every step (or frame, or load) is timed by the
+thread's CPU time (``time.thread_time_ns``), so that other processes on a busy machine do not count; every
+engine here computes on the calling thread (Box2D v3 with no thread pool runs its tasks inline). A round's
+value is the median of its steps; a row reports the median of the rounds for each engine and the ratio
+Ledgekit / reference of those medians, with the lowest and highest ratio of single rounds in brackets (the
+machine's noise). Nothing is asserted: speed is measured here, never in tests.
 
 Sections (each a function of a :class:`Plan`, the sizes and repeats; ``FULL``, ``QUICK``, and the tiny one
 the runner's test uses):
@@ -18,20 +20,30 @@ the runner's test uses):
   ``assets/benchmarks/controller_scaling.png`` when the README is written and matplotlib is installed.
 * **characters**: 1 / 10 / 50 / 200 characters on the 1k-segment level, each with its own controller;
   reference one ``PhysicsEnginePlatformer`` per character. Cost per character.
-* **crates**: pyramids (10, 36, 105, 300, 990 crates) and random piles (10, 30, 100, 300, 1000 crates of a
-  few sizes in a walled box, fixed seed) with sleep off in both engines; reference pymunk
-  (``bench_crates.py``). And a 300-crate pyramid with sleep on, over 10 s.
+* **crates** (a table of its own, with a column for each reference): pyramids (10, 36, 105, 300, 990
+  crates) and random piles (10 to 5,000 crates of a few sizes in a walled box, fixed seed) falling, with
+  sleep off in every engine, the first steps timed; piles of 1,000 and 5,000 settled (stepped 3 s untimed
+  first); a 300-crate pyramid with sleep on over 10 s. References pymunk and Box2D v3 (``pyb2d3``, one
+  thread, 4 substeps, 1 m = 32 px) (``bench_crates.py``). A chart of step cost against crate count for the
+  three engines goes to ``assets/benchmarks/crate_scaling.png``.
 * **seams**: a crate sliding over 100 separate tiles against one seamless floor; pymunk with box tiles and
   with its documented fix (segments joined by ``set_neighbors``) (``bench_seams.py``). Not timed.
-* **level load**: a 1000 x 200 tile map: ``load_level`` + world + ``LevelRenderer`` against arcade's
-  ``load_tilemap``; a random worst case for the loader (``load_level`` only); peak memory. In child
-  processes (``bench_level_load.py``), so that each one's memory is its own.
-* **demo frames**: frame time (update + draw) and physics time per frame on every level of the game's level
-  select, offscreen (``bench_game.py``, a child process with the game's own window).
+* **level load**: a 1000 x 200 tile map and a random worst case of the same size: ``load_level`` + world +
+  ``LevelRenderer`` against arcade's ``load_tilemap``; peak memory of a process loading the map with
+  Ledgekit alone against one loading it with arcade alone. In child processes (``bench_level_load.py``), so
+  that each one's memory is its own.
+* **scale**: one awake crate among 1,000 and 10,000 sleeping ones, 100 and 1,000 moving platforms far from
+  everything, 1,000 and 10,000 sensors out of reach, each against the awake crate alone; ``add_body`` of 1k
+  and 10k crates against pymunk and Box2D v3 (``bench_scale.py``); the memory of a process that imported an
+  engine and stepped it, Ledgekit against pymunk and Box2D v3 (``bench_memory.py``); the peak memory of
+  building the random map's world. Each row states issue 32's target and whether it is met.
+* **demo frames**: frame time (update + draw, wall clock: the drawing runs on the GL driver's threads too)
+  and physics time per frame on every level of the game's level select, offscreen (``bench_game.py``, a
+  child process with the game's own window).
 
-The table replaces the part of engine/README.md between ``<!-- benchmarks:start -->`` and
+The tables replace the part of engine/README.md between ``<!-- benchmarks:start -->`` and
 ``<!-- benchmarks:end -->``. ``--quick`` (fewer sizes, steps and repeats; a smoke run of every section in
-about a minute or two) only prints its table.
+a few minutes) only prints its tables.
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,10 +68,15 @@ sys.path.insert(0, str(HERE))
 
 import bench_controller  # noqa: E402
 import bench_crates  # noqa: E402
+import bench_scale  # noqa: E402
 import bench_seams  # noqa: E402
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 HEADER = ["| scene | Ledgekit | reference | ratio (Ledgekit / reference) | target |", "|---|---|---|---|---|"]
+CRATE_HEADER = ["| crate scene | Ledgekit | pymunk | Box2D v3 | Ledgekit / pymunk | Ledgekit / Box2D v3 | target |",
+                "|---|---|---|---|---|---|---|"]
+REFERENCES = ("pymunk", "box2d")
+"""The crate table's references, in its column order (``bench_crates`` engine names)."""
 
 
 @dataclass(frozen=True)
@@ -73,20 +91,32 @@ class Plan:
     pyramid_bases: tuple[int, ...]
     pile_counts: tuple[int, ...]
     crate_steps: int
+    settled_counts: tuple[int, ...]
+    settle_seconds: float
     sleep_base: int
     sleep_steps: int
     map_size: str
     random_map_size: str
+    sleepers: tuple[int, ...]
+    platforms: tuple[int, ...]
+    sensors: tuple[int, ...]
+    adds: tuple[int, ...]
+    scale_steps: int
     game_frames: int
 
 
 FULL = Plan(repeats=5, controller_steps=bench_controller.STEPS, level_segments=(1_000, 10_000, 100_000),
             crowds=(1, 10, 50, 200), crowd_steps=bench_controller.CROWD_STEPS,
             pyramid_bases=bench_crates.PYRAMID_BASES, pile_counts=bench_crates.PILE_COUNTS, crate_steps=60,
-            sleep_base=24, sleep_steps=600, map_size="1000x200", random_map_size="1000x200", game_frames=100_000)
+            settled_counts=(1_000, 5_000), settle_seconds=bench_crates.SETTLE_SECONDS, sleep_base=24,
+            sleep_steps=600, map_size="1000x200", random_map_size="1000x200", sleepers=(1_000, 10_000),
+            platforms=(100, 1_000), sensors=(1_000, 10_000), adds=(1_000, 10_000), scale_steps=120,
+            game_frames=100_000)
 QUICK = Plan(repeats=2, controller_steps=400, level_segments=(1_000, 10_000), crowds=(1, 10, 50), crowd_steps=120,
-             pyramid_bases=(4, 8, 14), pile_counts=(10, 30, 100), crate_steps=30, sleep_base=14, sleep_steps=240,
-             map_size="250x50", random_map_size="100x50", game_frames=200)
+             pyramid_bases=(4, 8, 14), pile_counts=(10, 30, 100), crate_steps=30, settled_counts=(1_000,),
+             settle_seconds=bench_crates.SETTLE_SECONDS, sleep_base=14, sleep_steps=240, map_size="250x50",
+             random_map_size="100x50", sleepers=(1_000,), platforms=(100,), sensors=(1_000,), adds=(1_000,),
+             scale_steps=60, game_frames=200)
 
 
 @dataclass
@@ -117,23 +147,47 @@ class Pair:
         return text
 
 
+def interleaved_all(repeats: int, ours: Callable[[], float], references: dict[str, Callable[[], float]]
+                    ) -> dict[str, Pair]:
+    """``repeats`` rounds of Ledgekit then each reference in turn, back to back in this process; a
+    :class:`Pair` per reference (all sharing Ledgekit's rounds)."""
+    mine: list[float] = []
+    theirs: dict[str, list[float]] = {name: [] for name in references}
+    for _ in range(repeats):
+        mine.append(ours())
+        for name, reference in references.items():
+            theirs[name].append(reference())
+    return {name: Pair(mine, values) for name, values in theirs.items()}
+
+
 def interleaved(repeats: int, ours: Callable[[], float], theirs: Callable[[], float]) -> Pair:
     """``repeats`` rounds of Ledgekit then the reference, back to back in this process."""
-    pair = Pair([], [])
-    for _ in range(repeats):
-        pair.ours.append(ours())
-        pair.theirs.append(theirs())
-    return pair
+    return interleaved_all(repeats, ours, {"reference": theirs})["reference"]
 
 
 def median_us(times: list[float], per: int = 1) -> float:
     return statistics.median(times) * 1e6 / per
 
 
+def verdict(ok: bool | None) -> str:
+    return "" if ok is None else (": met" if ok else ": **missed**")
+
+
 def row(scene: str, ours: str, reference: str, ratio: str, target: str = "report only",
         ok: bool | None = None) -> str:
-    verdict = "" if ok is None else (": met" if ok else ": **missed**")
-    return f"| {scene} | {ours} | {reference} | {ratio} | {target}{verdict} |"
+    return f"| {scene} | {ours} | {reference} | {ratio} | {target}{verdict(ok)} |"
+
+
+@dataclass
+class Table:
+    """A titled table of the README's benchmark block: its header lines and rows."""
+
+    title: str
+    header: list[str]
+    rows: list[str]
+
+    def text(self) -> str:
+        return "\n".join([f"**{self.title}**", "", *self.header, *self.rows])
 
 
 # ------------------------------------------------------------------------------------------------ sections
@@ -190,54 +244,122 @@ def characters(plan: Plan) -> list[str]:
     return rows
 
 
-def crates(plan: Plan) -> list[str]:
-    """Pyramids and random piles with every crate awake, then one pyramid settling with sleep on."""
+def crate_row(scene: str, cells: dict[str, str], pairs: dict[str, Pair], target: str, ok: bool | None,
+              digits: int = 2) -> str:
+    """A row of the crate table: Ledgekit's cell, each reference's cell, the two ratios, the target."""
+    return (f"| {scene} | {cells['ledgekit']} | {cells['pymunk']} | {cells['box2d']} | "
+            f"{pairs['pymunk'].ratio_text(digits)} | {pairs['box2d'].ratio_text(digits)} | {target}{verdict(ok)} |")
+
+
+def crate_targets(count: int, kind: str, pairs: dict[str, Pair]) -> tuple[str, bool]:
+    """Issue 32's targets for a crate row: within 2x pymunk everywhere; the 990-crate pyramid and the
+    1,000-crate pile within 1.5x Box2D v3, the 5,000-crate pile within 2x (and the stretch, at most pymunk's
+    time from 210 crates, from the crate issue before it)."""
+    pymunk, box2d = pairs["pymunk"].ratio, pairs["box2d"].ratio
+    target, ok = "<= 2x pymunk", pymunk <= 2.0
+    limit = {("pyramid", 990): 1.5, ("pile", 1000): 1.5, ("pile", 5000): 2.0}.get((kind, count))
+    if limit:
+        target += f", <= {limit:g}x Box2D v3"
+        ok = ok and box2d <= limit
+    if count >= 210:
+        target += f" (stretch <= 1x pymunk: {'met' if pymunk <= 1.0 else 'not met'})"
+    return target, ok
+
+
+def timed_crates(plan: Plan, scene: bench_crates.Scene) -> tuple[dict[str, Pair], dict[str, list[float]]]:
+    """Fresh worlds of ``scene``, falling from their first step, interleaved; per engine, the largest move of
+    any crate in each round (px)."""
+    moved: dict[str, list[float]] = {engine: [] for engine in bench_crates.ENGINES}
+
+    def one(engine: str) -> Callable[[], float]:
+        def go() -> float:
+            times, distance, _ = bench_crates.run(engine, scene, plan.crate_steps)
+            moved[engine].append(distance)
+            return statistics.median(times) * 1e6
+        return go
+
+    pairs = interleaved_all(plan.repeats, one("ledgekit"), {e: one(e) for e in REFERENCES})
+    return pairs, moved
+
+
+def settled_crates(plan: Plan, count: int) -> tuple[dict[str, Pair], dict[str, float]]:
+    """A pile of ``count`` crates settled (``plan.settle_seconds`` untimed, sleep off) in each engine, then
+    ``plan.crate_steps`` steps a round of the same worlds, interleaved; and each engine's fastest crate when
+    the timing began (px/s: a settled pile's crates barely move)."""
+    scene = bench_crates.pile(count)
+    sims = {e: bench_crates.settled(e, scene, plan.settle_seconds) for e in bench_crates.ENGINES}
+    fastest = {e: max(sim.speeds()) for e, sim in sims.items()}
+
+    def one(engine: str) -> Callable[[], float]:
+        return lambda: statistics.median(bench_crates.thread_timed(sims[engine].step, plan.crate_steps)) * 1e6
+
+    return interleaved_all(plan.repeats, one("ledgekit"), {e: one(e) for e in REFERENCES}), fastest
+
+
+CratePoints = dict[str, dict[str, list[tuple[int, float]]]]
+"""For the chart: per scene kind ("pyramid", "pile", "settled pile"), per engine, (crates, median us)."""
+
+
+def crates(plan: Plan) -> tuple[list[str], CratePoints]:
+    """The crate table's rows (pyramids, falling piles, settled piles, a pyramid with sleep on), and the
+    medians for the chart."""
     steps = plan.crate_steps
     small = bench_crates.pyramid(3)
-    bench_crates.run_ledgekit(small, 10)
-    bench_crates.run_pymunk(small, 10)
-    scenes = [bench_crates.pyramid(b) for b in plan.pyramid_bases] + [bench_crates.pile(n) for n in plan.pile_counts]
+    for engine in bench_crates.ENGINES:
+        bench_crates.run(engine, small, 10)
+    points: CratePoints = {kind: {e: [] for e in bench_crates.ENGINES} for kind in ("pyramid", "pile", "settled pile")}
     rows = []
-    for scene in scenes:
-        moved: dict[str, list[float]] = {"ours": [], "theirs": []}
+    scenes = ([("pyramid", bench_crates.pyramid(b)) for b in plan.pyramid_bases]
+              + [("pile", bench_crates.pile(n)) for n in plan.pile_counts])
+    for kind, scene in scenes:
+        count = len(scene.crates)
+        pairs, moved = timed_crates(plan, scene)
+        target, ok = crate_targets(count, kind, pairs)
+        cells = {"ledgekit": f"{pairs['pymunk'].median_ours:.1f} us"}
+        cells.update({e: f"{pairs[e].median_theirs:.1f} us" for e in REFERENCES})
+        if kind == "pyramid":
+            cells = {e: f"{cells[e]} (max move {max(moved[e]):.1f} px)" for e in cells}
+            target += "; standing: no Ledgekit crate moves half its size"
+            ok = ok and max(moved["ledgekit"]) < bench_crates.SIZE / 2
+        for e in bench_crates.ENGINES:
+            points[kind][e].append((count, pairs["pymunk"].median_ours if e == "ledgekit" else pairs[e].median_theirs))
+        rows.append(crate_row(f"{scene.name}, falling, sleep off, median of the first {steps} steps", cells, pairs,
+                              target, ok))
+    for count in plan.settled_counts:
+        pairs, fastest = settled_crates(plan, count)
+        target, ok = crate_targets(count, "pile", pairs)
+        cells = {"ledgekit": f"{pairs['pymunk'].median_ours:.1f} us (fastest crate {fastest['ledgekit']:.0f} px/s)"}
+        cells.update({e: f"{pairs[e].median_theirs:.1f} us (fastest crate {fastest[e]:.0f} px/s)" for e in REFERENCES})
+        for e in bench_crates.ENGINES:
+            points["settled pile"][e].append(
+                (count, pairs["pymunk"].median_ours if e == "ledgekit" else pairs[e].median_theirs))
+        rows.append(crate_row(f"{count}-crate random pile, settled ({plan.settle_seconds:g} s untimed), sleep off, "
+                              f"median of {steps} steps", cells, pairs, target, ok))
+    rows.append(sleeping_pyramid(plan))
+    return rows, points
 
-        def ours(scene=scene, moved=moved) -> float:
-            times, distance, _ = bench_crates.run_ledgekit(scene, steps)
-            moved["ours"].append(distance)
-            return statistics.median(times) * 1e6
 
-        def theirs(scene=scene, moved=moved) -> float:
-            times, distance, _ = bench_crates.run_pymunk(scene, steps)
-            moved["theirs"].append(distance)
-            return statistics.median(times) * 1e6
-
-        pair = interleaved(plan.repeats, ours, theirs)
-        target, ok = "<= 2x pymunk", pair.ratio <= 2.0
-        if len(scene.crates) >= 210:
-            target += f" (stretch <= 1x: {'met' if pair.ratio <= 1.0 else 'not met'})"
-        stand = ("", "")
-        if "pyramid" in scene.name:
-            stand = f" (max move {max(moved['ours']):.1f} px)", f" (max move {max(moved['theirs']):.1f} px)"
-            target += "; standing: no crate moves half its size"
-            ok = ok and max(moved["ours"]) < bench_crates.SIZE / 2
-        rows.append(row(f"{scene.name}, step with all awake (sleep off), median of the first {steps}",
-                        f"{pair.median_ours:.1f} us{stand[0]}", f"pymunk {pair.median_theirs:.1f} us{stand[1]}",
-                        pair.ratio_text(2), target, ok))
+def sleeping_pyramid(plan: Plan) -> str:
+    """A pyramid settling with sleep on in every engine: most steps find it asleep."""
     scene = bench_crates.pyramid(plan.sleep_base)
     awake: list[float] = []
+    asleep: dict[str, list[int]] = {e: [] for e in bench_crates.ENGINES}
 
-    def settle_ours() -> float:
-        times, _, _ = bench_crates.run_ledgekit(scene, plan.sleep_steps, sleep=True)
-        awake.append(statistics.median(times[:60]))
-        return statistics.median(times) * 1e6
+    def one(engine: str) -> Callable[[], float]:
+        def go() -> float:
+            times, _, sleeping = bench_crates.run(engine, scene, plan.sleep_steps, sleep=True)
+            asleep[engine].append(sleeping)
+            if engine == "ledgekit":
+                awake.append(statistics.median(times[:60]))
+            return statistics.median(times) * 1e6
+        return go
 
-    pair = interleaved(plan.repeats, settle_ours,
-                       lambda: statistics.median(bench_crates.run_pymunk(scene, plan.sleep_steps, sleep=True)[0]) * 1e6)
-    rows.append(row(f"{scene.name}, sleep on, median step of {plan.sleep_steps} (asleep once settled)",
-                    f"{pair.median_ours:.0f} us", f"pymunk {pair.median_theirs:.1f} us", pair.ratio_text(1),
-                    "far below the awake cost", pair.median_ours < 0.1 * statistics.median(awake) * 1e6))
-    return rows
-
+    pairs = interleaved_all(plan.repeats, one("ledgekit"), {e: one(e) for e in REFERENCES})
+    count = len(scene.crates)
+    cells = {"ledgekit": f"{pairs['pymunk'].median_ours:.1f} us ({min(asleep['ledgekit'])} of {count} asleep)"}
+    cells.update({e: f"{pairs[e].median_theirs:.1f} us ({min(asleep[e])} of {count} asleep)" for e in REFERENCES})
+    return crate_row(f"{scene.name}, sleep on, median step of {plan.sleep_steps} (asleep once settled)", cells, pairs,
+                     "far below the awake cost", pairs["pymunk"].median_ours < 0.1 * statistics.median(awake) * 1e6, 1)
 
 def seams() -> list[str]:
     s = bench_seams.all_slides(600.0)
@@ -258,33 +380,61 @@ def seams() -> list[str]:
                 "within 1 %, no tilt", ours <= 1.0 and s["ledgekit tiles"][2] < 0.01)]
 
 
-def child(script: str, *flags: str) -> dict:
-    """The last line of a child benchmark's output, as JSON."""
-    done = subprocess.run([sys.executable, str(HERE / script), "--json", *flags], capture_output=True, text=True)
+def child(script: str, *flags: str, json_flag: bool = True) -> dict:
+    """The last line of a child benchmark's output, as JSON (``--json`` passed unless ``json_flag`` is false)."""
+    done = subprocess.run([sys.executable, str(HERE / script), *(["--json"] if json_flag else []), *flags],
+                          capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"{script} {' '.join(flags)} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def write_map(folder: Path, layout: str, size: str) -> str:
+    """A map written by a child process (the writer imports ``game``, which a memory reading must not)."""
+    done = subprocess.run([sys.executable, str(HERE / "bench_level_load.py"), "--write-map", str(folder), "--layout",
+                           layout, "--size", size], capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"writing the {layout} map failed:\n{done.stderr[-3000:]}")
+    return done.stdout.strip().splitlines()[-1]
+
+
+WORLD_PEAK_GOAL_MIB = 400.0
+"""Issue 32: the random 1000 x 200 map's world (load_level and the world, no renderer) at most this peak."""
+
+
 def level_load(plan: Plan) -> list[str]:
-    """Load times (interleaved rounds in one child), and Ledgekit's peak memory from a child of its own."""
+    """Load times (interleaved rounds in one child each), then memory readings, each side alone in a child."""
     repeats = str(plan.repeats)
     terrain = child("bench_level_load.py", "--repeats", repeats, "--size", plan.map_size)
-    scattered = child("bench_level_load.py", "--repeats", repeats, "--size", plan.random_map_size, "--layout", "random")
-    ours_only = child("bench_level_load.py", "--repeats", "1", "--size", plan.map_size, "--ledgekit-only")
+    scattered = child("bench_level_load.py", "--repeats", repeats, "--size", plan.random_map_size, "--layout", "random",
+                      "--with-world")
+    with tempfile.TemporaryDirectory(prefix="ledgekit-bench-maps-") as folder:
+        terrain_map = write_map(Path(folder) / "terrain", "terrain", plan.map_size)
+        random_map = write_map(Path(folder) / "random", "random", plan.random_map_size)
+        alone = {side: child("bench_level_load.py", "--repeats", "1", "--size", plan.map_size, "--map", terrain_map,
+                             f"--{side}-only") for side in ("ledgekit", "arcade")}
+        world = child("bench_level_load.py", "--repeats", "1", "--size", plan.random_map_size, "--layout", "random",
+                      "--map", random_map, "--world-only")
     loaded = Pair(terrain["rounds"]["ours_ms"], terrain["rounds"]["theirs_ms"])
-    worst = Pair(scattered["rounds"]["load_ms"], scattered["rounds"]["theirs_ms"])
+    worst = Pair(scattered["rounds"]["ours_ms"], scattered["rounds"]["theirs_ms"])
+    memory = Pair([alone["ledgekit"]["peak_mib"]], [alone["arcade"]["peak_mib"]])
     return [
         row(f"level load, {terrain['tiles']} tiles ({terrain['segments']:,} segments): load_level + world + "
             "LevelRenderer", f"{loaded.median_ours:.0f} ms (load_level alone {terrain['load_ms']:.0f} ms)",
             f"arcade load_tilemap {loaded.median_theirs:.0f} ms", loaded.ratio_text(), "<= 0.5x", loaded.ratio <= 0.5),
-        row(f"level load, {scattered['tiles']} random slope / block / one-way tiles (load_level only)",
-            f"{worst.median_ours:.0f} ms", f"arcade load_tilemap {worst.median_theirs:.0f} ms", worst.ratio_text(),
-            "load_level < 5 s", worst.median_ours < 5000),
-        row(f"peak memory, level-load process ({terrain['tiles']} tiles)", f"{ours_only['peak_mib']:.0f} MiB",
-            f"{terrain['peak_mib']:.0f} MiB with arcade's load in the same process too", "-", "report only"),
+        row(f"level load, {scattered['tiles']} random slope / block / one-way tiles ({scattered['segments']:,} "
+            "segments): load_level + world + LevelRenderer",
+            f"{worst.median_ours:.0f} ms (load_level alone {scattered['load_ms']:.0f} ms)",
+            f"arcade load_tilemap {worst.median_theirs:.0f} ms", worst.ratio_text(), "load_level < 5 s",
+            scattered["load_ms"] < 5000),
+        row(f"peak memory of a process loading the {terrain['tiles']} tile map, one side alone",
+            f"{memory.median_ours:.0f} MiB (load_level + world + LevelRenderer)",
+            f"arcade alone (import arcade, load_tilemap) {memory.median_theirs:.0f} MiB", memory.ratio_text(),
+            "report only"),
+        row(f"peak memory of a process building the world of the {world['tiles']} random tile map ("
+            f"{world['segments']:,} segments; load_level + world, no renderer)", f"{world['peak_mib']:.0f} MiB", "-",
+            "-", f"<= {WORLD_PEAK_GOAL_MIB:g} MiB", world["peak_mib"] <= WORLD_PEAK_GOAL_MIB),
     ]
-
 
 FRAME_GOAL_MS = 8.0
 """The demo's frame-time goal (update + draw, median, every level; half a 60 Hz frame)."""
@@ -303,6 +453,82 @@ def demo_frames(plan: Plan) -> tuple[list[str], str]:
                         f"median <= {FRAME_GOAL_MS:g} ms", r["frame_median_ms"] <= FRAME_GOAL_MS))
     rows += [row(f"demo frame, levels/{name}", "does not load", "-", "-", "report only") for name in out["skipped"]]
     return rows, out.get("renderer", "")
+
+
+SLEEPERS_GOAL, PLATFORM_GOAL_US, SENSORS_GOAL, ADD_GOAL_S, MEMORY_GOAL_MIB = 5.0, 2.0, 1.5, 0.3, 150.0
+"""Issue 32's targets: one awake crate among 10,000 sleepers at most 5x its cost alone; a moving platform far
+from everything at most 2 us a step; 10,000 sensors out of reach at most 1.5x the step without them; 10,000
+``add_body`` calls under 0.3 s (and linear); at most 150 MiB after imports and kernels."""
+
+
+def scale(plan: Plan) -> list[str]:
+    """What sleepers, far platforms and unreached sensors cost a step, against the awake crate alone (the same
+    world without them, interleaved); add_body's time; the memory of a process per engine."""
+    steps = plan.scale_steps
+    alone = bench_scale.sleepers(0)
+    alone.run(10)
+
+    def timed(scene: bench_scale.ScaleScene) -> Callable[[], float]:
+        return lambda: median_us(scene.run(steps))
+
+    rows = []
+    for n in plan.sleepers:
+        lying = bench_scale.sleepers(n)
+        pair = interleaved(plan.repeats, timed(lying), timed(alone))
+        rows.append(row(f"one awake crate among {n:,} sleeping crates ({lying.asleep:,} asleep after the timing), step",
+                        f"{pair.median_ours:.1f} us", f"the crate alone {pair.median_theirs:.1f} us", pair.ratio_text(),
+                        f"<= {SLEEPERS_GOAL:g}x alone", pair.ratio <= SLEEPERS_GOAL))
+    for m in plan.platforms:
+        pair = interleaved(plan.repeats, timed(bench_scale.platforms(m)), timed(alone))
+        each = (pair.median_ours - pair.median_theirs) / m
+        rows.append(row(f"{m:,} moving platforms far from everything, and the awake crate: step, and per platform",
+                        f"{pair.median_ours:.1f} us, {each:.2f} us a platform",
+                        f"the crate alone {pair.median_theirs:.1f} us", pair.ratio_text(),
+                        f"<= {PLATFORM_GOAL_US:g} us a platform", each <= PLATFORM_GOAL_US))
+    for s in plan.sensors:
+        pair = interleaved(plan.repeats, timed(bench_scale.sensors(s)), timed(alone))
+        each = (pair.median_ours - pair.median_theirs) / s
+        rows.append(row(f"{s:,} sensors out of reach, and the awake crate: step", f"{pair.median_ours:.1f} us "
+                        f"({each:.3f} us a sensor)", f"the crate alone {pair.median_theirs:.1f} us", pair.ratio_text(),
+                        f"<= {SENSORS_GOAL:g}x without them", pair.ratio <= SENSORS_GOAL))
+    return rows + adds(plan) + [memory()]
+
+
+def adds(plan: Plan) -> list[str]:
+    """``World.add_body`` of 1k and 10k crates against pymunk and Box2D v3; the last row checks linearity."""
+    for add in bench_scale.ADDS.values():
+        add(100)
+    rows, per_crate = [], []
+    for n in plan.adds:
+        def one(engine: str, n: int = n) -> Callable[[], float]:
+            return lambda: bench_scale.ADDS[engine](n) * 1e3
+
+        pairs = interleaved_all(plan.repeats, one("ledgekit"), {e: one(e) for e in REFERENCES})
+        ours = pairs["pymunk"].median_ours
+        per_crate.append(ours / n)
+        target, ok = "report only", None
+        if n >= 10_000:
+            target, ok = f"10,000 under {ADD_GOAL_S:g} s", ours < ADD_GOAL_S * 1e3
+        if n == plan.adds[-1] and len(plan.adds) > 1:
+            growth = per_crate[-1] / per_crate[0]
+            target = ("" if ok is None else target + "; ") + f"linear: per crate within 1.5x of {plan.adds[0]:,}'s " \
+                f"({growth:.2f}x)"
+            ok = (ok is not False) and growth <= 1.5
+        rows.append(row(f"add_body of {n:,} crates (made before) into a world with a floor", f"{ours:.1f} ms",
+                        f"pymunk Space.add {pairs['pymunk'].median_theirs:.1f} ms; Box2D v3 body + shape "
+                        f"{pairs['box2d'].median_theirs:.1f} ms",
+                        f"pymunk {pairs['pymunk'].ratio_text()}; Box2D v3 {pairs['box2d'].ratio_text()}", target, ok))
+    return rows
+
+
+def memory() -> str:
+    """Resident memory of a process per engine that imported it, readied its kernels and stepped it."""
+    mib = {e: child("bench_memory.py", e, json_flag=False)["rss_mib"] for e in bench_crates.ENGINES}
+    return row("memory after imports and kernels (a process of its own: import, kernels ready, a small scene "
+               "stepped)", f"{mib['ledgekit']:.0f} MiB",
+               f"pymunk alone {mib['pymunk']:.0f} MiB; Box2D v3 alone {mib['box2d']:.0f} MiB",
+               f"pymunk {mib['ledgekit'] / mib['pymunk']:.1f}x; Box2D v3 {mib['ledgekit'] / mib['box2d']:.1f}x",
+               f"<= {MEMORY_GOAL_MIB:g} MiB", mib["ledgekit"] <= MEMORY_GOAL_MIB)
 
 
 # ------------------------------------------------------------------------------------------------ output
@@ -332,28 +558,75 @@ def chart(points: dict[int, tuple[float, float]], path: Path) -> bool:
     return True
 
 
-def run(plan: Plan, progress: Callable[[str], None] = lambda _: None
-        ) -> tuple[list[str], dict[int, tuple[float, float]], str]:
-    """Every section in order; returns the table's rows, the controller's medians per level size, and the
-    renderer the demo frames were drawn with."""
+def crate_chart(points: CratePoints, path: Path) -> bool:
+    """Median step cost against crate count, log-log, for the three engines: pyramids and falling piles."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=110)
+    colours = {"ledgekit": "tab:blue", "pymunk": "tab:orange", "box2d": "tab:green"}
+    styles = {"pyramid": ("o", "-"), "pile": ("s", "--"), "settled pile": ("^", ":")}
+    names = {"pyramid": "pyramid", "pile": "falling pile", "settled pile": "settled pile"}
+    for kind, engines in points.items():
+        marker, line = styles[kind]
+        for engine, values in engines.items():
+            if values:
+                counts, costs = zip(*sorted(values))
+                ax.plot(counts, costs, marker=marker, linestyle=line, color=colours[engine],
+                        label=f"{bench_crates.ENGINE_NAMES[engine]}, {names[kind]}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("crates (all awake: sleep off)")
+    ax.set_ylabel("median us per step (thread CPU)")
+    ax.set_title("Crate step cost against crate count")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
+@dataclass
+class Results:
+    """What :func:`run` measured: the README's tables, the controller's medians per level size and the crate
+    medians per count (for the charts), and the renderer the demo frames were drawn with."""
+
+    tables: list[Table]
+    scaling: dict[int, tuple[float, float]]
+    crate_points: CratePoints
+    renderer: str
+
+
+def run(plan: Plan, progress: Callable[[str], None] = lambda _: None) -> Results:
+    """Every section in order."""
     progress("controller")
     rows, scaling = controller(plan)
     progress("characters")
     rows += characters(plan)
     progress("crates")
-    rows += crates(plan)
+    crate_rows, crate_points = crates(plan)
     progress("seams")
     rows += seams()
     progress("level load")
     rows += level_load(plan)
+    progress("scale")
+    scale_rows = scale(plan)
     progress("demo frames")
     game_rows, renderer = demo_frames(plan)
-    rows += game_rows
-    return rows, scaling, renderer
+    tables = [Table("Characters, seams, level load and the demo", HEADER, rows + game_rows),
+              Table("Crates: Ledgekit, pymunk and Box2D v3 side by side", CRATE_HEADER, crate_rows),
+              Table("Scale: what sleeps, stands far away or waits costs (issue 32's targets)", HEADER, scale_rows)]
+    return Results(tables, scaling, crate_points, renderer)
 
 
-def block(rows: list[str], note: str) -> str:
-    return "\n".join([START, *HEADER, *rows, "", note, END])
+def block(tables: list[Table], note: str) -> str:
+    return "\n".join([START, "\n\n".join(t.text() for t in tables), "", note, END])
 
 
 def replace_block(text: str, new_block: str) -> str:
@@ -370,15 +643,19 @@ def main() -> None:
     parser.add_argument("--no-readme", action="store_true", help="print the table only")
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
-    rows, scaling, renderer = run(plan, lambda name: print(f"... {name}", file=sys.stderr, flush=True))
+    results = run(plan, lambda name: print(f"... {name}", file=sys.stderr, flush=True))
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     note = (f"Measured with `tests/benchmarks/run_all.py{' --quick' if args.quick else ''}` on {machine}"
-            f"{', ' + renderer if renderer else ''}: Ledgekit and its reference interleaved, {plan.repeats} rounds each "
-            "in one process; medians, ratio of the medians (the rounds' lowest and highest ratio in brackets).")
+            f"{', ' + results.renderer if results.renderer else ''}: Ledgekit and its references interleaved, "
+            f"{plan.repeats} rounds each in one process, every step timed by the thread's CPU time; medians, ratio of "
+            "the medians (the rounds' lowest and highest ratio in brackets).")
     write = not (args.quick or args.no_readme)
-    if write and chart(scaling, ROOT / "assets" / "benchmarks" / "controller_scaling.png"):
+    charts = ROOT / "assets" / "benchmarks"
+    if write and chart(results.scaling, charts / "controller_scaling.png"):
         note += "\n\n![controller cost against level size](../assets/benchmarks/controller_scaling.png)"
-    new_block = block(rows, note)
+    if write and crate_chart(results.crate_points, charts / "crate_scaling.png"):
+        note += "\n\n![crate step cost against crate count](../assets/benchmarks/crate_scaling.png)"
+    new_block = block(results.tables, note)
     print(new_block)
     if write:
         readme = ROOT / "engine" / "README.md"

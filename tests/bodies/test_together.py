@@ -291,3 +291,78 @@ def test_a_crate_thrown_at_a_thin_moving_wall_stops_at_it():
     for _ in range(30):
         world.step(DT)
         assert crate.position[0] < wall.position[0]
+
+
+# ------------------------------------------------------------------ D3 / D4 who holds whom
+def _stack_under_a_lift(speed: float) -> tuple[float, list[int], list[float]]:
+    """A lift comes down at ``speed`` px/s onto 3 stacked crates on the floor and on through them (the game
+    does nothing about it); returns the deepest crate-in-crate overlap seen (px), which crate each crushed
+    event named (0 = bottom) in order, without repeats, and where the crates end (y)."""
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    crates = _stack(world)
+    _run(world, 2.0)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, crates[-1].position[1] + 62.0),
+                                             velocity=(0.0, -speed)))
+    deepest, named = 0.0, []
+    for _ in range(int(2.0 / DT)):
+        world.step(DT)
+        if lift.position[1] < 0.0:
+            lift.velocity = (0.0, 0.0)
+        heights = [c.position[1] for c in crates]
+        deepest = max([deepest] + [32.0 - (upper - lower) for lower, upper in zip(heights, heights[1:])])
+        for event in world.events:
+            if event.kind == "crushed" and (not named or named[-1] != crates.index(event.a)):
+                assert event.b is lift
+                named.append(crates.index(event.a))
+    return deepest, named, [c.position[1] for c in crates]
+
+
+@pytest.mark.parametrize("speed", [30.0, 60.0, 300.0, 600.0, 1200.0])
+def test_a_lift_coming_down_on_a_crate_stack_crushes_the_crate_it_presses_and_squeezes_none(speed):
+    deepest, named, heights = _stack_under_a_lift(speed)
+    assert deepest <= 1.0
+    assert named[0] == 2  # (the top crate: the one the lift presses, not the bottom one)
+    assert heights == pytest.approx([REST_Y, REST_Y + 32.0, REST_Y + 64.0], abs=1.0)  # (order kept, none flung)
+
+
+@pytest.mark.parametrize("speed", [30.0, 200.0, 500.0, 800.0])
+def test_a_hero_riding_a_crate_on_a_rising_lift_with_nothing_above_is_not_crushed(speed):
+    from tests.character.levels import tiled_floor
+
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 40.0)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, 40.0 + 6.0 + 16.0 + 0.5)))
+    hero = world.add_character(HERO, (0.0, 40.0 + 6.0 + 32.0 + 16.0 + 2.5))
+    _run(world, 0.5)
+    lift.velocity = (0.0, speed)
+    crushed = []
+    for _ in range(int(3.0 / DT)):
+        if lift.position[1] > 600.0:
+            lift.velocity = (0.0, 0.0)
+        world.step(DT)
+        crushed += [event for event in world.events if event.kind == "crushed"]
+    assert crushed == []
+    assert crate.position[1] == pytest.approx(lift.position[1] + 6.0 + 16.0, abs=1.0)
+    assert hero.position[1] > crate.position[1]  # (still on top)
+
+
+@pytest.mark.parametrize("speed", [60.0, 300.0])  # (600 and 1200 px/s: 3.7 and 15 px still, not yet held)
+def test_a_lift_pressing_a_stack_into_a_ceiling_crushes_the_crate_it_carries(speed):
+    world = World()
+    world.add_chain([(-400, 200), (400, 200)], radius=2.0)  # (the ceiling, its underside at y 198)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 100.0)))
+    crates = _stack(world, height=2, base_y=100.0 + 6.0 + 16.0 + 0.5)  # (the top one 27 px under the ceiling)
+    _run(world, 1.0)
+    lift.velocity = (0.0, speed)
+    deepest, named = 0.0, []
+    for _ in range(int(1.5 / DT)):
+        world.step(DT)
+        if lift.position[1] > 190.0:
+            lift.velocity = (0.0, 0.0)
+        deepest = max(deepest, 32.0 - (crates[1].position[1] - crates[0].position[1]),
+                      crates[1].position[1] + 16.0 - 198.0)
+        named += [crates.index(e.a) for e in world.events if e.kind == "crushed"]
+    assert deepest <= 1.0  # (neither crate pressed into the other or into the ceiling)
+    assert named and named[0] == 0  # (the crate the lift carries)

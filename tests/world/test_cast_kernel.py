@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from engine import Character, CollisionFilter, KinematicBody, MoverConfig, RigidBody, RoundedPolygon, World
 from engine.types import DEFAULT_FILTER
 from engine.geometry import AABB, Transform, cast_against_sum, minkowski_difference
-from engine import character as character_module
 from engine.world.kernels.mover import py_hypot, thousandths
 from tests.geometry.oracle import convex_polygons
 
@@ -144,8 +143,8 @@ def test_thousandths_order_as_pythons_round_to_three_places():
 def touching_probes(world: World, ch: Character, rng: np.random.Generator, count: int):
     """Positions where ``ch`` touches or nearly touches the level (the ends of casts, nudged), and sweeps."""
     for position, (tx, ty) in probes(rng, count):
-        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(200.0), (ch,), ch.filter)
-        hit = character_module._first_hit(ch, position, (tx, ty))
+        ch._mover._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(200.0), (ch,), ch.filter)
+        hit = ch._mover._first_hit(position, (tx, ty))
         if hit is not None:
             nudge = float(rng.choice([0.0, 0.3, -0.2, 1.2]))
             position = (position[0] + tx * hit.fraction + hit.normal[0] * nudge,
@@ -155,13 +154,13 @@ def touching_probes(world: World, ch: Character, rng: np.random.Generator, count
 
 def touch_state(ch: Character) -> tuple:
     return (ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.wall_normal, ch.floor_collider,
-            ch.floor_point, ch._floor_gap, ch.platform, ch._needs_recovery, ch._dropping)
+            ch.floor_point, ch._mover._floor_gap, ch.platform, ch._mover._needs_recovery, ch._mover._dropping)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch):
-    """``World.compiled_touching`` (what the character touches, classified, its floor chosen, in one compiled
-    call) and ``World.compiled_first_hit`` against the mover's own classification of ``World.contacts`` and
+    """``World.touching`` (what the character touches, classified, its floor chosen, in one compiled
+    call) and ``World.first_hit`` against the mover's own classification of ``World.contacts`` and
     filtering of ``World.cast``, with an upright and a tilted up vector: the same state and hits, bit for
     bit."""
     world = random_world(seed)
@@ -173,11 +172,11 @@ def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch
             answers = []
             for compiled in (True, False):
                 if not compiled:
-                    monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
-                    monkeypatch.setattr(World, "compiled_first_hit", lambda *args: None)
-                ch._needs_recovery = False
-                character_module._classify_contacts(ch, position)
-                answers.append((touch_state(ch), character_module._first_hit(ch, position, d)))
+                    monkeypatch.setattr(World, "touching", lambda *args: None)
+                    monkeypatch.setattr(World, "first_hit", lambda *args: None)
+                ch._mover._needs_recovery = False
+                ch._mover._classify_contacts(position)
+                answers.append((touch_state(ch), ch._mover._first_hit(position, d)))
                 monkeypatch.undo()
             assert answers[0] == answers[1], (position, d)
             both.append(answers[0])
@@ -188,28 +187,27 @@ def test_compiled_touching_and_first_hits_equal_the_movers_own(seed, monkeypatch
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_compiled_slide_tells_what_it_touches_where_it_ended_as_the_mover_would(seed, monkeypatch):
-    """``World.compiled_slide`` asked for what the character touches at the end (one compiled call for both)
+    """``World.slide`` asked for what the character touches at the end (one compiled call for both)
     against the slide alone followed by the mover's own classification of ``World.contacts`` there: the
     same slide and the same touching state, bit for bit."""
     world = random_world(seed)
     rng = np.random.default_rng(seed + 10)
     config = MoverConfig()
     ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
-    cast_shape = ch.shape.inflated(config.skin)
     touched = 0
     for position, d in touching_probes(world, ch, rng, 300):
         velocity = (d[0] * 60.0, d[1] * 60.0)
         grounded = bool(rng.random() < 0.5)
-        both = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, (), ch.shape)
-        alone = world.compiled_slide(cast_shape, position, d, velocity, grounded, config, ch._candidates, ())
+        both = world.slide(ch._mover, position, d, velocity, grounded, ch._mover._candidates, (), touching=True)
+        alone = world.slide(ch._mover, position, d, velocity, grounded, ch._mover._candidates, ())
         assert both is not None and alone is not None and both[:4] == alone[:4] and alone[4] is None
         states = []
         for compiled in (True, False):
-            ch._touched = (both[2], ch._candidates, both[4]) if compiled else None
+            ch._mover._touched = (both[2], ch._mover._candidates, both[4]) if compiled else None
             if not compiled:
-                monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
-            ch._needs_recovery = False
-            character_module._classify_contacts(ch, both[2])
+                monkeypatch.setattr(World, "touching", lambda *args: None)
+            ch._mover._needs_recovery = False
+            ch._mover._classify_contacts(both[2])
             states.append(touch_state(ch))
             monkeypatch.undo()
         assert states[0] == states[1], (position, d)
@@ -229,12 +227,12 @@ def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_t
     chosen = []
     for x in np.arange(-10.0, -6.0, 0.0005).tolist():
         position = (x, 16.0 + 1.0 + 0.4)  # the box's bottom 0.4 px above the flat floor's top
-        ch._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(50.0), (ch,))
+        ch._mover._candidates = world.candidates(ch.shape.aabb(Transform(position)).grown(50.0), (ch,))
         states = []
         for compiled in (True, False):
             if not compiled:
-                monkeypatch.setattr(World, "compiled_touching", lambda *args: None)
-            character_module._classify_contacts(ch, position)
+                monkeypatch.setattr(World, "touching", lambda *args: None)
+            ch._mover._classify_contacts(position)
             states.append(touch_state(ch))
             monkeypatch.undo()
         assert states[0] == states[1], x
@@ -245,8 +243,8 @@ def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_t
 def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
     if not compiled:
         monkeypatch.setattr(World, "_sum_rows", lambda *args: None)
-        monkeypatch.setattr(World, "compiled_move", lambda *args: None)
-        monkeypatch.setattr(World, "compiled_probe", lambda *args: None)
+        monkeypatch.setattr(World, "move", lambda *args: None)
+        monkeypatch.setattr(World, "probe", lambda *args: None)
     config = MoverConfig()
     walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (float(x), 60.0), config))
                for x in range(-150, 150, 37)]
@@ -286,7 +284,7 @@ def whole_move_run(world: World, in_one_call: bool, apart: bool, monkeypatch) ->
     each other, else bumping into each other): each step's positions, velocities, flags, normals, hits and
     paths; and how the moves were made."""
     made: Counter = Counter()
-    one_call = World.compiled_move
+    one_call = World.move
 
     def counted(self, *args):
         moved = one_call(self, *args) if in_one_call else None
@@ -294,7 +292,7 @@ def whole_move_run(world: World, in_one_call: bool, apart: bool, monkeypatch) ->
         made["snapped in one call"] += moved is not None and moved[4] is not None
         return moved
 
-    monkeypatch.setattr(World, "compiled_move", counted)
+    monkeypatch.setattr(World, "move", counted)
     configs = [MoverConfig(), MoverConfig(stop_on_slope=False, constant_speed_on_slopes=False, snap_length=4.0),
                MoverConfig(step_height=0.0, skin=1.0)]
     filter = CollisionFilter(group=-1) if apart else DEFAULT_FILTER
@@ -316,7 +314,7 @@ def whole_move_run(world: World, in_one_call: bool, apart: bool, monkeypatch) ->
 
 @pytest.mark.parametrize("seed, apart", [(None, True), (None, False), (1, True), (2, False), (3, True)])
 def test_a_whole_move_in_one_compiled_call_is_the_move_made_step_by_step(seed, apart, monkeypatch):
-    """Moves made in one compiled call (World.compiled_move: gather, slide, contacts, snap down) against the
+    """Moves made in one compiled call (World.move: gather, slide, contacts, snap down) against the
     same moves made step by step with the compiled queries, on a level of ramps, a step, a low ceiling and a
     ledge, and on random levels, with walkers that pass through each other or bump: the same positions,
     velocities, flags, normals, hits and paths, bit for bit. Many moves take the one call (most when no other
@@ -343,7 +341,7 @@ def test_a_probe_gathered_and_swept_in_one_call_hits_what_the_usual_probe_hits(s
     prober = world.add_character(RoundedPolygon.box(10, 16, radius=2), (0.0, 300.0))
     rng = np.random.default_rng(seed)
     calls = Counter()
-    one_call = World.compiled_probe
+    one_call = World.probe
 
     def counted(self, *args):
         probed = one_call(self, *args)
@@ -355,7 +353,7 @@ def test_a_probe_gathered_and_swept_in_one_call_hits_what_the_usual_probe_hits(s
 
     answers = {}
     for way in (counted, usual):
-        monkeypatch.setattr(World, "compiled_probe", way)
+        monkeypatch.setattr(World, "probe", way)
         rng = np.random.default_rng(seed)
         found = []
         for _ in range(400):

@@ -1,11 +1,10 @@
 """The character mover's shortcuts against the ways they stand for, bit for bit.
 
-* :func:`engine.world.kernels.mover.slide_touch_mover` (a character's constants in one array) against
-  :func:`~engine.world.kernels.mover.slide_touch_sums` called with every argument;
-* :func:`~engine.world.kernels.mover.slide_touch_checked` (rows checked in the call) against
-  :func:`~engine.world.kernels.mover.slide_touch_mover` on rows ``StaticGeometry.sum_table`` built, and its
-  refusal of a table with a row unbuilt;
-* :func:`~engine.world.kernels.mover.first_hit_mover` against :func:`~engine.world.kernels.mover.first_hit_sums`;
+* :func:`engine.world.kernels.mover.slide_touch` asked for what the character touches at the end against the
+  slide alone followed by a slide by nothing that touches, for configs that differ in every constant;
+* its refusal of a table with a row unbuilt;
+* :func:`~engine.world.kernels.mover.first_hit` (the character's constants in one array) against the mover's
+  own filtering of ``World.cast``'s hits, for those configs;
 * a gather of the only character, ignoring it, against one that does not ignore it (or ignores its collider);
 * ``MoverConfig.floor_limit``, ``touch_margin`` and ``path_stretch`` against the sums they keep;
 * ``StaticGeometry.sum_table``'s memory of the last core's table against looking the table up (and a table
@@ -20,10 +19,7 @@ import pytest
 
 from engine import Character, MoverConfig, RoundedPolygon, World
 from engine.geometry import Transform, minkowski_difference
-from engine.world.kernels.mover import (
-    SUM_COUNT, SUM_FIRST_VERTEX, first_hit_mover, first_hit_sums, mover_constants, slide_touch_checked,
-    slide_touch_mover, slide_touch_sums, sweep_constants,
-)
+from engine.world.kernels.mover import SUM_COUNT, SUM_FIRST_VERTEX, slide_touch
 from tests.world.test_cast_kernel import random_world, touching_probes
 
 CONFIGS = [MoverConfig(), MoverConfig(up=(0.6, 0.8), constant_speed_on_slopes=False, max_slides=2),
@@ -31,42 +27,56 @@ CONFIGS = [MoverConfig(), MoverConfig(up=(0.6, 0.8), constant_speed_on_slopes=Fa
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_slide_with_a_characters_constants_in_an_array_equals_the_slide_given_each(seed):
+def test_a_slide_that_touches_at_its_end_is_the_slide_then_the_touch_there(seed):
     world = random_world(seed)
     rng = np.random.default_rng(seed + 20)
-    compared = stopped = 0
+    compared = stopped = touched = 0
     for config in CONFIGS:
         ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
-        cast_shape = ch.shape.inflated(config.skin)
-        constants = mover_constants(cast_shape.radius, cast_shape.local_aabb, config.up, config.floor_limit,
-                                    config.constant_speed_on_slopes, config.graze_cosine, config.max_slides,
-                                    ch.shape.radius, ch.shape.local_aabb, config.touch_margin, config.penetration_slop)
+        mover = ch._mover
+        constants = world._mover_constants(mover)
         for position, d in touching_probes(world, ch, rng, 150):
-            rows = world._static_only_rows(cast_shape, (), ch._candidates)
+            rows = world._static_only_rows(mover.cast_shape, (), mover._candidates)
             if rows is None:
                 continue
             table, segments, core = rows
             velocity = (d[0] * 60.0, d[1] * 60.0)
             grounded = bool(rng.random() < 0.5)
-            answers = []
-            for packed in (True, False):
-                stops, touched = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-                if packed:
-                    answer = slide_touch_mover(table, segments, core, constants, *position, *d, *velocity, grounded,
-                                               stops, touched)
-                else:
-                    box, own = cast_shape.local_aabb, ch.shape.local_aabb
-                    answer = slide_touch_sums(
-                        table, segments, core, cast_shape.radius, *box, *position, *d, *velocity, *config.up, grounded,
-                        math.cos(config.max_floor_angle), config.constant_speed_on_slopes, config.graze_cosine,
-                        config.max_slides, ch.shape.radius, *own, config.skin + config.ground_probe,
-                        config.penetration_slop, 2.0, stops, touched)
-                answers.append((answer, stops.tolist(), touched.tolist()))
-            assert answers[0] == answers[1], (config, position, d)
+            stops, contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
+            both = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, True, stops,
+                               contacts)
+            alone_stops, alone_contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
+            alone = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, False,
+                                alone_stops, alone_contacts)
+            assert both[:5] == alone[:5] and stops.tolist() == alone_stops.tolist()
+            assert (alone_contacts == -1.0).all() and alone[5:] == (False, False, False, 0, False)
+            there = slide_touch(table, segments, core, constants, *both[1:3], 0.0, 0.0, *both[3:5], grounded, True,
+                                alone_stops, alone_contacts)
+            assert there[0] == 0 and there[1:] == both[1:] and contacts.tolist() == alone_contacts.tolist()
             compared += 1
-            stopped += answers[0][0][0] > 0
+            stopped += both[0] > 0
+            touched += both[5] or both[6]
         world.remove(ch)
-    assert compared > 300 and stopped > 50
+    assert compared > 300 and stopped > 50 and touched > 50
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_compiled_first_hit_is_the_movers_own_for_any_config(seed, monkeypatch):
+    world = random_world(seed)
+    rng = np.random.default_rng(seed + 30)
+    hits = 0
+    for config in CONFIGS:
+        ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
+        for position, d in touching_probes(world, ch, rng, 150):
+            compiled = world.first_hit(ch._mover, position, d, ch._mover._candidates, ())
+            assert compiled is not None
+            with monkeypatch.context() as patched:
+                patched.setattr(World, "first_hit", lambda *args: None)
+                own = ch._mover._first_hit(position, d)
+            assert compiled[0] == own, (config, position, d)
+            hits += own is not None
+        world.remove(ch)
+    assert hits > 50
 
 
 def test_a_configs_kept_numbers_are_the_sums_they_stand_for():
@@ -110,29 +120,6 @@ def test_the_last_cores_table_is_the_one_looked_up_and_new_segments_get_a_new_ta
         == reference_rows(world, shapes[0], [added[0]])[0]
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_the_first_hit_with_a_shapes_constants_in_an_array_equals_the_first_hit_given_each(seed):
-    world = random_world(seed)
-    rng = np.random.default_rng(seed + 30)
-    hits = 0
-    for config in CONFIGS:
-        ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
-        cast_shape = ch.shape.inflated(config.skin)
-        constants = sweep_constants(cast_shape.radius, cast_shape.local_aabb, config.graze_cosine)
-        for position, d in touching_probes(world, ch, rng, 150):
-            rows = world._static_only_rows(cast_shape, (), ch._candidates)
-            if rows is None:
-                continue
-            table, segments, core = rows
-            packed = first_hit_mover(table, segments, core, constants, *position, *d)
-            given = first_hit_sums(table, segments, core, cast_shape.radius, *cast_shape.local_aabb, *position, *d,
-                                   config.graze_cosine, 2.0)
-            assert packed == given, (config, position, d)
-            hits += packed[0] >= 0
-        world.remove(ch)
-    assert hits > 50
-
-
 def test_a_gather_leaves_out_the_only_character_exactly_when_it_is_ignored():
     world = random_world(0)
     ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 20.0)))
@@ -143,31 +130,26 @@ def test_a_gather_leaves_out_the_only_character_exactly_when_it_is_ignored():
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_the_slide_that_checks_its_rows_equals_the_slide_on_built_rows_and_refuses_an_unbuilt_one(seed):
+def test_the_slide_answers_on_built_rows_and_refuses_a_table_with_a_row_unbuilt(seed):
     world = random_world(seed)
     rng = np.random.default_rng(seed + 40)
     config = CONFIGS[0]
     ch = world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (0.0, 0.0), config))
-    cast_shape = ch.shape.inflated(config.skin)
-    constants = world._mover_constants(cast_shape, ch.shape, config)
+    cast_shape = ch._mover.cast_shape
+    constants = world._mover_constants(ch._mover)
     compared = refused = 0
     for position, d in touching_probes(world, ch, rng, 150):
-        rows = world._static_only_rows(cast_shape, (), ch._candidates)  # (built)
+        rows = world._static_only_rows(cast_shape, (), ch._mover._candidates)  # (built)
         if rows is None or not len(rows[1]):
             continue
         table, segments, core = rows
-        arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5))
-        answers = []
-        for slide in (slide_touch_checked, slide_touch_mover):
-            stops, touched = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-            answers.append((slide(table, segments, core, constants, *arguments, stops, touched), stops.tolist(),
-                            touched.tolist()))
-        assert answers[0] == answers[1]
+        arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5), True)
+        assert slide_touch(table, segments, core, constants, *arguments, np.zeros((64, 9)), np.zeros((3, 6)))[0] >= 0
         compared += 1
         unbuilt = table.copy()
         unbuilt[segments[int(rng.integers(len(segments)))], SUM_COUNT] = 0.0  # (as a row never built)
         stops = np.full((64, 9), -1.0)
-        assert slide_touch_checked(unbuilt, segments, core, constants, *arguments, stops, np.zeros((3, 6)))[0] == -1
+        assert slide_touch(unbuilt, segments, core, constants, *arguments, stops, np.zeros((3, 6)))[0] == -1
         assert (stops == -1.0).all()
         refused += 1
     assert compared > 50 and refused == compared

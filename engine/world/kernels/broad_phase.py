@@ -50,32 +50,54 @@ def filter_values_touch(category, mask, group, other_category, other_mask, other
 @kernel
 def sweep_pairs(boxes, count, skip):
     """Every pair (i, j), i < j < ``count``, of rows of ``boxes`` that overlap, but for pairs where both are
-    flagged in ``skip`` (two sleepers). Sort and sweep along x. Returns (first rows, second rows) in the
-    order found (ascending min x of the first, then of the second)."""
+    flagged in ``skip`` (two sleepers). Sort and sweep along x, from the rows not skipped only (a few awake
+    crates among thousands of sleepers look only near themselves). Returns (first rows, second rows) in the
+    order a sweep from every row finds them (ascending min x of the first, then of the second)."""
     min_x = np.empty(count)
+    widest = 0.0
     for k in range(count):
         min_x[k] = boxes[k, 0]
+        widest = max(widest, boxes[k, 2] - boxes[k, 0])
     order = argsort(min_x)
-    total = _swept(boxes, order, skip, order[:0], order[:0])  # (counted first: the pairs go into arrays made once)
+    total = _swept(boxes, order, skip, widest, order[:0], order[:0])  # (counted first: into arrays made once)
+    earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
+    _swept(boxes, order, skip, widest, earlier, later)
+    found_order = np.empty(total)  # (the pairs by their places in the sweep, as a sweep from every row goes)
+    for k in range(total):
+        found_order[k] = earlier[k] * float(count) + later[k]
     first, second = np.empty(total, np.int64), np.empty(total, np.int64)
-    _swept(boxes, order, skip, first, second)
+    for out, k in enumerate(argsort(found_order)):
+        i, j = order[earlier[k]], order[later[k]]
+        first[out], second[out] = min(i, j), max(i, j)
     return first, second
 
 
 @kernel
-def _swept(boxes, order, skip, first, second):
-    """:func:`sweep_pairs`' sweep over ``order`` (the rows by min x): writes the pairs into ``first`` and
-    ``second`` as far as they have room (empty: count only); returns how many."""
-    found, count, room = 0, len(order), len(first)
+def _swept(boxes, order, skip, widest, earlier, later):
+    """:func:`sweep_pairs`' sweep over ``order`` (the rows by min x) from each row not skipped: forward over the
+    rows whose min x is within its box, and back over the skipped ones that reach it (none is wider than
+    ``widest``). Writes each pair's two places in ``order`` into ``earlier`` and ``later`` as far as they
+    have room (empty: count only); returns how many."""
+    found, count, room = 0, len(order), len(earlier)
     for p in range(count):
         i = order[p]
+        if skip[i]:
+            continue
         for q in range(p + 1, count):
             j = order[q]
             if boxes[j, 0] > boxes[i, 2]:
                 break
-            if boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1] and not (skip[i] and skip[j]):
+            if boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
                 if found < room:
-                    first[found], second[found] = min(i, j), max(i, j)
+                    earlier[found], later[found] = p, q
+                found += 1
+        for q in range(p - 1, -1, -1):
+            j = order[q]
+            if boxes[j, 0] < boxes[i, 0] - widest:
+                break
+            if skip[j] and boxes[j, 2] >= boxes[i, 0] and boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
+                if found < room:
+                    earlier[found], later[found] = q, p
                 found += 1
     return found
 

@@ -14,6 +14,12 @@ The sums are polygon cores (3+ vertices: a segment grown by a polygon character)
 table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
 with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
 
+The mover's own entry points (what ``World`` calls for ``Scene.slide``, ``touching``, ``first_hit``, ``move`` and
+``probe``) are four, each reading the character's constants from one array (:func:`mover_constants`):
+:func:`slide_touch` (a slide, and what the character touches where it ended; by nothing: what it touches),
+:func:`first_hit`, and the same two with their gather in the call, :func:`move_among_segments` (a whole move)
+and :func:`first_hit_among_segments` (a probe).
+
 Units: pixels. Normals point from the segment towards the moving shape (against the motion).
 """
 
@@ -31,10 +37,9 @@ from .layout import (
     SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, Level, sum_row_width,
 )
 
-__all__ = ["DONE", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps",
-           "contact_sums", "first_hit_among_segments", "first_hit_mover", "first_hit_sums",
-           "move_among_segments", "mover_constants", "py_hypot", "slide_sums", "slide_touch_checked",
-           "slide_touch_mover", "slide_touch_sums", "sum_row_width", "sweep_constants", "thousandths", "touch_sums"]
+__all__ = ["DONE", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "first_hit",
+           "first_hit_among_segments", "move_among_segments", "mover_constants", "py_hypot", "slide_touch",
+           "sum_row_width", "thousandths"]
 
 
 
@@ -365,9 +370,9 @@ _MOVER_EPS = 1e-9
 
 
 @kernel
-def slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
+def _slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
                ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
-    """``character._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+    """``Mover._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
     being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
     velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
     fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
@@ -472,9 +477,9 @@ def thousandths(x):
 
 
 @kernel
-def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
+def _touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
                floor_limit, penetration_slop, two):
-    """``character._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
+    """``Mover._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
     ``margin`` px of the upright shape at (ox, oy), ``box_*`` being its box in its own frame, in that box
     placed and grown by ``margin``: ``World.contacts``' query box) and, as places in them (-1: none), the floor
     (the nearest, its separation rounded to thousandths of a pixel as the mover's ``round(separation, 3)``;
@@ -508,27 +513,48 @@ def touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min
     return found, floor, wall, ceiling, walls, overlapping
 
 
+MOVER_CONSTANTS = 19
+"""Length of a mover's constants (see :func:`mover_constants`)."""
+
+
+def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[float], floor_limit: float,
+                    constant_speed: bool, graze_cosine: float, max_slides: int, radius: float, box: Sequence[float],
+                    margin: float, penetration_slop: float) -> np.ndarray:
+    """What stays the same from move to move of one character, in one array for the mover's kernels (a float64
+    holds each exactly: the flag as 1.0 or 0.0, the whole number of slides as itself): its skin-grown cast
+    shape's radius and box in its own frame (px), the unit up vector, the cosine of the steepest floor,
+    whether a grounded walk keeps its lateral speed on slopes, the graze cosine, the most slides a move makes,
+    its own shape's radius and box, how far a surface still counts as touched (px), the penetration slop (px),
+    and last the ``two`` (2.0) of the kernels' ``x ** two``, read from the array at run time so that the
+    compiler cannot fold it into a multiplication. (A call's cost is mostly its arguments' here: one array
+    beats nineteen numbers.)"""
+    return np.array([cast_radius, *cast_box, *up, floor_limit, 1.0 if constant_speed else 0.0, graze_cosine,
+                     float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
+
+
 @kernel
-def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x, cast_max_y, px, py, dx, dy,
-                     vx, vy, ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, radius, box_min_x,
-                     box_min_y, box_max_x, box_max_y, margin, penetration_slop, two, stops_out, touched_out):
-    """:func:`slide_sums` of the skin-grown shape (``cast_radius``, ``cast_*`` its box), then :func:`touch_sums`
-    of the shape itself (``radius``, ``box_*``) where the slide ended: the mover's slide and what it touches
-    after it in one call. The answers go into the caller's arrays (handing new arrays back to Python costs
-    more than the work here): the stops into the first rows of ``stops_out`` (at least ``max_slides`` rows
-    of :func:`slide_sums`' columns), the floor, wall and ceiling contacts into rows 0, 1 and 2 of
-    ``touched_out`` (``CONTACT_*`` columns). Returns (the number of stops, the end position x, y and velocity
-    x, y, whether there is a floor, a wall, a ceiling, the number of walls, whether one contact overlaps
-    deeper than ``penetration_slop``)."""
-    stops, px, py, vx, vy = slide_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y, cast_max_x,
-                                       cast_max_y, px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
-                                       constant_speed, graze_cosine, max_slides, two)
+def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out):
+    """:func:`_slide_sums` of the skin-grown cast shape (``mover``: the character's :func:`mover_constants`) by
+    (dx, dy) px from (px, py) with velocity (vx, vy) px/s, then, with ``touch``, :func:`_touch_sums` of the
+    character's own shape where the slide ended: the mover's slide and what it touches after it in one call.
+    The answers go into the caller's arrays (handing new arrays back to Python costs more than the work
+    here): the stops into the first rows of ``stops_out`` (at least ``max_slides`` rows of
+    :func:`_slide_sums`' columns), the floor, wall and ceiling contacts into rows 0, 1 and 2 of ``touched_out``
+    (``CONTACT_*`` columns). Returns (the number of stops, the end position x, y and velocity x, y, whether
+    there is a floor, a wall, a ceiling, the number of walls, whether one contact overlaps deeper than
+    ``penetration_slop``; without ``touch`` no floor, wall or ceiling)."""
+    ux, uy, floor_limit, two = mover[5], mover[6], mover[7], mover[18]
+    stops, px, py, vx, vy = _slide_sums(table, segments, core, mover[0], mover[1], mover[2], mover[3], mover[4], px,
+                                        py, dx, dy, vx, vy, ux, uy, grounded, floor_limit, mover[8] != 0.0, mover[9],
+                                        int(mover[10]), two)
     for i in range(stops.shape[0]):  # (a loop: an array slice assignment compiles a string-formatting error path)
         for j in range(stops.shape[1]):
             stops_out[i, j] = stops[i, j]
-    found, floor, wall, ceiling, walls, overlapping = touch_sums(
-        table, segments, core, radius, px, py, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
-        floor_limit, penetration_slop, two)
+    if not touch:
+        return stops.shape[0], px, py, vx, vy, False, False, False, 0, False
+    found, floor, wall, ceiling, walls, overlapping = _touch_sums(
+        table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux, uy,
+        floor_limit, mover[17], two)
     places = (floor, wall, ceiling)
     for slot in range(3):
         if places[slot] >= 0:
@@ -536,67 +562,28 @@ def slide_touch_sums(table, segments, core, cast_radius, cast_min_x, cast_min_y,
     return stops.shape[0], px, py, vx, vy, floor >= 0, wall >= 0, ceiling >= 0, walls, overlapping
 
 
-MOVER_CONSTANTS = 19
-"""Length of a mover's constants for :func:`slide_touch_mover` (see :func:`mover_constants`)."""
-
-
-def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[float], floor_limit: float,
-                    constant_speed: bool, graze_cosine: float, max_slides: int, radius: float, box: Sequence[float],
-                    margin: float, penetration_slop: float) -> np.ndarray:
-    """:func:`slide_touch_sums`' arguments that stay the same from move to move of one character, in one array
-    for :func:`slide_touch_mover` (a float64 holds each exactly: the flag as 1.0 or 0.0, the whole number of
-    slides as itself), and last the ``two`` (2.0) of the kernels' ``x ** two``, read from the array at run time
-    so that the compiler cannot fold it into a multiplication."""
-    return np.array([cast_radius, *cast_box, *up, floor_limit, 1.0 if constant_speed else 0.0, graze_cosine,
-                     float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
-
-
 @kernel
-def slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
-    """:func:`slide_touch_sums` with the character's constants in ``mover`` (:func:`mover_constants`): the same
-    answer, from a call with a third of the arguments (a call's cost is mostly its arguments' here)."""
-    return slide_touch_sums(table, segments, core, mover[0], mover[1], mover[2], mover[3], mover[4], px, py, dx, dy,
-                            vx, vy, mover[5], mover[6], grounded, mover[7], mover[8] != 0.0, mover[9], int(mover[10]),
-                            mover[11], mover[12], mover[13], mover[14], mover[15], mover[16], mover[17], mover[18],
-                            stops_out, touched_out)
-
-
-@kernel
-def slide_touch_checked(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out):
-    """:func:`slide_touch_mover` when every one of ``segments`` has a usable row in ``table``: built (an unbuilt
-    row's vertex count is 0) and its sum a polygon of 3 to ``len(core) + 2`` vertices, as
-    ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers -1 stops:
-    the caller has the rows built (or takes the scalar way) first."""
+def slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out):
+    """The mover's slide among static solid segments only (no bodies, no one-way colliders), and with ``touch``
+    what the character touches where it ended (:func:`_slide_touch`, whose answer it returns). A slide by
+    (0, 0) is what the character touches where it is. Every one of ``segments`` must have a usable row in
+    ``table``: built (an unbuilt row's vertex count is 0) and its sum a polygon of 3 to ``len(core) + 2``
+    vertices, as ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers
+    -1 stops: the caller has the rows built (or takes the scalar way) first."""
     largest = core.shape[0] + 2
     for s in segments:
         if not 3.0 <= table[s, SUM_COUNT] <= largest:
             return -1, px, py, vx, vy, False, False, False, 0, False
-    return slide_touch_mover(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
-
-
-def sweep_constants(radius: float, box: Sequence[float], graze_cosine: float) -> np.ndarray:
-    """:func:`first_hit_sums`' arguments that stay the same from sweep to sweep of one shape, in one array for
-    :func:`first_hit_mover`: the radius, the box in its own frame, ``graze_cosine`` and last the ``two`` (2.0)
-    of the kernels' ``x ** two``, read from the array at run time so that the compiler cannot fold it."""
-    return np.array([radius, *box, graze_cosine, 2.0], dtype=np.float64)
+    return _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out)
 
 
 @kernel
-def first_hit_mover(table, segments, core, constants, ox, oy, tx, ty):
-    """:func:`first_hit_sums` with the shape's constants in ``constants`` (:func:`sweep_constants`): the same
-    answer, from a call with half the arguments."""
-    local_box = (constants[1], constants[2], constants[3], constants[4])
-    return _first_blocking(table, segments, core, constants[0], local_box, ox, oy, tx, ty, constants[5], constants[6])
-
-
-@kernel
-def first_hit_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, ox, oy, tx, ty,
-                   graze_cosine, two):
-    """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of
-    the upright shape (``box_*``: its box in its own frame) from (ox, oy) by (tx, ty) px, grazes skipped
-    (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
-    local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
-    return _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two)
+def first_hit(table, segments, core, mover, ox, oy, tx, ty):
+    """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of the
+    character's skin-grown cast shape (``mover``: its :func:`mover_constants`) from (ox, oy) by (tx, ty) px,
+    grazes skipped (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
+    local_box = (mover[1], mover[2], mover[3], mover[4])
+    return _first_blocking(table, segments, core, mover[0], local_box, ox, oy, tx, ty, mover[9], mover[18])
 
 
 @kernel
@@ -625,21 +612,21 @@ def move_among_segments(level_arrays, query, found_out, table, core, mover, skin
     """A character's whole move when nothing but the level's solid segments can be near it and it neither
     rides nor recovers: its gather of ``level``'s segments for ``query`` (see
     :func:`~.broad_phase.segments_in_box`), its slide by (dx, dy) px from (px, py) with
-    velocity (vx, vy) px/s and what it touches after it (:func:`slide_touch_mover`, ``mover``: its
+    velocity (vx, vy) px/s and what it touches after it (:func:`_slide_touch`, ``mover``: its
     :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
     (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
-    stood on stops the fall. As ``character._move`` makes it, bit for bit. Returns (:data:`DONE` or why
+    stood on stops the fall. As ``Mover._move`` makes it, bit for bit. Returns (:data:`DONE` or why
     not, the number of stops, where the slide ended x, y, the end position x, y (after the snap) and velocity
     x, y, whether it snapped, whether there is a floor, a wall, a ceiling, whether a contact overlapped deeper
     than the slop after the slide or the snap).
-    The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`slide_touch_sums` puts them,
+    The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`_slide_touch` puts them,
     with segment indices in their first column rather than places among the gathered ones."""
     segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
     if usable != DONE:
         return _not_moved(usable, px, py, vx, vy)
     ux, uy, floor_limit = mover[5], mover[6], mover[7]
-    stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = slide_touch_mover(
-        table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, stops_out, touched_out)
+    stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = _slide_touch(
+        table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, True, stops_out, touched_out)
     if grounded and step_height > 0:
         for j in range(stops):
             if _surface(stops_out[j, CAST_NORMAL_X], stops_out[j, CAST_NORMAL_Y], ux, uy, floor_limit) == 1:
@@ -656,7 +643,7 @@ def move_among_segments(level_arrays, query, found_out, table, core, mover, skin
         if k >= 0 and _surface(nx, ny, ux, uy, floor_limit) == 0:
             px, py = px + sx * f, py + sy * f
             snapped = True
-            found, floor_at, wall_at, ceiling_at, walls, overlapping = touch_sums(
+            found, floor_at, wall_at, ceiling_at, walls, overlapping = _touch_sums(
                 table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux,
                 uy, floor_limit, mover[17], mover[18])
             if floor_at < 0 and walls >= 2:
@@ -688,15 +675,15 @@ def _not_moved(why, px, py, vx, vy):
 
 
 @kernel
-def first_hit_among_segments(level_arrays, query, found_out, table, core, constants, ox, oy, tx, ty):
-    """A probe's gather (as :func:`move_among_segments`') and :func:`first_hit_mover` among the segments gathered,
+def first_hit_among_segments(level_arrays, query, found_out, table, core, mover, ox, oy, tx, ty):
+    """A probe's gather (as :func:`move_among_segments`') and :func:`first_hit` among the segments gathered,
     in one call, when nothing but the level's segments can be near. Returns (:data:`DONE`, or
     :data:`ROWS_NOT_BUILT` or :data:`ONE_WAY_NEAR` when the probe must be made the usual way) followed by
-    :func:`first_hit_mover`'s answer with the segment itself in place of its place among the gathered ones."""
+    :func:`first_hit`'s answer with the segment itself in place of its place among the gathered ones."""
     segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
     if usable != DONE:
         return usable, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
-    k, f, hx, hy, nx, ny, inside = first_hit_mover(table, segments, core, constants, ox, oy, tx, ty)
+    k, f, hx, hy, nx, ny, inside = first_hit(table, segments, core, mover, ox, oy, tx, ty)
     return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
 
 
@@ -717,8 +704,8 @@ def _solid_rows_gathered(level, query, found_out, table, core):
 
 
 def compile_steps() -> Iterator[str]:
-    """Compile (or load from the disk cache) both kernels on a box over a flat segment; yields each one's name
-    once it is ready (for progress displays)."""
+    """Compile (or load from the disk cache) the mover's kernels on a box over a flat segment; yields each
+    stage's name once it is ready (for progress displays)."""
     core = np.array([[-8.0, -14.0], [8.0, -14.0], [8.0, 14.0], [-8.0, 14.0]])
     rows = np.zeros((1, sum_row_width(4)))
     rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0
@@ -731,22 +718,13 @@ def compile_steps() -> Iterator[str]:
     yield "character casts"
     contact_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 2.0)
     yield "character contacts"
-    slide_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
-               0.64, True, 1e-4, 4, 2.0)
-    yield "character slides"
-    touch_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, -16.0, 10.0, 16.0, 0.0, 1.0, 0.64, 0.01, 2.0)
-    first_hit_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -10.0, 1e-4, 2.0)
     thousandths(0.0625)
-    slide_touch_sums(rows, segments, core, 2.5, -10.5, -16.5, 10.5, 16.5, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, 0.0, 1.0, True,
-                     0.64, True, 1e-4, 4, 2.0, -10.0, -16.0, 10.0, 16.0, 1.5, 0.01, 2.0, np.zeros((4, 9)), np.zeros((3, 6)))
     mover = mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
                             (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
-    slide_touch_mover(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
-                      np.zeros((3, 6)))
-    slide_touch_checked(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, np.zeros((4, 9)),
-                        np.zeros((3, 6)))
-    first_hit_mover(rows, segments, core, sweep_constants(2.5, (-10.5, -16.5, 10.5, 16.5), 1e-4), 0.0, 20.0, 0.0,
-                    -10.0)
+    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, True, np.zeros((4, 9)),
+                np.zeros((3, 6)))
+    yield "character slides"
+    first_hit(rows, segments, core, mover, 0.0, 20.0, 0.0, -10.0)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))

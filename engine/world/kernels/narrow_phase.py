@@ -19,9 +19,9 @@ import numpy as np
 from .broad_phase import argsort, filters_touch, find_sorted, segments_near, sweep_pairs
 from .compile import helper, kernel
 from .layout import (
-    A, ANCHOR0_AX, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
+    A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
     MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_ONE_WAY_X, MOVER_VX, NORMAL0, NX, NY, ONE_WAY_COSINE, ONE_WAY_DEPTH,
-    POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX,
+    POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX, X,
 )
 from .manifold import collide
 from .vector import length
@@ -54,21 +54,39 @@ def placements(shapes, state_xy_angle, movers, body_count):
     return place
 
 
+@helper
+def _put_box(boxes, s, core, start, end, c, sn, x, y, r):
+    """Row ``s`` of ``boxes``: the box of the core vertices ``start`` to ``end`` turned by (``c``, ``sn``), moved
+    by (``x``, ``y``) and grown by ``r`` px."""
+    low_x = low_y = math.inf
+    high_x = high_y = -math.inf
+    for v in range(start, end):
+        vx, vy = core[v, 0], core[v, 1]
+        wx, wy = c * vx - sn * vy + x, sn * vx + c * vy + y
+        low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
+    boxes[s, 0], boxes[s, 1], boxes[s, 2], boxes[s, 3] = low_x - r, low_y - r, high_x + r, high_y + r
+
+
 @kernel
 def boxes_of(shapes, place, grow):
     """Every shape's box at its placement, grown by its radius and ``grow`` px, (S, 4)."""
     count = len(shapes.radius)
     boxes = np.empty((count, 4))
     for s in range(count):
-        c, sn, x, y = place[s, 0], place[s, 1], place[s, 2], place[s, 3]
-        low_x = low_y = math.inf
-        high_x = high_y = -math.inf
-        for v in range(shapes.offsets[s], shapes.offsets[s + 1]):
-            vx, vy = shapes.core[v, 0], shapes.core[v, 1]
-            wx, wy = c * vx - sn * vy + x, sn * vx + c * vy + y
-            low_x, low_y, high_x, high_y = min(low_x, wx), min(low_y, wy), max(high_x, wx), max(high_y, wy)
-        r = shapes.radius[s] + grow
-        boxes[s, 0], boxes[s, 1], boxes[s, 2], boxes[s, 3] = low_x - r, low_y - r, high_x + r, high_y + r
+        _put_box(boxes, s, shapes.core, shapes.offsets[s], shapes.offsets[s + 1], place[s, 0], place[s, 1],
+                 place[s, 2], place[s, 3], shapes.radius[s] + grow)
+    return boxes
+
+
+@kernel
+def body_boxes(state, count, core, offsets, radius, grow):
+    """The first ``count`` bodies' boxes where ``state`` (:data:`~.layout.STATE_COLUMNS` rows) places them now,
+    grown by their radius and ``grow`` px, (count, 4)."""
+    boxes = np.empty((count, 4))
+    for s in range(count):
+        angle = state[s, ANGLE]
+        _put_box(boxes, s, core, offsets[s], offsets[s + 1], math.cos(angle), math.sin(angle), state[s, X],
+                 state[s, X + 1], radius[s] + grow)
     return boxes
 
 

@@ -51,7 +51,7 @@ from .layout import Level, Shapes
 from .broad_phase import segments_near
 from .narrow_phase import boxes_of, gather, placements, warm_start
 
-__all__ = ["ASLEEP", "step"]
+__all__ = ["ASLEEP", "held_against", "step"]
 
 ASLEEP = -2
 """The step's status when it began but every body sleeps after the movers' wakes: the contacts stand."""
@@ -171,24 +171,70 @@ def _event(events, count, kind, a_kind, a, b, nx, ny):
     events.normals[count, 0], events.normals[count, 1] = nx, ny
 
 
-@kernel
-def _squeezed(ints, floats, count, crush_depth, events):
-    """Drop the contacts of movers that squeeze a body against something opposite (see the module docstring):
-    the rows kept move up, in order; returns how many are kept and how many events were made."""
-    keep, made, crushed = np.ones(count, np.bool_), 0, np.int64(CRUSHED)
-    for k in range(count):
-        kind = ints[k, KIND]
-        if not ((kind == KINEMATIC or kind == CHARACTER) and floats[k, CLOSEST] < -crush_depth):
-            continue
+@helper
+def _held_against(ints, floats, count, body, nx, ny, gap, reached):
+    """Whether ``body`` is held from moving along (``nx``, ``ny``) by static geometry or a kinematic body, at
+    once or through a chain of bodies each further along that direction (a crate stack on the floor holds its
+    top crate against a lift coming down), touching or nearer than ``gap`` px (what a push closes in the
+    step). ``reached``: one flag per body, all false (left so)."""
+    reached[body] = True
+    found, grew = False, True
+    while grew and not found:
+        grew = False
         for j in range(count):
-            holder = ints[j, KIND] == STATIC or ints[j, KIND] == KINEMATIC
-            if j != k and holder and ints[j, TOUCHING] and ints[j, B] == ints[k, B] and (
-                    floats[j, NX] * floats[k, NX] + floats[j, NX + 1] * floats[k, NX + 1] < -0.5):
-                keep[k] = False
-                _event(events, made, crushed, kind, ints[k, A], ints[k, B], floats[k, NX], floats[k, NX + 1])
-                made += 1
-                break
-    if made == 0:
+            if not (ints[j, TOUCHING] or floats[j, CLOSEST] < gap):
+                continue
+            kind, a, b = ints[j, KIND], ints[j, A], ints[j, B]
+            along = floats[j, NX] * nx + floats[j, NX + 1] * ny  # (the contact's normal, A to B, along the push)
+            if kind == STATIC or kind == KINEMATIC:
+                found = found or (reached[b] and along < -0.5)  # (B leans on A: from B to A is -normal)
+            elif kind == DYNAMIC:
+                if reached[a] and not reached[b] and along > 0.5:
+                    reached[b], grew = True, True
+                elif reached[b] and not reached[a] and along < -0.5:
+                    reached[a], grew = True, True
+    for k in range(len(reached)):
+        reached[k] = False
+    return found
+
+
+@kernel
+def held_against(ints, floats, count, body_count, body, nx, ny):
+    """:func:`_held_against` for a caller outside the step (the sweep against kinematic bodies): whether the
+    contacts ``ints``, ``floats`` (the first ``count``) hold ``body`` (of ``body_count``) from moving along
+    (``nx``, ``ny``), touching."""
+    return _held_against(ints, floats, count, body, nx, ny, -np.inf, np.zeros(body_count, np.bool_))
+
+
+@kernel
+def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
+    """Drop the contacts of movers that press a held body (see :func:`_held_against`): a kinematic body moving
+    into it, or a character (which cannot push what is held, and which the held body pushes instead); and of a
+    kinematic body more than ``crush_depth`` px into a body (crushing it, or placed there by game code: pushed
+    out at once, the body would be flung). A kinematic body that deep in a body it holds pressed makes a
+    :data:`~.layout.CRUSHED` event naming the body. The rows kept move up, in order; returns how many are kept
+    and how many events were made."""
+    keep, made, crushed = np.ones(count, np.bool_), 0, np.int64(CRUSHED)
+    reached = np.zeros(body_count, np.bool_)
+    for k in range(count):
+        kind, mover, body = ints[k, KIND], ints[k, A], ints[k, B]
+        nx, ny = floats[k, NX], floats[k, NX + 1]
+        deep = kind == KINEMATIC and floats[k, CLOSEST] < -crush_depth
+        pressing, gap = kind == CHARACTER, -np.inf
+        if kind == KINEMATIC:
+            vx, vy = movers[mover, MOVER_VX], movers[mover, MOVER_VX + 1]
+            gap = (vx * nx + vy * ny) * dt
+            pressing = gap > 0.0
+            speed = length(vx, vy)
+            if deep and speed > 0.0:  # (deep in, the normal may point anywhere: the push is the way it moves)
+                nx, ny = vx / speed, vy / speed
+        held = (pressing or deep) and _held_against(ints, floats, count, body, nx, ny, gap, reached)
+        if held or deep:  # (deep in a kinematic body: crushed, or placed there; pushed out, it would fly)
+            keep[k] = False
+        if held and deep:
+            _event(events, made, crushed, kind, mover, body, nx, ny)
+            made += 1
+    if _count_true(keep) == count:
         return count, made
     kept = 0
     for k in range(count):
@@ -450,7 +496,8 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params
     ints, floats, count = _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings)
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
-    count, made = _squeezed(ints, floats, count, settings[CRUSH_DEPTH], events)
+    count, made = _squeezed(ints, floats, count, movers, body_count, settings[CRUSH_DEPTH], settings[STEP_DT],
+                            events)
     source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count, placed)
     awake, at = np.empty(body_count - _count_true(asleep), np.int64), 0
     for k in range(body_count):
