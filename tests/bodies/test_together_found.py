@@ -1,6 +1,7 @@
 """What the randomised invariants (tests/physics/invariants.py, lifts carrying crates and characters, things
-removed and teleported mid-run) found broken, each cut down to a small scene. They are expected to fail until
-the physics is fixed (``xfail(strict=True)``: a fix makes them pass, and then the mark must go).
+removed and teleported mid-run) found broken, each cut down to a small scene. Those still broken are marked
+``xfail(strict=True)`` (a fix makes them pass, and then the mark must go); two were fixed on main while they
+were being found and stay as plain regression tests.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ REST_Y = 2.0 + 16.0
 """A CRATE's centre resting on a floor segment at y = 0 (radius 2)."""
 
 
-@pytest.mark.xfail(strict=True, reason="a lift pressing a crate into the floor at >= ~10 px per step pushes it "
-                                       "through the floor, with no crushed event (long run seed 13, step 80)")
 @pytest.mark.parametrize("speed, dt", [(600.0, 1 / 60), (300.0, 1 / 30)])
 def test_a_lift_coming_down_on_a_crate_does_not_push_it_through_the_floor(speed, dt):
-    """Measured: the crate ends 35-50 px below the floor (16 px into it at the deepest step it was seen in);
-    at 500 px/s and 60 Hz it stays on top and ``crushed(crate, lift)`` is reported 3 times."""
+    """Found by the invariants (seed 13, step 80) at be3dac5: the crate ended 35-50 px below the floor, with no
+    ``crushed`` event, once the lift came down >= ~10 px per step. Holds since the lead's e2f7244 ("who holds
+    whom, CCD against platforms")."""
     world = World()
     world.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
     crate = world.add_body(RigidBody(CRATE, (0.0, REST_Y)))
@@ -108,13 +108,11 @@ V = ((-104.17, 85.51), (0.0, 0.0), (104.17, 85.51))
 """A solid V, its arms at 39 degrees (the long run's seed 39, segments 11 and 12, moved to the origin)."""
 
 
-@pytest.mark.xfail(strict=True, reason="a ferry sliding over a crate that rests in a V presses it 13 px into "
-                                       "the V's arm at 438 px/s, through it at 800 px/s (long run seed 39)")
 @pytest.mark.parametrize("speed", [438.0, 800.0])
 def test_a_ferry_sliding_over_a_crate_in_a_v_does_not_press_it_into_the_level(speed):
-    """Measured (the ferry's underside 1 px below the crate's top): 13.4 px deep at 438 px/s; at 800 px/s the
-    crate ends at (70, -56), under the V's right arm, with no crushed event. At 60-200 px/s it is held to 1 px
-    and reported ``crushed``."""
+    """Found by the invariants (seed 39) at be3dac5, the ferry's underside 1 px below the crate's top: 13.4 px
+    deep at 438 px/s; at 800 px/s the crate ended at (70, -56), under the V's right arm, with no ``crushed``
+    event (at 60-200 px/s it was held to 1 px and reported ``crushed``). Holds since the lead's e2f7244."""
     world = World()
     world.add_segments([V[0], V[1]], [V[1], V[2]])
     crate = world.add_body(RigidBody(RoundedPolygon.box(9.1, 13.6, radius=1.0), (-3.64, 19.79), angle=1.04))
