@@ -66,8 +66,6 @@ SLOPE = ((839.14, 400.42), (916.66, 318.81))
 """A solid slope of about 47 degrees, going down to the right (the long run's seed 43, segment 10)."""
 
 
-@pytest.mark.xfail(strict=True, reason="a platform moving 200 px per step carries a character standing on a "
-                                       "crate through a solid slope, with no crushed event (long run seed 43)")
 def test_a_fast_platform_does_not_carry_a_character_standing_on_a_crate_through_a_slope():
     """Measured: at 12,000 px/s (60 Hz) the hero ends at about (561, -13), on the far side of the slope; without
     the crate under him he is crushed against the slope and stays on his side (so he is at 3000-6000 px/s)."""
