@@ -39,6 +39,10 @@ class CharacterTouches:
         """Whether some pair touched at the end of the last step (its end event is still to come)."""
         return bool(self._pairs)
 
+    def forget(self, character: Character) -> None:
+        """``character`` left the world: its touches are dropped, with no ``end`` event (as for a removed body)."""
+        self._pairs = {key: pair for key, pair in self._pairs.items() if character not in pair}
+
     def events(self, characters: Sequence[Character]) -> list[ContactEvent]:
         """The begin and end events of this step, for ``characters`` where they are now (in the world's
         order: ``a`` is the one added first). A begin event's normal points from ``a`` towards ``b``."""

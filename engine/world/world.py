@@ -365,6 +365,7 @@ class World:
             self._characters.remove(thing)
             self._lists_changed()
             self._rigid.forget(thing)
+            self._character_touches.forget(thing)
             thing.detach()
         elif isinstance(thing, Sensor) and thing in self.sensors:
             self._sensor_set.remove(thing)

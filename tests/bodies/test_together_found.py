@@ -84,8 +84,6 @@ def test_a_fast_platform_does_not_carry_a_character_standing_on_a_crate_through_
         assert not crosses(start, hero.position, *SLOPE), (start, hero.position)
 
 
-@pytest.mark.xfail(strict=True, reason="removing a character makes the next step report `end` naming it, no "
-                                       "longer in the world (removing a crate reports nothing) (long run seed 58)")
 def test_removing_a_character_makes_no_event_name_it_afterwards():
     world = World()
     world.add_segments([(-400.0, 0.0)], [(400.0, 0.0)])
