@@ -376,6 +376,12 @@ class KinematicSet:
             state[following, PATH_DISTANCE] = distance
             target = points_along(legs, lengths, distance)
             state[following, VX:VY + 1] = (target - state[following, X:Y + 1]) / dt
+            placed = state[following, PLACED_AT_STEP] != 0.0
+            if placed.any():  # (game code put it off its path: back on it at once, as if it had been there, not
+                # swept across the level at thousands of px/s)
+                rows, back = following[placed], points_along(legs, lengths, distance - speeds * dt)[placed]
+                state[rows, PREVIOUS_X:PREVIOUS_Y + 1] = back
+                state[rows, VX:VY + 1] = (target[placed] - back) / dt
             state[following, X:Y + 1] = target
         free = np.ones(n, np.bool_)
         free[following] = False

@@ -39,9 +39,6 @@ def test_a_lift_coming_down_on_a_crate_does_not_push_it_through_the_floor(speed,
     assert crushed
 
 
-@pytest.mark.xfail(strict=True, reason="a platform on a path whose position is set flies back to its path in "
-                                       "one step (36,000 px/s), shoving or crushing what lies between "
-                                       "(long run seed 43, step 189)")
 @pytest.mark.parametrize("wall", [False, True])
 def test_setting_the_position_of_a_platform_on_a_path_does_not_fling_what_lies_between(wall):
     """Measured: the next step the lift is back on its path at (0, 34) with velocity (-36000, 240); the hero,
