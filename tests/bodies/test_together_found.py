@@ -1,7 +1,7 @@
 """What the randomised invariants (tests/physics/invariants.py, lifts carrying crates and characters, things
 removed and teleported mid-run) found broken, each cut down to a small scene. Those still broken are marked
-``xfail(strict=True)`` (a fix makes them pass, and then the mark must go); two were fixed on main while they
-were being found and stay as plain regression tests.
+``xfail(strict=True)`` (a fix makes them pass, and then the mark must go); the fixed ones stay as plain
+regression tests (each says which commit fixed it, or its reason was removed with the fix).
 """
 
 from __future__ import annotations
