@@ -150,7 +150,8 @@ class KinematicBody(MovingBody):
         self.velocity, self.angular_velocity = velocity, angular_velocity
         self._state[0, PLACED] = 0.0
         self.one_way = one_way
-        self._path = path
+        self._path: PlatformPath | None = None
+        self.path = path  # (checked)
         self.path_distance = path_distance
         self.user_data = user_data
         """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""

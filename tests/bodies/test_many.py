@@ -134,3 +134,8 @@ def test_adding_a_kinematic_body_twice_is_refused():
         world.add_kinematic(body)
     world.remove(body)
     World().add_kinematic(body)  # (out of the first world: free to join another)
+
+
+def test_a_path_that_is_not_a_platform_path_is_refused_naming_the_body():
+    with pytest.raises(WorldError, match="ferry.*PlatformPath"):
+        KinematicBody(PLANK, (0.0, 0.0), path=[(0.0, 0.0), (10.0, 0.0)], name="ferry")  # type: ignore[arg-type]
