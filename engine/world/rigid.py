@@ -381,11 +381,17 @@ class RigidBodySet:
         state = self._state[:count]
         moved = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
         carried, reach = kinematic.displacements(), self._table()[4]
+        # (Only the bodies and kinematic bodies that moved at least half a reach can pass each other: in most
+        # steps there are none.)
+        fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
+        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min()))
+        if not len(fast_bodies) and not len(fast_movers):
+            return
         boxes = self.boxes(0.0)
         swept = np.concatenate([np.minimum(boxes[:, :2], boxes[:, :2] - moved), np.maximum(boxes[:, 2:], boxes[:, 2:]
                                                                                             - moved)], axis=1)
         first: dict[int, tuple[float, CastHit, int]] = {}
-        for i, j in _mover_pairs(moved, reach, swept, carried, kinematic.boxes()):
+        for i, j in _mover_pairs((moved, fast_bodies, swept), (carried, fast_movers, kinematic.boxes()), reach):
             relative = (float(moved[i, 0] - carried[j, 0]), float(moved[i, 1] - carried[j, 1]))
             body, mover = self.bodies[i], kinematic.bodies[j]
             start = Transform((float(state[i, PREVIOUS_X]), float(state[i, PREVIOUS_Y])), body.angle)
@@ -424,14 +430,12 @@ class RigidBodySet:
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
 
-def _mover_pairs(moved: np.ndarray, reach: np.ndarray, body_boxes: np.ndarray, carried: np.ndarray,
-                 mover_boxes: np.ndarray) -> list[tuple[int, int]]:
-    """The (body, kinematic body) rows whose moves this step (``moved``, ``carried``: (n, 2) and (m, 2) px) differ
-    by at least the body's ``reach`` (px) and whose boxes over the step (``body_boxes``, ``mover_boxes``) meet,
-    ascending. Only the bodies and kinematic bodies that moved at least half a reach are looked at: in most steps
-    there are none."""
-    fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
-    fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min()))
+def _mover_pairs(bodies: tuple[np.ndarray, np.ndarray, np.ndarray], movers: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 reach: np.ndarray) -> list[tuple[int, int]]:
+    """The (body, kinematic body) rows whose moves this step differ by at least the body's ``reach`` (px) and
+    whose boxes over the step meet, ascending; of the pairs with a fast body or a fast kinematic body.
+    ``bodies`` and ``movers``: each group's moves ((n, 2) px), fast rows, and boxes over the step ((n, 4))."""
+    (moved, fast_bodies, body_boxes), (carried, fast_movers, mover_boxes) = bodies, movers
     pairs: set[tuple[int, int]] = set()
     if len(fast_bodies):
         first, second = touching_pairs(body_boxes[fast_bodies], mover_boxes)
