@@ -141,6 +141,22 @@ class RigidBodySet:
         self._changes = 0
         self._numbers = _Numbers()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy keeps (pickling, ``copy.deepcopy``: a search tries moves on copies of a world): the movers'
+        numbers and last ends by object, not by the ids of this process's objects; the caches are made again."""
+        state = dict(self.__dict__)
+        movers = {id(mover): mover for mover, _ in self._mover_numbers.values()}
+        movers.update((id(mover), mover) for mover in self._movers)
+        state["_mover_numbers"] = list(self._mover_numbers.values())
+        state["_mover_ends"] = [(movers[key], end) for key, end in self._mover_ends.items() if key in movers]
+        state["_body_table"], state["_shapes"], state["_shapes_key"] = None, None, ()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["_mover_numbers"] = {id(mover): (mover, number) for mover, number in state["_mover_numbers"]}
+        state["_mover_ends"] = {id(mover): end for mover, end in state["_mover_ends"]}
+        self.__dict__.update(state)
+
     # ---------------------------------------------------------------- reading
     @property
     def contacts(self) -> ContactSet:

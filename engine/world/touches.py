@@ -11,6 +11,7 @@ then: one touch must make one begin and one end).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,13 @@ class CharacterTouches:
     def watching(self) -> bool:
         """Whether some pair touched at the end of the last step (its end event is still to come)."""
         return bool(self._pairs)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy keeps the touching pairs by object (their keys are the ids of this process's objects)."""
+        return {"pairs": list(self._pairs.values())}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._pairs = {(id(a), id(b)): (a, b) for a, b in state["pairs"]}
 
     def forget(self, character: Character) -> None:
         """``character`` left the world: its touches are dropped, with no ``end`` event (as for a removed body)."""
