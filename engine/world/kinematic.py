@@ -81,8 +81,10 @@ class PlatformPath:
             raise WorldError(f"PlatformPath mode must be 'loop' or 'pingpong', got {self.mode!r}")
         self.points = pts  # type: ignore[assignment]
         legs = self._legs()
-        self._lengths = [math.dist(a, b) for a, b in legs]
-        self.length = sum(self._lengths)
+        lengths = [math.dist(a, b) for a, b in legs]
+        self.length = sum(lengths)
+        self._leg_table = np.array([(*a, *b, length) for (a, b), length in zip(legs, lengths)], dtype=np.float64)
+        self._leg_table.flags.writeable = False  # (shared by every caller of leg_table)
         if self.length <= 0.0:
             raise WorldError("PlatformPath has zero length: all its points coincide")
 
@@ -94,7 +96,7 @@ class PlatformPath:
 
     def leg_table(self) -> np.ndarray:
         """The path's legs in order, one row each: start x, y, end x, y and length (px)."""
-        return np.array([(*a, *b, length) for (a, b), length in zip(self._legs(), self._lengths)], dtype=np.float64)
+        return self._leg_table
 
     def position_at(self, distance: float) -> Vec2:
         """Point at ``distance`` pixels along the (repeating) path."""
@@ -303,6 +305,10 @@ class KinematicSet:
         """Each body's shape's box in its own frame (px)."""
         self._one_way = np.zeros((8, 2))
         """Each body's one-way direction (a unit vector; zero: solid from every side)."""
+        self._changes = 0
+        """How many times a body was added, removed or reshaped."""
+        self._boxes: tuple[tuple[int, int], np.ndarray] | None = None
+        """The last :meth:`boxes` and when they were made (:data:`PLACEMENTS` and :attr:`_changes`)."""
         self._paths: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
         :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
@@ -325,7 +331,7 @@ class KinematicSet:
         self._local_boxes[row] = tuple(body.shape.local_aabb)
         self._state[row, PLACED] = self._state[row, PLACED_AT_STEP] = 0.0
         self._one_way[row] = body.collider.one_way or (0.0, 0.0)
-        self._paths = None
+        self._paths, self._changes = None, self._changes + 1
         return body
 
     def remove(self, body: KinematicBody) -> None:
@@ -337,7 +343,7 @@ class KinematicSet:
             table[row:n] = table[row + 1:n + 1]
         for k in range(row, n):  # (in ascending order: each copies its old row, one below, to its new one)
             self.bodies[k].bind(self._state, k, self)
-        self._paths = None
+        self._paths, self._changes = None, self._changes + 1
 
     def paths_changed(self) -> None:
         """A body was given another path (or none)."""
@@ -360,6 +366,7 @@ class KinematicSet:
     def reshaped(self, body: KinematicBody) -> None:
         """``body`` has a new shape: its box in its own frame is made again."""
         self._local_boxes[self.bodies.index(body)] = tuple(body.shape.local_aabb)
+        self._changes += 1
 
     def advance(self, dt: float) -> None:
         """Move every body by its velocity, or along its path, over ``dt`` seconds (the world does this first in
@@ -398,11 +405,16 @@ class KinematicSet:
 
     def boxes(self) -> np.ndarray:
         """Each body's box (n, 4: min x, min y, max x, max y, px) where it is, grown over where it was before the
-        last step."""
-        n = len(self.bodies)
-        state = self._state[:n]
-        now, before = self._boxes_at(state[:, X:X + 3]), self._boxes_at(state[:, PREVIOUS_X:PREVIOUS_X + 3])
-        return np.concatenate([np.minimum(now[:, :2], before[:, :2]), np.maximum(now[:, 2:], before[:, 2:])], axis=1)
+        last step; made again only after a body was placed, moved, added, removed or reshaped (the characters'
+        gathers and the rigid step both ask in a step): shared, callers do not write it."""
+        key = (PLACEMENTS.count, self._changes)
+        if self._boxes is None or self._boxes[0] != key:
+            state = self._state[:len(self.bodies)]
+            now, before = self._boxes_at(state[:, X:X + 3]), self._boxes_at(state[:, PREVIOUS_X:PREVIOUS_X + 3])
+            boxes = np.concatenate([np.minimum(now[:, :2], before[:, :2]), np.maximum(now[:, 2:], before[:, 2:])],
+                                   axis=1)
+            self._boxes = (key, boxes)
+        return self._boxes[1]
 
     def _boxes_at(self, placements: np.ndarray) -> np.ndarray:
         """The bodies' boxes (px) placed at ``placements`` (n, 3: x, y, angle), as their shapes' ``aabb`` gives
