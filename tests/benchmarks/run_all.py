@@ -59,6 +59,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 HERE = Path(__file__).resolve().parent
@@ -532,13 +533,21 @@ def memory() -> str:
 
 
 # ------------------------------------------------------------------------------------------------ output
-def chart(points: dict[int, tuple[float, float]], path: Path) -> bool:
+def _pyplot() -> Any:
+    """matplotlib's pyplot drawing off screen, or ``None`` when matplotlib is not installed (no chart then)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def chart(points: dict[int, tuple[float, float]], path: Path) -> bool:
+    plt = _pyplot()
+    if plt is None:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(6, 3.2), dpi=110)
@@ -560,12 +569,8 @@ def chart(points: dict[int, tuple[float, float]], path: Path) -> bool:
 
 def crate_chart(points: CratePoints, path: Path) -> bool:
     """Median step cost against crate count, log-log, for the three engines: pyramids and falling piles."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = _pyplot()
+    if plt is None:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=110)
