@@ -27,8 +27,8 @@ the character up (the bug of Godot issue 9399 is a character falling through the
 
 Each :class:`Character` owns a :class:`Mover`, which makes its moves and keeps what it needs from one move to
 the next; it asks the character's :class:`~engine.types.Scene` what is around (the scene answers the common
-case, only the level's solid segments near, in one compiled call: ``Scene.move``, ``slide``, ``touching``,
-``first_hit``, ``probe``).
+case, only the level's solid segments near, in one compiled call each: ``Scene.slide``, ``touching``,
+``first_hit``).
 
 Units: pixels, seconds, radians. Frame: y-up world; ``up`` may be any unit vector.
 """
@@ -565,9 +565,6 @@ class Mover:
             box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
             swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                      box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
-            probed = ch.scene.probe(self, swept, ch.filter, tuple(ignore), position, d)
-            if probed is not None:  # only the level's solid segments near: gathered and swept in one compiled call
-                return probed[0]
             candidates = ch.scene.candidates(swept, ignore, ch.filter)
         compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
         if compiled is not None:  # only static solid segments around: the same hit in one compiled call
@@ -1063,15 +1060,11 @@ class Mover:
         )
         self._candidates = None
         was_on_floor = ch.on_floor
-        # Neither riding nor recovering, the move may be made in one compiled call (when only the level's solid
-        # segments are near); otherwise, or when that call cannot, step by step.
-        result = self._move_compiled(dt, position, reach) if carry == (0.0, 0.0) and not self._needs_recovery else None
-        if result is None:
-            self._gather_around(position, reach)
-            try:
-                result = self._move(dt, position, carry, riding, hits, came_from, reach)
-            finally:
-                self._candidates = self._touched = None
+        self._gather_around(position, reach)
+        try:
+            result = self._move(dt, position, carry, riding, hits, came_from, reach)
+        finally:
+            self._candidates = self._touched = None
         if ch.on_floor and not was_on_floor and ch.floor_collider is not None and ch.floor_normal is not None:
             floor = ch.floor_collider
             ch.step_events.append(ContactEvent("land", ch, floor.body if floor.body is not None else floor.segment,
@@ -1130,31 +1123,6 @@ class Mover:
             position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
             tuple(trail),
         )
-        ch.last_move = result
-        return result
-
-    def _move_compiled(self, dt: float, position: Vec2, reach: float) -> MoveResult | None:
-        """:meth:`_move` from ``position`` (gathering within ``reach`` px) in one compiled call
-        (``Scene.move``) when it need not ride or recover; ``None`` when that call cannot make it (bodies,
-        characters or one-way segments near, a step up or a V floor to try): nothing has changed then."""
-        ch = self.character
-        d, velocity, grounded, _ = self._wanted_move(dt)
-        moved = ch.scene.move(self, self._box_around(position, reach), ch.filter, (ch,), position, d, velocity,
-                              grounded)
-        if moved is None:
-            return None
-        hits, stops, slid_to, velocity, snapped_to, touching = moved
-        trail = [position, *stops]
-        if trail[-1] != slid_to:
-            trail.append(slid_to)
-        end = slid_to if snapped_to is None else snapped_to
-        if snapped_to is not None:
-            trail.append(snapped_to)
-        self._touch_solid(touching)
-        ch.position = end
-        ch.velocity = velocity
-        result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
-                            tuple(hits), tuple(trail))
         ch.last_move = result
         return result
 

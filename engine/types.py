@@ -21,7 +21,7 @@ from .geometry import AABB, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
-    "Gathered", "Moved", "MoverShapes", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "Slid",
+    "Gathered", "MoverShapes", "MovingBody", "Neighbour", "Scene", "SceneContact", "SceneHit", "Slid",
     "Touching", "WorldError",
     "require_nonnegative", "unit_or_none",
 ]
@@ -287,11 +287,6 @@ Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
 """A slide made in one call (``Scene.slide``): its hits, its stops, where it ended, the velocity it ended with,
 and what the character touches there (``None`` when not asked)."""
 
-Moved = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Vec2 | None, Touching]
-"""A whole move made in one call (``Scene.move``): the slide's hits and stops, where the slide ended, the end
-velocity, where it snapped down to the floor (``None``: no snap), what the character touches at the end."""
-
-
 class MoverShapes(Protocol):
     """What a scene's one-call mover queries read of the character's mover that asks: the character's shape,
     that shape grown by the skin (``cast_shape``, what the mover sweeps: reaching a hit leaves exactly ``skin``
@@ -310,7 +305,7 @@ class MoverShapes(Protocol):
 class Scene(Protocol):
     """What the character mover sees of the world: colliders near a box, casts and contacts against them; and
     the same questions asked the mover's way, answered in one call each when only the level's solid segments
-    are near (``slide``, ``move``, ``touching``, ``first_hit``, ``probe``: ``None`` means "ask me the general
+    are near (``slide``, ``touching``, ``first_hit``: ``None`` means "ask me the general
     way": bodies, characters or one-way colliders are near); and whether something holds a body against a push
     along a direction (``holds``: a crate on the floor against a push down)."""
 
@@ -336,13 +331,7 @@ class Scene(Protocol):
     def slide(self, mover: MoverShapes, position: Vec2, d: Vec2, velocity: Vec2, grounded: bool,
               candidates: Gathered | None, ignore: Iterable[object], touching: bool = False) -> Slid | None: ...
 
-    def move(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
-             position: Vec2, d: Vec2, velocity: Vec2, grounded: bool) -> Moved | None: ...
-
     def touching(self, mover: MoverShapes, position: Vec2, candidates: Gathered | None) -> Touching | None: ...
 
     def first_hit(self, mover: MoverShapes, position: Vec2, d: Vec2, candidates: Gathered | None,
                   ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...
-
-    def probe(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
-              position: Vec2, d: Vec2) -> tuple[SceneHit | None] | None: ...

@@ -230,42 +230,13 @@ class StaticGeometry:
         count = kernels().broad_phase.segments_in_box(*arguments)
         return arguments[2][:count].copy()  # (the gathered keep it: not a view of the reused array)
 
-    def move_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon, mover: np.ndarray,
-                   skin: float, snap_length: float, step_height: float, start: Vec2, d: Vec2, velocity: Vec2,
-                   grounded: bool, stops_out: np.ndarray, touched_out: np.ndarray) -> tuple | None:
-        """A character's whole move among the segments in ``box`` whose filters touch ``query``, in one compiled
-        call: :func:`~engine.world.kernels.mover.move_among_segments`' answer (``shape``: the character's
-        skin-grown cast shape; ``mover``: its :func:`~engine.world.kernels.mover.mover_constants`). ``None`` when
-        the grid or the shape cannot be queried compiled."""
-        gather = self.kernel_query(box, query, shape)
-        if gather is None:
-            return None
-        table = self.table_of(shape)
-        return kernels().mover.move_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
-            *gather, table.rows, table.core, mover, skin, snap_length, step_height, start[0], start[1], d[0], d[1],
-            velocity[0], velocity[1], grounded, stops_out, touched_out)
-
-    def first_hit_among(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon,
-                        constants: np.ndarray, start: Vec2, d: Vec2) -> tuple | None:
-        """A probe's first hit among the segments in ``box`` whose filters touch ``query``, in one compiled call:
-        :func:`~engine.world.kernels.mover.first_hit_among_segments`' answer (``shape``: the skin-grown cast shape,
-        ``constants``: its character's :func:`~engine.world.kernels.mover.mover_constants`). ``None`` as
-        :meth:`move_among`."""
-        gather = self.kernel_query(box, query, shape)
-        if gather is None:
-            return None
-        table = self.table_of(shape)
-        return kernels().mover.first_hit_among_segments(  # type: ignore[no-any-return, call-arg]  # (numba's typing of a star call)
-            *gather, table.rows, table.core, constants, start[0], start[1], d[0], d[1])
-
-    def kernel_query(self, box: Sequence[float], query: CollisionFilter, shape: RoundedPolygon | None = None
-                         ) -> tuple[Any, ...] | None:
+    def kernel_query(self, box: Sequence[float], query: CollisionFilter) -> tuple[Any, ...] | None:
         """The arguments of :func:`~engine.world.kernels.broad_phase.segments_in_box` for ``box`` (min_x, min_y,
         max_x, max_y, px) and ``query`` (the filters checked unless the query and every segment have the default
-        one): the level's arrays, the query, the array the segments go into. ``None`` when the grid or the (polygon)
-        ``shape`` cannot be queried compiled."""
+        one): the level's arrays, the query, the array the segments go into. ``None`` when the grid cannot be queried
+        compiled."""
         scratch = self._level_now()[2]
-        if not scratch.usable or shape is not None and shape.count < 3:
+        if not scratch.usable:
             return None
         check = not (query is DEFAULT_FILTER and self._filter_arrays is None)
         scratch.box[0, 0], scratch.box[0, 1], scratch.box[0, 2], scratch.box[0, 3] = box

@@ -33,9 +33,8 @@ from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_su
     contact_from_sum, minkowski_difference, shape_cast
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
-    Moved, MoverShapes, Neighbour, SceneContact, SceneHit, Slid, Touching, Vec2, WorldError,
+    MoverShapes, Neighbour, SceneContact, SceneHit, Slid, Touching, Vec2, WorldError,
 )
-from .kernels.layout import DONE
 from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
@@ -704,39 +703,6 @@ class World:
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
         return hits, trail, end, end_velocity, touched if touching else None
 
-    def move(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
-             position: Vec2, d: Vec2, velocity: Vec2, grounded: bool) -> Moved | None:
-        """A character's whole move in one compiled call (gather in ``box`` with filter ``query``, ``ignore``:
-        itself; slide its skin-grown cast shape by ``d`` from ``position``; what its own shape touches; a
-        grounded walk's snap down; see :func:`~engine.world.kernels.mover.move_among_segments`), when only the
-        level's segments are near (:meth:`_only_segments_near`) and the move needs no step up and no V floor:
-        (hits, stops, where the slide ended, the end velocity, where it snapped down to (``None``: it did not),
-        what it touches at the end). ``None`` otherwise: the mover makes it the usual way."""
-        if not self._only_segments_near(box, query, ignore):
-            return None
-        stops_out, touched_out = self._slide_out
-        config = mover.config
-        answer = self.static.move_among(box, query, mover.cast_shape, self._mover_constants(mover), config.skin,
-                                        config.snap_length, config.step_height, position, d, velocity, grounded,
-                                        stops_out, touched_out)
-        if answer is None or answer[0] != DONE:
-            return None
-        _, count, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped = answer
-        hits, trail, slid_to, end_velocity, touched = self._slid(
-            None, (count, slid_x, slid_y, vx, vy, floor, wall, ceiling, 0, overlapped), stops_out, touched_out)
-        return hits, trail, slid_to, end_velocity, (px, py) if snapped else None, touched
-
-    def _only_segments_near(self, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...]) -> bool:
-        """Whether a gather in ``box`` with filter ``query``, ignoring ``ignore``, finds the level's segments
-        only, all of them (no kinematic or rigid body, no character the filter touches, in the box; no static
-        segment ignored): what the one-call kernels gather for themselves."""
-        for x in ignore:
-            if isinstance(x, Collider) and x.segment >= 0:
-                return False  # (a static segment ignored: the usual way leaves it out)
-        crowd = (self._crowd or self._crowd_now()) if len(self._characters) >= _CROWD else None
-        return not (self._movers_may_answer(query, ignore, crowd)
-                    and self._near_movers(AABB(*box), ignore, query, crowd))
-
     def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
               ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
         """A compiled slide's ``answer`` (:func:`~engine.world.kernels.mover.slide_touch`'s, with its stops
@@ -813,21 +779,6 @@ class World:
         if k < 0:
             return (None,)
         return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
-
-    def probe(self, mover: MoverShapes, box: Sequence[float], query: CollisionFilter, ignore: tuple[object, ...],
-              position: Vec2, d: Vec2) -> tuple[SceneHit | None] | None:
-        """:meth:`first_hit` with its gather (in ``box``, with filter ``query``, ``ignore``: the prober) in the
-        same compiled call, for a probe outside a move (a controller's), when only the level's segments are near
-        (:meth:`_only_segments_near`). ``None`` otherwise: the probe gathers and casts the usual way."""
-        if not self._only_segments_near(box, query, ignore):
-            return None
-        answer = self.static.first_hit_among(box, query, mover.cast_shape, self._mover_constants(mover), position, d)
-        if answer is None or answer[0] != DONE:
-            return None
-        _, segment, f, hx, hy, nx, ny, inside = answer
-        if segment < 0:
-            return (None,)
-        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment), inside),)
 
     def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
                        candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -953,18 +904,9 @@ def _mover_stages(package: Any) -> Iterator[str]:
     yield from package.mover.compile_steps()
     static = StaticGeometry()
     static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
-    hero = RoundedPolygon.box(10.0, 16.0, 2.0)
-    box = (-12.0, 0.0, 12.0, 40.0)
-    gather = static.kernel_query(box, DEFAULT_FILTER, hero)
+    gather = static.kernel_query((-12.0, 0.0, 12.0, 40.0), DEFAULT_FILTER)
     assert gather is not None
     package.broad_phase.segments_in_box(*gather)
-    table = static.table_of(hero)
-    mover = package.mover
-    constants = mover.mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
-                                      (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
-    mover.move_among_segments(*gather, table.rows, table.core, constants, 0.5, 10.0, 8.0, 0.0, 20.0, 0.0, -1.0,
-                              0.0, -1.0, True, np.zeros((4, 9)), np.zeros((3, 6)))
-    mover.first_hit_among_segments(*gather, table.rows, table.core, constants, 0.0, 20.0, 0.0, -10.0)
     yield "level grid"
 
 

@@ -7,7 +7,6 @@ contacts: the same floats, colliders, order.
 """
 
 import math
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -240,11 +239,18 @@ def test_the_compiled_floor_choice_takes_the_most_level_of_floors_equally_near_t
     assert chosen[0] == (0.0, 1.0) and chosen[-1] != (0.0, 1.0)  # the flat floor, then the ramp
 
 
+def hills_world() -> World:
+    """Ground with 45- and 30-degree ramps up and down, a step, a low ceiling and a ledge overhead."""
+    world = World()
+    world.add_chain([(-400, 0), (-200, 0), (-160, 40), (-100, 40), (-60, 0), (40, 0), (110, 40), (180, 40),
+                     (180, 46), (260, 46), (330, 0), (500, 0), (500, -40), (-400, -40)], radius=1.0, closed=True)
+    world.add_segments([(-20.0, 30.0), (200.0, 78.0)], [(30.0, 30.0), (240.0, 78.0)], radius=1.0)
+    return world
+
+
 def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
     if not compiled:
         monkeypatch.setattr(World, "_sum_rows", lambda *args: None)
-        monkeypatch.setattr(World, "move", lambda *args: None)
-        monkeypatch.setattr(World, "probe", lambda *args: None)
     config = MoverConfig()
     walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (float(x), 60.0), config))
                for x in range(-150, 150, 37)]
@@ -260,111 +266,18 @@ def crowd_run(world: World, compiled: bool, monkeypatch) -> list[tuple]:
     return trace
 
 
-@pytest.mark.parametrize("seed, bodies", [(1, True), (4, True), (2, False), (5, False)])
+@pytest.mark.parametrize("seed, bodies", [(1, True), (4, True), (2, False), (5, False), (None, False)])
 def test_characters_move_the_same_with_and_without_the_compiled_queries(seed, bodies, monkeypatch):
     """The compiled casts, contacts and slides (without bodies around, whole slides run compiled) against the
-    mover's scalar way, step by step: the same positions, velocities and flags, bit for bit."""
-    compiled = crowd_run(random_world(seed, with_bodies=bodies), True, monkeypatch)
-    reference = crowd_run(random_world(seed, with_bodies=bodies), False, monkeypatch)
+    mover's scalar way, step by step: the same positions, velocities and flags, bit for bit, on random levels
+    and on one of ramps, a step, a low ceiling and a ledge (``seed`` None)."""
+    def world() -> World:
+        return hills_world() if seed is None else random_world(seed, with_bodies=bodies)
+
+    compiled = crowd_run(world(), True, monkeypatch)
+    reference = crowd_run(world(), False, monkeypatch)
     assert compiled == reference
     assert len({trace[0][0] for trace in compiled[-1:]}) >= 1 and compiled[0] != compiled[-1]
-
-
-def hills_world() -> World:
-    """Ground with 45- and 30-degree ramps up and down, a step, a low ceiling and a ledge overhead."""
-    world = World()
-    world.add_chain([(-400, 0), (-200, 0), (-160, 40), (-100, 40), (-60, 0), (40, 0), (110, 40), (180, 40),
-                     (180, 46), (260, 46), (330, 0), (500, 0), (500, -40), (-400, -40)], radius=1.0, closed=True)
-    world.add_segments([(-20.0, 30.0), (200.0, 78.0)], [(30.0, 30.0), (240.0, 78.0)], radius=1.0)
-    return world
-
-
-def whole_move_run(world: World, in_one_call: bool, apart: bool, monkeypatch) -> tuple[list[tuple], Counter]:
-    """Walkers with three configs running back and forth and jumping for 300 steps (``apart``: passing through
-    each other, else bumping into each other): each step's positions, velocities, flags, normals, hits and
-    paths; and how the moves were made."""
-    made: Counter = Counter()
-    one_call = World.move
-
-    def counted(self, *args):
-        moved = one_call(self, *args) if in_one_call else None
-        made["one call" if moved is not None else "step by step"] += 1
-        made["snapped in one call"] += moved is not None and moved[4] is not None
-        return moved
-
-    monkeypatch.setattr(World, "move", counted)
-    configs = [MoverConfig(), MoverConfig(stop_on_slope=False, constant_speed_on_slopes=False, snap_length=4.0),
-               MoverConfig(step_height=0.0, skin=1.0)]
-    filter = CollisionFilter(group=-1) if apart else DEFAULT_FILTER
-    walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (float(x), 30.0),
-                                             configs[k % 3], filter=filter)) for k, x in enumerate(range(-380, 480, 45))]
-    trace = []
-    for step in range(300):
-        for k, ch in enumerate(walkers):
-            vy = 480.0 if (step + 13 * k) % 70 == 0 and ch.on_floor else ch.velocity[1] - 1800.0 / 60.0
-            ch.velocity = (200.0 if (step // 50 + k) % 2 else -170.0, vy)
-        world.step(1.0 / 60.0)
-        trace.append(tuple((ch.position, ch.velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal,
-                            ch.wall_normal, ch.last_move.path,
-                            [(h.fraction, h.normal, h.collider.segment, h.started_inside) for h in ch.last_move.hits])
-                           for ch in walkers))
-    monkeypatch.undo()
-    return trace, made
-
-
-@pytest.mark.parametrize("seed, apart", [(None, True), (None, False), (1, True), (2, False), (3, True)])
-def test_a_whole_move_in_one_compiled_call_is_the_move_made_step_by_step(seed, apart, monkeypatch):
-    """Moves made in one compiled call (World.move: gather, slide, contacts, snap down) against the
-    same moves made step by step with the compiled queries, on a level of ramps, a step, a low ceiling and a
-    ledge, and on random levels, with walkers that pass through each other or bump: the same positions,
-    velocities, flags, normals, hits and paths, bit for bit. Many moves take the one call (most when no other
-    walker can be near), snaps down ramps among them."""
-    world = (lambda: hills_world()) if seed is None else (lambda: random_world(seed))
-    in_one_call, made = whole_move_run(world(), True, apart, monkeypatch)
-    step_by_step, made_by_steps = whole_move_run(world(), False, apart, monkeypatch)
-    assert in_one_call == step_by_step
-    assert made_by_steps["one call"] == 0
-    assert made["one call"] > (0.6 if apart else 0.3) * (made["one call"] + made["step by step"])
-    if seed is None:
-        assert made["snapped in one call"] > 10
-        assert any(hits for frame in in_one_call for *_, hits in frame)  # walls and ceilings run into
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_probe_gathered_and_swept_in_one_call_hits_what_the_usual_probe_hits(seed, monkeypatch):
-    """Character.cast outside a move (a controller's probe: gathered and swept in one compiled call when only
-    the level's solid segments are near) against the same probe gathered and swept the usual way: the same
-    hit (fraction, point, normal, segment, started inside) or none, bit for bit, on random levels, with a
-    one-way segment and a kinematic box among them (those probes take the usual way)."""
-    world = random_world(seed, with_bodies=True)
-    world.add_segments([(-80.0, 60.0)], [(80.0, 60.0)], radius=1.0, one_way=(0.0, 1.0))
-    prober = world.add_character(RoundedPolygon.box(10, 16, radius=2), (0.0, 300.0))
-    rng = np.random.default_rng(seed)
-    calls = Counter()
-    one_call = World.probe
-
-    def counted(self, *args):
-        probed = one_call(self, *args)
-        calls["one call" if probed is not None else "usual"] += 1
-        return probed
-
-    def usual(*args):
-        return None
-
-    answers = {}
-    for way in (counted, usual):
-        monkeypatch.setattr(World, "probe", way)
-        rng = np.random.default_rng(seed)
-        found = []
-        for _ in range(400):
-            prober.position = tuple(rng.uniform(-220, 220, 2).tolist())
-            hit = prober.cast(tuple((rng.normal(0, 40, 2) * rng.choice([0.05, 1.0])).tolist()))
-            found.append(None if hit is None else (hit.fraction, hit.point, hit.normal, hit.collider.segment,
-                                                   hit.collider.kind, hit.started_inside))
-        answers[way] = found
-    assert answers[counted] == answers[usual]
-    assert calls["one call"] > 200 and calls["usual"] > 0
-    assert sum(hit is not None for hit in answers[counted]) > 40
 
 
 @pytest.mark.parametrize("seed", range(4))

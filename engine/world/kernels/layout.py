@@ -98,13 +98,6 @@ ONE_WAY_DEPTH = 2.0
 """Pixels: how deep in a one-way segment a crate may be found, besides what its speed brought it this step, and
 still be held (a resting crate sinks a little under a load; one deeper came through from the other side)."""
 
-DONE, ROWS_NOT_BUILT, ONE_WAY_NEAR, MAY_CLIMB, MAY_STAND_IN_A_V = 0, -1, -2, -3, -4
-"""What :func:`move_among_segments` and :func:`first_hit_among_segments` answer first: the move or probe is
-made, or why it was not (the mover then makes it the usual way, from the start: a gathered segment's sum row is
-not built yet, a one-way segment is near, a grounded walk ran into a wall (a step up may follow) or two walls
-and no floor are touched (a V may hold it))."""
-
-
 # ----------------------------------------------------------------------------------------- bundles
 # (Defined here, with no numba about, so that Python makes them the same way whether the kernels run compiled or
 # as plain Python: numba types a named tuple by its class.)

@@ -14,11 +14,10 @@ The sums are polygon cores (3+ vertices: a segment grown by a polygon character)
 table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
 with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
 
-The mover's own entry points (what ``World`` calls for ``Scene.slide``, ``touching``, ``first_hit``, ``move`` and
-``probe``) are four, each reading the character's constants from one array (:func:`mover_constants`):
-:func:`slide_touch` (a slide, and what the character touches where it ended; by nothing: what it touches),
-:func:`first_hit`, and the same two with their gather in the call, :func:`move_among_segments` (a whole move)
-and :func:`first_hit_among_segments` (a probe).
+The mover's own entry points (what ``World`` calls for ``Scene.slide``, ``touching`` and ``first_hit``) are two,
+each reading the character's constants from one array (:func:`mover_constants`): :func:`slide_touch` (a slide,
+and what the character touches where it ended; by nothing: what it touches) and :func:`first_hit`. The mover
+makes its moves from these in Python (``engine.character.Mover``): one route, whatever is near.
 
 Units: pixels. Normals point from the segment towards the moving shape (against the motion).
 """
@@ -30,18 +29,14 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .broad_phase import filter_values_touch, gather_in_box
+from .broad_phase import filter_values_touch
 from .compile import helper, kernel
 from .layout import (
-    DONE, MAY_CLIMB, MAY_STAND_IN_A_V, ONE_WAY_NEAR, ROWS_NOT_BUILT, SUM_COUNT, SUM_FIRST_VERTEX,
-    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, Level, sum_row_width,
+    SUM_COUNT, SUM_FIRST_VERTEX, SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
 )
 
-__all__ = ["DONE", "SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "first_hit",
-           "first_hit_among_segments", "move_among_segments", "mover_constants", "py_hypot", "slide_touch",
-           "sum_row_width", "thousandths"]
-
-
+__all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "first_hit",
+           "mover_constants", "py_hypot", "slide_touch", "sum_row_width", "thousandths"]
 
 _ON_SURFACE = 1e-9
 """Pixels: as ``engine.geometry.queries._ON_SURFACE``."""
@@ -602,105 +597,6 @@ def boxes_near(boxes, filters, min_x, min_y, max_x, max_y, category, mask, group
         found[count] = i
         count += 1
     return count
-
-
-
-
-@kernel
-def move_among_segments(level_arrays, query, found_out, table, core, mover, skin, snap_length, step_height, px, py,
-                        dx, dy, vx, vy, grounded, stops_out, touched_out):
-    """A character's whole move when nothing but the level's solid segments can be near it and it neither
-    rides nor recovers: its gather of ``level``'s segments for ``query`` (see
-    :func:`~.broad_phase.segments_in_box`), its slide by (dx, dy) px from (px, py) with
-    velocity (vx, vy) px/s and what it touches after it (:func:`_slide_touch`, ``mover``: its
-    :func:`mover_constants`), and a grounded walk's snap down onto the floor within ``snap_length`` px
-    (``skin``: the gap a floor may be away and still be stood on) with what it touches there; then a floor
-    stood on stops the fall. As ``Mover._move`` makes it, bit for bit. Returns (:data:`DONE` or why
-    not, the number of stops, where the slide ended x, y, the end position x, y (after the snap) and velocity
-    x, y, whether it snapped, whether there is a floor, a wall, a ceiling, whether a contact overlapped deeper
-    than the slop after the slide or the snap).
-    The stops and contacts go into ``stops_out`` and ``touched_out`` as :func:`_slide_touch` puts them,
-    with segment indices in their first column rather than places among the gathered ones."""
-    segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
-    if usable != DONE:
-        return _not_moved(usable, px, py, vx, vy)
-    ux, uy, floor_limit = mover[5], mover[6], mover[7]
-    stops, px, py, vx, vy, floor, wall, ceiling, walls, overlapped = _slide_touch(
-        table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, True, stops_out, touched_out)
-    if grounded and step_height > 0:
-        for j in range(stops):
-            if _surface(stops_out[j, CAST_NORMAL_X], stops_out[j, CAST_NORMAL_Y], ux, uy, floor_limit) == 1:
-                return _not_moved(MAY_CLIMB, px, py, vx, vy)
-    if not floor and walls >= 2:
-        return _not_moved(MAY_STAND_IN_A_V, px, py, vx, vy)
-    snapped, slid_x, slid_y = False, px, py
-    hovering = floor and touched_out[0, CONTACT_SEPARATION] > skin + 1e-6  # a floor seen by the probe, not touched
-    if grounded and (hovering or not floor) and vx * ux + vy * uy <= _MOVER_EPS and snap_length > 0:
-        sx, sy = -ux * snap_length, -uy * snap_length
-        cast_box = (mover[1], mover[2], mover[3], mover[4])
-        k, f, _, _, nx, ny, _ = _first_blocking(table, segments, core, mover[0], cast_box, px, py, sx, sy, mover[9],
-                                                mover[18])
-        if k >= 0 and _surface(nx, ny, ux, uy, floor_limit) == 0:
-            px, py = px + sx * f, py + sy * f
-            snapped = True
-            found, floor_at, wall_at, ceiling_at, walls, overlapping = _touch_sums(
-                table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux,
-                uy, floor_limit, mover[17], mover[18])
-            if floor_at < 0 and walls >= 2:
-                return _not_moved(MAY_STAND_IN_A_V, px, py, vx, vy)
-            overlapped = overlapped or overlapping
-            places = (floor_at, wall_at, ceiling_at)
-            for slot in range(3):
-                if places[slot] >= 0:
-                    touched_out[slot] = found[places[slot]]
-            floor, wall, ceiling = floor_at >= 0, wall_at >= 0, ceiling_at >= 0
-    if floor:
-        vu = vx * ux + vy * uy
-        if vu < 0:
-            vx, vy = vx - ux * vu, vy - uy * vu
-    for j in range(stops):
-        stops_out[j, CAST_ROW] = segments[int(stops_out[j, CAST_ROW])]
-    flags = (floor, wall, ceiling)
-    for slot in range(3):
-        if flags[slot]:
-            touched_out[slot, CONTACT_ROW] = segments[int(touched_out[slot, CONTACT_ROW])]
-    return DONE, stops, slid_x, slid_y, px, py, vx, vy, snapped, floor, wall, ceiling, overlapped
-
-
-@helper
-def _not_moved(why, px, py, vx, vy):
-    """:func:`move_among_segments`' answer when it made no move: why not, and where and how fast the character
-    is (as it was)."""
-    return why, 0, px, py, px, py, vx, vy, False, False, False, False, False
-
-
-@kernel
-def first_hit_among_segments(level_arrays, query, found_out, table, core, mover, ox, oy, tx, ty):
-    """A probe's gather (as :func:`move_among_segments`') and :func:`first_hit` among the segments gathered,
-    in one call, when nothing but the level's segments can be near. Returns (:data:`DONE`, or
-    :data:`ROWS_NOT_BUILT` or :data:`ONE_WAY_NEAR` when the probe must be made the usual way) followed by
-    :func:`first_hit`'s answer with the segment itself in place of its place among the gathered ones."""
-    segments, usable = _solid_rows_gathered(Level(*level_arrays), query, found_out, table, core)
-    if usable != DONE:
-        return usable, -1, 0.0, 0.0, 0.0, 0.0, 0.0, False
-    k, f, hx, hy, nx, ny, inside = first_hit(table, segments, core, mover, ox, oy, tx, ty)
-    return DONE, -1 if k < 0 else segments[k], f, hx, hy, nx, ny, inside
-
-
-@helper
-def _solid_rows_gathered(level, query, found_out, table, core):
-    """:func:`~.broad_phase.segments_in_box`' segments (the first of ``found_out``), and :data:`DONE` when each is
-    solid (not one-way) and has a usable row in ``table`` (built, a polygon of 3 to ``len(core) + 2`` vertices),
-    else :data:`ONE_WAY_NEAR` or :data:`ROWS_NOT_BUILT`."""
-    count = gather_in_box(level, query, found_out)
-    segments = found_out[:count]
-    largest = core.shape[0] + 2
-    for s in segments:
-        if level.one_way[s, 0] != 0.0 or level.one_way[s, 1] != 0.0:
-            return segments, ONE_WAY_NEAR
-        if not 3.0 <= table[s, SUM_COUNT] <= largest:
-            return segments, ROWS_NOT_BUILT
-    return segments, DONE
 
 
 def compile_steps() -> Iterator[str]:
