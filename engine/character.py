@@ -347,6 +347,11 @@ setattr(Character, "shape", property(attrgetter("_shape"), Character._reshape,  
 
 
 # ------------------------------------------------------------------------------------------------ helpers
+_GATHER_SPARE = 32.0
+"""Pixels: a move gathers the level's segments this much farther out than it needs, and the next moves take them
+again while they need no more (a step's walk is a few pixels)."""
+
+
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return a[0] * b[0] + a[1] * b[1]
 
@@ -471,8 +476,8 @@ class Mover:
     owns one (made with it); it reads and sets the character's public state and asks the character's scene
     (:class:`~engine.types.Scene`) what is around."""
 
-    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery", "_touched",
-                 "cast_shape", "character", "config", "shape")
+    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_last_gathered", "_needs_recovery",
+                 "_touched", "cast_shape", "character", "config", "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -486,6 +491,9 @@ class Mover:
         ``MoverConfig.touch_margin`` away)."""
         self._candidates: Gathered | None = None
         """What this move gathered around the character (``None`` between moves)."""
+        self._last_gathered: Gathered | None = None
+        """The last gather around the character, whose static segments the next may take again (see
+        ``Scene.candidates``' ``kept``)."""
         self._touched: tuple[Vec2, Gathered | None, Touching] | None = None
         """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
         the answer); see :meth:`_slide`."""
@@ -992,7 +1000,9 @@ class Mover:
     def _gather_around(self, position: Vec2, reach: float) -> None:
         """Add to this move's candidates everything within ``reach`` px of the shape at ``position``."""
         ch = self.character
-        found = ch.scene.candidates(self._box_around(position, reach), (ch,), ch.filter)
+        found = ch.scene.candidates(self._box_around(position, reach), (ch,), ch.filter, self._last_gathered,
+                                    _GATHER_SPARE)
+        self._last_gathered = found
         self._candidates = found if self._candidates is None else self._candidates.extended(found)
 
     def _box_around(self, position: Vec2, reach: float) -> tuple[float, float, float, float]:

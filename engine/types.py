@@ -228,11 +228,14 @@ class Gathered:
     as neighbours with their places (``others``), and the Minkowski-sum rows the compiled queries built for
     them (``rows``, per moving core). :meth:`neighbours` lists them all, in order, as ``World.gather`` does."""
 
-    __slots__ = ("_static_neighbour", "count", "one_way", "others", "rows", "segments", "static_places")
+    __slots__ = ("_static_neighbour", "count", "one_way", "others", "rows", "segments", "static_places", "static_key")
 
     def __init__(self, segments: Any, others: list[Neighbour] | None, one_way: bool,
                  static_neighbour: Callable[[int], Neighbour]) -> None:
         self.segments = segments
+        self.static_key: tuple[object, ...] | None = None
+        """What the static segments were gathered for (the scene's own key: level, filter, box), so that a later
+        gather inside the same box may take them again (``World.candidates``' ``kept``); ``None``: never."""
         self.static_places: list[int] | None = None
         """Places of the segments in the gathered order (``None``: the first ``len(segments)``)."""
         self.others: list[tuple[int, Neighbour]] = list(enumerate(others, start=len(segments))) if others else []
@@ -315,7 +318,8 @@ class Scene(Protocol):
                filter: CollisionFilter | None = None) -> list[Neighbour]: ...
 
     def candidates(self, box: Sequence[float], ignore: Iterable[object] = (),
-                   filter: CollisionFilter | None = None) -> Gathered: ...
+                   filter: CollisionFilter | None = None, kept: Gathered | None = None,
+                   spare: float = 0.0) -> Gathered: ...
 
     def cast(self, shape: RoundedPolygon, xf: Transform, translation: Sequence[float], ignore: Iterable[object] = (),
              candidates: list[Neighbour] | Gathered | None = None) -> list[SceneHit]: ...

@@ -173,6 +173,15 @@ class _StandingBodies:
 
 
 @lru_cache(maxsize=16)
+def _holds(key: tuple[object, ...] | None, level: object, query: CollisionFilter, box: Sequence[float]) -> bool:
+    """Whether static segments gathered for ``key`` (``World.candidates``: level, filter, box) hold every segment
+    a gather in ``box`` with filter ``query`` on ``level`` would find."""
+    if key is None or key[0] is not level or key[1] != query:
+        return False
+    _, _, min_x, min_y, max_x, max_y = key
+    return min_x <= box[0] and min_y <= box[1] and box[2] <= max_x and box[3] <= max_y  # type: ignore[operator]
+
+
 def _open_filters(count: int) -> np.ndarray:
     """``count`` rows of a filter that touches every query (all categories, no group), for
     :func:`~engine.world.kernels.mover.boxes_near`'s box test alone (shared: never written). The bodies' own
@@ -462,26 +471,48 @@ class World:
         :meth:`candidates`, which the queries answer faster)."""
         return self.candidates(box, ignore, filter).neighbours()
 
-    def candidates(self, box: Sequence[float], ignore: Iterable[object] = (), filter: CollisionFilter | None = None
-                   ) -> Gathered:
+    def candidates(self, box: Sequence[float], ignore: Iterable[object] = (), filter: CollisionFilter | None = None,
+                   kept: Gathered | None = None, spare: float = 0.0) -> Gathered:
         """:meth:`gather`'s answer kept for the compiled queries: the static segments as indices (found in one
         compiled call over the broad phase's grid), the rest as neighbours. ``box``: an :class:`AABB` or any
-        (min_x, min_y, max_x, max_y) in px."""
+        (min_x, min_y, max_x, max_y) in px.
+
+        A caller that gathers again and again around something moving (the mover, every step) passes its last
+        answer as ``kept`` and a ``spare`` margin (px): the static segments are then gathered in ``box`` grown by
+        ``spare`` and taken again, with the rows the compiled queries built for them, while later boxes stay
+        inside that grown box (same filter, same level, no static segment ignored). The segments are then a
+        superset of those in ``box``, in the same (ascending) order: every query answers the same. Bodies and
+        characters are gathered afresh each time."""
         query = filter or DEFAULT_FILTER
         static = self.static
-        segments = static.segments_in(box, query)
         if not isinstance(ignore, tuple):
-            ignore = tuple(ignore)  # (looked through twice below)
-        for x in ignore:
-            if isinstance(x, Collider) and x.segment >= 0:  # static segments ignored: left out
-                dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
-                segments = segments[~np.isin(segments, dropped)]
-                break
+            ignore = tuple(ignore)  # (looked through more than once below)
+        if any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):  # static segments ignored: left out
+            dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
+            segments = static.segments_in(box, query)
+            gathered = self._gathered_with(box, ignore, query, segments[~np.isin(segments, dropped)])
+        elif kept is not None and _holds(kept.static_key, static.broadphase, query, box):
+            gathered = self._gathered_with(box, ignore, query, kept.segments, kept)
+        else:
+            grown = (box[0] - spare, box[1] - spare, box[2] + spare, box[3] + spare) if spare > 0.0 else box
+            gathered = self._gathered_with(box, ignore, query, static.segments_in(grown, query))
+            gathered.static_key = (static.broadphase, query, *grown)
+        return gathered
+
+    def _gathered_with(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter,
+                       segments: np.ndarray, kept: Gathered | None = None) -> Gathered:
+        """:meth:`candidates`' answer of these static ``segments`` (those of ``kept``, with its rows and key)
+        and the bodies and characters near ``box``."""
+        static = self.static
         crowd = (self._crowd or self._crowd_now()) if len(self._characters) >= _CROWD else None
+        found = None
         if self._movers_may_answer(query, ignore, crowd):
             found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query, crowd)
+        if kept is None:
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
-        return Gathered(segments, None, static.has_one_way(segments), static.neighbour)
+        gathered = Gathered(segments, found, kept.one_way, static.neighbour)
+        gathered.rows, gathered.static_key = kept.rows, kept.static_key
+        return gathered
 
     def _movers_may_answer(self, query: CollisionFilter, ignore: tuple[object, ...], crowd: _CrowdBoxes | None) -> bool:
         """Whether a gather with filter ``query`` ignoring ``ignore`` may find something other than static

@@ -7,6 +7,7 @@ contacts: the same floats, colliders, order.
 """
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -471,11 +472,11 @@ def test_gathers_while_characters_move_find_the_rigid_bodies_a_fresh_look_finds(
     compared = []
     candidates = World.candidates
 
-    def checked(self, box, ignore=(), filter=None):
-        answer = candidates(self, box, ignore, filter)
+    def checked(self, box, ignore=(), filter=None, kept=None, spare=0.0):
+        answer = candidates(self, box, ignore, filter, kept, spare)
         if self._standing is not None:
             standing, self._standing = self._standing, None
-            fresh = candidates(self, box, ignore, filter)
+            fresh = candidates(self, box, ignore, filter, kept, spare)
             self._standing = standing
             assert answer.neighbours() == fresh.neighbours()
             compared.append(sum(n.collider.body in world.bodies for n in fresh.neighbours()))
@@ -487,3 +488,32 @@ def test_gathers_while_characters_move_find_the_rigid_bodies_a_fresh_look_finds(
         runners[1].velocity = (-260.0, -40.0)
         world.step(1 / 60)
     assert len(compared) > 400 and sum(1 for found in compared if found) > 100
+
+
+@pytest.mark.parametrize("seed, bodies", [(3, True), (6, False), (None, False)])
+def test_moves_that_take_their_last_gathers_segments_again_move_as_with_fresh_gathers(seed, bodies, monkeypatch):
+    """A mover gathers the level's segments with room to spare and takes them again while its moves stay inside
+    (World.candidates' ``kept``): walkers running, jumping and bumping on random levels (with crates, platforms
+    and a one-way segment) and on the ramps-and-ledge level move bit for bit as when every move gathers afresh;
+    and most moves do take them again."""
+    def world() -> World:
+        built = hills_world() if seed is None else random_world(seed, with_bodies=bodies)
+        built.add_segments([(-60.0, 50.0)], [(60.0, 50.0)], radius=1.0, one_way=(0.0, 1.0))
+        return built
+
+    candidates = World.candidates
+    taken = Counter()
+
+    def counted(self, box, ignore=(), filter=None, kept=None, spare=0.0):
+        answer = candidates(self, box, ignore, filter, kept, spare)
+        if spare > 0.0:  # (a move's gather; recovery's spot checks and probes gather afresh)
+            taken["again" if kept is not None and answer.segments is kept.segments else "fresh"] += 1
+        return answer
+
+    monkeypatch.setattr(World, "candidates", counted)
+    again = crowd_run(world(), True, monkeypatch)
+    monkeypatch.setattr(World, "candidates", lambda self, box, ignore=(), filter=None, kept=None, spare=0.0:
+                        candidates(self, box, ignore, filter))
+    fresh = crowd_run(world(), True, monkeypatch)
+    assert again == fresh
+    assert taken["again"] > 4 * taken["fresh"], taken
