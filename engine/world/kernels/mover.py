@@ -316,7 +316,8 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
             continue
         j = count
         while j > 0 and out[j - 1, CAST_FRACTION] > fraction:  # insertion sort: stable, and hits are few
-            out[j] = out[j - 1]
+            for c in range(7):  # (column by column: a whole-row copy costs numba seconds of compiling)
+                out[j, c] = out[j - 1, c]
             j -= 1
         out[j, CAST_ROW], out[j, CAST_FRACTION], out[j, CAST_POINT_X], out[j, CAST_POINT_Y] = k, fraction, px, py
         out[j, CAST_NORMAL_X], out[j, CAST_NORMAL_Y], out[j, CAST_INSIDE] = nx, ny, 1.0 if inside else 0.0
@@ -553,7 +554,8 @@ def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded,
     places = (floor, wall, ceiling)
     for slot in range(3):
         if places[slot] >= 0:
-            touched_out[slot] = found[places[slot]]
+            for c in range(touched_out.shape[1]):  # (column by column, as in cast_sums)
+                touched_out[slot, c] = found[places[slot], c]
     return stops.shape[0], px, py, vx, vy, floor >= 0, wall >= 0, ceiling >= 0, walls, overlapping
 
 
