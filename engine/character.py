@@ -573,7 +573,8 @@ class Mover:
             box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
             swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                      box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
-            candidates = ch.scene.candidates(swept, ignore, ch.filter)
+            candidates = self._last_gathered = ch.scene.candidates(swept, ignore, ch.filter, self._last_gathered,
+                                                                   _GATHER_SPARE)
         compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
         if compiled is not None:  # only static solid segments around: the same hit in one compiled call
             return compiled[0]
