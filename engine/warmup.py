@@ -114,6 +114,13 @@ class BackgroundWarmUp:
         """Whether it has finished: the compiled kernels run (unless :attr:`error` is set)."""
         return self._thread is None or not self._thread.is_alive()
 
+    def wait(self) -> BaseException | None:
+        """Block until it has finished (a program about to end lets the compile it started fill the cache rather
+        than leave it half done); returns :attr:`error`."""
+        if self._thread is not None:
+            self._thread.join()
+        return self.error
+
     @property
     def playable(self) -> bool:
         """Whether physics may step now (at once when the plain kernels run meanwhile)."""

@@ -26,7 +26,7 @@ import os
 import sys
 from pathlib import Path
 
-from engine import first_start, warm_up
+from engine import BackgroundWarmUp, first_start
 from engine.level.level import LevelError
 
 from .data import find_level
@@ -59,15 +59,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def headless(args: argparse.Namespace) -> int:
+    # A first start compiles the kernels in a background process while the run plays on the same kernels as
+    # plain Python (the same numbers), from before the level is opened (opening it builds the world).
+    warming = BackgroundWarmUp() if first_start() else None
+    if warming is not None:
+        print("compiling the physics kernels in the background (first start only); playing meanwhile",
+              file=sys.stderr, flush=True)
     try:
         session = Session.open(find_level(args.level))
         segments = read_input(args.input) if args.input else []
     except (LevelError, InputError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if first_start():  # (one line, then the compile: minutes of CPU once per machine, a second afterwards)
-        print("compiling the physics kernels (first start only; later starts load them)", file=sys.stderr, flush=True)
-        warm_up()
     inputs = frames_of(segments)
     recorder = Recorder() if args.record else None
     trace = args.trace.open("w") if args.trace else None
@@ -88,6 +91,10 @@ def headless(args: argparse.Namespace) -> int:
         screenshot(session, args.screenshot)
     state = "goal reached" if session.complete else "running"
     print(f"{args.frames} steps, {session.pickups} pickups, {session.deaths} deaths, {state}")
+    failed = warming.wait() if warming is not None else None  # (the cache filled for the next start)
+    if failed is not None:
+        print(f"ledgekit: the physics kernels could not be compiled: {failed}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -2,6 +2,7 @@
 [--screenshot]."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,22 @@ def test_the_command_line_itself(tmp_path):
                            "--trace", str(trace)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert len(trace.read_text().splitlines()) == 10
+
+
+def test_a_first_start_says_so_once_and_leaves_the_kernels_prepared(tmp_path):
+    """A first start (no stamp in a fresh cache folder) prints one line and ends with the kernels prepared (it
+    plays on them as plain Python while a background process prepares the compiled ones): the next start is no
+    first start and prints nothing; both runs write the same trace."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), ARCADE_HEADLESS="1")
+    runs = []
+    for name in ("first", "second"):
+        trace = tmp_path / f"{name}.jsonl"
+        done = subprocess.run([sys.executable, "-m", "game", "--headless", "--level", str(DEMO), "--frames", "120",
+                               "--input", str(ROOT / "tests" / "game" / "demo_to_goal.json"), "--trace", str(trace)],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        runs.append((done.stderr, trace.read_text()))
+    first, second = runs
+    assert first[0].count("compiling the physics kernels") == 1 and "first start only" in first[0], first[0]
+    assert "compiling" not in second[0], second[0]
+    assert first[1] == second[1] and len(first[1].splitlines()) == 120
