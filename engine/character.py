@@ -313,6 +313,11 @@ class Character:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
         return self._mover.move(dt)
 
+    def ride_body_stood_on(self) -> None:
+        """Called by ``World.step`` after the rigid bodies moved: standing on one (a crate), go where the floor
+        point went this step (the next move does not ride that motion again)."""
+        self._mover.ride_body_stood_on()
+
 
 PLACEMENTS = Tally()
 """How many times any character's ``position``, ``shape`` or ``filter`` has been set: a world keeps its
@@ -471,8 +476,8 @@ class Mover:
     owns one (made with it); it reads and sets the character's public state and asks the character's scene
     (:class:`~engine.types.Scene`) what is around."""
 
-    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery", "_touched",
-                 "cast_shape", "character", "config", "shape")
+    __slots__ = ("_came_from", "_candidates", "_carried", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery",
+                 "_touched", "cast_shape", "character", "config", "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -489,6 +494,9 @@ class Mover:
         self._touched: tuple[Vec2, Gathered | None, Touching] | None = None
         """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
         the answer); see :meth:`_slide`."""
+        self._carried: tuple[Any, Transform] | None = None
+        """The rigid body stood on and where it ended the step that carried the character already
+        (:meth:`ride_body_stood_on`): the next move does not ride that same motion again."""
         self._came_from: Vec2 | None = None
         """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
         it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
@@ -694,6 +702,47 @@ class Mover:
         share = impulse / ch.config.mass
         return (vx + nx * share, vy + ny * share)
 
+    def ride_body_stood_on(self) -> None:
+        """After the rigid bodies moved this step: a character standing on one goes where its floor point went
+        (a slide, ignoring that body), so that it stands on the crate where the crate is now, not where it was
+        (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step). The
+        next move does not ride that motion again."""
+        ch = self.character
+        floor = ch.floor_collider
+        if not ch.on_floor or floor is None or floor.kind is not BodyKind.DYNAMIC or ch.world is None:
+            return
+        body = floor.body
+        position = ch.position
+        carry = body.displacement_of(self._floor_point or position)
+        self._carried = (body, body.transform)
+        if carry == (0.0, 0.0):
+            return
+        if ch.config is not self.config:
+            self.grow_cast_shape()
+        self._gather_around(position, math.hypot(*carry) + ch.config.skin + ch.config.touch_margin + 4.0)
+        try:
+            end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
+            end = self._stand_clear_of(body, end)
+        finally:
+            self._candidates = self._touched = None
+        if self._floor_point is not None:
+            self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
+        ch.position = end
+
+    def _stand_clear_of(self, body: Any, position: Vec2) -> Vec2:
+        """Where the character carried to ``position`` stands clear of the body it rides: pushed out along the
+        contact's normal when the body turned (or rose past the floor point) into it, as far as nothing else
+        stops it (against a ceiling it stays; the next move's recovery reports it crushed)."""
+        ch = self.character
+        cfg = ch.config
+        contact = ch.scene.contact_with(ch.shape, Transform(position), body.collider, 0.0)
+        if contact is None or contact.separation >= -cfg.penetration_slop:
+            return position
+        push = -contact.separation + cfg.skin
+        nx, ny = contact.normal
+        end, _ = self._slide(position, (nx * push, ny * push), (0.0, 0.0), False, [], ignore=(body.collider,))
+        return end
+
     def _recover(self, position: Vec2, came_from: Vec2 | None) -> Vec2:
         """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
         sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
@@ -779,8 +828,8 @@ class Mover:
 
     def _deepest_overlap(self, position: Vec2) -> tuple[SceneContact, Vec2, float] | None:
         """The deepest overlap recovery must resolve, with the direction and distance to push the character
-        (rigid bodies, one-ways passed through and one-way platforms that were already inside the character
-        before moving are not its business)."""
+        (rigid bodies neither stood on nor held from the far side, one-ways passed through and one-way platforms
+        that were already inside the character before moving are not its business)."""
         ch = self.character
         cfg = ch.config
         worst: tuple[SceneContact, Vec2, float] | None = None
@@ -788,8 +837,11 @@ class Mover:
             if contact.separation >= -cfg.penetration_slop:
                 continue
             collider = contact.collider
-            if collider.kind is BodyKind.DYNAMIC or (collider.one_way is not None and collider.body is None):
-                continue  # the solver pushes rigid bodies out of us; inside a static one-way we are passing through
+            if collider.kind is BodyKind.DYNAMIC and collider.body is not ch.platform:
+                if not ch.scene.holds(collider.body, (-contact.normal[0], -contact.normal[1])):
+                    continue  # the solver pushes it out of us (not one held from the far side, nor the one we ride)
+            elif collider.one_way is not None and collider.body is None:
+                continue  # inside a static one-way we are passing through
             push = (contact.normal, -contact.separation + cfg.skin)
             if collider.kind is BodyKind.KINEMATIC:
                 swept = self._swept_push(collider, position)
@@ -1052,6 +1104,9 @@ class Mover:
         ch.step_events = []
         riding = ch.platform if ch.on_floor else None
         carry = riding.displacement_of(self._floor_point or position) if riding is not None else (0.0, 0.0)
+        carried, self._carried = self._carried, None
+        if carried is not None and carried[0] is riding and carried[1] == riding.transform:
+            carry = (0.0, 0.0)  # (the world carried it along with that motion after its body step already)
 
         # Everything this step can touch, gathered once: the shape's box grown by every distance it may
         # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),

@@ -20,13 +20,13 @@ from ..bodies import (
     ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
-from ..types import ContactEvent, WorldError
+from ..types import BodyKind, ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
     Level, Shapes,
 )
 from .static import StaticGeometry
@@ -367,6 +367,9 @@ class RigidBodySet:
             placed = last_ends.get(id(ch), (begin, 0.0)) != (begin, 0.0)
             rows[j, MOVER_MOVING] = 1.0 if placed or ch.velocity != (0.0, 0.0) else 0.0
             rows[j, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+            floor = ch.floor_collider
+            if ch.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC and floor.body.owner is self:
+                rows[j, MOVER_STANDS_ON] = 1 + next(k for k, body in enumerate(self.bodies) if body is floor.body)
             ends[id(ch)] = (ch.position, 0.0)
         self._mover_ends = ends
         return rows
@@ -396,11 +399,14 @@ class RigidBodySet:
         count = len(self.bodies)
         state = self._state[:count]
         moved = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
-        carried, reach = kinematic.displacements(), self._table()[4]
-        # (Only the bodies and kinematic bodies that moved at least half a reach can pass each other: in most
-        # steps there are none.)
+        carried = kinematic.displacements()
+        # (A body closing on a kinematic body by more than the speculative distance in a step may not have met it
+        # in the solve, and one deeper than ``crush_depth`` in it is let through: swept from there on, or its
+        # reach when that is smaller. Only the bodies and kinematic bodies that moved at least half that can pass
+        # each other: in most steps there are none.)
+        reach = np.minimum(self._table()[4], cfg.speculative_distance)
         fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
-        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min()))
+        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min(initial=np.inf)))
         if not len(fast_bodies) and not len(fast_movers):
             return
         boxes = self.boxes(0.0)

@@ -10,7 +10,7 @@ from engine.bodies import RigidBody
 from engine.geometry import RoundedPolygon
 from engine.platformer import PlatformerController, PlatformerInput
 from engine.types import WorldError
-from engine.world import KinematicBody, World
+from engine.world import KinematicBody, PlatformPath, World
 from tests.character.levels import DT, HERO, standing_y, tiled_floor
 
 CRATE = RoundedPolygon.box(16, 16, radius=1)
@@ -346,6 +346,49 @@ def test_a_hero_riding_a_crate_on_a_rising_lift_with_nothing_above_is_not_crushe
     assert crushed == []
     assert crate.position[1] == pytest.approx(lift.position[1] + 6.0 + 16.0, abs=1.0)
     assert hero.position[1] > crate.position[1]  # (still on top)
+
+
+def _hero_in_crate(world: World, hero, crate: RigidBody) -> float:
+    """How deep (px) the hero's shape is inside the crate's (0 when apart)."""
+    inside = [-c.separation for c in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,))
+              if c.collider.body is crate]
+    return max([0.0, *inside])
+
+
+@pytest.mark.parametrize("motion", ["up", "down", "pingpong"])
+@pytest.mark.parametrize("speed", [30.0, 200.0, 500.0, 800.0])
+def test_a_hero_standing_on_a_crate_on_a_lift_rides_it_without_sinking_in(motion, speed):
+    """Measured before (the hero carried by what the crate did the step before): up to 12.9 px inside the crate
+    rising at 800 px/s, 5.5 px going down, 25 px on a ping-pong lift, 3 ``crushed`` events at 200 px/s ping-pong
+    and the crate left 142 px under the lift."""
+    world = World()
+    tiled_floor(world, range(-10, 10))  # (the level: x -320..320, its top at y 0)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 40.0 if motion != "down" else 500.0)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, lift.position[1] + 6.0 + 17.0 + 0.5)))
+    hero = world.add_character(HERO, (0.0, crate.position[1] + 17.0 + 18.0 + 1.0))
+    controller = PlatformerController(hero)
+    idle = PlatformerInput()
+    for _ in range(30):
+        controller.update(idle, DT)
+        world.step(DT)
+    if motion == "pingpong":
+        lift.path = PlatformPath([(0.0, 40.0), (0.0, 400.0)], speed, "pingpong")
+    else:
+        lift.velocity = (0.0, speed if motion == "up" else -speed)
+    deepest, crushed = 0.0, []
+    for _ in range(int(3.0 / DT)):
+        if (motion == "up" and lift.position[1] > 600.0) or (motion == "down" and lift.position[1] < 60.0):
+            lift.velocity = (0.0, 0.0)
+        controller.update(idle, DT)
+        world.step(DT)
+        deepest = max(deepest, _hero_in_crate(world, hero, crate))
+        crushed += [e for e in world.events if e.kind == "crushed"]
+    assert deepest <= 1.0
+    assert crushed == []
+    for thing in (hero, crate):  # (in the level, over its floor: not thrown out at a reversal)
+        assert abs(thing.position[0]) < 320.0 and thing.position[1] > 0.0
+    if motion != "pingpong":  # (a reversal at 500 px/s and more throws them up, and they may come down apart)
+        assert hero.position[1] > crate.position[1]
 
 
 @pytest.mark.parametrize("speed", [60.0, 300.0])  # (600 and 1200 px/s: 3.7 and 15 px still, not yet held)
