@@ -476,8 +476,8 @@ class Mover:
     owns one (made with it); it reads and sets the character's public state and asks the character's scene
     (:class:`~engine.types.Scene`) what is around."""
 
-    __slots__ = ("_came_from", "_candidates", "_carried", "_dropping", "_floor_gap", "_floor_point", "_needs_recovery",
-                 "_touched", "cast_shape", "character", "config", "shape")
+    __slots__ = ("_came_from", "_candidates", "_carried", "_dropping", "_ended_at", "_floor_gap", "_floor_point",
+                 "_needs_recovery", "_touched", "cast_shape", "character", "config", "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -494,6 +494,9 @@ class Mover:
         self._touched: tuple[Vec2, Gathered | None, Touching] | None = None
         """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
         the answer); see :meth:`_slide`."""
+        self._ended_at: Vec2 | None = None
+        """Where the character was when its mover last put it (``None``: not yet): one found elsewhere at the next
+        move was put there by game code (``position`` set) and recovers from any overlap first."""
         self._carried: tuple[Any, Transform] | None = None
         """The rigid body stood on and where it ended the step that carried the character already
         (:meth:`ride_body_stood_on`): the next move does not ride that same motion again."""
@@ -727,7 +730,7 @@ class Mover:
             self._candidates = self._touched = None
         if self._floor_point is not None:
             self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
-        ch.position = end
+        ch.position = self._ended_at = end
 
     def _stand_clear_of(self, body: Any, position: Vec2) -> Vec2:
         """Where the character carried to ``position`` stands clear of the body it rides: pushed out along the
@@ -759,9 +762,11 @@ class Mover:
             collider, (nx, ny), push = swept
             self._gather_around((px, py), push + cfg.skin)  # (a fast body's push may go beyond what the move gathered)
             moved = self._push_by((px, py), collider, (nx, ny), push)
-            if moved is None:
+            if moved is not None:
+                px, py = moved
+            elif not self._inside_the_level((px, py)):
                 return self._crushed_at((px, py), collider, (nx, ny), push)
-            px, py = moved
+            # (else spawned or put inside the level: out of it first, below; then the body's push, or the crush)
         cores: list[_Core] | None = None  # found only once an overlap is: a free character pays nothing
         for _ in range(cfg.recovery_iterations):
             found = self._deepest_overlap((px, py))
@@ -879,6 +884,16 @@ class Mover:
             return False
         before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
         return before is None or before.separation >= -cfg.penetration_slop
+
+    def _inside_the_level(self, position: Vec2) -> bool:
+        """Whether the character at ``position`` overlaps a solid static segment deeper than ``penetration_slop``."""
+        ch = self.character
+        slop = ch.config.penetration_slop
+        for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=self._candidates):
+            collider = contact.collider
+            if collider.kind is BodyKind.STATIC and collider.one_way is None and contact.separation < -slop:
+                return True
+        return False
 
     def _overlap_depth(self, position: Vec2, gathered: bool = True) -> float:
         """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
@@ -1099,6 +1114,8 @@ class Mover:
         if cfg is not self.config:  # (a config set since: another skin, maybe)
             self.grow_cast_shape()
         position = ch.position
+        if self._ended_at is not None and position != self._ended_at and not self._needs_recovery:
+            self._came_from, self._needs_recovery = self._ended_at, True  # (placed by game code: as a teleport)
         ch.previous_position = position
         came_from, self._came_from = self._came_from, position
         ch.step_events = []
@@ -1179,7 +1196,7 @@ class Mover:
             vu_after = velocity[0] * ux + velocity[1] * uy
             if vu_after < 0:
                 velocity = (velocity[0] - ux * vu_after, velocity[1] - uy * vu_after)
-        ch.position = position
+        ch.position = self._ended_at = position
         ch.velocity = velocity
         result = MoveResult(
             position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),
@@ -1206,7 +1223,7 @@ class Mover:
         if snapped_to is not None:
             trail.append(snapped_to)
         self._touch_solid(touching)
-        ch.position = end
+        ch.position = self._ended_at = end
         ch.velocity = velocity
         result = MoveResult(end, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform,
                             tuple(hits), tuple(trail))
