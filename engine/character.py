@@ -313,10 +313,11 @@ class Character:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
         return self._mover.move(dt)
 
-    def ride_body_stood_on(self) -> None:
+    def after_bodies_moved(self) -> None:
         """Called by ``World.step`` after the rigid bodies moved: standing on one (a crate), go where the floor
-        point went this step (the next move does not ride that motion again)."""
-        self._mover.ride_body_stood_on()
+        point went this step (the next move does not ride that motion again); out of a crate that a lift or the
+        level pushed into it."""
+        self._mover.after_bodies_moved()
 
 
 PLACEMENTS = Tally()
@@ -499,7 +500,7 @@ class Mover:
         move was put there by game code (``position`` set) and recovers from any overlap first."""
         self._carried: tuple[Any, Transform] | None = None
         """The rigid body stood on and where it ended the step that carried the character already
-        (:meth:`ride_body_stood_on`): the next move does not ride that same motion again."""
+        (:meth:`after_bodies_moved`): the next move does not ride that same motion again."""
         self._came_from: Vec2 | None = None
         """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
         it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
@@ -705,46 +706,64 @@ class Mover:
         share = impulse / ch.config.mass
         return (vx + nx * share, vy + ny * share)
 
-    def ride_body_stood_on(self) -> None:
+    def after_bodies_moved(self) -> None:
         """After the rigid bodies moved this step: a character standing on one goes where its floor point went
         (a slide, ignoring that body), so that it stands on the crate where the crate is now, not where it was
-        (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step). The
-        next move does not ride that motion again."""
+        (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step); the
+        next move does not ride that motion again. Then it gets out of the bodies it overlaps
+        (:meth:`_clear_of_bodies`)."""
         ch = self.character
-        floor = ch.floor_collider
-        if not ch.on_floor or floor is None or floor.kind is not BodyKind.DYNAMIC or ch.world is None:
-            return
-        body = floor.body
-        position = ch.position
-        carry = body.displacement_of(self._floor_point or position)
-        self._carried = (body, body.transform)
-        if carry == (0.0, 0.0):
+        if ch.world is None:
             return
         if ch.config is not self.config:
             self.grow_cast_shape()
+        floor = ch.floor_collider
+        position = end = ch.position
+        carry = (0.0, 0.0)
+        if ch.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+            body = floor.body
+            carry = body.displacement_of(self._floor_point or position)
+            self._carried = (body, body.transform)
         self._gather_around(position, math.hypot(*carry) + ch.config.skin + ch.config.touch_margin + 4.0)
         try:
-            end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
-            end = self._stand_clear_of(body, end)
+            if carry != (0.0, 0.0):
+                assert floor is not None
+                end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
+            end = self._clear_of_bodies(end)
         finally:
             self._candidates = self._touched = None
+        if end == position:
+            return
         if self._floor_point is not None:
             self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
         ch.position = self._ended_at = end
 
-    def _stand_clear_of(self, body: Any, position: Vec2) -> Vec2:
-        """Where the character carried to ``position`` stands clear of the body it rides: pushed out along the
-        contact's normal when the body turned (or rose past the floor point) into it, as far as nothing else
-        stops it (against a ceiling it stays; the next move's recovery reports it crushed)."""
+    def _clear_of_bodies(self, position: Vec2) -> Vec2:
+        """Where the character at ``position`` stands clear of the rigid bodies it overlaps (the solve treats it as
+        immovable, but lets through a body it rides, one held from the far side, one carried by a lift past its
+        corner, and leaves soft contacts a little deep): pushed out along each contact's normal, deepest first,
+        as far as nothing else stops it (against a ceiling it stays; the next move's recovery reports it
+        crushed)."""
         ch = self.character
         cfg = ch.config
-        contact = ch.scene.contact_with(ch.shape, Transform(position), body.collider, 0.0)
-        if contact is None or contact.separation >= -cfg.penetration_slop:
-            return position
-        push = -contact.separation + cfg.skin
-        nx, ny = contact.normal
-        end, _ = self._slide(position, (nx * push, ny * push), (0.0, 0.0), False, [], ignore=(body.collider,))
-        return end
+        for _ in range(cfg.recovery_iterations):
+            worst: SceneContact | None = None
+            for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,),
+                                             candidates=self._candidates):
+                collider = contact.collider
+                if collider.kind is not BodyKind.DYNAMIC or contact.separation >= -cfg.penetration_slop:
+                    continue
+                if worst is None or contact.separation < worst.separation:
+                    worst = contact
+            if worst is None:
+                break
+            push = -worst.separation + cfg.skin
+            nx, ny = worst.normal
+            end, _ = self._slide(position, (nx * push, ny * push), (0.0, 0.0), False, [], ignore=(worst.collider,))
+            if end == position:
+                break
+            position = end
+        return position
 
     def _recover(self, position: Vec2, came_from: Vec2 | None) -> Vec2:
         """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a

@@ -26,7 +26,8 @@ from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS,
+    SPECULATIVE, STATIC,
     Level, Shapes,
 )
 from .static import StaticGeometry
@@ -251,7 +252,7 @@ class RigidBodySet:
         row = next(k for k, other in enumerate(self.bodies) if other is body)
         ints, floats = self._ints, self._floats
         return bool(kernels().rigid_step.held_against(ints, floats, len(ints), len(self.bodies), row,
-                                                      float(direction[0]), float(direction[1])))
+                                                      float(direction[0]), float(direction[1]), -math.inf))
 
     def boxes(self, pad: float) -> np.ndarray:
         """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
@@ -306,6 +307,8 @@ class RigidBodySet:
             self._renumber_movers(movers)
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
         mover_rows = self._mover_rows(kinematic, characters, dt, static_friction)
+        if len(kinematic):
+            settings = _reaching_kinematic_steps(settings, mover_rows[:len(kinematic)], dt)
         return (self.body_state, self._shapes_with(movers, k), static.kernel_level_arrays(), mover_rows, self._ints,
                 self._floats, params, settings)
 
@@ -424,8 +427,9 @@ class RigidBodySet:
         held_against = kernels().rigid_step.held_against
         ints, floats = self._ints, self._floats
         for i, (f, hit, j) in first.items():
-            if held_against(ints, floats, len(ints), count, i, *hit.normal):
-                continue  # (held from the far side: the kinematic body crushes it, the step said so)
+            closing = float(carried[j, 0] * hit.normal[0] + carried[j, 1] * hit.normal[1])  # (px, into the body)
+            if held_against(ints, floats, len(ints), count, i, *hit.normal, closing if closing > 0.0 else -math.inf):
+                continue  # (held from the far side, or nearer than the push: the kinematic body crushes it)
             relative = moved[i] - carried[j]
             f -= min(f, cfg.linear_slop / math.hypot(*relative))  # (just short of the surface)
             state[i, X:X + 2] = state[i, PREVIOUS_X:PREVIOUS_X + 2] + f * moved[i] + (1.0 - f) * carried[j]
@@ -450,6 +454,19 @@ class RigidBodySet:
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+
+
+def _reaching_kinematic_steps(settings: np.ndarray, rows: np.ndarray, dt: float) -> np.ndarray:
+    """The step's ``settings`` with contacts gathered (speculatively) as far as the fastest kinematic body of
+    ``rows`` moves this step, when that is farther than the speculative distance: a lift pressing a stack 10 px
+    a step must see the ceiling 7 px above the top crate to know the stack is held (see
+    :func:`~engine.world.kernels.rigid_step._held_against`), or it presses the crates into each other."""
+    step = float(np.hypot(rows[:, MOVER_VX], rows[:, MOVER_VX + 1]).max()) * dt
+    if step <= settings[SPECULATIVE]:
+        return settings
+    reaching = settings.copy()
+    reaching[SPECULATIVE] = step
+    return reaching
 
 
 def _mover_pairs(bodies: tuple[np.ndarray, np.ndarray, np.ndarray], movers: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -547,7 +564,7 @@ def compile_stages(k: Any) -> Iterator[str]:
                             np.zeros(len(state), np.bool_))
     yield "sleep"
     ints, floats = k.rigid_step.step(*args)[1:3]
-    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
     yield "rigid step"
 
 

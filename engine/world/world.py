@@ -414,7 +414,8 @@ class World:
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
             events.extend(self._rigid.step(self.static, self._kinematic, self._characters, self.gravity,
                                            self.physics, self.static_friction, dt))
-            self._ride_bodies()
+            if self._characters:
+                self._ride_bodies()
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
             events.extend(self._sensor_set.sense([*self._characters, *self.bodies], self._boxes_for_sensors()))
         return events
@@ -450,12 +451,20 @@ class World:
 
     def _ride_bodies(self) -> None:
         """Characters standing on rigid bodies go where those went in this step's rigid step (they moved before
-        it, riding what the bodies did the step before: a step late, on a crate riding a lift they sank into it)."""
+        it, riding what the bodies did the step before: a step late, on a crate riding a lift they sank into it);
+        those a body overlaps get out of it (:meth:`~engine.character.Character.after_bodies_moved`). Only
+        the characters on a body or whose boxes meet a body's are asked."""
+        characters = self._characters
+        boxes = np.array([ch.aabb() for ch in characters], dtype=np.float64)
+        bodies = self._rigid.boxes(0.0)
+        meet = ((boxes[:, None, 0] <= bodies[None, :, 2]) & (boxes[:, None, 2] >= bodies[None, :, 0])
+                & (boxes[:, None, 1] <= bodies[None, :, 3]) & (boxes[:, None, 3] >= bodies[None, :, 1]))
+        near: list[bool] = np.any(meet, axis=1).tolist()
         dynamic = BodyKind.DYNAMIC
-        for character in self._characters:
+        for character, meets in zip(characters, near):
             floor = character.floor_collider
-            if character.on_floor and floor is not None and floor.kind is dynamic:
-                character.ride_body_stood_on()
+            if meets or (character.on_floor and floor is not None and floor.kind is dynamic):
+                character.after_bodies_moved()
 
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and

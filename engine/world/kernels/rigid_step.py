@@ -200,11 +200,11 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached):
 
 
 @kernel
-def held_against(ints, floats, count, body_count, body, nx, ny):
+def held_against(ints, floats, count, body_count, body, nx, ny, gap):
     """:func:`_held_against` for a caller outside the step (the sweep against kinematic bodies): whether the
     contacts ``ints``, ``floats`` (the first ``count``) hold ``body`` (of ``body_count``) from moving along
-    (``nx``, ``ny``), touching."""
-    return _held_against(ints, floats, count, body, nx, ny, -np.inf, np.zeros(body_count, np.bool_))
+    (``nx``, ``ny``), touching or nearer than ``gap`` px (-inf: touching only)."""
+    return _held_against(ints, floats, count, body, nx, ny, gap, np.zeros(body_count, np.bool_))
 
 
 @kernel
