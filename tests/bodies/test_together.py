@@ -433,3 +433,32 @@ def test_a_lift_coming_down_on_a_hero_standing_on_a_crate_crushes_the_hero(speed
     assert crushed and crushed[0] == (hero, lift)  # (the rules kill the player)
     assert deepest <= 1.0  # (not pressed into the crate the floor holds)
     assert crate.position == pytest.approx((0.0, REST_Y), abs=1.0)
+
+
+# ------------------------------------------------------------------ D5 a hero between crates pushed together
+@pytest.mark.parametrize("speed", [60.0, 300.0, 800.0])
+def test_a_hero_between_two_crates_that_platforms_push_together_is_the_one_crushed(speed):
+    """Two ping-pong walls push a crate each towards the hero standing between them, until there is no room
+    for him. Measured before: only ``crushed(crate, wall)`` events (the rules never killed the player)."""
+    world = World()
+    tiled_floor(world, range(-10, 10))
+    hero = world.add_character(HERO, (0.0, standing_y(0.0)))
+    crates = [world.add_body(RigidBody(CRATE, (x, REST_Y))) for x in (-40.0, 40.0)]
+    walls = [world.add_kinematic(KinematicBody(RoundedPolygon.box(6, 30), (x, 34.0))) for x in (-150.0, 150.0)]
+    controller = PlatformerController(hero)
+    _run_with(controller, world, 20)
+    for wall, x in zip(walls, (-150.0, 150.0)):
+        wall.path = PlatformPath([(x, 34.0), (x * 40.0 / 150.0, 34.0)], speed, "pingpong")  # (inner faces 34 px out)
+    crushed = []
+    for _ in range(int(3.0 / DT)):
+        _run_with(controller, world, 1)
+        crushed += [e for e in world.events if e.kind == "crushed"]
+    assert crushed and crushed[0].a is hero and crushed[0].b in crates
+    for thing in (hero, *crates):
+        assert abs(thing.position[0]) < 320.0 and thing.position[1] > 0.0
+
+
+def _run_with(controller: PlatformerController, world: World, steps: int) -> None:
+    for _ in range(steps):
+        controller.update(PlatformerInput(), DT)
+        world.step(DT)
