@@ -386,8 +386,8 @@ class World:
 
     # ---------------------------------------------------------------- stepping
     def step(self, dt: float) -> None:
-        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies,
-        then sensors. ``events`` holds what happened."""
+        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies (and
+        the characters standing on them go where they went), then sensors. ``events`` holds what happened."""
         if not (math.isfinite(dt) and dt > 0):
             raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
         self._stepping = True
