@@ -244,6 +244,71 @@ def test_a_heavier_character_pushes_a_lighter_one_at_the_speed_the_masses_give()
     assert second - first == pytest.approx(20.5, abs=1.0)  # side by side, the skin apart: pushed, not rammed
 
 
+@pytest.mark.parametrize("second_first", [False, True])
+@pytest.mark.parametrize("ratio", [0.5, 1.0, 2.0])
+def test_a_sliding_crate_shoves_a_resting_one_at_the_speed_the_masses_give(ratio, second_first):
+    """Momentum is shared whatever the order the crates were added in: 300 px/s into a crate of ``ratio`` times
+    its mass leaves both at 300 / (1 + ratio) px/s (no gravity, no friction to the level)."""
+    world = World(gravity=(0.0, 0.0))
+    specs = [(-60.0, 1.0, 300.0), (0.0, ratio, 0.0)]
+    made = [world.add_body(RigidBody(CRATE, (x, 0.0), velocity=(v, 0.0), density=d))
+            for x, d, v in (specs[::-1] if second_first else specs)]
+    moving, resting = made[::-1] if second_first else made
+    _run(world, 1.0)
+    expected = 300.0 / (1.0 + ratio)
+    assert moving.velocity[0] == pytest.approx(expected, rel=0.01)
+    assert resting.velocity[0] == pytest.approx(expected, rel=0.01)
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_a_character_and_a_crate_of_its_mass_driven_at_each_other_stand_off(crate_first):
+    """A crate driven by game code (its velocity set every step, as an enemy made of a rigid body) and a hero of
+    the same mass running at it at the same speed stop each other, whatever the order they were added in."""
+    from engine.character import MoverConfig
+
+    world = World(gravity=(0.0, 0.0))
+    adds = [lambda: world.add_character(HERO, (-40.0, 0.0), MoverConfig(mass=640.0)),
+            lambda: world.add_body(RigidBody(CRATE, (0.0, 0.0), density=0.625))]  # (639.5: the hero's mass)
+    made = [add() for add in (adds[::-1] if crate_first else adds)]
+    hero, crate = made[::-1] if crate_first else made
+    for _ in range(int(2.0 / DT)):
+        hero.velocity, crate.velocity = (120.0, 0.0), (-120.0, 0.0)
+        world.step(DT)
+    assert (hero.position[0] + crate.position[0]) / 2.0 == pytest.approx(-20.0, abs=2.0)  # (met half way)
+    assert crate.position[0] - hero.position[0] == pytest.approx(10.0 + 16.0, abs=1.5)  # (side by side)
+
+
+def _hero_against_a_driven_crate(hero_mass: float, crate_density: float) -> tuple[float, float]:
+    """A hero of ``hero_mass`` runs at 120 px/s into a crate that game code drives at -120 px/s (no gravity) for
+    2 s; returns how fast the hero moves over the second one (px/s) and the speed the masses give."""
+    from engine.character import MoverConfig
+
+    world = World(gravity=(0.0, 0.0))
+    hero = world.add_character(HERO, (-40.0, 0.0), MoverConfig(mass=hero_mass))
+    crate = world.add_body(RigidBody(CRATE, (0.0, 0.0), density=crate_density))
+    start = 0.0
+    for step in range(int(2.0 / DT)):
+        hero.velocity, crate.velocity = (120.0, 0.0), (-120.0, 0.0)
+        world.step(DT)
+        if step == int(1.0 / DT) - 1:
+            start = hero.position[0]
+    return hero.position[0] - start, 120.0 * (hero_mass - crate.mass) / (hero_mass + crate.mass)
+
+
+@pytest.mark.parametrize("hero_mass", [1280.0, 1920.0])
+def test_a_heavier_character_pushes_a_driven_crate_at_the_speed_the_masses_give(hero_mass):
+    speed, expected = _hero_against_a_driven_crate(hero_mass, 0.625)  # (a crate of 639.5: 2:1 and 3:1)
+    assert speed == pytest.approx(expected, abs=2.0)  # (40 and 60 px/s)
+
+
+@pytest.mark.xfail(strict=True, reason="open (issue 30 item 4): a character is immovable to the rigid step, so a "
+                                       "driven crate twice its mass stops against it instead of pushing it back at "
+                                       "40 px/s (measured 0)")
+def test_a_driven_crate_pushes_a_lighter_character_back_at_the_speed_the_masses_give():
+    speed, expected = _hero_against_a_driven_crate(640.0, 1.25)
+    assert speed == pytest.approx(expected, abs=2.0)  # (-40 px/s)
+
+
 # ------------------------------------------------------------------ D8 continuous collision with kinematic bodies
 @pytest.mark.parametrize("speed", [3000.0, 4000.0, 8000.0])
 def test_a_fast_crate_lands_on_a_thin_platform_instead_of_passing_through(speed):
