@@ -313,6 +313,12 @@ class Character:
         """Move by ``velocity * dt`` with move-and-slide; updates and returns the character's state."""
         return self._mover.move(dt)
 
+    def after_bodies_moved(self) -> None:
+        """Called by ``World.step`` after the rigid bodies moved: standing on one (a crate), go where the floor
+        point went this step (the next move does not ride that motion again); out of a crate that a lift or the
+        level pushed into it."""
+        self._mover.after_bodies_moved()
+
 
 PLACEMENTS = Tally()
 """How many times any character's ``position``, ``shape`` or ``filter`` has been set: a world keeps its
@@ -476,8 +482,8 @@ class Mover:
     owns one (made with it); it reads and sets the character's public state and asks the character's scene
     (:class:`~engine.types.Scene`) what is around."""
 
-    __slots__ = ("_came_from", "_candidates", "_dropping", "_floor_gap", "_floor_point", "_last_gathered", "_needs_recovery",
-                 "_touched", "cast_shape", "character", "config", "shape")
+    __slots__ = ("_came_from", "_candidates", "_carried", "_dropping", "_ended_at", "_floor_gap", "_floor_point",
+                 "_last_gathered", "_needs_recovery", "_touched", "cast_shape", "character", "config", "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -497,6 +503,12 @@ class Mover:
         self._touched: tuple[Vec2, Gathered | None, Touching] | None = None
         """What the character touches at the end of this move's compiled slide: (that end, the candidates then,
         the answer); see :meth:`_slide`."""
+        self._ended_at: Vec2 | None = None
+        """Where the character was when its mover last put it (``None``: not yet): one found elsewhere at the next
+        move was put there by game code (``position`` set) and recovers from any overlap first."""
+        self._carried: tuple[Any, Transform] | None = None
+        """The rigid body stood on and where it ended the step that carried the character already
+        (:meth:`after_bodies_moved`): the next move does not ride that same motion again."""
         self._came_from: Vec2 | None = None
         """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
         it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
@@ -700,6 +712,65 @@ class Mover:
         share = impulse / ch.config.mass
         return (vx + nx * share, vy + ny * share)
 
+    def after_bodies_moved(self) -> None:
+        """After the rigid bodies moved this step: a character standing on one goes where its floor point went
+        (a slide, ignoring that body), so that it stands on the crate where the crate is now, not where it was
+        (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step); the
+        next move does not ride that motion again. Then it gets out of the bodies it overlaps
+        (:meth:`_clear_of_bodies`)."""
+        ch = self.character
+        if ch.world is None:
+            return
+        if ch.config is not self.config:
+            self.grow_cast_shape()
+        floor = ch.floor_collider
+        position = end = ch.position
+        carry = (0.0, 0.0)
+        if ch.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+            body = floor.body
+            carry = body.displacement_of(self._floor_point or position)
+            self._carried = (body, body.transform)
+        self._gather_around(position, math.hypot(*carry) + ch.config.skin + ch.config.touch_margin + 4.0)
+        try:
+            if carry != (0.0, 0.0):
+                assert floor is not None
+                end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
+            end = self._clear_of_bodies(end)
+        finally:
+            self._candidates = self._touched = None
+        if end == position:
+            return
+        if self._floor_point is not None:
+            self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
+        ch.position = self._ended_at = end
+
+    def _clear_of_bodies(self, position: Vec2) -> Vec2:
+        """Where the character at ``position`` stands clear of the rigid bodies it overlaps (the solve treats it as
+        immovable, but lets through a body it rides, one held from the far side, one carried by a lift past its
+        corner, and leaves soft contacts a little deep): pushed out along each contact's normal, deepest first,
+        as far as nothing else stops it (against a ceiling it stays; the next move's recovery reports it
+        crushed)."""
+        ch = self.character
+        cfg = ch.config
+        for _ in range(cfg.recovery_iterations):
+            worst: SceneContact | None = None
+            for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, ignore=(ch,),
+                                             candidates=self._candidates):
+                collider = contact.collider
+                if collider.kind is not BodyKind.DYNAMIC or contact.separation >= -cfg.penetration_slop:
+                    continue
+                if worst is None or contact.separation < worst.separation:
+                    worst = contact
+            if worst is None:
+                break
+            push = -worst.separation + cfg.skin
+            nx, ny = worst.normal
+            end, _ = self._slide(position, (nx * push, ny * push), (0.0, 0.0), False, [], ignore=(worst.collider,))
+            if end == position:
+                break
+            position = end
+        return position
+
     def _recover(self, position: Vec2, came_from: Vec2 | None) -> Vec2:
         """Push the character out of anything it overlaps deeper than the skin allows. A moving body's push is a
         sweep along the body's own motion (a fast lift that jumped past the feet in one step still lifts, never
@@ -716,9 +787,11 @@ class Mover:
             collider, (nx, ny), push = swept
             self._gather_around((px, py), push + cfg.skin)  # (a fast body's push may go beyond what the move gathered)
             moved = self._push_by((px, py), collider, (nx, ny), push)
-            if moved is None:
+            if moved is not None:
+                px, py = moved
+            elif not self._inside_the_level((px, py)):
                 return self._crushed_at((px, py), collider, (nx, ny), push)
-            px, py = moved
+            # (else spawned or put inside the level: out of it first, below; then the body's push, or the crush)
         cores: list[_Core] | None = None  # found only once an overlap is: a free character pays nothing
         for _ in range(cfg.recovery_iterations):
             found = self._deepest_overlap((px, py))
@@ -785,8 +858,8 @@ class Mover:
 
     def _deepest_overlap(self, position: Vec2) -> tuple[SceneContact, Vec2, float] | None:
         """The deepest overlap recovery must resolve, with the direction and distance to push the character
-        (rigid bodies, one-ways passed through and one-way platforms that were already inside the character
-        before moving are not its business)."""
+        (rigid bodies neither stood on nor held from the far side, one-ways passed through and one-way platforms
+        that were already inside the character before moving are not its business)."""
         ch = self.character
         cfg = ch.config
         worst: tuple[SceneContact, Vec2, float] | None = None
@@ -794,8 +867,11 @@ class Mover:
             if contact.separation >= -cfg.penetration_slop:
                 continue
             collider = contact.collider
-            if collider.kind is BodyKind.DYNAMIC or (collider.one_way is not None and collider.body is None):
-                continue  # the solver pushes rigid bodies out of us; inside a static one-way we are passing through
+            if collider.kind is BodyKind.DYNAMIC and collider.body is not ch.platform:
+                if not ch.scene.holds(collider.body, (-contact.normal[0], -contact.normal[1])):
+                    continue  # the solver pushes it out of us (not one held from the far side, nor the one we ride)
+            elif collider.one_way is not None and collider.body is None:
+                continue  # inside a static one-way we are passing through
             push = (contact.normal, -contact.separation + cfg.skin)
             if collider.kind is BodyKind.KINEMATIC:
                 swept = self._swept_push(collider, position)
@@ -833,6 +909,16 @@ class Mover:
             return False
         before = ch.scene.contact_with(ch.shape, Transform(position), collider, cfg.skin, at_previous=True)
         return before is None or before.separation >= -cfg.penetration_slop
+
+    def _inside_the_level(self, position: Vec2) -> bool:
+        """Whether the character at ``position`` overlaps a solid static segment deeper than ``penetration_slop``."""
+        ch = self.character
+        slop = ch.config.penetration_slop
+        for contact in ch.scene.contacts(ch.shape, Transform(position), 0.0, candidates=self._candidates):
+            collider = contact.collider
+            if collider.kind is BodyKind.STATIC and collider.one_way is None and contact.separation < -slop:
+                return True
+        return False
 
     def _overlap_depth(self, position: Vec2, gathered: bool = True) -> float:
         """How deep the character overlaps solid geometry at ``position`` (0 when free)."""
@@ -1055,11 +1141,16 @@ class Mover:
         if cfg is not self.config:  # (a config set since: another skin, maybe)
             self.grow_cast_shape()
         position = ch.position
+        if self._ended_at is not None and position != self._ended_at and not self._needs_recovery:
+            self._came_from, self._needs_recovery = self._ended_at, True  # (placed by game code: as a teleport)
         ch.previous_position = position
         came_from, self._came_from = self._came_from, position
         ch.step_events = []
         riding = ch.platform if ch.on_floor else None
         carry = riding.displacement_of(self._floor_point or position) if riding is not None else (0.0, 0.0)
+        carried, self._carried = self._carried, None
+        if carried is not None and carried[0] is riding and carried[1] == riding.transform:
+            carry = (0.0, 0.0)  # (the world carried it along with that motion after its body step already)
 
         # Everything this step can touch, gathered once: the shape's box grown by every distance it may
         # travel or probe this step. Sliding along a floor keeps the lateral speed (constant_speed_on_slopes),
@@ -1128,7 +1219,7 @@ class Mover:
             vu_after = velocity[0] * ux + velocity[1] * uy
             if vu_after < 0:
                 velocity = (velocity[0] - ux * vu_after, velocity[1] - uy * vu_after)
-        ch.position = position
+        ch.position = self._ended_at = position
         ch.velocity = velocity
         result = MoveResult(
             position, velocity, ch.on_floor, ch.on_wall, ch.on_ceiling, ch.floor_normal, ch.platform, tuple(hits),

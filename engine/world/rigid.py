@@ -20,13 +20,14 @@ from ..bodies import (
     ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
-from ..types import ContactEvent, WorldError
+from ..types import BodyKind, ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
 from .kernels.layout import (
     A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS, STATIC,
+    MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS,
+    SPECULATIVE, STATIC,
     Level, Shapes,
 )
 from .static import StaticGeometry
@@ -251,7 +252,7 @@ class RigidBodySet:
         row = next(k for k, other in enumerate(self.bodies) if other is body)
         ints, floats = self._ints, self._floats
         return bool(kernels().rigid_step.held_against(ints, floats, len(ints), len(self.bodies), row,
-                                                      float(direction[0]), float(direction[1])))
+                                                      float(direction[0]), float(direction[1]), -math.inf))
 
     def boxes(self, pad: float) -> np.ndarray:
         """Every body's box where it is now, grown by ``pad`` px ((len(bodies), 4): min x, min y, max x, max y),
@@ -306,6 +307,8 @@ class RigidBodySet:
             self._renumber_movers(movers)
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
         mover_rows = self._mover_rows(kinematic, characters, dt, static_friction)
+        if len(kinematic):
+            settings = _reaching_kinematic_steps(settings, mover_rows[:len(kinematic)], dt)
         return (self.body_state, self._shapes_with(movers, k), static.kernel_level_arrays(), mover_rows, self._ints,
                 self._floats, params, settings)
 
@@ -367,6 +370,9 @@ class RigidBodySet:
             placed = last_ends.get(id(ch), (begin, 0.0)) != (begin, 0.0)
             rows[j, MOVER_MOVING] = 1.0 if placed or ch.velocity != (0.0, 0.0) else 0.0
             rows[j, MOVER_MIN_X:MOVER_MIN_X + 4] = box
+            floor = ch.floor_collider
+            if ch.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC and floor.body.owner is self:
+                rows[j, MOVER_STANDS_ON] = 1 + next(k for k, body in enumerate(self.bodies) if body is floor.body)
             ends[id(ch)] = (ch.position, 0.0)
         self._mover_ends = ends
         return rows
@@ -396,11 +402,14 @@ class RigidBodySet:
         count = len(self.bodies)
         state = self._state[:count]
         moved = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
-        carried, reach = kinematic.displacements(), self._table()[4]
-        # (Only the bodies and kinematic bodies that moved at least half a reach can pass each other: in most
-        # steps there are none.)
+        carried = kinematic.displacements()
+        # (A body closing on a kinematic body by more than the speculative distance in a step may not have met it
+        # in the solve, and one deeper than ``crush_depth`` in it is let through: swept from there on, or its
+        # reach when that is smaller. Only the bodies and kinematic bodies that moved at least half that can pass
+        # each other: in most steps there are none.)
+        reach = np.minimum(self._table()[4], cfg.speculative_distance)
         fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
-        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min()))
+        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min(initial=np.inf)))
         if not len(fast_bodies) and not len(fast_movers):
             return
         boxes = self.boxes(0.0)
@@ -418,8 +427,9 @@ class RigidBodySet:
         held_against = kernels().rigid_step.held_against
         ints, floats = self._ints, self._floats
         for i, (f, hit, j) in first.items():
-            if held_against(ints, floats, len(ints), count, i, *hit.normal):
-                continue  # (held from the far side: the kinematic body crushes it, the step said so)
+            closing = float(carried[j, 0] * hit.normal[0] + carried[j, 1] * hit.normal[1])  # (px, into the body)
+            if held_against(ints, floats, len(ints), count, i, *hit.normal, closing if closing > 0.0 else -math.inf):
+                continue  # (held from the far side, or nearer than the push: the kinematic body crushes it)
             relative = moved[i] - carried[j]
             f -= min(f, cfg.linear_slop / math.hypot(*relative))  # (just short of the surface)
             state[i, X:X + 2] = state[i, PREVIOUS_X:PREVIOUS_X + 2] + f * moved[i] + (1.0 - f) * carried[j]
@@ -444,6 +454,19 @@ class RigidBodySet:
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+
+
+def _reaching_kinematic_steps(settings: np.ndarray, rows: np.ndarray, dt: float) -> np.ndarray:
+    """The step's ``settings`` with contacts gathered (speculatively) as far as the fastest kinematic body of
+    ``rows`` moves this step, when that is farther than the speculative distance: a lift pressing a stack 10 px
+    a step must see the ceiling 7 px above the top crate to know the stack is held (see
+    :func:`~engine.world.kernels.rigid_step._held_against`), or it presses the crates into each other."""
+    step = float(np.hypot(rows[:, MOVER_VX], rows[:, MOVER_VX + 1]).max()) * dt
+    if step <= settings[SPECULATIVE]:
+        return settings
+    reaching = settings.copy()
+    reaching[SPECULATIVE] = step
+    return reaching
 
 
 def _mover_pairs(bodies: tuple[np.ndarray, np.ndarray, np.ndarray], movers: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -541,7 +564,7 @@ def compile_stages(k: Any) -> Iterator[str]:
                             np.zeros(len(state), np.bool_))
     yield "sleep"
     ints, floats = k.rigid_step.step(*args)[1:3]
-    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0)
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
     yield "rigid step"
 
 

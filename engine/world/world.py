@@ -200,6 +200,12 @@ def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> l
     return rows
 
 
+def _unit(x: float, y: float) -> Vec2:
+    """(``x``, ``y``) scaled to length 1 ((0, 0) stays)."""
+    length = math.hypot(x, y)
+    return (x / length, y / length) if length > 0.0 else (0.0, 0.0)
+
+
 def _wanted(body: KinematicBody | RigidBody | Character, ignored: set[int], query: CollisionFilter) -> bool:
     """Whether a gather with filter ``query``, ignoring the ids in ``ignored`` (of bodies or their colliders),
     may return ``body`` (its box decides then)."""
@@ -388,8 +394,8 @@ class World:
 
     # ---------------------------------------------------------------- stepping
     def step(self, dt: float) -> None:
-        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies,
-        then sensors. ``events`` holds what happened."""
+        """Advance the world by ``dt`` seconds: kinematic bodies first, then characters, then rigid bodies (and
+        the characters standing on them go where they went), then sensors. ``events`` holds what happened."""
         if not (math.isfinite(dt) and dt > 0):
             raise WorldError(f"step dt must be a positive number of seconds, got {dt!r}")
         self._stepping = True
@@ -416,6 +422,8 @@ class World:
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
             events.extend(self._rigid.step(self.static, self._kinematic, self._characters, self.gravity,
                                            self.physics, self.static_friction, dt))
+            if self._characters:
+                self._ride_bodies()
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
             events.extend(self._sensor_set.sense([*self._characters, *self.bodies], self._boxes_for_sensors()))
         return events
@@ -449,6 +457,23 @@ class World:
         self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
         return events
 
+    def _ride_bodies(self) -> None:
+        """Characters standing on rigid bodies go where those went in this step's rigid step (they moved before
+        it, riding what the bodies did the step before: a step late, on a crate riding a lift they sank into it);
+        those a body overlaps get out of it (:meth:`~engine.character.Character.after_bodies_moved`). Only
+        the characters on a body or whose boxes meet a body's are asked."""
+        characters = self._characters
+        boxes = np.array([ch.aabb() for ch in characters], dtype=np.float64)
+        bodies = self._rigid.boxes(0.0)
+        meet = ((boxes[:, None, 0] <= bodies[None, :, 2]) & (boxes[:, None, 2] >= bodies[None, :, 0])
+                & (boxes[:, None, 1] <= bodies[None, :, 3]) & (boxes[:, None, 3] >= bodies[None, :, 1]))
+        near: list[bool] = np.any(meet, axis=1).tolist()
+        dynamic = BodyKind.DYNAMIC
+        for character, meets in zip(characters, near):
+            floor = character.floor_collider
+            if meets or (character.on_floor and floor is not None and floor.kind is dynamic):
+                character.after_bodies_moved()
+
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
         padded a little (the sensors' exact test decides)."""
@@ -456,9 +481,13 @@ class World:
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
     def _press_on_floor(self, character: Character, dt: float) -> None:
-        """A character standing on a rigid body weighs on it (mass x gravity, at the contact)."""
+        """A character standing on a rigid body weighs on it (mass x gravity, at the contact) while something holds
+        the body up (the floor, a lift, a stack on those): one falling with the character under it falls as it
+        would alone (the character rides it, :meth:`_ride_bodies`, and falls no faster)."""
         floor = character.floor_collider
-        if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC:
+        gx, gy = self.gravity
+        if character.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC \
+                and self._rigid.holds(floor.body, _unit(gx, gy)):
             m = character.config.mass
             point = character.floor_point or floor.body.position
             floor.body.apply_impulse((self.gravity[0] * m * dt, self.gravity[1] * m * dt), point)

@@ -121,11 +121,11 @@ def test_a_ferry_sliding_over_a_crate_in_a_v_does_not_press_it_into_the_level(sp
     assert deepest <= 1.5
 
 
-@pytest.mark.xfail(strict=True, reason="a character spawned with a ledge through his chest on a rising lift stays "
-                                       "11.8 px inside the ledge for 2 steps (long run seed 1013, step 1)")
 def test_a_character_spawned_into_a_ledge_on_a_rising_lift_is_not_left_inside_it():
-    """Measured: 11.83 px inside the ledge after steps 1 and 2 (``crushed`` reported), out at step 3, under
-    the lift. With the lift parked, or no lift, he is out after the first step."""
+    """Found by the long run (seed 1013, step 1). Measured: 11.83 px inside the ledge after steps 1 and 2
+    (``crushed`` reported), out at step 3, under the lift; with the lift parked, or no lift, he was out after the
+    first step. Fixed on branch issue-30-riders: a lift's push that the level blocks crushes a character only
+    once he is out of the level (spawned inside it, he gets out of it first)."""
     world = World()
     world.add_segments([(-150.0, 6.17)], [(150.0, 6.17)])  # 6.17 px above his centre
     hero = world.add_character(HERO, (0.0, 0.0))
@@ -136,12 +136,12 @@ def test_a_character_spawned_into_a_ledge_on_a_rising_lift_is_not_left_inside_it
         assert all(c.separation > -1.0 for c in inside), [c.separation for c in inside]
 
 
-@pytest.mark.xfail(strict=True, reason="a character whose `position` is set into a wall stays inside it for the "
-                                       "next step (teleport() frees him at once) (long run seed 2063, step 273)")
 @pytest.mark.parametrize("speed", [0.0, 5000.0])
 def test_setting_a_characters_position_into_a_ceiling_frees_him_in_the_next_step(speed):
-    """Measured: 8 px inside a ceiling after the next step (sliding along inside it at 5000 px/s), out after the
-    second; put there with ``teleport`` he is out after the first. In the long run: 14.45 px inside a slope."""
+    """Found by the long run (seed 2063, step 273: 14.45 px inside a slope). Measured: 8 px inside a ceiling after
+    the next step (sliding along inside it at 5000 px/s), out after the second; put there with ``teleport`` he
+    was out after the first. Fixed on branch issue-30-riders: a mover that finds its character elsewhere than it
+    left it recovers first, as after a teleport."""
     world = World()
     world.add_segments([(-2000.0, 10.0)], [(2000.0, 10.0)])  # a ceiling 10 px above where he is put
     hero = world.add_character(HERO, (0.0, -200.0))

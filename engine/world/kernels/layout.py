@@ -46,11 +46,12 @@ CONTACT_FLOATS = 21
 # Kinematic bodies and characters as the rigid step sees them (M, MOVER_COLUMNS): placement at step start
 # (they have moved already: the solve sweeps them again from there at the speed they moved, so crates are
 # carried, not dragged), velocity (px/s, rad/s), friction against bodies, A's kind (KINEMATIC or CHARACTER),
-# whether it moves (1/0), its box over the step (start and end), px, and the unit direction it is solid from
-# when it is one-way ((0, 0): solid from every side).
+# whether it moves (1/0), its box over the step (start and end), px, the unit direction it is solid from
+# when it is one-way ((0, 0): solid from every side), and for a character the row + 1 of the rigid body it
+# stands on (0: none; it rides that body, and does not hold it down).
 (MOVER_X, MOVER_Y, MOVER_ANGLE, MOVER_VX, MOVER_VY, MOVER_W, MOVER_FRICTION, MOVER_KIND, MOVER_MOVING,
- MOVER_MIN_X, MOVER_MIN_Y, MOVER_MAX_X, MOVER_MAX_Y, MOVER_ONE_WAY_X, MOVER_ONE_WAY_Y) = range(15)
-MOVER_COLUMNS = 15
+ MOVER_MIN_X, MOVER_MIN_Y, MOVER_MAX_X, MOVER_MAX_Y, MOVER_ONE_WAY_X, MOVER_ONE_WAY_Y, MOVER_STANDS_ON) = range(16)
+MOVER_COLUMNS = 16
 
 # ----------------------------------------------------------------------------------------- step settings
 # The step's settings vector (made from :class:`~engine.bodies.PhysicsConfig`, the gravity and the step).

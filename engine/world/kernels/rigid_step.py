@@ -40,7 +40,8 @@ from .island import rest_and_sleep
 from .layout import (
     ANCHOR0_AX, ANGLE, B, BEGAN, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, CRUSH_DEPTH, CRUSHED, DYNAMIC, DYNAMIC_ROWS,
     ENDED, EVENT_COLUMNS, GRAVITY_SCALE, GRAVITY_X, GRAVITY_Y, INV_INERTIA, INV_MASS, KIND, LIGHT_GAP,
-    MOVER_FRICTION, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_MOVING, MOVER_VX, MOVER_X, NORMAL0,
+    MOVER_FRICTION, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX,
+    MOVER_X, NORMAL0,
     NX, PLACED, POINT0_X, PREVIOUS_X, RESTING, ROTATION_ERROR, SEP0, SLEEP_ON, SLEEP_TIME, SLEEP_VELOCITY, SLEEPING,
     SLIDING0, SPECULATIVE, STATIC, STATIC_FRICTION, STEP_DT, TIME_TO_SLEEP, TOUCHING, UNEVEN_RATIO, VALID0, VX, X,
     A, CHARACTER, CONTINUOUS_ON, KINEMATIC,
@@ -199,16 +200,17 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached):
 
 
 @kernel
-def held_against(ints, floats, count, body_count, body, nx, ny):
+def held_against(ints, floats, count, body_count, body, nx, ny, gap):
     """:func:`_held_against` for a caller outside the step (the sweep against kinematic bodies): whether the
     contacts ``ints``, ``floats`` (the first ``count``) hold ``body`` (of ``body_count``) from moving along
-    (``nx``, ``ny``), touching."""
-    return _held_against(ints, floats, count, body, nx, ny, -np.inf, np.zeros(body_count, np.bool_))
+    (``nx``, ``ny``), touching or nearer than ``gap`` px (-inf: touching only)."""
+    return _held_against(ints, floats, count, body, nx, ny, gap, np.zeros(body_count, np.bool_))
 
 
 @kernel
 def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
-    """Drop the contacts of movers that press a held body (see :func:`_held_against`): a kinematic body moving
+    """Drop the contacts of characters with the body they stand on (they ride it) and of movers that press a
+    held body (see :func:`_held_against`): a kinematic body moving
     into it, or a character (which cannot push what is held, and which the held body pushes instead); and of a
     kinematic body more than ``crush_depth`` px into a body (crushing it, or placed there by game code: pushed
     out at once, the body would be flung). A kinematic body that deep in a body it holds pressed makes a
@@ -218,6 +220,9 @@ def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
     reached = np.zeros(body_count, np.bool_)
     for k in range(count):
         kind, mover, body = ints[k, KIND], ints[k, A], ints[k, B]
+        if kind == CHARACTER and movers[mover, MOVER_STANDS_ON] == body + 1:
+            keep[k] = False  # (its rider goes where it goes, after the step: no lid on a crate thrown up)
+            continue
         nx, ny = floats[k, NX], floats[k, NX + 1]
         deep = kind == KINEMATIC and floats[k, CLOSEST] < -crush_depth
         pressing, gap = kind == CHARACTER, -np.inf
