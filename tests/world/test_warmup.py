@@ -1,10 +1,11 @@
 """Compiling the physics kernels ahead: ``engine.warm_up``, its background form and ``ledgekit warmup``."""
 
+import io
 import subprocess
 import sys
 import time
 
-from engine import warm_up
+from engine import warm_up, warmup
 from engine.level.cli import main
 from engine.warmup import WARM_UP_STAGES, BackgroundWarmUp
 
@@ -65,3 +66,36 @@ def test_ledgekit_warmup_runs_as_an_installed_command():
                           timeout=600)
     assert done.returncode == 0, done.stderr
     assert "ready in" in done.stdout
+
+
+class _SlowCompile:
+    """A stand-in for ``python -m engine.warmup``: reports the first stage after 0.2 s, the second after 1.4 s more."""
+
+    def __init__(self, *args, **kwargs):
+        self.stderr = io.StringIO("")
+
+    @property
+    def stdout(self):
+        time.sleep(0.2)
+        yield "0.100 manifolds\n"
+        time.sleep(1.4)
+        yield "0.150 broad phase\n"
+
+    def wait(self):
+        return 0
+
+
+def test_a_first_starts_progress_moves_steadily_between_the_stages_reports(monkeypatch):
+    """The bar a game shows (``BackgroundWarmUp.fraction``) moves between two stages' reports, at the pace seen
+    so far, without reaching the next stage's share before it is reported; and is 1.0 once done."""
+    monkeypatch.setattr(warmup.subprocess, "Popen", _SlowCompile)
+    monkeypatch.setattr(warmup, "_ready", False)
+    job = BackgroundWarmUp(plain_meanwhile=False)
+    seen = []
+    while not job.done:
+        seen.append(job.fraction)
+        time.sleep(0.05)
+    assert job.error is None and job.fraction == 1.0
+    between = [f for f in seen if 0.1 < f < 0.15]  # (after the first report, before the second)
+    assert len(between) > 10 and between == sorted(between) and len(set(between)) > 10
+    assert max(seen) < 0.15 and seen == sorted(seen)
