@@ -103,9 +103,9 @@ class BackgroundWarmUp:
     for them (a program that must not run slower for a while)."""
 
     def __init__(self, plain_meanwhile: bool = True) -> None:
-        self._reported = 0.0
-        """The fraction the background process last reported (see :attr:`fraction`)."""
-        self._reported_at = time.perf_counter()
+        self._report = (0.0, time.perf_counter())
+        """The fraction the background process last reported and when (one tuple: the thread replaces it whole
+        while the game reads it; see :attr:`fraction`)."""
         self.stage = "starting"
         """The last stage finished (for the progress text)."""
         self.seconds: float | None = None
@@ -118,7 +118,7 @@ class BackgroundWarmUp:
         self._plain = plain_meanwhile
         self._thread: threading.Thread | None = None
         if _ready:  # already done in this process (a second window, a test): nothing to wait for
-            self._reported, self.stage, self.seconds = 1.0, "ready", 0.0
+            self._report, self.stage, self.seconds = (1.0, time.perf_counter()), "ready", 0.0
             return
         if plain_meanwhile:
             from .world.jit import run_plain
@@ -133,14 +133,13 @@ class BackgroundWarmUp:
         """How far it is, 0 to 1, moving steadily: the background process reports each stage as it ends (weighted
         by its usual share of the work), and between two reports the fraction eases towards the next stage's
         at the pace seen so far, never reaching it before the report."""
-        done = self._reported
+        done, reported_at = self._report
         if done >= 1.0 or self.done:
             return done
         following = next((f for f in _DONE_AFTER if f > done + 1e-9), 1.0)
-        elapsed = self._reported_at - self._started
-        seconds_per_unit = elapsed / done if done > 0.0 else _FIRST_START_SECONDS
+        seconds_per_unit = (reported_at - self._started) / done if done > 0.0 else _FIRST_START_SECONDS
         expected = max((following - done) * seconds_per_unit, 1e-3)
-        waited = time.perf_counter() - self._reported_at
+        waited = time.perf_counter() - reported_at
         return done + (following - done) * 0.95 * (1.0 - math.exp(-waited / expected))
 
     @property
@@ -168,7 +167,7 @@ class BackgroundWarmUp:
             from .world.jit import run_compiled
 
             run_compiled()
-            self._reported, self.stage = 1.0, "ready"
+            self._report, self.stage = (1.0, time.perf_counter()), "ready"
             self.seconds = time.perf_counter() - self._started
         except BaseException as error:  # (reported to the game's thread through ``error``)
             self.error = error
@@ -182,7 +181,7 @@ class BackgroundWarmUp:
         for line in job.stdout:
             fraction, _, stage = line.strip().partition(" ")
             try:
-                self._reported, self._reported_at, self.stage = min(float(fraction), 0.99), time.perf_counter(), stage
+                self._report, self.stage = (min(float(fraction), 0.99), time.perf_counter()), stage
             except ValueError:
                 continue
         errors = job.stderr.read()
