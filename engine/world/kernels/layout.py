@@ -86,6 +86,16 @@ RESTING = -1
 SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
 
 
+# Columns of a character's constants for the mover's kernels (``mover_constants``): its skin-grown cast shape's
+# radius and box in its own frame (px), the up vector, the cosine of the steepest floor, whether a grounded walk
+# keeps its lateral speed on slopes (1.0 / 0.0), the graze cosine, the most slides a move makes, its own shape's
+# radius and box (px), how far a surface still counts as touched (px), the penetration slop (px), and 2.0 (the
+# kernels' ``x ** two``, read at run time so that the compiler cannot fold it).
+(MOVE_CAST_RADIUS, MOVE_CAST_MIN_X, MOVE_CAST_MIN_Y, MOVE_CAST_MAX_X, MOVE_CAST_MAX_Y, MOVE_UP_X, MOVE_UP_Y,
+ MOVE_FLOOR_LIMIT, MOVE_CONSTANT_SPEED, MOVE_GRAZE_COSINE, MOVE_MAX_SLIDES, MOVE_RADIUS, MOVE_MIN_X, MOVE_MIN_Y,
+ MOVE_MAX_X, MOVE_MAX_Y, MOVE_MARGIN, MOVE_SLOP, MOVE_TWO, MOVE_COLUMNS) = range(20)
+
+
 def sum_row_width(core_vertices: int) -> int:
     """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
     at most two more)."""

@@ -32,7 +32,10 @@ import numpy as np
 from .broad_phase import filter_values_touch
 from .compile import helper, kernel
 from .layout import (
-    SUM_COUNT, SUM_FIRST_VERTEX, SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
+    MOVE_CAST_MAX_X, MOVE_CAST_MAX_Y, MOVE_CAST_MIN_X, MOVE_CAST_MIN_Y, MOVE_CAST_RADIUS, MOVE_COLUMNS,
+    MOVE_CONSTANT_SPEED, MOVE_FLOOR_LIMIT, MOVE_GRAZE_COSINE, MOVE_MARGIN, MOVE_MAX_SLIDES, MOVE_MAX_X, MOVE_MAX_Y,
+    MOVE_MIN_X, MOVE_MIN_Y, MOVE_RADIUS, MOVE_SLOP, MOVE_TWO, MOVE_UP_X, MOVE_UP_Y, SUM_COUNT, SUM_FIRST_VERTEX,
+    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
 )
 
 __all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "first_hit",
@@ -516,16 +519,19 @@ MOVER_CONSTANTS = 19
 def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[float], floor_limit: float,
                     constant_speed: bool, graze_cosine: float, max_slides: int, radius: float, box: Sequence[float],
                     margin: float, penetration_slop: float) -> np.ndarray:
-    """What stays the same from move to move of one character, in one array for the mover's kernels (a float64
-    holds each exactly: the flag as 1.0 or 0.0, the whole number of slides as itself): its skin-grown cast
+    """What stays the same from move to move of one character, in one array for the mover's kernels (columns
+    ``layout.MOVE_*``; a float64 holds each exactly: the flag as 1.0 or 0.0, the whole number of slides as
+    itself): its skin-grown cast
     shape's radius and box in its own frame (px), the unit up vector, the cosine of the steepest floor,
     whether a grounded walk keeps its lateral speed on slopes, the graze cosine, the most slides a move makes,
     its own shape's radius and box, how far a surface still counts as touched (px), the penetration slop (px),
     and last the ``two`` (2.0) of the kernels' ``x ** two``, read from the array at run time so that the
     compiler cannot fold it into a multiplication. (A call's cost is mostly its arguments' here: one array
     beats nineteen numbers.)"""
-    return np.array([cast_radius, *cast_box, *up, floor_limit, 1.0 if constant_speed else 0.0, graze_cosine,
-                     float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
+    constants = np.array([cast_radius, *cast_box, *up, floor_limit, 1.0 if constant_speed else 0.0, graze_cosine,
+                          float(max_slides), radius, *box, margin, penetration_slop, 2.0], dtype=np.float64)
+    assert len(constants) == MOVE_COLUMNS  # (the columns as layout names them)
+    return constants
 
 
 @kernel
@@ -539,18 +545,19 @@ def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded,
     (``CONTACT_*`` columns). Returns (the number of stops, the end position x, y and velocity x, y, whether
     there is a floor, a wall, a ceiling, the number of walls, whether one contact overlaps deeper than
     ``penetration_slop``; without ``touch`` no floor, wall or ceiling)."""
-    ux, uy, floor_limit, two = mover[5], mover[6], mover[7], mover[18]
-    stops, px, py, vx, vy = _slide_sums(table, segments, core, mover[0], mover[1], mover[2], mover[3], mover[4], px,
-                                        py, dx, dy, vx, vy, ux, uy, grounded, floor_limit, mover[8] != 0.0, mover[9],
-                                        int(mover[10]), two)
+    ux, uy, floor_limit, two = mover[MOVE_UP_X], mover[MOVE_UP_Y], mover[MOVE_FLOOR_LIMIT], mover[MOVE_TWO]
+    stops, px, py, vx, vy = _slide_sums(
+        table, segments, core, mover[MOVE_CAST_RADIUS], mover[MOVE_CAST_MIN_X], mover[MOVE_CAST_MIN_Y],
+        mover[MOVE_CAST_MAX_X], mover[MOVE_CAST_MAX_Y], px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
+        mover[MOVE_CONSTANT_SPEED] != 0.0, mover[MOVE_GRAZE_COSINE], int(mover[MOVE_MAX_SLIDES]), two)
     for i in range(stops.shape[0]):  # (a loop: an array slice assignment compiles a string-formatting error path)
         for j in range(stops.shape[1]):
             stops_out[i, j] = stops[i, j]
     if not touch:
         return stops.shape[0], px, py, vx, vy, False, False, False, 0, False
     found, floor, wall, ceiling, walls, overlapping = _touch_sums(
-        table, segments, core, mover[11], px, py, mover[16], mover[12], mover[13], mover[14], mover[15], ux, uy,
-        floor_limit, mover[17], two)
+        table, segments, core, mover[MOVE_RADIUS], px, py, mover[MOVE_MARGIN], mover[MOVE_MIN_X], mover[MOVE_MIN_Y],
+        mover[MOVE_MAX_X], mover[MOVE_MAX_Y], ux, uy, floor_limit, mover[MOVE_SLOP], two)
     places = (floor, wall, ceiling)
     for slot in range(3):
         if places[slot] >= 0:
@@ -579,8 +586,9 @@ def first_hit(table, segments, core, mover, ox, oy, tx, ty):
     """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of the
     character's skin-grown cast shape (``mover``: its :func:`mover_constants`) from (ox, oy) by (tx, ty) px,
     grazes skipped (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
-    local_box = (mover[1], mover[2], mover[3], mover[4])
-    return _first_blocking(table, segments, core, mover[0], local_box, ox, oy, tx, ty, mover[9], mover[18])
+    local_box = (mover[MOVE_CAST_MIN_X], mover[MOVE_CAST_MIN_Y], mover[MOVE_CAST_MAX_X], mover[MOVE_CAST_MAX_Y])
+    return _first_blocking(table, segments, core, mover[MOVE_CAST_RADIUS], local_box, ox, oy, tx, ty,
+                           mover[MOVE_GRAZE_COSINE], mover[MOVE_TWO])
 
 
 @kernel
