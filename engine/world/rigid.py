@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import (
-    ANGLE, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
+    PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
 from ..types import BodyKind, ContactEvent, WorldError
@@ -35,6 +35,7 @@ from .static import StaticGeometry
 __all__ = ["RigidBodySet", "shape_rows", "solve_parameters", "step_settings"]
 
 _NO_EVENTS: list[ContactEvent] = []
+_NO_SLEEPERS = (EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats, np.zeros(0, np.int64), np.zeros(0), 0.0)
 
 
 def shape_rows(shapes: Sequence[RoundedPolygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -127,7 +128,17 @@ class RigidBodySet:
         past the last body are spare room."""
         self._ints = EMPTY_CONTACTS.ints
         self._floats = EMPTY_CONTACTS.floats
-        """The last step's contacts (see :mod:`engine.world.kernels.layout`)."""
+        """The last step's contacts of the awake bodies (see :mod:`engine.world.kernels.layout`)."""
+        self._sleep: tuple[Any, ...] = _NO_SLEEPERS
+        """What the step keeps of the sleepers (see :func:`~engine.world.kernels.rigid_step.step`): their
+        contacts (after :attr:`_ints`: together, the last step's contacts) and the index of their boxes."""
+        self._cache: tuple[np.ndarray, ...] = ()
+        self._cache_key: tuple[Any, ...] | None = None
+        self._least_reach: tuple[Any, float] = (None, 0.0)
+        self._resting = False
+        """Whether the last step found every body asleep (the next asks first whether it may do nothing)."""
+        """The step's placements and boxes of every body (a sleeper's are made once) and the rows awake in the
+        last step, for the shape table of :attr:`_shapes_key`."""
         self._movers: list[Any] = []
         """The kinematic bodies then characters of the last step, in the rows its contacts name."""
         self._mover_numbers: dict[int, tuple[Any, int]] = {}
@@ -151,6 +162,7 @@ class RigidBodySet:
         state["_mover_numbers"] = list(self._mover_numbers.values())
         state["_mover_ends"] = [(movers[key], end) for key, end in self._mover_ends.items() if key in movers]
         state["_body_table"], state["_shapes"], state["_shapes_key"] = None, None, ()
+        state["_cache"], state["_cache_key"], state["_least_reach"] = (), None, (None, 0.0)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -162,7 +174,20 @@ class RigidBodySet:
     @property
     def contacts(self) -> ContactSet:
         """The contacts of the last step (read-only: the debug overlay draws them)."""
-        return ContactSet(self._ints, self._floats)
+        kept_ints, kept_floats = self._sleep[:2]
+        if not len(kept_ints):
+            return ContactSet(self._ints, self._floats)
+        return ContactSet(np.concatenate([self._ints, kept_ints]), np.concatenate([self._floats, kept_floats]))
+
+    def _all_contacts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The last step's contacts, the sleepers' taken back among them (for a change that looks at all of
+        them: the next step sets the sleepers' aside again)."""
+        kept_ints, kept_floats, *index = self._sleep
+        if len(kept_ints):
+            self._ints = np.concatenate([self._ints, kept_ints])
+            self._floats = np.concatenate([self._floats, kept_floats])
+            self._sleep = (EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats, *index)
+        return self._ints, self._floats
 
     @property
     def body_state(self) -> np.ndarray:
@@ -198,7 +223,7 @@ class RigidBodySet:
     def remove(self, body: RigidBody) -> None:
         """Take ``body`` out; the bodies it touched wake (what held them, or what they held, is gone)."""
         index = next(i for i, b in enumerate(self.bodies) if b is body)
-        ints = self._ints
+        ints = self._all_contacts()[0]
         gone = (ints[:, B] == index) | ((ints[:, KIND] == DYNAMIC) & (ints[:, A] == index))
         self._wake_rows(np.concatenate([ints[gone, B], ints[gone & (ints[:, KIND] == DYNAMIC), A]]))
         body.bind(self._state[index].copy()[None, :], 0, None)  # it keeps its numbers, in a row of its own
@@ -216,6 +241,7 @@ class RigidBodySet:
             return
         rows = [i for i, mover in enumerate(self._movers) if mover is other]
         if rows:
+            self._all_contacts()
             moving = (self._ints[:, KIND] == KINEMATIC) | (self._ints[:, KIND] == CHARACTER)
             gone = moving & (self._ints[:, A] == rows[0])
             self._wake_rows(self._ints[gone, B])  # (what rested on it, or was pressed by it)
@@ -250,7 +276,7 @@ class RigidBodySet:
         if body.owner is not self:
             return False
         row = next(k for k, other in enumerate(self.bodies) if other is body)
-        ints, floats = self._ints, self._floats
+        ints, floats = self._all_contacts()
         return bool(kernels().rigid_step.held_against(ints, floats, len(ints), len(self.bodies), row,
                                                       float(direction[0]), float(direction[1]), -math.inf))
 
@@ -282,11 +308,14 @@ class RigidBodySet:
         """Advance every awake body by ``dt`` seconds among the ``static`` geometry and the movers (which moved
         already this step); returns the contact begin / end and crushed events."""
         if not self.bodies:
-            self._ints, self._floats = EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats
+            self._ints, self._floats, self._sleep = EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats, _NO_SLEEPERS
             return _NO_EVENTS
         k = kernels()
-        status, ints, floats, events, normals, fast, moved = k.rigid_step.step(*self.step_arguments(
-            k, static, kinematic, characters, gravity, cfg, static_friction, dt))
+        arguments = self.step_arguments(k, static, kinematic, characters, gravity, cfg, static_friction, dt)
+        if self._resting and k.rigid_step.resting(arguments[0], arguments[3]):
+            return _NO_EVENTS  # (what the step would say, for a fraction of its call's cost)
+        status, ints, floats, self._sleep, events, normals, fast, moved = k.rigid_step.step(*arguments)
+        self._resting = status != 0
         if status != 0:
             return _NO_EVENTS
         self._ints, self._floats = ints, floats
@@ -300,8 +329,8 @@ class RigidBodySet:
                        characters: Sequence[Any], gravity: Vec2, cfg: PhysicsConfig, static_friction: float,
                        dt: float) -> tuple[Any, ...]:
         """What :func:`~engine.world.kernels.rigid_step.step` (of the kernels package ``k``) takes for this step:
-        the state rows, the shapes, the level, the movers' rows, the last contacts, the solve's parameters and
-        the step's settings."""
+        the state rows, the shapes, the level, the movers' rows, the last contacts, what is kept of the sleepers,
+        the placements, the solve's parameters and the step's settings."""
         movers = [*kinematic.bodies, *characters]
         if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
             self._renumber_movers(movers)
@@ -309,14 +338,24 @@ class RigidBodySet:
         mover_rows = self._mover_rows(kinematic, characters, dt, static_friction)
         if len(kinematic):
             settings = _reaching_kinematic_steps(settings, mover_rows[:len(kinematic)], dt)
-        return (self.body_state, self._shapes_with(movers, k), static.kernel_level_arrays(), mover_rows, self._ints,
-                self._floats, params, settings)
+        shapes = self._shapes_with(movers, k)
+        key = (self._shapes_key, float(settings[SPECULATIVE]))
+        if self._cache_key != key:  # (bodies, shapes or the boxes' margin changed, or a copy: all placed anew)
+            self._all_contacts()
+            count, shape_count = len(self.bodies), len(shapes[2])
+            active = np.arange(-1, count, dtype=np.int64)  # (every body, as if it was awake in the last step)
+            active[0] = count
+            self._cache = (np.zeros((shape_count, 4)), np.zeros((shape_count, 4)), active)
+            self._sleep = (*self._sleep[:2], *_NO_SLEEPERS[2:])
+            self._cache_key = key
+        return (self.body_state, shapes, static.kernel_level_arrays(), mover_rows, self._ints, self._floats,
+                self._sleep, self._cache, params, settings)
 
     def _renumber_movers(self, movers: list[Any]) -> None:
         """The last contacts' mover rows as rows of ``movers`` (those no longer there dropped)."""
         row_now = {id(m): i for i, m in enumerate(movers)}
         new_row_of_old = np.array([row_now.get(id(m), -1) for m in self._movers] + [-1], dtype=np.int64)
-        ints = self._ints
+        ints = self._all_contacts()[0]
         moving = (ints[:, KIND] == KINEMATIC) | (ints[:, KIND] == CHARACTER)
         if moving.any():
             now = np.where(moving, new_row_of_old[np.where(moving, ints[:, A], -1)], 0)
@@ -401,17 +440,22 @@ class RigidBodySet:
         direction."""
         count = len(self.bodies)
         state = self._state[:count]
-        moved = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2]
+        table = self._table()
         carried = kinematic.displacements()
+        if self._least_reach[0] is not table:
+            self._least_reach = (table, float(table[4].min(initial=np.inf)))
         # (A body closing on a kinematic body by more than the speculative distance in a step may not have met it
         # in the solve, and one deeper than ``crush_depth`` in it is let through: swept from there on, or its
         # reach when that is smaller. Only the bodies and kinematic bodies that moved at least half that can pass
-        # each other: in most steps there are none.)
-        reach = np.minimum(self._table()[4], cfg.speculative_distance)
-        fast_bodies = np.flatnonzero(np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * reach)
-        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * float(reach.min(initial=np.inf)))
+        # each other: in most steps there are none. Only the step's awake bodies moved.)
+        awake = self._cache[2][1:1 + self._cache[2][0]]
+        moved = state[awake, X:X + 2] - state[awake, PREVIOUS_X:PREVIOUS_X + 2]
+        spec = cfg.speculative_distance
+        fast_bodies = awake[np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * np.minimum(table[4][awake], spec)]
+        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * min(self._least_reach[1], spec))
         if not len(fast_bodies) and not len(fast_movers):
             return
+        moved, reach = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2], np.minimum(table[4], spec)
         boxes = self.boxes(0.0)
         swept = np.concatenate([np.minimum(boxes[:, :2], boxes[:, :2] - moved), np.maximum(boxes[:, 2:], boxes[:, 2:]
                                                                                             - moved)], axis=1)
@@ -424,8 +468,11 @@ class RigidBodySet:
                          cfg.continuous_min_approach)
             if hit is not None and (i not in first or hit.fraction < first[i][0]):
                 first[i] = (hit.fraction, hit, j)
+        if not first:
+            return
         held_against = kernels().rigid_step.held_against
-        ints, floats = self._ints, self._floats
+        ints, floats = self._all_contacts()
+        self._cache_key = None  # (a body may move here, asleep or not: every body placed anew next step)
         for i, (f, hit, j) in first.items():
             closing = float(carried[j, 0] * hit.normal[0] + carried[j, 1] * hit.normal[1])  # (px, into the body)
             if held_against(ints, floats, len(ints), count, i, *hit.normal, closing if closing > 0.0 else -math.inf):
@@ -531,23 +578,23 @@ def compile_stages(k: Any) -> Iterator[str]:
     platforms = KinematicSet()
     platforms.add(KinematicBody(RoundedPolygon.box(32.0, 8.0), (60.0, 10.0), velocity=(10.0, 0.0)))
     args = bodies.step_arguments(k, static, platforms, [], (0.0, -1800.0), bodies.config, 0.6, 1 / 60)
-    state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings = args
+    state, shape_arrays, level_arrays, movers, old_ints, old_floats, _, (place, boxes, _), params, settings = args
     shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
-    start = np.ascontiguousarray(state[:, [X, Y, ANGLE]])
-    place = k.narrow_phase.placements(shapes, start, movers, len(state))
-    boxes = k.narrow_phase.boxes_of(shapes, place, settings[k.layout.SPECULATIVE])
+    every, none_asleep = np.arange(len(state)), np.zeros(len(state), np.bool_)
+    k.narrow_phase.place_and_box(shapes, state, movers, every, place, boxes, settings[k.layout.SPECULATIVE])
     core, offsets, radius = shapes.core, shapes.offsets, shapes.radius
     k.manifold.collide(core, offsets[0], offsets[1] - offsets[0], radius[0], tuple(place[0]), core, offsets[1],
                        offsets[2] - offsets[1], radius[1], tuple(place[1]), 4.0, np.empty((4, 4)))
     yield "manifolds"
-    k.broad_phase.sweep_pairs(boxes, len(state), np.zeros(len(state), np.bool_))
+    sleepers = (np.zeros(0, np.int64), np.zeros(0), 0.0)  # (an index of no sleepers)
+    k.broad_phase.awake_pairs(boxes, every, none_asleep, sleepers)
     level.stamp[0] += 1
     k.broad_phase.segments_near(level, boxes, 0, level.mark, level.stamp[0], np.empty(len(level.radius), np.int64))
     yield "broad phase"
-    ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, np.zeros(len(state), np.bool_), movers,
-                                                settings)
+    ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every, sleepers,
+                                                movers, settings)
     k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
-                              np.zeros(len(state), np.bool_))
+                              none_asleep)
     k.narrow_phase.body_boxes(state, len(state), shapes.core, shapes.offsets, shapes.radius, 0.0)
     yield "contacts"
     solver = k.contact_solver
@@ -564,6 +611,7 @@ def compile_stages(k: Any) -> Iterator[str]:
                             np.zeros(len(state), np.bool_))
     yield "sleep"
     ints, floats = k.rigid_step.step(*args)[1:3]
+    k.rigid_step.resting(state, movers)
     k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
     yield "rigid step"
 

@@ -17,8 +17,8 @@ import numpy as np
 from .compile import helper, kernel
 from .layout import Level
 
-__all__ = ["argsort", "filter_values_touch", "filters_touch", "find_sorted", "gather_in_box", "overlap",
-           "segments_in_box", "segments_near", "sweep_pairs"]
+__all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "find_sorted", "gather_in_box",
+           "overlap", "segments_in_box", "segments_near", "sleeper_index", "sleepers_from", "sweep_pairs"]
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -70,6 +70,79 @@ def sweep_pairs(boxes, count, skip):
     for out, k in enumerate(np.arange(total) if ordered else argsort(found_order)):  # (all awake: in order)
         i, j = order[earlier[k]], order[later[k]]
         first[out], second[out] = min(i, j), max(i, j)
+    return first, second
+
+
+@helper
+def sleeper_index(boxes, asleep):
+    """The sleepers' boxes sorted by min x, made when bodies fall asleep and kept while they sleep: (their rows,
+    their min x, the widest box's width). An awake body looks for the sleepers near it here, not among all."""
+    rows = np.empty(len(asleep), np.int64)
+    count, widest = 0, 0.0
+    for k in range(len(asleep)):
+        if asleep[k]:
+            rows[count], count = k, count + 1
+            widest = max(widest, boxes[k, 2] - boxes[k, 0])
+    keys = np.empty(count)
+    for i in range(count):
+        keys[i] = boxes[rows[i], 0]
+    order = argsort(keys)
+    sorted_rows, sorted_keys = np.empty(count, np.int64), np.empty(count)
+    for i in range(count):
+        sorted_rows[i], sorted_keys[i] = rows[order[i]], keys[order[i]]
+    return sorted_rows, sorted_keys, widest
+
+
+@helper
+def sleepers_from(keys, widest, low_x):
+    """Where the sleepers whose boxes may reach past ``low_x`` (px) begin in the index's order (a bisection of
+    its ``keys``, their min x: at least ``low_x`` less the ``widest`` box's width)."""
+    low, high = 0, len(keys)
+    while low < high:
+        middle = (low + high) // 2
+        if keys[middle] < low_x - widest:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@kernel
+def awake_pairs(boxes, awake, asleep, sleepers):
+    """:func:`sweep_pairs` of the ``awake`` rows (ascending) and of the sleepers whose boxes meet theirs, found
+    in the ``sleepers`` index (:func:`sleeper_index`; its rows that woke since are passed over): the same
+    pairs in the same order as a sweep over every body, at the cost of the awake ones and their neighbours.
+    Returns (first rows, second rows)."""
+    if len(awake) == len(asleep):  # (every body awake: a sweep over them all)
+        return sweep_pairs(boxes, len(asleep), asleep)
+    rows, keys, widest = sleepers
+    near, count = np.empty(len(rows), np.int64), 0  # (the sleepers that meet an awake body)
+    seen = np.zeros(len(asleep), np.bool_)
+    for i in awake:
+        for at in range(sleepers_from(keys, widest, boxes[i, 0]), len(rows)):
+            j = rows[at]
+            if keys[at] > boxes[i, 2]:
+                break
+            if asleep[j] and not seen[j] and overlap(boxes, i, boxes, j):
+                seen[j], near[count], count = True, j, count + 1
+    found = np.empty(count)
+    for r in range(count):
+        found[r] = near[r]
+    order, place = argsort(found), np.empty(len(awake) + count, np.int64)
+    a = 0  # (the awake rows and those sleepers, ascending: ties in min x then fall as in a sweep over every body)
+    for r in range(len(place)):
+        if a < len(awake) and (a - r + count == 0 or awake[a] < near[order[r - a]]):
+            place[r], a = awake[a], a + 1
+        else:
+            place[r] = near[order[r - a]]
+    part, skip = np.empty((len(place), 4)), np.empty(len(place), np.bool_)
+    for r in range(len(place)):
+        for c in range(4):
+            part[r, c] = boxes[place[r], c]
+        skip[r] = asleep[place[r]]
+    first, second = sweep_pairs(part, len(place), skip)
+    for p in range(len(first)):
+        first[p], second[p] = place[first[p]], place[second[p]]
     return first, second
 
 

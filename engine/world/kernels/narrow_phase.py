@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 import numpy as np
 
-from .broad_phase import argsort, filters_touch, find_sorted, segments_near, sweep_pairs
+from engine.geometry import MAX_VERTICES
+
+from .broad_phase import argsort, awake_pairs, filters_touch, find_sorted, segments_near
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
@@ -26,7 +28,7 @@ from .layout import (
 from .manifold import collide
 from .vector import length
 
-__all__ = ["gather", "one_way_holds", "pair_key", "warm_start"]
+__all__ = ["gather", "one_way_holds", "pair_key", "place_and_box", "warm_start"]
 
 KEY_KIND_SHIFT, KEY_A_SHIFT = 58, 29
 """A pair key: A's kind from bit 58 up, A's id (a segment index, a mover's row, a body's id) in the 29 bits from
@@ -37,21 +39,6 @@ bit 29, B's body id in the lowest 29."""
 def pair_key(kind, a_id, b_id):
     """The key of a pair: unique among a step's contacts, the same from step to step while the pair touches."""
     return (np.int64(kind) << KEY_KIND_SHIFT) | (np.int64(a_id) << KEY_A_SHIFT) | np.int64(b_id)
-
-
-@kernel
-def placements(shapes, state_xy_angle, movers, body_count):
-    """Every shape's placement at step start, (S, 4): cos, sin, x, y (the bodies' from ``state_xy_angle``,
-    rows of x, y, angle; the movers' from their rows)."""
-    count = len(shapes.radius)
-    place = np.empty((count, 4))
-    for s in range(count):
-        if s < body_count:
-            x, y, angle = state_xy_angle[s, 0], state_xy_angle[s, 1], state_xy_angle[s, 2]
-        else:
-            x, y, angle = movers[s - body_count, 0], movers[s - body_count, 1], movers[s - body_count, 2]
-        place[s, 0], place[s, 1], place[s, 2], place[s, 3] = math.cos(angle), math.sin(angle), x, y
-    return place
 
 
 @helper
@@ -68,14 +55,22 @@ def _put_box(boxes, s, core, start, end, c, sn, x, y, r):
 
 
 @kernel
-def boxes_of(shapes, place, grow):
-    """Every shape's box at its placement, grown by its radius and ``grow`` px, (S, 4)."""
-    count = len(shapes.radius)
-    boxes = np.empty((count, 4))
-    for s in range(count):
-        _put_box(boxes, s, shapes.core, shapes.offsets[s], shapes.offsets[s + 1], place[s, 0], place[s, 1],
-                 place[s, 2], place[s, 3], shapes.radius[s] + grow)
-    return boxes
+def place_and_box(shapes, state, movers, rows, place, boxes, grow):
+    """The placements (cos, sin, x, y) and boxes (grown by the radius and ``grow`` px) of the bodies of ``rows``
+    (where ``state`` puts them) and of every mover (from its row), written into their shape rows of ``place``
+    and ``boxes`` (the bodies' rows, then the movers'). The other bodies' rows are left as they are: sleepers
+    lie where they were placed."""
+    body_count = len(shapes.radius) - len(movers)
+    for i in range(len(rows) + len(movers)):
+        if i < len(rows):
+            s = rows[i]
+            x, y, angle = state[s, X], state[s, X + 1], state[s, ANGLE]
+        else:
+            s = body_count + i - len(rows)
+            x, y, angle = movers[s - body_count, 0], movers[s - body_count, 1], movers[s - body_count, 2]
+        c, sn = math.cos(angle), math.sin(angle)
+        place[s, 0], place[s, 1], place[s, 2], place[s, 3] = c, sn, x, y
+        _put_box(boxes, s, shapes.core, shapes.offsets[s], shapes.offsets[s + 1], c, sn, x, y, shapes.radius[s] + grow)
 
 
 @kernel
@@ -137,19 +132,17 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
 
 
 @kernel
-def gather(state, shapes, level, place, boxes, asleep, movers, settings):
-    """This step's contacts of the awake bodies (``asleep``: each body's flag; ``place`` and ``boxes``: every
-    shape's placement and box grown by the speculative distance, :func:`placements`, :func:`boxes_of`):
+def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings):
+    """This step's contacts of the awake bodies (``awake``: their rows, ascending; ``asleep``: each body's flag;
+    ``sleepers``: the index of the sleepers' boxes, :func:`~.broad_phase.sleeper_index`; ``place`` and
+    ``boxes``: every shape's placement and box grown by the speculative distance, :func:`place_and_box`):
     against the level's segments, the movers, and each other (pairs of two sleepers left out; an awake body
     against a sleeper included, which wakes it when they touch). The candidate pairs come first, so the
     contacts go into arrays made once. Returns the contact arrays and how many rows are used."""
-    widest = 2
-    for s in range(len(shapes.radius)):
-        widest = max(widest, shapes.offsets[s + 1] - shapes.offsets[s])
-    local = np.empty((widest, 4))
-    segments, bodies = _level_candidates(shapes, level, boxes, asleep)
-    mover_rows, mover_bodies = _mover_candidates(shapes, boxes, asleep, movers)
-    first, second = sweep_pairs(boxes, len(asleep), asleep)
+    local = np.empty((MAX_VERTICES, 4))
+    segments, bodies = _level_candidates(shapes, level, boxes, awake)
+    mover_rows, mover_bodies = _mover_candidates(shapes, boxes, awake, movers)
+    first, second = awake_pairs(boxes, awake, asleep, sleepers)
     room = len(segments) + len(mover_rows) + len(first)
     ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
     count = _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
@@ -159,15 +152,13 @@ def gather(state, shapes, level, place, boxes, asleep, movers, settings):
 
 
 @kernel
-def _level_candidates(shapes, level, boxes, asleep):
-    """The (segment, body) pairs whose boxes overlap and whose filters touch, of the awake bodies."""
-    near, room = np.empty(len(level.radius), np.int64), 16 * len(asleep) + 16
+def _level_candidates(shapes, level, boxes, awake):
+    """The (segment, body) pairs whose boxes overlap and whose filters touch, of the ``awake`` bodies."""
+    near, room = np.empty(len(level.radius), np.int64), 16 * len(awake) + 16
     while True:
         segments, bodies = np.empty(room, np.int64), np.empty(room, np.int64)
         total = 0
-        for b in range(len(asleep)):
-            if asleep[b]:
-                continue
+        for b in awake:
             level.stamp[0] += 1
             count = segments_near(level, boxes, b, level.mark, level.stamp[0], near)  # (room for every segment)
             for i in range(count):
@@ -181,19 +172,18 @@ def _level_candidates(shapes, level, boxes, asleep):
 
 
 @kernel
-def _mover_candidates(shapes, boxes, asleep, movers):
+def _mover_candidates(shapes, boxes, awake, movers):
     """The (mover, body) pairs whose boxes overlap (the mover's over the whole step) and whose filters touch,
-    of the awake bodies."""
-    body_count = len(asleep)
+    of the ``awake`` bodies."""
+    body_count = len(shapes.radius) - len(movers)
     total = 0
     for write in range(2):  # (counted, then written into arrays of that size)
         rows, bodies = np.empty(total if write else 0, np.int64), np.empty(total if write else 0, np.int64)
         total = 0
         for i in range(len(movers)):
-            for b in range(body_count):
-                if asleep[b] or not (movers[i, MOVER_MIN_X] <= boxes[b, 2] and movers[i, MOVER_MAX_X] >= boxes[b, 0]
-                                     and movers[i, MOVER_MIN_Y] <= boxes[b, 3]
-                                     and movers[i, MOVER_MAX_Y] >= boxes[b, 1]):
+            for b in awake:
+                if not (movers[i, MOVER_MIN_X] <= boxes[b, 2] and movers[i, MOVER_MAX_X] >= boxes[b, 0]
+                        and movers[i, MOVER_MIN_Y] <= boxes[b, 3] and movers[i, MOVER_MAX_Y] >= boxes[b, 1]):
                     continue
                 if filters_touch(shapes.filters, body_count + i, shapes.filters, b):
                     if write:

@@ -1,7 +1,10 @@
 """The rigid-body step in one compiled call: :func:`step`.
 
-1. **Begin**: every body remembers its placement (``previous_transform``); nothing to do when every body
-   sleeps, none was placed by game code and no mover moves.
+1. **Begin**: nothing to do when every body sleeps, none was placed by game code and no mover moves. The
+   awake bodies (and those placed, and those that fell asleep at the last step's end) remember their
+   placement (``previous_transform``) and get their box; a sleeper's box, its place in the index of the
+   sleepers' boxes and its contacts are kept from when it fell asleep, so a step costs what the awake bodies
+   and their neighbours cost, however many sleep (Box2D v3's solver sets).
 2. **Wake**: a moving mover (kinematic body, character) wakes the sleepers its box over the step meets.
 3. **Gather** (:mod:`.narrow_phase`): contacts of the awake bodies with the level, the movers and each other,
    ``speculative`` px early. An awake body touching a sleeper wakes it, and the gathering is made again (up to
@@ -11,7 +14,8 @@
    :data:`~.layout.CRUSHED` event names it.
 5. **Warm start** from the last step's contacts; then **solve** (:mod:`.contact_solver`): awake bodies are the
    dynamic rows; static geometry, movers and sleepers an awake body nears are fixed rows.
-6. **Sleep** (:mod:`.island`), and the contacts of sleepers carried over unchanged (nothing near them moved).
+6. **Sleep** (:mod:`.island`), and the contacts of sleepers kept aside unchanged (nothing near them moved)
+   until one of their bodies wakes.
 7. **Events**: pairs that began and stopped touching.
 
 Continuous collision against the level is left to the caller, for the bodies :func:`step` names as fast
@@ -38,7 +42,7 @@ from .contact_solver import SEP0 as TABLE_SEP0
 from .contact_solver import VALID0 as TABLE_VALID0
 from .island import rest_and_sleep
 from .layout import (
-    ANCHOR0_AX, ANGLE, B, BEGAN, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, CRUSH_DEPTH, CRUSHED, DYNAMIC, DYNAMIC_ROWS,
+    ANCHOR0_AX, B, BEGAN, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, CRUSH_DEPTH, CRUSHED, DYNAMIC, DYNAMIC_ROWS,
     ENDED, EVENT_COLUMNS, GRAVITY_SCALE, GRAVITY_X, GRAVITY_Y, INV_INERTIA, INV_MASS, KIND, LIGHT_GAP,
     MOVER_FRICTION, MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX,
     MOVER_X, NORMAL0,
@@ -49,20 +53,20 @@ from .layout import (
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
 from .layout import Level, Shapes
-from .broad_phase import segments_near
-from .narrow_phase import boxes_of, gather, placements, warm_start
+from .broad_phase import segments_near, sleeper_index, sleepers_from
+from .narrow_phase import gather, place_and_box, warm_start
 
-__all__ = ["ASLEEP", "held_against", "step"]
+__all__ = ["ASLEEP", "held_against", "resting", "step"]
 
 ASLEEP = -2
 """The step's status when it began but every body sleeps after the movers' wakes: the contacts stand."""
 
 
 @helper
-def _nothing(status, ints, floats):  # (``status``: an np.int64, not a literal: one compiled version)
-    """The outcome of a step that moved nothing: the contacts ``ints``, ``floats`` stand."""
-    return (status, ints, floats, np.zeros((0, EVENT_COLUMNS), np.int64), np.zeros((0, 2)), np.zeros(0, np.int64),
-            np.zeros((0, 2)))
+def _nothing(status, ints, floats, sleep):  # (``status``: an np.int64, not a literal: one compiled version)
+    """The outcome of a step that moved nothing: the contacts ``ints``, ``floats`` and ``sleep`` stand."""
+    return (status, ints, floats, sleep, np.zeros((0, EVENT_COLUMNS), np.int64), np.zeros((0, 2)),
+            np.zeros(0, np.int64), np.zeros((0, 2)))
 
 
 @helper
@@ -77,18 +81,32 @@ def _nothing_to_do(state, movers):
     return True
 
 
+@kernel
+def resting(state, movers):
+    """Whether a step would find nothing to do (every body sleeps, none was placed and no mover moves): asked
+    by a caller whose last step found every body asleep, before it hands the whole step its arguments."""
+    return _nothing_to_do(state, movers)
+
+
 @helper
-def _begin(state):
-    """Every body remembers its placement at step start and is no longer marked placed; returns the sleep
-    flags and which bodies game code placed (moved, turned, reshaped or re-filtered) since the last step."""
+def _begin(state, active):
+    """Which bodies sleep and which game code placed (moved, turned, reshaped or re-filtered) since the last
+    step (no longer marked placed); and the rows whose placement is made again (``fresh``): the awake, the
+    placed and the last step's awake (``active``: some fell asleep at its end). Each of those remembers its
+    placement at step start (``previous_transform``); a sleeper lies where it was."""
     asleep, placed = np.empty(len(state), np.bool_), np.empty(len(state), np.bool_)
+    fresh, count = np.empty(len(state) + len(active), np.int64), 0
     for k in range(len(state)):
+        placed[k], asleep[k] = state[k, PLACED] != 0.0, state[k, SLEEPING] != 0.0
+        if placed[k] or not asleep[k]:
+            state[k, PLACED], fresh[count], count = 0.0, k, count + 1
+    for k in active:
+        if asleep[k] and not placed[k]:
+            fresh[count], count = k, count + 1
+    for i in range(count):
         for j in range(3):
-            state[k, PREVIOUS_X + j] = state[k, X + j]
-        placed[k] = state[k, PLACED] != 0.0
-        state[k, PLACED] = 0.0
-        asleep[k] = state[k, SLEEPING] != 0.0
-    return asleep, placed
+            state[fresh[i], PREVIOUS_X + j] = state[fresh[i], X + j]
+    return asleep, placed, fresh[:count]
 
 
 @helper
@@ -97,26 +115,36 @@ def _wake(state, asleep, k):
 
 
 @kernel
-def _wake_by_changes(state, asleep, placed, boxes, movers, old_ints):
+def _wake_by_changes(state, asleep, placed, fresh, boxes, movers, contacts, sleepers):
     """Wake what a change since the last step concerns: a body game code placed, and every body it touched;
-    a sleeper whose box a moving mover's box over the step meets; a sleeper that touched a mover which is no
-    longer there (its box over the step misses the sleeper's: moved away by game code)."""
-    for k in range(len(state)):
+    a sleeper whose box a moving mover's box over the step meets (found in the ``sleepers`` index); a sleeper
+    that touched a mover which is no longer there (its box over the step misses the sleeper's: moved away by
+    game code). ``contacts``: the last step's and those kept aside (looked through only when something was
+    placed or a mover moves)."""
+    anything = False
+    for k in fresh:
         if placed[k]:
             _wake(state, asleep, k)
-    for j in range(len(old_ints)):
-        kind, a, b = old_ints[j, KIND], old_ints[j, A], old_ints[j, B]
-        if kind == DYNAMIC and (placed[a] or placed[b]):
-            _wake(state, asleep, a)
-            _wake(state, asleep, b)
-        elif (kind == KINEMATIC or kind == CHARACTER) and asleep[b] and not _mover_meets(movers, a, boxes, b):
-            _wake(state, asleep, b)
+            anything = True
     for i in range(len(movers)):
         if movers[i, MOVER_MOVING] == 0.0:
             continue
-        for k in range(len(state)):
+        anything = True
+        for at in range(sleepers_from(sleepers[1], sleepers[2], movers[i, MOVER_MIN_X]), len(sleepers[0])):
+            k = sleepers[0][at]
+            if sleepers[1][at] > movers[i, MOVER_MAX_X]:
+                break
             if asleep[k] and _mover_meets(movers, i, boxes, k):
                 _wake(state, asleep, k)
+    for c in range(2 if anything else 1):
+        old_ints = contacts[c]
+        for j in range(len(old_ints)):
+            kind, a, b = old_ints[j, KIND], old_ints[j, A], old_ints[j, B]
+            if kind == DYNAMIC and (placed[a] or placed[b]):
+                _wake(state, asleep, a)
+                _wake(state, asleep, b)
+            elif (kind == KINEMATIC or kind == CHARACTER) and asleep[b] and not _mover_meets(movers, a, boxes, b):
+                _wake(state, asleep, b)
 
 
 @helper
@@ -139,15 +167,27 @@ def _wake_touched(state, asleep, ints, count):
 
 
 @kernel
-def _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings):
+def _gather_waking(state, asleep, shapes, level, place, boxes, sleepers, movers, settings):
     """The step's contacts (:func:`~.narrow_phase.gather`), gathered again while an awake body wakes a sleeper
-    it touches (three times at most)."""
-    ints, floats, count = gather(state, shapes, level, place, boxes, asleep, movers, settings)
+    it touches (three times at most); and the awake bodies' rows, ascending."""
+    awake = _rows_awake(asleep)
+    ints, floats, count = gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings)
     for _ in range(3):
         if not _wake_touched(state, asleep, ints, count):
             break
-        ints, floats, count = gather(state, shapes, level, place, boxes, asleep, movers, settings)
-    return ints, floats, count
+        awake = _rows_awake(asleep)
+        ints, floats, count = gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings)
+    return ints, floats, count, awake
+
+
+@helper
+def _rows_awake(asleep):
+    """The rows of the bodies not ``asleep``, ascending."""
+    awake, at = np.empty(len(asleep) - _count_true(asleep), np.int64), 0
+    for k in range(len(asleep)):
+        if not asleep[k]:
+            awake[at], at = k, at + 1
+    return awake
 
 
 @helper
@@ -292,7 +332,7 @@ def _participant_rows(ints, count, awake, asleep, movers):
 
 
 @kernel
-def _rows(state, start, shapes, movers, row_kind, row_of, dyn):
+def _rows(state, shapes, movers, row_kind, row_of, dyn):
     """The solve's rows (see :data:`~.contact_solver.ROW_COLUMNS`): awake bodies, then fixed rows (inverse
     mass zero): static geometry at rest at the origin, movers where they started at the speed they moved,
     sleepers where they lie."""
@@ -301,7 +341,7 @@ def _rows(state, start, shapes, movers, row_kind, row_of, dyn):
         kind, what = row_kind[r], row_of[r]
         if kind == DYNAMIC:
             for j in range(3):
-                rows[r, ROW_VX + j], rows[r, ROW_X + j] = state[what, VX + j], start[what, j]
+                rows[r, ROW_VX + j], rows[r, ROW_X + j] = state[what, VX + j], state[what, X + j]
             if r < dyn:
                 rows[r, ROW_INV_MASS], rows[r, ROW_INV_INERTIA] = state[what, INV_MASS], state[what, INV_INERTIA]
                 rows[r, ROW_EXTENT], rows[r, ROW_GRAVITY_SCALE] = shapes.extent[what], state[what, GRAVITY_SCALE]
@@ -366,12 +406,12 @@ def _light(floats, k, kind, rows, ra, rb, settings):
 
 
 @kernel
-def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, asleep, params, settings):
+def _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, params, settings):
     """Solve the contacts and move the awake bodies (their rows of ``state``); the contacts' impulses and
     sliding flags are written back into their rows. Returns the fast bodies (rows) and how far they moved."""
     dyn = len(awake)
     pair, row_kind, row_of = _participant_rows(ints, count, awake, asleep, movers)
-    rows = _rows(state, start, shapes, movers, row_kind, row_of, dyn)
+    rows = _rows(state, shapes, movers, row_kind, row_of, dyn)
     light = np.empty(count, np.bool_)
     for k in range(count):
         light[k] = _light(floats, k, ints[k, KIND], rows, pair[k, 0], pair[k, 1], settings)
@@ -397,7 +437,7 @@ def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, aslee
     for r in range(dyn):
         body = awake[r]
         for j in range(3):
-            state[body, X + j] = start[body, j] + displacement[r, j]
+            state[body, X + j] = state[body, X + j] + displacement[r, j]
             state[body, VX + j] = rows[r, ROW_VX + j]
         if length(displacement[r, 0], displacement[r, 1]) >= shapes.reach[body]:
             fast[fast_count], moved[fast_count, 0], moved[fast_count, 1] = body, displacement[r, 0], displacement[r, 1]
@@ -406,7 +446,7 @@ def _solve_awake(state, start, shapes, movers, ints, floats, count, awake, aslee
 
 
 @kernel
-def _may_hit_level(level, shapes, start, boxes, fast, moved):
+def _may_hit_level(level, shapes, state, boxes, fast, moved):
     """The fast bodies (and how far they moved) whose box swept over their move (from ``boxes``, at step start,
     to a box round the end centre that holds the body at any angle: no vertex is farther from the centre of mass
     than twice the extent) meets a segment's box: the others cannot hit the level, and are not swept (a falling
@@ -415,7 +455,8 @@ def _may_hit_level(level, shapes, start, boxes, fast, moved):
     keep_fast, keep_moved = np.empty(len(fast), np.int64), np.empty((len(fast), 2))
     for i in range(len(fast)):
         body, dx, dy = fast[i], moved[i, 0], moved[i, 1]
-        x, y, reach = start[body, 0] + dx, start[body, 1] + dy, 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
+        x, y = state[body, PREVIOUS_X] + dx, state[body, PREVIOUS_X + 1] + dy
+        reach = 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
         swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
         swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
         level.stamp[0] += 1
@@ -425,37 +466,43 @@ def _may_hit_level(level, shapes, start, boxes, fast, moved):
     return keep_fast[:kept], keep_moved[:kept]
 
 
+@helper
+def _carried(ints, j, asleep):
+    """Whether contact ``j`` is carried unchanged (kept aside): its B sleeps and its A is no awake body (nothing
+    near it moved)."""
+    return asleep[ints[j, B]] and not (ints[j, KIND] == DYNAMIC and not asleep[ints[j, A]])
+
+
 @kernel
-def _with_carried(ints, floats, count, source, old_ints, old_floats, asleep):
-    """The contacts followed by the last step's contacts of sleeping bodies that no awake body touches (carried
-    unchanged: nothing near them moved), with each one's row among the last step's (``source``: the first
-    ``count``'s; -1: new)."""
-    carried = 0
-    for j in range(len(old_ints)):
-        a_awake = old_ints[j, KIND] == DYNAMIC and not asleep[old_ints[j, A]]
-        carried += asleep[old_ints[j, B]] and not a_awake
-    all_ints, all_floats = np.empty((count + carried, CONTACT_INTS), np.int64), np.empty((count + carried, CONTACT_FLOATS))
-    sources, at = np.empty(count + carried, np.int64), count
+def _followed_by(ints, floats, count, more_ints, more_floats, asleep, which):
+    """The first ``count`` contacts of ``ints``, ``floats`` followed by those of ``more_ints``, ``more_floats``
+    that are carried (:func:`_carried`) when ``which`` is 1, that are not when it is 0, or all when it is -1,
+    in order. (The test written out, not called: numba would count references at every contact.)"""
+    wanted, extra = np.empty(len(more_ints), np.bool_), 0
+    for j in range(len(more_ints)):
+        a_awake = more_ints[j, KIND] == DYNAMIC and not asleep[more_ints[j, A]]
+        wanted[j] = which < 0 or (asleep[more_ints[j, B]] and not a_awake) == (which == 1)
+        extra += wanted[j]
+    all_ints = np.empty((count + extra, CONTACT_INTS), np.int64)
+    all_floats = np.empty((count + extra, CONTACT_FLOATS))
     for k in range(count):
         _copy_row(all_ints, k, ints, k)
         _copy_row(all_floats, k, floats, k)
-        sources[k] = source[k]
-    for j in range(len(old_ints)):
-        a_awake = old_ints[j, KIND] == DYNAMIC and not asleep[old_ints[j, A]]
-        if asleep[old_ints[j, B]] and not a_awake:
-            _copy_row(all_ints, at, old_ints, j)
-            _copy_row(all_floats, at, old_floats, j)
-            sources[at] = j
-            at += 1
-    return all_ints, all_floats, sources
+    for j in range(len(more_ints)):
+        if wanted[j]:
+            _copy_row(all_ints, count, more_ints, j)
+            _copy_row(all_floats, count, more_floats, j)
+            count += 1
+    return all_ints, all_floats
 
 
 @kernel
-def _touch_events(ints, floats, source, old_ints, events, made):
+def _touch_events(ints, floats, count, source, old_ints, asleep, events, made):
     """The pairs that began touching (normal from A to B) and those that stopped (from the last step's
-    contacts), after ``made`` events; returns how many events there are."""
+    contacts; not those carried, see :func:`_carried`), after ``made`` events; returns how many events there
+    are."""
     still, began, ended = np.zeros(len(old_ints), np.bool_), np.int64(BEGAN), np.int64(ENDED)
-    for k in range(len(ints)):
+    for k in range(count):
         src = source[k]
         if ints[k, TOUCHING]:
             if src < 0 or not old_ints[src, TOUCHING]:
@@ -464,53 +511,68 @@ def _touch_events(ints, floats, source, old_ints, events, made):
             if src >= 0:
                 still[src] = True
     for j in range(len(old_ints)):
-        if old_ints[j, TOUCHING] and not still[j]:
+        if old_ints[j, TOUCHING] and not still[j] and not _carried(old_ints, j, asleep):
             _event(events, made, ended, old_ints[j, KIND], old_ints[j, A], old_ints[j, B], 0.0, 0.0)
             made += 1
     return made
 
 
 @kernel
-def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params, settings):
+def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep, cache, params, settings):
     """Advance the rigid bodies by one step (see the module docstring). Returns (status, contact ints, contact
-    floats, events, event normals, fast bodies, how far each moved): the status is 0 when it stepped,
+    floats, sleep, events, event normals, fast bodies, how far each moved): the status is 0 when it stepped,
     :data:`~.layout.RESTING` or :data:`ASLEEP` when nothing moved and the last contacts stand; the contact set
-    as :mod:`.layout` names its columns; the events (kind, A's kind, A, B) with a normal each; the fast bodies
-    whose move may meet the level (rows) with their displacement (px).
+    of the awake bodies as :mod:`.layout` names its columns; the sleepers' (as ``sleep``, for the next step);
+    the events (kind, A's kind, A, B) with a normal each; the fast bodies whose move may meet the level (rows)
+    with their displacement (px).
 
     ``state``: the bodies' rows (:data:`~.layout.STATE_COLUMNS`), read and written in place;
     ``shape_arrays``: the bodies' shapes, then the movers' (the fields of a :class:`~.layout.Shapes`, as a plain
     tuple); ``level_arrays``: the static segments (those of a :class:`~.layout.Level`); ``movers``:
-    (M, :data:`~.layout.MOVER_COLUMNS`); ``old_ints``, ``old_floats``: the last step's contacts; ``params``: the
-    solve's parameters (2, :data:`~.layout.PARAMETERS`); ``settings``: :data:`~.layout.SETTINGS`."""
+    (M, :data:`~.layout.MOVER_COLUMNS`); ``old_ints``, ``old_floats``: the last step's contacts of the awake
+    bodies; ``sleep``: what the last step kept of the sleepers: their contacts (ints, floats, carried unchanged
+    while they sleep) and the index of their boxes (:func:`~.broad_phase.sleeper_index`: rows, min x, widest);
+    ``cache``: each shape's placement and box at step start (:func:`~.narrow_phase.place_and_box`), written
+    for the bodies that may have moved (a sleeper's stand), and the rows awake in the last step (how many,
+    then the rows), written for the next; ``params``: the
+    solve's parameters (2,
+    :data:`~.layout.PARAMETERS`); ``settings``: :data:`~.layout.SETTINGS`."""
     # (The shapes and the level arrive as plain tuples: numba's dispatcher types a plain tuple of arrays at C
     # speed, a named tuple in Python, some 10 us a call. Named again here, for the kernels.)
     shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
     if _nothing_to_do(state, movers):
-        return _nothing(np.int64(RESTING), old_ints, old_floats)
+        return _nothing(np.int64(RESTING), old_ints, old_floats, sleep)
     body_count = len(state)
-    asleep, placed = _begin(state)
-    start = np.empty((body_count, 3))
-    for k in range(body_count):
-        start[k, 0], start[k, 1], start[k, 2] = state[k, X], state[k, X + 1], state[k, ANGLE]
-    place = placements(shapes, start, movers, body_count)
-    boxes = boxes_of(shapes, place, settings[SPECULATIVE])
-    _wake_by_changes(state, asleep, placed, boxes, movers, old_ints)
+    kept_ints, kept_floats, sleepers = sleep[0], sleep[1], (sleep[2], sleep[3], sleep[4])
+    place, boxes, active = cache
+    asleep, placed, fresh = _begin(state, active[1:1 + active[0]])
+    place_and_box(shapes, state, movers, fresh, place, boxes, settings[SPECULATIVE])
+    for k in fresh:
+        if asleep[k] and not placed[k]:  # (fell asleep: into the index)
+            sleepers = sleeper_index(boxes[:body_count], asleep)
+            break
+    _wake_by_changes(state, asleep, placed, fresh, boxes, movers, (old_ints, kept_ints), sleepers)
     if _count_true(asleep) == body_count:
-        return _nothing(np.int64(ASLEEP), old_ints, old_floats)
-    ints, floats, count = _gather_waking(state, asleep, shapes, level, place, boxes, movers, settings)
+        active[0] = 0
+        return _nothing(np.int64(ASLEEP), old_ints, old_floats, (kept_ints, kept_floats, sleepers[0], sleepers[1],
+                                                                 sleepers[2]))
+    ints, floats, count, awake = _gather_waking(state, asleep, shapes, level, place, boxes, sleepers, movers, settings)
+    was_awake = np.zeros(body_count, np.bool_)
+    for k in active[1:1 + active[0]]:
+        was_awake[k] = True
+    for k in awake:
+        if not was_awake[k]:  # (woke: its contacts kept aside join the last step's)
+            old_ints, old_floats = _followed_by(old_ints, old_floats, len(old_ints), kept_ints, kept_floats, asleep, 0)
+            kept_ints, kept_floats = _followed_by(kept_ints, kept_floats, 0, kept_ints, kept_floats, asleep, 1)
+            break
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
     count, made = _squeezed(ints, floats, count, movers, body_count, settings[CRUSH_DEPTH], settings[STEP_DT],
                             events)
     source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count, placed)
-    awake, at = np.empty(body_count - _count_true(asleep), np.int64), 0
-    for k in range(body_count):
-        if not asleep[k]:
-            awake[at], at = k, at + 1
-    fast, moved = _solve_awake(state, start, shapes, movers, ints, floats, count, awake, asleep, params, settings)
+    fast, moved = _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, params, settings)
     if settings[CONTINUOUS_ON] > 0.0 and len(fast):
-        fast, moved = _may_hit_level(level, shapes, start, boxes, fast, moved)
+        fast, moved = _may_hit_level(level, shapes, state, boxes, fast, moved)
     if settings[SLEEP_ON] > 0.0:
         held = np.zeros(body_count, np.bool_)
         for k in range(count):
@@ -518,6 +580,14 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, params
                 held[ints[k, B]] = held[ints[k, B]] or movers[ints[k, A], MOVER_MOVING] > 0.0
         rest_and_sleep(state, awake, shapes.extent, settings[STEP_DT], settings[SLEEP_VELOCITY],
                        settings[TIME_TO_SLEEP], ints, count, held)
-    ints, floats, source = _with_carried(ints, floats, count, source, old_ints, old_floats, asleep)
-    made = _touch_events(ints, floats, source, old_ints, events, made)
-    return (np.int64(0), ints, floats, events.rows[:made], events.normals[:made], fast, moved)
+    made = _touch_events(ints, floats, count, source, old_ints, asleep, events, made)
+    carried_ints, carried_floats = _followed_by(old_ints, old_floats, 0, old_ints, old_floats, asleep, 1)
+    if len(carried_ints):  # (the contacts of the bodies that fell asleep at the last step's end: kept aside)
+        kept_ints, kept_floats = _followed_by(carried_ints, carried_floats, len(carried_ints), kept_ints,
+                                              kept_floats, asleep, -1)
+    ints, floats = _followed_by(ints, floats, count, ints[:0], floats[:0], asleep, -1)
+    active[0] = len(awake)
+    for r in range(len(awake)):
+        active[1 + r] = awake[r]
+    return (np.int64(0), ints, floats, (kept_ints, kept_floats, sleepers[0], sleepers[1], sleepers[2]),
+            events.rows[:made], events.normals[:made], fast, moved)
