@@ -1,12 +1,6 @@
 """Sleepers lie aside (issue 32): a step costs what its awake bodies and their neighbours cost, not what the
 sleeping ones do, and the sleepers' contacts are still there to see and to wake them.
-
-Timed by the thread's CPU time (what this thread computed, not what other processes on a busy machine took
-from it), the two worlds stepped in turns, medians compared.
 """
-
-import statistics
-import time
 
 from engine import RigidBody, RoundedPolygon, World
 
@@ -37,27 +31,26 @@ def _with_sleepers(count: int) -> tuple[World, RigidBody]:
     return world, crate
 
 
-def _step_times(world: World, crate: RigidBody, steps: int) -> list[float]:
-    times = []
+def _slide(world: World, crate: RigidBody, steps: int) -> list[tuple[float, float]]:
+    """The crate pushed back and forth for ``steps`` steps: where it is after each."""
+    trail = []
     for k in range(steps):
         crate.velocity = (200.0 if k % 120 < 60 else -200.0, 0.0)
-        t0 = time.thread_time_ns()
         world.step(1 / 60)
-        times.append(time.thread_time_ns() - t0)
-    return times
+        trail.append(crate.position)
+    return trail
 
 
-def test_one_awake_crate_among_3000_sleepers_costs_at_most_5x_what_it_costs_alone():
-    """Before the sleepers were kept aside, every step walked every body: 25x at 3,000, 50-100x at 10,000."""
+def test_one_awake_crate_among_3000_sleepers_moves_as_alone_and_leaves_them_asleep():
+    """Sleepers lie aside: a crate sliding far from 3,000 sleeping ones moves exactly as in a world of its own,
+    and none of them wakes. (What that costs is measured, not asserted: tests/benchmarks/bench_scale.py, the
+    sleepers row: one awake crate among 10,000 sleepers about 2.2x the crate alone, 47-67x before.)"""
     alone, crowd = _world_with_a_sliding_crate(), _with_sleepers(3000)
-    alone_times: list[float] = []
-    crowd_times: list[float] = []
-    for _ in range(4):
-        alone_times += _step_times(*alone, 60)
-        crowd_times += _step_times(*crowd, 60)
-    ratio = statistics.median(crowd_times) / statistics.median(alone_times)
-    assert ratio <= 5.0, f"one awake crate among 3000 sleepers costs {ratio:.1f}x what it costs alone"
-    assert sum(b.sleeping for b in crowd[0].bodies) == 3000  # (the sleepers slept through it)
+    for _ in range(120):  # (as the crowd's crate was pushed while the sleepers settled)
+        alone[1].velocity = (200.0, 0.0)
+        alone[0].step(1 / 60)
+    assert _slide(*alone, 240) == _slide(*crowd, 240)
+    assert sum(b.sleeping for b in crowd[0].bodies) == 3000
 
 
 def test_a_sleeping_stack_keeps_its_contacts_and_a_crate_dropped_on_it_wakes_it():
