@@ -26,13 +26,13 @@ from pathlib import Path
 __all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "first_start", "warm_up"]
 
 _STAGE_SECONDS = (
-    ("manifolds", 6.7), ("broad phase", 2.7), ("contacts", 7.5), ("contact solve", 13.3), ("sleep", 0.8),
-    ("rigid step", 15.9), ("character casts", 2.9), ("character contacts", 0.4), ("character slides", 3.6),
-    ("character touches", 0.3), ("crowd boxes", 0.2), ("level grid", 0.8),
+    ("manifolds", 7.4), ("broad phase", 5.3), ("contacts", 10.5), ("contact solve", 19.3), ("sleep", 1.3),
+    ("rigid step", 25.4), ("character casts", 5.0), ("character contacts", 1.0), ("character slides", 4.6),
+    ("character touches", 0.4), ("crowd boxes", 0.8), ("level grid", 0.7),
 )
-"""The compiled stages in the order they run, with the CPU seconds each took on a cold cache (2-core machine,
-numba 0.68.1): progress is reported in proportion to them, so that it moves as the work does (the stages take
-0.2 to 16 s). Only the proportions matter."""
+"""The compiled stages in the order they run, with the CPU seconds each took on a cold cache (a busy 2-core
+machine, numba 0.68.1): progress is reported in proportion to them, so that it moves as the work does (the
+stages take 0.4 to 25 s). Only the proportions matter."""
 
 WARM_UP_STAGES = len(_STAGE_SECONDS)
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""
