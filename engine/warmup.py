@@ -136,7 +136,7 @@ class BackgroundWarmUp:
         done, reported_at = self._report
         if done >= 1.0 or self.done:
             return done
-        following = next((f for f in _DONE_AFTER if f > done + 1e-9), 1.0)
+        following = next((f for f in _DONE_AFTER if f > done + 1e-4), 1.0)  # (the reports are rounded)
         seconds_per_unit = (reported_at - self._started) / done if done > 0.0 else _FIRST_START_SECONDS
         expected = max((following - done) * seconds_per_unit, 1e-3)
         waited = time.perf_counter() - reported_at
@@ -191,7 +191,7 @@ class BackgroundWarmUp:
 
 def _main() -> int:
     """``python -m engine.warmup``: compile the kernels into the disk cache, a ``fraction stage`` line each."""
-    warm_up(lambda fraction, stage: print(f"{fraction:.3f} {stage}", flush=True))
+    warm_up(lambda fraction, stage: print(f"{fraction:.6f} {stage}", flush=True))
     return 0
 
 

@@ -69,17 +69,19 @@ def test_ledgekit_warmup_runs_as_an_installed_command():
 
 
 class _SlowCompile:
-    """A stand-in for ``python -m engine.warmup``: reports the first stage after 0.2 s, the second after 1.4 s more."""
+    """A stand-in for ``python -m engine.warmup``: reports the first stage after 0.2 s, the second after 1.4 s more
+    (at their usual shares of the work)."""
 
     def __init__(self, *args, **kwargs):
         self.stderr = io.StringIO("")
 
     @property
     def stdout(self):
+        first, second = warmup._DONE_AFTER[:2]
         time.sleep(0.2)
-        yield "0.100 manifolds\n"
+        yield f"{first:.6f} manifolds\n"
         time.sleep(1.4)
-        yield "0.150 broad phase\n"
+        yield f"{second:.6f} broad phase\n"
 
     def wait(self):
         return 0
@@ -96,6 +98,7 @@ def test_a_first_starts_progress_moves_steadily_between_the_stages_reports(monke
         seen.append(job.fraction)
         time.sleep(0.05)
     assert job.error is None and job.fraction == 1.0
-    between = [f for f in seen if 0.1 < f < 0.15]  # (after the first report, before the second)
+    first, second = (round(f, 6) for f in warmup._DONE_AFTER[:2])
+    between = [f for f in seen if first < f < second]  # (after the first report, before the second)
     assert len(between) > 10 and between == sorted(between) and len(set(between)) > 10
-    assert max(seen) < 0.15 and seen == sorted(seen)
+    assert max(seen) < second and seen == sorted(seen)
