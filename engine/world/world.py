@@ -172,7 +172,6 @@ class _StandingBodies:
         """Each body's exact box and neighbour, by its index, once a gather has looked at it."""
 
 
-@lru_cache(maxsize=16)
 def _holds(key: tuple[object, ...] | None, level: object, query: CollisionFilter, box: Sequence[float]) -> bool:
     """Whether static segments gathered for ``key`` (``World.candidates``: level, filter, box) hold every segment
     a gather in ``box`` with filter ``query`` on ``level`` would find."""
@@ -182,6 +181,7 @@ def _holds(key: tuple[object, ...] | None, level: object, query: CollisionFilter
     return min_x <= box[0] and min_y <= box[1] and box[2] <= max_x and box[3] <= max_y  # type: ignore[operator]
 
 
+@lru_cache(maxsize=16)
 def _open_filters(count: int) -> np.ndarray:
     """``count`` rows of a filter that touches every query (all categories, no group), for
     :func:`~engine.world.kernels.mover.boxes_near`'s box test alone (shared: never written). The bodies' own
