@@ -274,6 +274,11 @@ class RigidBody(MovingBody):
         """The rigid-body set of the world the body is in (``None``: in no world)."""
         return self._owner
 
+    @property
+    def row(self) -> int:
+        """Its row in its owner's state (its place among the owner's bodies; 0 in no world)."""
+        return self._row
+
     def _get(self, column: int) -> float:
         return float(self._state[self._row, column])
 

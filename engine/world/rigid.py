@@ -133,12 +133,14 @@ class RigidBodySet:
         """What the step keeps of the sleepers (see :func:`~engine.world.kernels.rigid_step.step`): their
         contacts (after :attr:`_ints`: together, the last step's contacts) and the index of their boxes."""
         self._cache: tuple[np.ndarray, ...] = ()
-        self._cache_key: tuple[Any, ...] | None = None
-        self._least_reach: tuple[Any, float] = (None, 0.0)
-        self._resting = False
-        """Whether the last step found every body asleep (the next asks first whether it may do nothing)."""
         """The step's placements and boxes of every body (a sleeper's are made once) and the rows awake in the
         last step, for the shape table of :attr:`_shapes_key`."""
+        self._cache_key: tuple[Any, ...] | None = None
+        """What :attr:`_cache` was made for (the shape table's key and the boxes' margin)."""
+        self._least_reach: tuple[Any, float] = (None, 0.0)
+        """A shape table and its smallest reach (px), for the sweep against kinematic bodies."""
+        self._resting = False
+        """Whether the last step found every body asleep (the next asks first whether it may do nothing)."""
         self._movers: list[Any] = []
         """The kinematic bodies then characters of the last step, in the rows its contacts name."""
         self._mover_numbers: dict[int, tuple[Any, int]] = {}
@@ -222,7 +224,7 @@ class RigidBodySet:
 
     def remove(self, body: RigidBody) -> None:
         """Take ``body`` out; the bodies it touched wake (what held them, or what they held, is gone)."""
-        index = next(i for i, b in enumerate(self.bodies) if b is body)
+        index = body.row
         ints = self._all_contacts()[0]
         gone = (ints[:, B] == index) | ((ints[:, KIND] == DYNAMIC) & (ints[:, A] == index))
         self._wake_rows(np.concatenate([ints[gone, B], ints[gone & (ints[:, KIND] == DYNAMIC), A]]))
@@ -275,7 +277,7 @@ class RigidBodySet:
         :func:`~engine.world.kernels.rigid_step.held_against`); ``False`` for a body not in this set."""
         if body.owner is not self:
             return False
-        row = next(k for k, other in enumerate(self.bodies) if other is body)
+        row = body.row
         ints, floats = self._all_contacts()
         return bool(kernels().rigid_step.held_against(ints, floats, len(ints), len(self.bodies), row,
                                                       float(direction[0]), float(direction[1]), -math.inf))
@@ -411,7 +413,7 @@ class RigidBodySet:
             rows[j, MOVER_MIN_X:MOVER_MIN_X + 4] = box
             floor = ch.floor_collider
             if ch.on_floor and floor is not None and floor.kind is BodyKind.DYNAMIC and floor.body.owner is self:
-                rows[j, MOVER_STANDS_ON] = 1 + next(k for k, body in enumerate(self.bodies) if body is floor.body)
+                rows[j, MOVER_STANDS_ON] = 1 + floor.body.row
             ends[id(ch)] = (ch.position, 0.0)
         self._mover_ends = ends
         return rows
