@@ -290,6 +290,7 @@ Slid = tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching | None]
 """A slide made in one call (``Scene.slide``): its hits, its stops, where it ended, the velocity it ended with,
 and what the character touches there (``None`` when not asked)."""
 
+
 class MoverShapes(Protocol):
     """What a scene's one-call mover queries read of the character's mover that asks: the character's shape,
     that shape grown by the skin (``cast_shape``, what the mover sweeps: reaching a hit leaves exactly ``skin``
