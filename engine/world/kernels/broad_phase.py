@@ -58,13 +58,13 @@ def sweep_pairs(boxes, count, skip):
     for k in range(count):
         min_x[k] = boxes[k, 0]
         widest = max(widest, boxes[k, 2] - boxes[k, 0])
-    order = argsort(min_x)
+    order = argsort(order_keys(min_x))
     total = _swept(boxes, order, skip, widest, order[:0], order[:0])  # (counted first: into arrays made once)
     earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
     _swept(boxes, order, skip, widest, earlier, later)
-    found_order, ordered = np.empty(total), True  # (the pairs by their places, as a sweep from every row goes)
+    found_order, ordered = np.empty(total, np.int64), True  # (the pairs by their places, as a sweep goes)
     for k in range(total):
-        found_order[k] = earlier[k] * float(count) + later[k]
+        found_order[k] = earlier[k] * count + later[k]
         ordered = ordered and (k == 0 or found_order[k] > found_order[k - 1])
     first, second = np.empty(total, np.int64), np.empty(total, np.int64)
     for out, k in enumerate(np.arange(total) if ordered else argsort(found_order)):  # (all awake: in order)
@@ -86,7 +86,7 @@ def sleeper_index(boxes, asleep):
     keys = np.empty(count)
     for i in range(count):
         keys[i] = boxes[rows[i], 0]
-    order = argsort(keys)
+    order = argsort(order_keys(keys))
     sorted_rows, sorted_keys = np.empty(count, np.int64), np.empty(count)
     for i in range(count):
         sorted_rows[i], sorted_keys[i] = rows[order[i]], keys[order[i]]
@@ -125,7 +125,7 @@ def awake_pairs(boxes, awake, asleep, sleepers):
                 break
             if asleep[j] and not seen[j] and overlap(boxes, i, boxes, j):
                 seen[j], near[count], count = True, j, count + 1
-    found = np.empty(count)
+    found = np.empty(count, np.int64)
     for r in range(count):
         found[r] = near[r]
     order, place = argsort(found), np.empty(len(awake) + count, np.int64)
@@ -176,9 +176,21 @@ def _swept(boxes, order, skip, widest, earlier, later):
     return found
 
 
+@helper
+def order_keys(values):
+    """Integer keys in the order of the floats ``values`` (1-D, finite), so that :func:`argsort` compiles for
+    one key type: an IEEE double's bits read as an int64 sort as the double for positive numbers, and in
+    reverse for negative ones, whose 63 lower bits are flipped. (-0.0 sorts just before 0.0.)"""
+    bits, keys = values.view(np.int64), np.empty(len(values), np.int64)
+    for i in range(len(values)):
+        keys[i] = bits[i] if bits[i] >= 0 else bits[i] ^ np.int64(0x7FFFFFFFFFFFFFFF)
+    return keys
+
+
 @kernel
 def argsort(keys):
-    """The indices that sort ``keys`` (1-D), ties in index order (a merge sort)."""
+    """The indices that sort the int64 ``keys`` (1-D; floats through :func:`order_keys`), ties in index order
+    (a merge sort)."""
     n = len(keys)
     order, spare = np.arange(n), np.empty(n, np.int64)
     width = 1
