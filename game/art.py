@@ -7,6 +7,7 @@ are drawn from simple shapes and a fixed-seed noise, so the art is reproducible 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
@@ -384,7 +385,7 @@ TREES = (74, 140, 110, 255)
 TREES_DARK = (56, 112, 92, 255)
 
 
-def _ridge(x: int, waves: list[tuple[float, int, float]], base: float) -> int:
+def _ridge(x: int, waves: Sequence[tuple[float, int, float]], base: float) -> int:
     """Height (px) of a seamless ridge line at column ``x``: ``base`` plus waves (amplitude, periods across
     the image's width, phase)."""
     import math

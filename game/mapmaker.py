@@ -43,7 +43,7 @@ def tileset_xml() -> str:
     tiles = []
     for tid in range(TILE_COUNT):
         parts = []
-        properties = dict(TILE_PROPERTIES.get(tid, {}))
+        properties: dict[str, str | bool] = dict(TILE_PROPERTIES.get(tid, {}))
         if tid == ONE_WAY:
             properties["one_way"] = True
         if properties:

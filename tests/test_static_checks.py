@@ -1,4 +1,4 @@
-"""Lint (ruff) and type checks (mypy) of the engine, as tests: a newcomer's test run keeps them green."""
+"""Lint (ruff) and type checks (mypy) of the engine and the demo game, as tests: a newcomer's test run keeps them green."""
 
 import shutil
 import subprocess
@@ -22,6 +22,6 @@ def test_ruff_is_clean():
 
 
 @pytest.mark.skipif(tool("mypy") is None, reason="mypy is installed by the test extra")
-def test_mypy_is_clean_on_the_engine():
+def test_mypy_is_clean_on_the_engine_and_the_game():
     done = subprocess.run([tool("mypy")], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
