@@ -352,7 +352,9 @@ class RoundedPolygon:
         return hash((self.vertices, self.radius))
 
     def __reduce__(self):
-        return (RoundedPolygon, (self.vertices, self.radius))
+        # (Rebuilt as it is, not through the checks for hand-made shapes: the engine's own shapes, Minkowski
+        # sums in its caches among them, may have hull vertices a hair off a line, and a copy must equal them.)
+        return (RoundedPolygon._trusted, (self.vertices, self.radius))
 
     # ----------------------------------------------------------------- constructors
     @classmethod

@@ -104,3 +104,18 @@ def test_world_aabb_of_rotated_rounded_box_is_tight():
     # Core half-diagonal 8*sqrt(2) plus the radius.
     assert math.isclose(box.max_x, 100 + 8 * math.sqrt(2) + 2)
     assert math.isclose(box.min_y, 50 - 8 * math.sqrt(2) - 2)
+
+
+def test_a_shape_the_engine_made_copies_and_pickles_unchanged():
+    """The Minkowski difference of a box and a box turned by a hair has hull vertices a hair off a line: a valid
+    shape for the engine, which keeps such sums in its caches; copying or pickling a world copies them, and must
+    give the same shape back rather than fail the constructor's checks for hand-made shapes."""
+    import copy
+    import pickle
+
+    from engine.geometry import minkowski_difference
+
+    target, moving = RoundedPolygon.box(15, 3, radius=1.0), RoundedPolygon.box(11.5, 7, radius=1.0)
+    made = minkowski_difference(target, Transform((-16.76401222113077, 83.25396710105883)), moving, 1e-9)
+    for again in (copy.deepcopy(made), copy.copy(made), pickle.loads(pickle.dumps(made))):
+        assert again == made and again.normals == made.normals and again.aabb(Transform()) == made.aabb(Transform())
