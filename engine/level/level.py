@@ -448,7 +448,13 @@ class _Builder:
                              f"0..{self.map_h:g} px): the player starts there", spawn)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         rings = merge_packed(*static.all_polygons())
-        self.starts_inside_solid(rings, spawns[:1], [e for e in entities if e.kind == "crate"])
+        bodies = [e for e in entities if e.kind in ("crate", "platform")]
+        for body in bodies:
+            x, y = body.source.center()
+            if not (0 <= x <= map_w and 0 <= y <= self.map_h):
+                self.problem("warning", f"{body.source.cls} at ({x:g}, {y:g}) (Tiled's frame) is outside the map "
+                             f"(0..{map_w} x 0..{self.map_h:g} px)", body.source)
+        self.starts_inside_solid(rings, spawns[:1], [e for e in bodies if e.kind == "crate"])
         collision = self.collision(rings, static.chains, one_way, radius)
         objects = self.level_objects()
         return Level(
@@ -459,10 +465,12 @@ class _Builder:
         )
 
     def starts_inside_solid(self, rings: list[list[Vec2]], spawns: list[MapObject], crates: list[Entity]) -> None:
-        """A warning for the Spawn or a crate whose centre lies in the solid geometry of ``rings`` (engine frame;
-        holes are rings too: inside is inside an odd number of them), or on its top surface: the point 1 px
-        below the centre is what is tested, so a Spawn put on the grass line, where the player's feet go, is
-        reported. The Spawn is the player's centre."""
+        """A warning for the Spawn whose centre lies in the solid geometry of ``rings`` (engine frame; holes are
+        rings too: inside is inside an odd number of them) or on its top surface (the point 1 px below the centre
+        is tested, so a Spawn put on the grass line, where the player's feet go, is reported: the Spawn is the
+        player's centre), and for a crate whose shape reaches more than :data:`_SUNK` px into it (it would be
+        thrown out at the first step). Moving platforms are not checked: a lift may start sunk flush in the floor
+        (kinematic bodies pass through the level), as the demo's do."""
         closed = [ring for ring in rings if len(ring) >= 3]
         if not closed or not (spawns or crates):
             return
@@ -473,20 +481,21 @@ class _Builder:
         corners = np.concatenate([np.asarray(ring, dtype=np.float64) for ring in closed])
         ring_of_corner = np.repeat(np.arange(len(closed)), [len(ring) for ring in closed])
         polygons = np.asarray(shapely.polygons(shapely.linearrings(corners, indices=ring_of_corner)))
-        points = [self.up(*spawn.center()) for spawn in spawns] + [crate.position for crate in crates]
+        tree = shapely.STRtree(polygons)
+        points = [self.up(*spawn.center()) for spawn in spawns]
         below = shapely.points([x for x, _ in points], [y - 1.0 for _, y in points])
-        found = shapely.STRtree(polygons).query(below, predicate="within")[0]
-        inside = np.bincount(found, minlength=len(points)) % 2 == 1
+        inside = np.bincount(tree.query(below, predicate="within")[0], minlength=len(points)) % 2 == 1
         for spawn, spawn_inside in zip(spawns, inside.tolist()):
             if spawn_inside:
                 x, y = spawn.center()
                 self.problem("warning", f"Spawn at ({x:g}, {y:g}) (Tiled's frame) is inside solid geometry: the Spawn "
                              "is the player's centre, so half the player would start in the ground; put it half the "
                              "player's height above the ground (16 px for a 32 px tall player)", spawn)
-        for crate, crate_inside in zip(crates, inside[len(spawns):].tolist()):
-            if crate_inside:
-                self.problem("warning", "Crate's centre is inside solid geometry: it starts stuck in the ground",
-                             crate.source)
+        for crate in crates:
+            depth = _sunk_depth(crate, polygons, tree)
+            if depth > _SUNK:
+                self.problem("warning", f"Crate's shape starts {round(depth, 1):g} px inside solid geometry: it "
+                             "starts stuck in the ground", crate.source)
 
     def collision(self, rings: list[list[Vec2]], chains: list[list[Vec2]], one_way: list[tuple[Vec2, Vec2, Vec2]],
                   radius: float) -> Collision:
@@ -715,6 +724,41 @@ def _convex_or_none(points: list[Vec2], center: Vec2) -> RoundedPolygon | None:
         return RoundedPolygon([(x - center[0], y - center[1]) for x, y in points])
     except GeometryError:
         return None
+
+
+_SUNK = 1.0
+"""Pixels: a crate whose shape starts deeper than this in solid geometry is reported (one resting on the ground
+touches it: 0 px)."""
+
+
+def _sunk_depth(body: Entity, polygons: Any, tree: Any) -> float:
+    """How far (px) the shape of ``body`` (engine frame) reaches into the solid region of ``polygons`` (shapely
+    polygons of the solid rings, indexed by ``tree``; even-odd: a ring inside a ring is a hole), measured at the
+    overlap's corners from the region's boundary; 0 when it does not reach in."""
+    import numpy as np
+    import shapely
+
+    assert body.shape is not None
+    c, s = math.cos(body.angle), math.sin(body.angle)
+    x, y = body.position
+    core = [(x + c * vx - s * vy, y + s * vx + c * vy) for vx, vy in body.shape.vertices]
+    line = shapely.Point(core[0]) if len(core) == 1 else shapely.LineString(core) if len(core) == 2 else \
+        shapely.Polygon(core)
+    outline = line.buffer(body.shape.radius) if body.shape.radius > 0 else line
+    near = tree.query(outline).tolist()
+    if not near:
+        return 0.0
+    try:
+        solid = polygons[near[0]]
+        for k in near[1:]:
+            solid = shapely.symmetric_difference(solid, polygons[k])
+        overlap = shapely.intersection(outline, solid)
+    except shapely.errors.GEOSException:  # (rings shapely cannot take apart: no warning rather than a crash)
+        return 0.0
+    if overlap.is_empty:
+        return 0.0
+    corners = shapely.points(shapely.get_coordinates(overlap))
+    return float(np.max(shapely.distance(corners, solid.boundary)))
 
 
 def _merge_runs(run: list[tuple[float, float, float]]) -> list[tuple[Vec2, Vec2, Vec2]]:

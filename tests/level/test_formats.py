@@ -35,7 +35,7 @@ def test_the_json_map_gives_the_same_entities_and_properties(pair):
     assert js.properties == xml.properties == {"gravity": 1500.0}
     # The template's object fields lose to the object's own: the light crate keeps its position and density.
     light = next(e for e in js.entities if e.source.name == "light")
-    assert light.position == (206.0, 82.0) and light.properties["density"] == 0.5
+    assert light.position == (206.0, 88.0) and light.properties["density"] == 0.5
 
 
 def test_the_json_map_s_properties_have_the_types_of_its_tmx_twin_s(pair):

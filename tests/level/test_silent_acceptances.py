@@ -83,3 +83,25 @@ def test_a_spawn_or_crate_inside_the_ground_is_reported(tmp_path, y, inside):
     assert bool(spawn) == inside and bool(crate) == inside, found
     if inside:
         assert "player's centre" in spawn[0]
+
+
+@pytest.mark.parametrize("bottom, sunk", [(106, True), (98, True), (96, False), (90, False)])
+def test_a_crate_whose_shape_starts_in_the_ground_is_reported(tmp_path, bottom, sunk):
+    """Not only its centre: a 32 px crate whose bottom edge is 2 or 10 px into the ground (its top at Tiled y 96)
+    starts stuck, and would be thrown out at the first step; one resting on it or above it is fine (issue 30,
+    item 7). The playground had one 8 px into the foot of a slope."""
+    cls = "Crate"
+    body = objects(f'<object id="2" class="{cls}" x="160" y="{bottom - 32}" width="32" height="32"/>')
+    path = write_map(tmp_path, map_text(csv_layer([[0] * 8] * 3 + [[1] * 8]) + body))
+    found = [m for m in messages(path, "warning") if "object 2" in m and "inside solid" in m]
+    assert bool(found) == sunk, found
+    if sunk:
+        assert cls in found[0] and f"{bottom - 96:g} px" in found[0]
+
+
+@pytest.mark.parametrize("cls", ["Crate", "MovingPlatform"])
+def test_a_crate_or_platform_outside_the_map_is_reported(tmp_path, cls):
+    body = objects(f'<object id="2" class="{cls}" x="400" y="20" width="32" height="32"/>')
+    path = write_map(tmp_path, map_text(csv_layer([[0] * 8] * 3 + [[1] * 8]) + body))
+    found = [m for m in messages(path, "warning") if "object 2" in m and "outside the map" in m]
+    assert found and cls in found[0], messages(path, "warning")
