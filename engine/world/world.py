@@ -477,6 +477,8 @@ class World:
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
         padded a little (the sensors' exact test decides)."""
+        if not self._characters:
+            return self._rigid.boxes(1e-6)
         characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
