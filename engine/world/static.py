@@ -425,7 +425,7 @@ class _Colliders:
         found = self._made.get(segment)
         if found is None:
             count = len(self.one_way)
-            index = segment + count if segment < 0 else segment
+            index = int(segment) + count if segment < 0 else int(segment)  # (a plain int, as the segment's number)
             if not 0 <= index < count:
                 raise IndexError(f"segment {segment} is not one of the {count} static segments")
             _, flt, data = self._groups[bisect_right(self._starts, index) - 1]
