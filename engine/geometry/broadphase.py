@@ -133,6 +133,11 @@ def touching_pairs(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, n
     return np.nonzero(near)  # type: ignore[return-value]
 
 
+_BUILD_CHUNK = 32_768
+"""Segments whose grid cells are worked out together while the grid is built (the arrays of a chunk, a few
+per cell entry, stay a few MiB; all at once they were some 300 MiB on a 465k-segment level)."""
+
+
 class StaticBroadPhase:
     """Immutable uniform-grid index over static thick segments.
 
@@ -175,9 +180,10 @@ class StaticBroadPhase:
             raise GeometryError(f"StaticBroadPhase cell_size must be a positive number, got {cell_size!r}")
         self.cell_size = cell
         self._cells: dict[tuple[int, int], np.ndarray] = self._build_cells() if n else {}
-        # Plain-Python copies for small queries, where numpy's per-call overhead would dominate.
-        self._cell_lists = {key: members.tolist() for key, members in self._cells.items()}
-        self._aabb_rows: list[tuple[float, float, float, float]] = [tuple(row) for row in self.aabbs.tolist()]
+        # Plain-Python copies for small queries, where numpy's per-call overhead would dominate: made for the
+        # cells and segments those queries meet (a level of 400k segments would keep some 100 MiB of them).
+        self._cell_lists: dict[tuple[int, int], list[int]] = {}
+        self._aabb_rows: dict[int, tuple[float, float, float, float]] = {}
         for arr in (self.a, self.b, self.radius, self.aabbs):
             arr.setflags(write=False)
         self._shapes: dict[int, RoundedPolygon] = {}
@@ -189,18 +195,41 @@ class StaticBroadPhase:
 
     # ------------------------------------------------------------------ build
     def _build_cells(self) -> dict[tuple[int, int], np.ndarray]:
+        parts = [self._cells_of(first, min(first + _BUILD_CHUNK, len(self.a)))
+                 for first in range(0, len(self.a), _BUILD_CHUNK)]  # (a chunk at a time: its arrays stay small)
+        seg, ix, iy = (np.concatenate([part[k] for part in parts]) for k in range(3))
+        del parts
+        order = np.lexsort((seg, iy, ix))
+        seg = seg[order]  # (one array at a time: the unsorted one goes before the next is made)
+        ix = ix[order]
+        iy = iy[order]
+        del order
+        boundaries = np.flatnonzero((np.diff(ix) != 0) | (np.diff(iy) != 0)) + 1
+        cells: dict[tuple[int, int], np.ndarray] = {}
+        seg.setflags(write=False)
+        starts = np.concatenate([[0], boundaries])
+        for group_start, group_end, cx, cy in zip(starts.tolist(), np.concatenate([boundaries, [len(seg)]]).tolist(),
+                                                  ix[starts].tolist(), iy[starts].tolist()):
+            cells[(cx, cy)] = seg[group_start:group_end]
+        return cells
+
+    def _cells_of(self, first: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The (segment, cell x, cell y) entries of the segments ``first`` to ``end`` (exclusive): every cell
+        each one's thick shape really touches."""
         inv = 1.0 / self.cell_size
-        lo = np.floor(self.aabbs[:, :2] * inv).astype(np.int64)
-        hi = np.floor(self.aabbs[:, 2:] * inv).astype(np.int64)
+        aabbs = self.aabbs[first:end]
+        lo = np.floor(aabbs[:, :2] * inv).astype(np.int64)
+        hi = np.floor(aabbs[:, 2:] * inv).astype(np.int64)
         span = hi - lo + 1
         counts = span[:, 0] * span[:, 1]
-        seg = np.repeat(np.arange(len(self.a)), counts)
+        local = np.repeat(np.arange(end - first), counts)
         # Offset of each entry within its segment's cell rectangle.
         starts = np.repeat(np.cumsum(counts) - counts, counts)
         k = np.arange(counts.sum()) - starts
-        w = span[seg, 0]
-        ix = lo[seg, 0] + k % w
-        iy = lo[seg, 1] + k // w
+        w = span[local, 0]
+        ix = lo[local, 0] + k % w
+        iy = lo[local, 1] + k // w
+        seg = local + first
         # Keep only cells the thick segment really touches: distance from the cell centre to the segment
         # at most half the cell diagonal plus the radius.
         cx = (ix + 0.5) * self.cell_size
@@ -211,18 +240,7 @@ class StaticBroadPhase:
         t = np.clip(((cx - ax) * ex + (cy - ay) * ey) / np.where(len2 > 0, len2, 1.0), 0.0, 1.0)
         dist = np.hypot(cx - (ax + t * ex), cy - (ay + t * ey))
         keep = dist <= self.cell_size * (0.5 * math.sqrt(2.0)) + self.radius[seg] + 1e-9
-        seg, ix, iy = seg[keep], ix[keep], iy[keep]
-        order = np.lexsort((seg, iy, ix))
-        seg, ix, iy = seg[order], ix[order], iy[order]
-        boundaries = np.flatnonzero((np.diff(ix) != 0) | (np.diff(iy) != 0)) + 1
-        cells: dict[tuple[int, int], np.ndarray] = {}
-        for group_start, group_end in zip(
-            np.concatenate([[0], boundaries]), np.concatenate([boundaries, [len(seg)]])
-        ):
-            members = seg[group_start:group_end]
-            members.setflags(write=False)
-            cells[(int(ix[group_start]), int(iy[group_start]))] = members
-        return cells
+        return seg[keep], ix[keep], iy[keep]
 
     def cell_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The grid as flat arrays, for compiled queries: the occupied cells' (ix, iy) sorted by ix then iy
@@ -243,7 +261,11 @@ class StaticBroadPhase:
     # ------------------------------------------------------------------ queries
     def box(self, index: int) -> tuple[float, float, float, float]:
         """Segment ``index``'s bounding box (min_x, min_y, max_x, max_y), its thickness included."""
-        return self._aabb_rows[index]
+        row = self._aabb_rows.get(index)
+        if row is None:
+            min_x, min_y, max_x, max_y = self.aabbs[index].tolist()
+            row = self._aabb_rows[index] = (min_x, min_y, max_x, max_y)
+        return row
 
     def shape(self, index: int) -> RoundedPolygon:
         """Segment ``index`` as a capsule :class:`RoundedPolygon` in the world frame (cached)."""
@@ -299,17 +321,21 @@ class StaticBroadPhase:
         y0, y1 = math.floor(min_y * inv), math.floor(max_y * inv)
         if (x1 - x0 + 1) * (y1 - y0 + 1) > 64:
             return self.query_aabb(box).tolist()
-        cells = self._cell_lists
+        cells, lists = self._cells, self._cell_lists
         found: set[int] = set()
         for ix in range(x0, x1 + 1):
             for iy in range(y0, y1 + 1):
-                members = cells.get((ix, iy))
-                if members is not None:
-                    found.update(members)
-        rows = self._aabb_rows
+                members = lists.get((ix, iy))
+                if members is None:
+                    cell = cells.get((ix, iy))
+                    if cell is None:
+                        continue
+                    members = lists[(ix, iy)] = cell.tolist()
+                found.update(members)
+        rows, box_of = self._aabb_rows, self.box
         result = []
         for i in sorted(found):
-            bx0, by0, bx1, by1 = rows[i]
+            bx0, by0, bx1, by1 = rows.get(i) or box_of(i)
             if bx0 <= max_x and bx1 >= min_x and by0 <= max_y and by1 >= min_y:
                 result.append(i)
         return result

@@ -26,6 +26,10 @@ __all__ = ["COLUMNS", "KinematicBody", "KinematicSet", "PlatformPath"]
 X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP, PATH_DISTANCE = range(12)
 COLUMNS = 12
 
+_AT_NOW, _AT_BEFORE = [X, Y, X, Y], [PREVIOUS_X, PREVIOUS_Y, PREVIOUS_X, PREVIOUS_Y]
+"""The columns that move a box in the body's own frame to where it is, and to where it was."""
+_ANGLES = [ANGLE, PREVIOUS_ANGLE]
+
 PLACEMENTS = Tally()
 """How many times any kinematic body's placement (position, angle, shape or previous transform) has been set: a
 world keeps its kinematic bodies' boxes while this stays the same (every character's every move asks which of
@@ -107,21 +111,43 @@ class PlatformPath:
 def points_along(legs: np.ndarray, lengths: np.ndarray, distances: np.ndarray) -> np.ndarray:
     """The points ``distances`` px along paths ((P, 2) px): ``legs`` (P, L, 5) are each path's legs as
     :meth:`PlatformPath.leg_table` gives them (a shorter path padded with legs 0 long), ``lengths`` (P,) the
-    paths' lengths; a distance beyond a path's length goes round again. Leg by leg for every path at once, as
-    one path would be walked (the same numbers)."""
-    left = np.mod(distances, lengths)
-    points = legs[:, 0, 0:2].copy()
-    found = np.zeros(len(left), np.bool_)
-    for leg in range(legs.shape[1]):
-        length = legs[:, leg, 4]
-        here = ~found & (left <= length) & (length > 0.0)
-        if here.any():
-            f = (left[here] / length[here])[:, None]
-            start, end = legs[here, leg, 0:2], legs[here, leg, 2:4]
-            points[here] = start + f * (end - start)
-        found |= here
-        left = np.where(found, left, left - length)
-    return points
+    paths' lengths; a distance beyond a path's length goes round again. Every path at once, each walked leg
+    by leg as one path alone would be (the same numbers: what is left after each leg by one subtraction
+    after another)."""
+    return _Legs(legs).points(lengths, distances)
+
+
+class _Legs:
+    """Paths' legs ((P, L, 5), see :func:`points_along`) and what walking them needs, made once per set of
+    paths."""
+
+    def __init__(self, legs: np.ndarray) -> None:
+        paths, count = legs.shape[:2]
+        self.flat = legs.reshape(paths * count, 5)
+        """The legs one after another, path by path."""
+        self.length = legs[:, :, 4]
+        self.real = self.length > 0.0
+        """Which legs are not padding (nor 0 long: passed over)."""
+        self.first = np.arange(paths) * count
+        """Where each path's legs begin in :attr:`flat`."""
+        self.walk = np.zeros((paths, count))
+        self.walk[:, 1:] = -self.length[:, :-1] if count > 1 else 0.0
+        """What is left at each leg's start, less what is left at the first's: -(each earlier leg's length)."""
+
+    def points(self, lengths: np.ndarray, distances: np.ndarray) -> np.ndarray:
+        """The points ``distances`` px along the paths of lengths ``lengths`` ((P, 2) px)."""
+        left = self.walk.copy()
+        left[:, 0] = np.mod(distances, lengths)
+        np.add.accumulate(left, axis=1, out=left)  # (one leg's length after another taken off)
+        here = (left <= self.length) & self.real
+        at = self.first + here.argmax(axis=1)  # (the first leg that holds it)
+        leg, held = self.flat[at], here.ravel()[at]
+        start, end, length = leg[:, 0:2], leg[:, 2:4], leg[:, 4]
+        if held.all():
+            return start + (left.ravel()[at] / length)[:, None] * (end - start)
+        points = start + (left.ravel()[at] / np.where(held, length, 1.0))[:, None] * (end - start)
+        points[~held] = self.flat[self.first[~held], 0:2]  # (past every leg by rounding: at the path's start)
+        return points
 
 
 class KinematicBody(MovingBody):
@@ -157,8 +183,7 @@ class KinematicBody(MovingBody):
         self.path_distance = path_distance
         self.user_data = user_data
         """Anything the game attaches (its own object, the Tiled object); the engine never reads it."""
-        self.filter = filter
-        """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
+        self._filter = filter
         self.collider = Collider(BodyKind.KINEMATIC, unit_or_none(one_way, "one_way"), self)
         self.previous_transform = self.transform
 
@@ -175,6 +200,24 @@ class KinematicBody(MovingBody):
             raise WorldError(f"{_name(self)} is already in another world: remove it there first")
         state[row] = self._state[self._row]
         self._state, self._row, self._owner = state, row, owner
+
+    @property
+    def row(self) -> int:
+        """Its row in its world's :class:`KinematicSet` (0 while in no world)."""
+        return self._row
+
+    @property
+    def filter(self) -> CollisionFilter:
+        """Which colliders this body touches (see :class:`~engine.types.CollisionFilter`)."""
+        return self._filter
+
+    @filter.setter
+    def filter(self, value: CollisionFilter) -> None:
+        if not isinstance(value, CollisionFilter):
+            raise WorldError(f"{_name(self)}: filter must be a CollisionFilter, got {value!r}")
+        self._filter = value
+        if isinstance(self._owner, KinematicSet):
+            self._owner.refiltered()
 
     @property
     def owner(self) -> object | None:
@@ -307,11 +350,16 @@ class KinematicSet:
         """Each body's one-way direction (a unit vector; zero: solid from every side)."""
         self._changes = 0
         """How many times a body was added, removed or reshaped."""
+        self._fastest: tuple[tuple[int, int], float] = ((-1, -1), 0.0)
+        self._extent: tuple[float, float, float, float] | None = None
+        """:meth:`extent` of the last :meth:`boxes`."""
+        """:meth:`fastest_move` and the :data:`PLACEMENTS` count it was made at."""
         self._boxes: tuple[tuple[int, int], np.ndarray] | None = None
         """The last :meth:`boxes` and when they were made (:data:`PLACEMENTS` and :attr:`_changes`)."""
-        self._paths: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
-        :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
+        self._paths: tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray] | None = None
+        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds, and the rows of the
+        others (see :meth:`_path_table`); ``None`` when a body was added, removed or given another path
+        since."""
 
     def __len__(self) -> int:
         return len(self.bodies)
@@ -349,18 +397,20 @@ class KinematicSet:
         """A body was given another path (or none)."""
         self._paths = None
 
-    def _path_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _path_table(self) -> tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray]:
         """The rows of the bodies that follow a path, their paths' legs (padded to the longest), lengths and
-        speeds, made again after a change."""
+        speeds, and the rows of the others; made again after a change."""
         if self._paths is None:
             following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
             tables = [path.leg_table() for _, path in following]
             legs = np.zeros((len(following), max((len(t) for t in tables), default=1), 5))
             for k, table in enumerate(tables):
                 legs[k, :len(table)] = table
-            self._paths = (np.array([k for k, _ in following], dtype=np.int64), legs,
-                           np.array([path.length for _, path in following]),
-                           np.array([path.speed for _, path in following]))
+            rows = np.array([k for k, _ in following], dtype=np.int64)
+            free = np.ones(len(self.bodies), np.bool_)
+            free[rows] = False
+            self._paths = (rows, _Legs(legs), np.array([path.length for _, path in following]),
+                           np.array([path.speed for _, path in following]), np.flatnonzero(free))
         return self._paths
 
     def reshaped(self, body: KinematicBody) -> None:
@@ -368,33 +418,51 @@ class KinematicSet:
         self._local_boxes[self.bodies.index(body)] = tuple(body.shape.local_aabb)
         self._changes += 1
 
+    def refiltered(self) -> None:
+        """A body was given another collision filter."""
+        self._changes += 1
+
+    @property
+    def changes(self) -> int:
+        """How many times a body was added, removed, reshaped or given another filter (the rigid step makes its
+        shape table again after one)."""
+        return self._changes
+
+    def fastest_step(self, dt: float) -> float:
+        """How far the fastest body moves in ``dt`` seconds at its velocity (px; 0 with no bodies)."""
+        state = self._state[:len(self.bodies)]
+        return float(np.hypot(state[:, VX], state[:, VY]).max(initial=0.0)) * dt
+
     def advance(self, dt: float) -> None:
         """Move every body by its velocity, or along its path, over ``dt`` seconds (the world does this first in
-        each step); the previous placement is kept."""
+        each step); the previous placement is kept. (A few array operations for all of them: a thousand
+        platforms far from everything cost little.)"""
         n = len(self.bodies)
         if not n:
             return
         state = self._state[:n]
         state[:, PLACED_AT_STEP] = state[:, PLACED]
+        placed_any = state[:, PLACED].any()
         state[:, PLACED] = 0.0
         state[:, PREVIOUS_X:PREVIOUS_X + 3] = state[:, X:X + 3]
-        following, legs, lengths, speeds = self._path_table()
+        following, legs, lengths, speeds, free = self._path_table()
         if len(following):  # (along its path: the velocity becomes the one that takes it there)
-            distance = state[following, PATH_DISTANCE] + speeds * dt
-            state[following, PATH_DISTANCE] = distance
-            target = points_along(legs, lengths, distance)
-            state[following, VX:VY + 1] = (target - state[following, X:Y + 1]) / dt
-            placed = state[following, PLACED_AT_STEP] != 0.0
-            if placed.any():  # (game code put it off its path: back on it at once, as if it had been there, not
+            rows = following if len(free) else slice(None)  # (every body on a path: the columns as they are)
+            distance = state[rows, PATH_DISTANCE] + speeds * dt
+            state[rows, PATH_DISTANCE] = distance
+            target = legs.points(lengths, distance)
+            velocity = (target - state[rows, X:Y + 1]) / dt
+            if placed_any:  # (game code put it off its path: back on it at once, as if it had been there, not
                 # swept across the level at thousands of px/s)
-                rows, back = following[placed], points_along(legs, lengths, distance - speeds * dt)[placed]
-                state[rows, PREVIOUS_X:PREVIOUS_Y + 1] = back
-                state[rows, VX:VY + 1] = (target[placed] - back) / dt
-            state[following, X:Y + 1] = target
-        free = np.ones(n, np.bool_)
-        free[following] = False
-        state[free, X] += state[free, VX] * dt
-        state[free, Y] += state[free, VY] * dt
+                placed = state[rows, PLACED_AT_STEP] != 0.0
+                back = legs.points(lengths, distance - speeds * dt)[placed]
+                state[following[placed], PREVIOUS_X:PREVIOUS_Y + 1] = back
+                velocity[placed] = (target[placed] - back) / dt
+            state[rows, VX:VY + 1] = velocity
+            state[rows, X:Y + 1] = target
+        if len(free):
+            state[free, X] += state[free, VX] * dt
+            state[free, Y] += state[free, VY] * dt
         state[:, ANGLE] += state[:, W] * dt
         PLACEMENTS.count += 1
 
@@ -410,35 +478,47 @@ class KinematicSet:
         key = (PLACEMENTS.count, self._changes)
         if self._boxes is None or self._boxes[0] != key:
             state = self._state[:len(self.bodies)]
-            now, before = self._boxes_at(state[:, X:X + 3]), self._boxes_at(state[:, PREVIOUS_X:PREVIOUS_X + 3])
-            boxes = np.concatenate([np.minimum(now[:, :2], before[:, :2]), np.maximum(now[:, 2:], before[:, 2:])],
-                                   axis=1)
-            self._boxes = (key, boxes)
+            local = self._local_boxes[:len(state)]
+            now, before = local + state[:, _AT_NOW], local + state[:, _AT_BEFORE]
+            if state[:, _ANGLES].any():  # (a turned body: from its turned vertices)
+                for k in np.flatnonzero(state[:, ANGLE] != 0.0).tolist():
+                    x, y, angle = state[k, X:X + 3].tolist()
+                    now[k] = tuple(self.bodies[k].shape.aabb(Transform((x, y), angle)))
+                for k in np.flatnonzero(state[:, PREVIOUS_ANGLE] != 0.0).tolist():
+                    x, y, angle = state[k, PREVIOUS_X:PREVIOUS_X + 3].tolist()
+                    before[k] = tuple(self.bodies[k].shape.aabb(Transform((x, y), angle)))
+            np.minimum(now[:, :2], before[:, :2], out=now[:, :2])
+            np.maximum(now[:, 2:], before[:, 2:], out=now[:, 2:])
+            self._boxes = (key, now)
+            self._extent = None
         return self._boxes[1]
 
-    def _boxes_at(self, placements: np.ndarray) -> np.ndarray:
-        """The bodies' boxes (px) placed at ``placements`` (n, 3: x, y, angle), as their shapes' ``aabb`` gives
-        them: a turned body's box from its turned vertices."""
-        boxes = self._local_boxes[:len(placements)] + np.tile(placements[:, :2], 2)
-        for k in np.flatnonzero(placements[:, 2] != 0.0).tolist():
-            x, y, angle = placements[k].tolist()
-            boxes[k] = tuple(self.bodies[k].shape.aabb(Transform((x, y), angle)))
-        return boxes
+    def extent(self) -> tuple[float, float, float, float]:
+        """The box around every body's :meth:`boxes` (min x, min y, max x, max y, px; made with them): nothing
+        outside it meets any of them."""
+        boxes = self.boxes()
+        if self._extent is None:
+            if not len(boxes):
+                self._extent = (math.inf, math.inf, -math.inf, -math.inf)
+            else:
+                low, high = boxes[:, :2].min(axis=0).tolist(), boxes[:, 2:].max(axis=0).tolist()
+                self._extent = (low[0], low[1], high[0], high[1])
+        return self._extent
 
-    def mover_rows(self, rows: np.ndarray, static_friction: float) -> None:
-        """Fill the first ``len(self)`` rows of ``rows`` (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`) for
-        the rigid step: where each body started this step, the speed it moves at, its friction, kind, box over
-        the step and one-way direction. A body that game code placed counts as moving (the sleepers it left
-        or now meets wake)."""
-        n = len(self.bodies)
+    def mover_rows(self, rows: np.ndarray, static_friction: float, which: np.ndarray) -> None:
+        """Fill the first ``len(which)`` rows of ``rows`` (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`)
+        for the rigid step with the bodies of rows ``which`` (ascending): where each started this step, the speed
+        it moves at, its friction, kind, box over the step and one-way direction. A body that game code placed
+        counts as moving (the sleepers it left or now meets wake)."""
+        n = len(which)
         if not n:
             return
-        state = self._state[:n]
+        state = self._state[which]
         rows[:n, MOVER_X:MOVER_X + 3] = state[:, PREVIOUS_X:PREVIOUS_X + 3]
         rows[:n, MOVER_VX:MOVER_VX + 3] = state[:, VX:VX + 3]
         rows[:n, MOVER_FRICTION], rows[:n, MOVER_KIND] = static_friction, KINEMATIC
         rows[:n, MOVER_MOVING] = (state[:, PLACED_AT_STEP] != 0.0) | (state[:, VX:VX + 3] != 0.0).any(axis=1)
-        rows[:n, MOVER_MIN_X:MOVER_MIN_X + 4] = self.boxes()
-        rows[:n, MOVER_ONE_WAY_X:MOVER_ONE_WAY_X + 2] = self._one_way[:n]
+        rows[:n, MOVER_MIN_X:MOVER_MIN_X + 4] = self.boxes()[which]
+        rows[:n, MOVER_ONE_WAY_X:MOVER_ONE_WAY_X + 2] = self._one_way[which]
 
 

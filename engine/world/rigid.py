@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import (
-    PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
+    PLACED, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
 from ..types import BodyKind, ContactEvent, WorldError
@@ -36,6 +36,7 @@ __all__ = ["RigidBodySet", "shape_rows", "solve_parameters", "step_settings"]
 
 _NO_EVENTS: list[ContactEvent] = []
 _NO_SLEEPERS = (EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats, np.zeros(0, np.int64), np.zeros(0), 0.0)
+_NO_ROWS = np.zeros(0, np.int64)
 
 
 def shape_rows(shapes: Sequence[RoundedPolygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -137,8 +138,12 @@ class RigidBodySet:
         last step, for the shape table of :attr:`_shapes_key`."""
         self._cache_key: tuple[Any, ...] | None = None
         """What :attr:`_cache` was made for (the shape table's key and the boxes' margin)."""
+        self._bounds_of: tuple[Any, np.ndarray] = (None, np.zeros(0))
+        """A shape table and each body's reach from its position in any turn (see :meth:`_bounds`)."""
         self._least_reach: tuple[Any, float] = (None, 0.0)
         """A shape table and its smallest reach (px), for the sweep against kinematic bodies."""
+        self._kinematic_step = math.inf
+        """How far the fastest kinematic body moves in this step at its velocity (px; set as the step begins)."""
         self._resting = False
         """Whether the last step found every body asleep (the next asks first whether it may do nothing)."""
         self._movers: list[Any] = []
@@ -165,6 +170,7 @@ class RigidBodySet:
         state["_mover_ends"] = [(movers[key], end) for key, end in self._mover_ends.items() if key in movers]
         state["_body_table"], state["_shapes"], state["_shapes_key"] = None, None, ()
         state["_cache"], state["_cache_key"], state["_least_reach"] = (), None, (None, 0.0)
+        state["_bounds_of"] = (None, np.zeros(0))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -332,45 +338,107 @@ class RigidBodySet:
                        dt: float) -> tuple[Any, ...]:
         """What :func:`~engine.world.kernels.rigid_step.step` (of the kernels package ``k``) takes for this step:
         the state rows, the shapes, the level, the movers' rows, the last contacts, what is kept of the sleepers,
-        the placements, the solve's parameters and the step's settings."""
-        movers = [*kinematic.bodies, *characters]
-        if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
-            self._renumber_movers(movers)
+        the placements, the solve's parameters and the step's settings. The movers are the kinematic bodies
+        that may meet a body in this step (:meth:`_kinematic_near`; the others cannot touch or wake one), then
+        the characters."""
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
-        mover_rows = self._mover_rows(kinematic, characters, dt, static_friction)
         if len(kinematic):
-            settings = _reaching_kinematic_steps(settings, mover_rows[:len(kinematic)], dt)
-        shapes = self._shapes_with(movers, k)
-        key = (self._shapes_key, float(settings[SPECULATIVE]))
+            self._kinematic_step = kinematic.fastest_step(dt)
+            settings = _reaching_kinematic_steps(settings, self._kinematic_step)
+        key = (self._changes, RigidBody.layout_changes, kinematic.changes, len(kinematic),
+               tuple((id(ch.shape), id(ch.filter)) for ch in characters), float(settings[SPECULATIVE]))
         if self._cache_key != key:  # (bodies, shapes or the boxes' margin changed, or a copy: all placed anew)
             self._all_contacts()
-            count, shape_count = len(self.bodies), len(shapes[2])
+            count = len(self.bodies)
             active = np.arange(-1, count, dtype=np.int64)  # (every body, as if it was awake in the last step)
             active[0] = count
-            self._cache = (np.zeros((shape_count, 4)), np.zeros((shape_count, 4)), active)
+            self._cache = (np.zeros((count, 4)), np.zeros((count, 4)), active)
             self._sleep = (*self._sleep[:2], *_NO_SLEEPERS[2:])
             self._cache_key = key
+        near = self._kinematic_near(kinematic, float(settings[SPECULATIVE])) if len(kinematic) else _NO_ROWS
+        bodies = kinematic.bodies
+        movers = [*(bodies[r] for r in near.tolist()), *characters]
+        if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
+            self._renumber_movers(movers)
+        mover_rows = self._mover_rows(kinematic, near, characters, dt, static_friction)
+        shapes = self._shapes_with(movers, k)
+        place, boxes, active = self._cache
+        rows = len(self.bodies) + len(movers)
+        if len(place) != rows:  # (other movers than in the last step: the bodies' placements and boxes stand)
+            count = len(self.bodies)
+            place, boxes = np.resize(place, (rows, 4)), np.resize(boxes, (rows, 4))
+            place[count:], boxes[count:] = 0.0, 0.0
+            self._cache = (place, boxes, active)
         return (self.body_state, shapes, static.kernel_level_arrays(), mover_rows, self._ints, self._floats,
                 self._sleep, self._cache, params, settings)
 
+    def _kinematic_near(self, kinematic: KinematicSet, grow: float) -> np.ndarray:
+        """The rows of the kinematic bodies that may touch or wake a body in this step, ascending: those whose
+        boxes over the step meet a body's box grown by ``grow`` px (the step's boxes: an awake body's is
+        bounded here by a circle about its position, a sleeper's is the one kept in the index of the sleepers),
+        and those the last contacts name. A kinematic body far from every body is no row of the step (it
+        would meet nothing there), and costs only its share of the array operations that move it."""
+        swept = kinematic.boxes()
+        near = np.zeros(len(swept), np.bool_)
+        for ints in (self._ints, self._sleep[0]):  # (touching it, or just stopped: kept while they are contacts)
+            named = ints[:, KIND] == KINEMATIC
+            if named.any():
+                for a in np.unique(ints[named, A]).tolist():
+                    near[self._movers[a].row] = True
+        state, active = self.body_state, self._cache[2]
+        moving = np.concatenate([np.flatnonzero((state[:, SLEEPING] == 0.0) | (state[:, PLACED] != 0.0)),
+                                 active[1:1 + active[0]]])  # (awake, placed, or fell asleep at the last step's end)
+        if len(moving):
+            centre, reach = state[moving, X:Y + 1], (self._bounds()[moving] + (grow + 1.0))[:, None]
+            low, high = centre - reach, centre + reach
+            lowest, highest = low.min(axis=0).tolist(), high.max(axis=0).tolist()
+            min_x, min_y, max_x, max_y = kinematic.extent()
+            if min_x <= highest[0] and max_x >= lowest[0] and min_y <= highest[1] and max_y >= lowest[1]:
+                near |= _meets_any(swept, np.concatenate([low, high], axis=1))  # (else none is near them all)
+        rows, keys, widest = self._sleep[2:5]
+        if len(rows):
+            near |= _meets_any(swept, self._cache[1][rows], keys, widest)
+        return np.flatnonzero(near)
+
+    def _bounds(self) -> np.ndarray:
+        """Each body's farthest reach from its position in any turn (px): its core's farthest vertex and its
+        radius (made again with the shape table)."""
+        table = self._table()
+        if self._bounds_of[0] is not table:
+            core, offsets, radius = table[:3]
+            far = np.maximum.reduceat(np.hypot(core[:, 0], core[:, 1]), offsets[:-1]) if len(radius) else radius
+            self._bounds_of = (table, far + radius)
+        return self._bounds_of[1]
+
     def _renumber_movers(self, movers: list[Any]) -> None:
-        """The last contacts' mover rows as rows of ``movers`` (those no longer there dropped)."""
+        """The last contacts' mover rows as rows of ``movers`` (those no longer there dropped, their bodies
+        woken), the sleepers' contacts kept aside as they are."""
         row_now = {id(m): i for i, m in enumerate(movers)}
         new_row_of_old = np.array([row_now.get(id(m), -1) for m in self._movers] + [-1], dtype=np.int64)
-        ints = self._all_contacts()[0]
-        moving = (ints[:, KIND] == KINEMATIC) | (ints[:, KIND] == CHARACTER)
-        if moving.any():
-            now = np.where(moving, new_row_of_old[np.where(moving, ints[:, A], -1)], 0)
-            keep = ~moving | (now >= 0)
-            self._wake_rows(ints[~keep, B])  # (their mover left the world)
-            self._keep_contacts(keep)
-            moving, now = moving[keep], now[keep]
-            self._ints[moving, A] = now[moving]
+        self._ints, self._floats = self._renumbered(self._ints, self._floats, new_row_of_old)
+        kept_ints, kept_floats, *index = self._sleep
+        if len(kept_ints):
+            self._sleep = (*self._renumbered(kept_ints, kept_floats, new_row_of_old), *index)
         for mover in movers:
             if id(mover) not in self._mover_numbers:
                 self._mover_numbers[id(mover)] = (mover, self._next_mover_number)
                 self._next_mover_number += 1
         self._movers = movers
+
+    def _renumbered(self, ints: np.ndarray, floats: np.ndarray, new_row_of_old: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Contacts ``ints``, ``floats`` with their movers' rows given anew (``new_row_of_old``, -1: gone, its
+        contacts dropped and their bodies woken)."""
+        moving = (ints[:, KIND] == KINEMATIC) | (ints[:, KIND] == CHARACTER)
+        if not moving.any():
+            return ints, floats
+        now = np.where(moving, new_row_of_old[np.where(moving, ints[:, A], -1)], 0)
+        keep = ~moving | (now >= 0)
+        self._wake_rows(ints[~keep, B])  # (their mover left the world)
+        ints, floats = ints[keep].copy(), floats[keep].copy()
+        moving, now = moving[keep], now[keep]
+        ints[moving, A] = now[moving]
+        return ints, floats
 
     def _shapes_with(self, movers: list[Any], k: Any) -> Any:
         """The kernels' shape table: the bodies' shapes, then the movers' (the fields of a
@@ -393,16 +461,16 @@ class RigidBodySet:
             self._shapes_key = key
         return self._shapes
 
-    def _mover_rows(self, kinematic: KinematicSet, characters: Sequence[Any], dt: float,
+    def _mover_rows(self, kinematic: KinematicSet, near: np.ndarray, characters: Sequence[Any], dt: float,
                     static_friction: float) -> np.ndarray:
         """The movers' rows (:data:`~engine.world.kernels.layout.MOVER_COLUMNS`): where each started this step,
-        the speed it moved at, its friction, kind and box over the step (the kinematic bodies' from their set's
-        arrays). A mover that did not start where it ended the last step (placed by game code) counts as
-        moving: the sleepers it left or now meets wake."""
-        rows = np.zeros((len(kinematic) + len(characters), MOVER_COLUMNS))
-        kinematic.mover_rows(rows, static_friction)
+        the speed it moved at, its friction, kind and box over the step (the kinematic bodies of rows ``near``
+        from their set's arrays). A mover that did not start where it ended the last step (placed by game code)
+        counts as moving: the sleepers it left or now meets wake."""
+        rows = np.zeros((len(near) + len(characters), MOVER_COLUMNS))
+        kinematic.mover_rows(rows, static_friction, near)
         ends, last_ends = {}, self._mover_ends
-        for j, ch in enumerate(characters, start=len(kinematic)):
+        for j, ch in enumerate(characters, start=len(near)):
             begin = ch.previous_position or ch.position
             box = ch.shape.aabb(ch.transform).union(ch.shape.aabb(Transform(begin)))
             rows[j, MOVER_X:MOVER_X + 3] = (begin[0], begin[1], 0.0)
@@ -443,7 +511,6 @@ class RigidBodySet:
         count = len(self.bodies)
         state = self._state[:count]
         table = self._table()
-        carried = kinematic.displacements()
         if self._least_reach[0] is not table:
             self._least_reach = (table, float(table[4].min(initial=np.inf)))
         # (A body closing on a kinematic body by more than the speculative distance in a step may not have met it
@@ -451,10 +518,15 @@ class RigidBodySet:
         # reach when that is smaller. Only the bodies and kinematic bodies that moved at least half that can pass
         # each other: in most steps there are none. Only the step's awake bodies moved.)
         awake = self._cache[2][1:1 + self._cache[2][0]]
-        moved = state[awake, X:X + 2] - state[awake, PREVIOUS_X:PREVIOUS_X + 2]
         spec = cfg.speculative_distance
+        limit = 0.5 * min(self._least_reach[1], spec)
+        if self._kinematic_step + 1e-3 < limit and not self._may_reach(awake, kinematic.extent()):
+            return  # (no kinematic body moved as far (a step's move is its velocity's, but for rounding), and no
+            # body came near one: none passed another)
+        moved = state[awake, X:X + 2] - state[awake, PREVIOUS_X:PREVIOUS_X + 2]
         fast_bodies = awake[np.hypot(moved[:, 0], moved[:, 1]) >= 0.5 * np.minimum(table[4][awake], spec)]
-        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= 0.5 * min(self._least_reach[1], spec))
+        carried = kinematic.displacements()
+        fast_movers = np.flatnonzero(np.hypot(carried[:, 0], carried[:, 1]) >= limit)
         if not len(fast_bodies) and not len(fast_movers):
             return
         moved, reach = state[:, X:X + 2] - state[:, PREVIOUS_X:PREVIOUS_X + 2], np.minimum(table[4], spec)
@@ -488,6 +560,17 @@ class RigidBodySet:
             if into < 0.0:
                 v[0], v[1] = v[0] - into * nx, v[1] - into * ny
 
+    def _may_reach(self, rows: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+        """Whether a body of ``rows`` may have met ``box`` (min x, min y, max x, max y, px) on its way in this step
+        (its reach in any turn around each end of its move)."""
+        if not len(rows):
+            return False
+        state = self._state
+        ends = np.concatenate([state[rows, X:Y + 1], state[rows, PREVIOUS_X:PREVIOUS_Y + 1]])
+        reach = np.tile(self._bounds()[rows], 2)[:, None]
+        low, high = (ends - reach).min(axis=0).tolist(), (ends + reach).max(axis=0).tolist()
+        return box[0] <= high[0] and box[2] >= low[0] and box[1] <= high[1] and box[3] >= low[1]
+
     def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
         where they were to where the solver put them, and stopped at the first touch: nothing passes through a
@@ -505,17 +588,42 @@ class RigidBodySet:
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
 
 
-def _reaching_kinematic_steps(settings: np.ndarray, rows: np.ndarray, dt: float) -> np.ndarray:
-    """The step's ``settings`` with contacts gathered (speculatively) as far as the fastest kinematic body of
-    ``rows`` moves this step, when that is farther than the speculative distance: a lift pressing a stack 10 px
+def _reaching_kinematic_steps(settings: np.ndarray, step: float) -> np.ndarray:
+    """The step's ``settings`` with contacts gathered (speculatively) as far as the fastest kinematic body moves
+    this step (``step`` px), when that is farther than the speculative distance: a lift pressing a stack 10 px
     a step must see the ceiling 7 px above the top crate to know the stack is held (see
     :func:`~engine.world.kernels.rigid_step._held_against`), or it presses the crates into each other."""
-    step = float(np.hypot(rows[:, MOVER_VX], rows[:, MOVER_VX + 1]).max()) * dt
     if step <= settings[SPECULATIVE]:
         return settings
     reaching = settings.copy()
     reaching[SPECULATIVE] = step
     return reaching
+
+
+def _meets_any(boxes: np.ndarray, others: np.ndarray, keys: np.ndarray | None = None, widest: float = 0.0
+               ) -> np.ndarray:
+    """Which rows of ``boxes`` ((n, 4): min x, min y, max x, max y, px) overlap or touch a row of ``others``, as an
+    (n,) bool mask: each box looks only at the others whose min x lies between its own min x less the widest
+    other and its max x (a sorted search, not every pair). ``keys``: the others' min x already sorted ascending
+    (``others`` in that order) and ``widest`` their widest width; else they are sorted here."""
+    meets = np.zeros(len(boxes), np.bool_)
+    if not len(others) or not len(boxes):
+        return meets
+    if keys is None:
+        order = np.argsort(others[:, 0], kind="stable")
+        others, keys = others[order], others[order, 0]
+        widest = float((others[:, 2] - others[:, 0]).max())
+    low = np.searchsorted(keys, boxes[:, 0] - widest, side="left")
+    counts = np.searchsorted(keys, boxes[:, 2], side="right") - low
+    counts[counts < 0] = 0
+    if not counts.any():
+        return meets
+    which = np.repeat(np.arange(len(boxes)), counts)
+    at = np.arange(len(which)) + np.repeat(low - (np.cumsum(counts) - counts), counts)
+    a, b = boxes[which], others[at]
+    hit = (a[:, 0] <= b[:, 2]) & (a[:, 2] >= b[:, 0]) & (a[:, 1] <= b[:, 3]) & (a[:, 3] >= b[:, 1])
+    meets[which[hit]] = True
+    return meets
 
 
 def _mover_pairs(bodies: tuple[np.ndarray, np.ndarray, np.ndarray], movers: tuple[np.ndarray, np.ndarray, np.ndarray],

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,10 @@ from ..geometry import collide, touching_pairs
 from ..types import ContactEvent
 
 __all__ = ["SensorSet"]
+
+_FEW = 16
+"""Up to this many characters and bodies, a step first asks whether any is near a sensor box by box in Python
+(a few microseconds less than the array calls, which are the whole cost when nothing is near)."""
 
 
 class SensorSet:
@@ -156,6 +161,8 @@ class _SensorIndex:
         self.boxes = boxes
         self.left = boxes[self.order, 0]
         self.widest = float(widths[narrow].max()) if len(narrow) else 0.0
+        self.lefts: list[float] = self.left.tolist()
+        """:attr:`left` as a list, for a few look-ups without array calls."""
 
     def moved_in_place(self) -> bool:
         """Whether a sensor placed by a list was moved by changing that list."""
@@ -164,6 +171,8 @@ class _SensorIndex:
     def touching(self, others: np.ndarray) -> tuple[list[int], list[int]]:
         """Every (sensor index, other index) whose boxes overlap or touch (``others``: (n, 4) px), ordered by
         sensor, then other."""
+        if len(others) <= _FEW and not len(self.wide) and not self._any_near(others.tolist()):
+            return [], []  # (the usual step: nothing near any sensor, found without an array call)
         lo = np.searchsorted(self.left, others[:, 0] - self.widest, side="left")
         hi = np.searchsorted(self.left, others[:, 2], side="right")
         counts = hi - lo
@@ -181,3 +190,12 @@ class _SensorIndex:
         sensor, other = sensor[keep], other[keep]
         ordered = np.lexsort((other, sensor))
         return sensor[ordered].tolist(), other[ordered].tolist()
+
+    def _any_near(self, others: list[list[float]]) -> bool:
+        """Whether a narrow sensor's left side lies where one of ``others`` (boxes) could meet it (the test
+        :meth:`touching` starts with, box by box)."""
+        lefts, widest = self.lefts, self.widest
+        for min_x, _, max_x, _ in others:
+            if bisect_right(lefts, max_x) > bisect_left(lefts, min_x - widest):
+                return True
+        return False

@@ -9,6 +9,7 @@ Units: pixels; y-up. A one-way segment is solid only against things coming from 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,9 @@ from .kernels.layout import (
 __all__ = ["QueryConfig", "StaticGeometry"]
 
 _IDENTITY = Transform()
+
+_PIECES = 256
+"""The segments added since the last build are kept in at most this many arrays of each kind (then joined)."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,10 @@ class StaticGeometry:
         self._r: list[np.ndarray] = []
         self._one_way: list[np.ndarray] = []
         self._pending_colliders: list[tuple[int, CollisionFilter, Any]] = []
+        self._joined = 0
+        """How many of the first arrays of :attr:`_a` (and of the other three) are joined pieces already."""
         self._broadphase: StaticBroadPhase | None = None
-        self._colliders: list[Collider] = []
+        self._colliders = _Colliders(np.zeros((0, 2)), [])
         self._neighbours: dict[int, Neighbour] = {}
         self._joints = _Joints(np.zeros((0, 2)), np.zeros((0, 2)), 1e-6)
         self._sums: dict[RoundedPolygon, dict[int, RoundedPolygon]] = {}
@@ -106,7 +112,17 @@ class StaticGeometry:
         self._b.append(b_arr)
         self._r.append(r_arr)
         self._one_way.append(ow)
-        self._pending_colliders.append((len(a_arr), filter or DEFAULT_FILTER, user_data))
+        if len(self._a) - self._joined >= _PIECES:  # (a level adds a chain at a time: tens of thousands of small
+            # arrays, joined a few hundred at a time, each once)
+            for pieces in (self._a, self._b, self._r, self._one_way):
+                pieces[self._joined:] = [np.concatenate(pieces[self._joined:])]
+            self._joined += 1
+        flt = filter or DEFAULT_FILTER
+        last = self._pending_colliders[-1] if self._pending_colliders else None
+        if last is not None and last[1] is flt and last[2] is user_data:  # (one group for segments added alike)
+            self._pending_colliders[-1] = (last[0] + len(a_arr), flt, user_data)
+        else:
+            self._pending_colliders.append((len(a_arr), flt, user_data))
         self._count += len(a_arr)
         self._broadphase = None
         return range(start, start + len(a_arr))
@@ -116,9 +132,10 @@ class StaticGeometry:
         :meth:`add_segments` or :meth:`add_chain` call just added (its answer)."""
         if not len(added):
             return np.zeros((0, 4))
-        a, b, r = self._a[-1], self._b[-1], self._r[-1][:, None]
-        if len(a) != len(added) or added.stop != self._count:
+        if added.stop != self._count or len(self._a[-1]) < len(added):
             raise WorldError(f"boxes_of: {added!r} is not the last segments added")
+        last = slice(len(self._a[-1]) - len(added), None)
+        a, b, r = self._a[-1][last], self._b[-1][last], self._r[-1][last, None]
         return np.hstack([np.minimum(a, b) - r, np.maximum(a, b) + r])
 
     def add_chain(
@@ -145,20 +162,19 @@ class StaticGeometry:
         b = np.concatenate(self._b) if self._b else np.zeros((0, 2))
         r = np.concatenate(self._r) if self._r else np.zeros(0)
         ow = np.concatenate(self._one_way) if self._one_way else np.zeros((0, 2))
+        if self._a:  # (kept as one piece each: the pieces go)
+            self._a, self._b, self._r, self._one_way, self._joined = [a], [b], [r], [ow], 1
         self._broadphase = StaticBroadPhase(a, b, r)
         self._sums.clear()
         self._sum_tables.clear()
         self._last_sum_table = None
         self._neighbours.clear()
-        filters: list[tuple[CollisionFilter, Any]] = []
-        for count, flt, data in self._pending_colliders:
-            filters.extend([(flt, data)] * count)
-        self._colliders = [
-            Collider(BodyKind.STATIC, (float(o[0]), float(o[1])) if o.any() else None, None, i, flt, data)
-            for i, (o, (flt, data)) in enumerate(zip(ow, filters))
-        ]
+        self._colliders = _Colliders(ow, self._pending_colliders)
         self._joints = _Joints(a, b, self.config.joint_tolerance)
-        self._filter_arrays = filter_arrays([flt for flt, _ in filters])
+        counts = [count for count, _, _ in self._pending_colliders]
+        groups = filter_arrays([flt for _, flt, _ in self._pending_colliders])
+        self._filter_arrays = None if groups is None else (
+            np.repeat(groups[0], counts), np.repeat(groups[1], counts), np.repeat(groups[2], counts))
 
     # ---------------------------------------------------------------- reading
     def kernel_level(self) -> Any:
@@ -169,7 +185,7 @@ class StaticGeometry:
     def _level_now(self) -> tuple[StaticBroadPhase, Any, _LevelQuery]:
         bp = self.broadphase
         if self._kernel_level is None or self._kernel_level[0] is not bp:
-            one_way = np.array([c.one_way or (0.0, 0.0) for c in self._colliders], dtype=np.float64).reshape(-1, 2)
+            one_way = self._colliders.one_way
             level = _level_arrays(bp, self._joints, self._filter_arrays, one_way)
             self._kernel_level = (bp, level, _LevelQuery(bp, one_way))
         return self._kernel_level
@@ -391,6 +407,34 @@ def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",
                  np.array(members, dtype=np.int64), np.full(count, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
+class _Colliders:
+    """The segments' colliders, each made when first asked for and kept (the same object every time: queries
+    tell colliders apart by identity); a level of hundreds of thousands of segments asks for those near its
+    characters and bodies only. ``one_way`` ((N, 2)): each segment's one-way direction (zero: solid);
+    ``groups``: (count, filter, user data) of the segments added together, in order."""
+
+    def __init__(self, one_way: np.ndarray, groups: list[tuple[int, CollisionFilter, Any]]) -> None:
+        self.one_way = one_way
+        self._groups = list(groups)
+        self._starts = [0]
+        for count, _, _ in groups:
+            self._starts.append(self._starts[-1] + count)
+        self._made: dict[int, Collider] = {}
+
+    def __getitem__(self, segment: int) -> Collider:
+        found = self._made.get(segment)
+        if found is None:
+            count = len(self.one_way)
+            index = int(segment) + count if segment < 0 else int(segment)  # (a plain int, as the segment's number)
+            if not 0 <= index < count:
+                raise IndexError(f"segment {segment} is not one of the {count} static segments")
+            _, flt, data = self._groups[bisect_right(self._starts, index) - 1]
+            ox, oy = self.one_way[index].tolist()
+            found = Collider(BodyKind.STATIC, (ox, oy) if ox or oy else None, None, index, flt, data)
+            self._made[segment] = self._made[index] = found
+        return found
+
+
 class _Joints:
     """Which segment ends meet (end points within ``tolerance`` px), found with one sort of all the ends when
     the broad phase is built; the directions along the other segments at an end are worked out by the seam
@@ -401,16 +445,20 @@ class _Joints:
         self.ends = np.concatenate([a, b]).reshape(-1, 2)
         """End ``e``: segment ``e % count``'s start (``e < count``) or end."""
         scale = 1.0 / tolerance if tolerance > 0 else 1e6
-        keys = np.round(self.ends * scale).astype(np.int64)
+        keys = self.ends * scale
+        np.round(keys, out=keys)  # (whole numbers, compared and sorted as floats: as integers they would be alike)
         self.order = np.lexsort((keys[:, 1], keys[:, 0]))
-        ordered = keys[self.order]
-        new_group = np.ones(len(ordered), dtype=bool)
-        new_group[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+        new_group = np.zeros(len(keys), dtype=bool)
+        new_group[:1] = True
+        for column in (0, 1):  # (a column at a time: a level has hundreds of thousands of ends)
+            ordered = keys[self.order, column]
+            new_group[1:] |= ordered[1:] != ordered[:-1]
+        del keys, ordered
         starts = np.flatnonzero(new_group)
         group = np.cumsum(new_group) - 1
-        sizes = np.diff(np.append(starts, len(ordered)))
-        self.group_start = np.empty(len(ordered), dtype=np.int64)
-        self.group_size = np.empty(len(ordered), dtype=np.int64)
+        sizes = np.diff(np.append(starts, len(new_group)))
+        self.group_start = np.empty(len(new_group), dtype=np.int64)
+        self.group_size = np.empty(len(new_group), dtype=np.int64)
         self.group_start[self.order] = starts[group]
         self.group_size[self.order] = sizes[group]
 

@@ -39,6 +39,7 @@ from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kinematic import KinematicBody, KinematicSet
+from .resident import release_compiler_pages
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
@@ -477,6 +478,8 @@ class World:
     def _boxes_for_sensors(self) -> np.ndarray:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
         padded a little (the sensors' exact test decides)."""
+        if not self._characters:
+            return self._rigid.boxes(1e-6)
         characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
@@ -971,3 +974,13 @@ def _mover_stages(package: Any) -> Iterator[str]:
 
 
 add_stages(_mover_stages)
+
+
+def _let_the_compiler_go(package: Any) -> Iterator[str]:
+    """After every kernel is ready (registered last, no stage of its own): the compiler's code pages that
+    loading them touched go back to the system (:func:`~engine.world.resident.release_compiler_pages`)."""
+    release_compiler_pages()
+    yield from ()
+
+
+add_stages(_let_the_compiler_go)
