@@ -39,7 +39,6 @@ from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kinematic import KinematicBody, KinematicSet
-from .resident import release_compiler_pages
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
@@ -974,13 +973,3 @@ def _mover_stages(package: Any) -> Iterator[str]:
 
 
 add_stages(_mover_stages)
-
-
-def _let_the_compiler_go(package: Any) -> Iterator[str]:
-    """After every kernel is ready (registered last, no stage of its own): the compiler's code pages that
-    loading them touched go back to the system (:func:`~engine.world.resident.release_compiler_pages`)."""
-    release_compiler_pages()
-    yield from ()
-
-
-add_stages(_let_the_compiler_go)
