@@ -116,6 +116,35 @@ def test_a_resting_crate_given_a_huge_spin_is_not_launched():
     assert abs(box.position[0]) < 100.0
 
 
+# ------------------------------------------------------------------------------------------- D11 overlaps
+def _heavy_circle_on_a_light_box(ratio: float, drop: float) -> tuple[float, float]:
+    """A circle (radius 12) of ``ratio`` times the mass of a 16 x 16 box is dropped from ``drop`` px onto it
+    on the floor; returns the deepest the circle is in the box and the box in the floor (px) from 0.5 s on."""
+    from engine.geometry import collide
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    box = world.add_body(RigidBody(RoundedPolygon.box(8, 8), (0.0, 2.0 + 8.0)))
+    circle = world.add_body(RigidBody(RoundedPolygon.circle(12), (0.0, 2.0 + 16.0 + 12.0 + drop),
+                                      density=ratio * box.mass / (math.pi * 144.0)))
+    in_box = in_floor = 0.0
+    for step in range(int(2.0 / DT)):
+        world.step(DT)
+        if step >= int(0.5 / DT):
+            manifold = collide(box.shape, box.transform, circle.shape, circle.transform)
+            in_box = max(in_box, -manifold.separation if manifold else 0.0)
+            floor = world.contacts(box.shape, box.transform, 0.0, ignore=(box, circle))
+            in_floor = max([in_floor, *(-c.separation for c in floor)])
+    return in_box, in_floor
+
+
+@pytest.mark.parametrize("drop", [0.5, 20.0])
+@pytest.mark.parametrize("ratio", [50.0, 450.0, 2000.0])
+def test_a_heavy_circle_on_a_light_box_neither_sinks_into_it_nor_presses_it_into_the_floor(ratio, drop):
+    in_box, in_floor = _heavy_circle_on_a_light_box(ratio, drop)
+    assert in_box < 0.5 and in_floor < 0.5
+
+
 # ------------------------------------------------------------------------------------------- D12 bad values
 def test_a_rigid_body_cannot_be_in_two_worlds():
     first, second = World(), World()
