@@ -1175,6 +1175,8 @@ class Mover:
             self._came_from, self._needs_recovery = self._ended_at, True  # (placed by game code: as a teleport)
         ch.previous_position = position
         came_from, self._came_from = self._came_from, position
+        if came_from is not None and math.dist(came_from, position) > self._search_reach():
+            came_from = None  # (placed far from where it stood: that says nothing of which side of a wall it is on)
         ch.step_events = []
         riding = ch.platform if ch.on_floor else None
         carry = riding.displacement_of(self._floor_point or position) if riding is not None else (0.0, 0.0)

@@ -176,3 +176,20 @@ def test_a_fast_crate_driven_under_the_low_end_of_a_slope_is_not_pressed_into_th
         depths.append(max([0.0, *(-c.separation for c in inside)]))
     assert max(depths) <= 1.0, depths
 
+
+def test_a_character_put_astride_a_thin_wall_far_from_where_he_stood_stays_on_his_centres_side():
+    """Found by the long run (seed 1061, step 525: crossed a core). Game code sets a character's ``position``
+    280 px from where he stood, his centre 0.6 px inside the right arm of a V (within the arm's 2 px thickness):
+    recovery kept the side he had come from, so it carried his centre out through the arm's core to the outside
+    (to x 1403). A place that far off says nothing of which side he belongs on: his centre's side is kept."""
+    left, bottom, right = (1321.48, 461.88), (1371.67, 262.43), (1421.87, 461.88)
+    world = World()
+    world.add_segments([left, bottom], [bottom, right], radius=2.0)
+    hero = world.add_character(RoundedPolygon.box(8, 14, radius=2.0), (1587.5, 113.76))
+    world.step(1 / 60)
+    start = hero.position = (1389.163, 334.516)
+    world.step(1 / 60)
+    path = hero.last_move.path
+    legs = list(zip((start, *path), (*path, hero.position)))
+    assert not any(crosses(p, q, a, b) for p, q in legs for a, b in ((left, bottom), (bottom, right)))
+    assert hero.position[0] < 1389.0  # (inside the V, where his centre was)
