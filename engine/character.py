@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2, shape_cast
+from .geometry import AABB, RoundedPolygon, Transform, Vec2, collide, shape_cast
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
     SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
@@ -53,6 +53,11 @@ from .types import (
 __all__ = ["Character", "MoveResult", "Mover", "MoverConfig", "move_character"]
 
 _EPS = 1e-9
+_COMING = 1.0
+"""px/s: a rigid body coming at a character faster than this meets it face to face (:meth:`Mover._push_point`);
+one it walks into is pushed at the point its cast named, as the recorded runs and level puzzles are tuned to."""
+_FLUSH = 1.0
+"""Pixels: how much nearer one contact point of a push must be than the other for the push to act at it alone."""
 
 
 @dataclass(frozen=True)
@@ -635,12 +640,12 @@ class Mover:
             surface = _classify((nx, ny), cfg)
             kind = hit.collider.kind
             pushable = kind is BodyKind.DYNAMIC or kind is BodyKind.CHARACTER
-            pushed = self._push(hit, vx, vy) if pushable and (pushing or kind is BodyKind.DYNAMIC) else None
+            pushed = self._push(hit, (px, py), vx, vy) if pushable and (pushing or kind is BodyKind.DYNAMIC) else None
             if pushed is None and pushable and surface == _Surface.CEILING:
                 pushed = (vx, vy)  # lifting what rests on our head, no faster than it rises: rise with it
             # Velocity: land on floors and bump ceilings without losing lateral speed; slide along walls (or,
             # pushing a rigid body or a character sideways or up, keep the speed the push leaves us).
-            vu = vx * ux + vy * uy
+            vu, approach = vx * ux + vy * uy, vx * nx + vy * ny
             if pushed is not None and surface != _Surface.FLOOR:
                 vx, vy = pushed  # pushing it sideways, or lifting it off our head: the speed the push leaves us
             elif surface == _Surface.FLOOR and vu < 0 or surface == _Surface.CEILING and vu > 0:
@@ -664,6 +669,11 @@ class Mover:
                 up_part = rx * ux + ry * uy
                 if up_part > 0:  # a grounded walk does not climb walls
                     rx, ry = rx - ux * up_part, ry - uy * up_part
+            if pushed is not None and approach < 0.0 and vx * nx + vy * ny > 0.0:
+                # Thrown back by something heavier: the rest of the step (the rest of the approach, rn / approach
+                # seconds) at the speed the push left us, away from it, as it goes on this way.
+                back = (vx * nx + vy * ny) * rn / approach
+                rx, ry = rx + nx * back, ry + ny * back
             # A crease: the slide would push into a plane hit earlier this step, so stop there.
             if any(rx * qx + ry * qy < -_EPS for qx, qy in planes):
                 rx = ry = 0.0
@@ -686,10 +696,11 @@ class Mover:
                 trail.append(end)
         return end, end_velocity
 
-    def _push(self, hit: SceneHit, vx: float, vy: float) -> Vec2 | None:
-        """Push the rigid body or character we ran into: a perfectly inelastic exchange of momentum along the
-        contact normal between this character (``MoverConfig.mass``) and the other's effective mass at the contact.
-        Returns this character's velocity after the push, or ``None`` when not approaching the other."""
+    def _push(self, hit: SceneHit, position: Vec2, vx: float, vy: float) -> Vec2 | None:
+        """Push the rigid body or character we ran into (standing at ``position``): a perfectly inelastic exchange
+        of momentum along the contact normal between this character (``MoverConfig.mass``) and the other's
+        effective mass at the contact. Returns this character's velocity after the push, or ``None`` when not
+        approaching the other."""
         ch = self.character
         other = hit.collider.body
         nx, ny = hit.normal  # from the other towards this character
@@ -702,15 +713,34 @@ class Mover:
             other.push((-nx * impulse / other.config.mass, -ny * impulse / other.config.mass))
         else:
             bvx, bvy = other.velocity_at(hit.point)
+            point = hit.point
+            if bvx * nx + bvy * ny > _COMING:  # (it comes at us: met face to face, see _push_point)
+                point = self._push_point(hit, position)
+                bvx, bvy = other.velocity_at(point)
             approach = (vx - bvx) * nx + (vy - bvy) * ny
             if approach >= 0.0:
                 return None
-            rx, ry = hit.point[0] - other.position[0], hit.point[1] - other.position[1]
+            rx, ry = point[0] - other.position[0], point[1] - other.position[1]
             rn = rx * ny - ry * nx
             impulse = -approach / (1.0 / ch.config.mass + other.inv_mass + other.inv_inertia * rn * rn)
-            other.apply_impulse((-nx * impulse, -ny * impulse), hit.point)
+            other.apply_impulse((-nx * impulse, -ny * impulse), point)
         share = impulse / ch.config.mass
         return (vx + nx * share, vy + ny * share)
+
+    def _push_point(self, hit: SceneHit, position: Vec2) -> Vec2:
+        """Where a push on the rigid body ``hit`` met acts: between the two shapes' contact points, weighted by how
+        far each leads (face to face, the middle of what they share, not the one corner the cast happened to
+        name; a crate tilted a little is pushed a little towards its leading corner, which turns it back flat;
+        tilted by more than :data:`_FLUSH` px over its face, at that corner)."""
+        ch, body = self.character, hit.collider.body
+        manifold = collide(body.shape, body.transform, ch.shape, Transform(position), ch.config.skin + 1.0)
+        if manifold is None:
+            return hit.point
+        deepest = manifold.separation
+        weights = [max(_FLUSH - (p.separation - deepest), 0.0) for p in manifold.points]
+        total = sum(weights)
+        return (sum(w * p.point[0] for w, p in zip(weights, manifold.points)) / total,
+                sum(w * p.point[1] for w, p in zip(weights, manifold.points)) / total)
 
     def after_bodies_moved(self) -> None:
         """After the rigid bodies moved this step: a character standing on one goes where its floor point went
@@ -1145,6 +1175,8 @@ class Mover:
             self._came_from, self._needs_recovery = self._ended_at, True  # (placed by game code: as a teleport)
         ch.previous_position = position
         came_from, self._came_from = self._came_from, position
+        if came_from is not None and math.dist(came_from, position) > self._search_reach():
+            came_from = None  # (placed far from where it stood: that says nothing of which side of a wall it is on)
         ch.step_events = []
         riding = ch.platform if ch.on_floor else None
         carry = riding.displacement_of(self._floor_point or position) if riding is not None else (0.0, 0.0)

@@ -187,6 +187,11 @@ class RigidBodySet:
             return ContactSet(self._ints, self._floats)
         return ContactSet(np.concatenate([self._ints, kept_ints]), np.concatenate([self._floats, kept_floats]))
 
+    @property
+    def step_contacts(self) -> ContactSet:
+        """The contacts the last step solved (the awake bodies'; read-only), without the sleepers' kept aside."""
+        return ContactSet(self._ints, self._floats)
+
     def _all_contacts(self) -> tuple[np.ndarray, np.ndarray]:
         """The last step's contacts, the sleepers' taken back among them (for a change that looks at all of
         them: the next step sets the sleepers' aside again)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bodies import PhysicsConfig, RigidBody, Sensor
+from ..bodies import VX, PhysicsConfig, RigidBody, Sensor
 from ..character import PLACEMENTS, Character, MoverConfig, move_character
 from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_sum, collide, \
     contact_from_sum, minkowski_difference, shape_cast
@@ -38,6 +38,7 @@ from ..types import (
 from .jit import add_stages, kernels
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
+from .kernels.layout import CHARACTER
 from .kinematic import KinematicBody, KinematicSet
 from .rigid import RigidBodySet
 from .sensors import SensorSet
@@ -420,9 +421,11 @@ class World:
         finally:
             self._crowd = self._standing = None
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
+            before = self._rigid.body_state[:, VX:VX + 2].copy() if self._characters else None
             events.extend(self._rigid.step(self.static, self._kinematic, self._characters, self.gravity,
                                            self.physics, self.static_friction, dt))
-            if self._characters:
+            if before is not None:
+                self._shove_characters(before, dt)
                 self._ride_bodies()
         if self.sensors:  # (their boxes are all the bodies' boxes: not made for nothing)
             events.extend(self._sensor_set.sense([*self._characters, *self.bodies], self._boxes_for_sensors()))
@@ -456,6 +459,51 @@ class World:
             self._crowd.settled()
         self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
         return events
+
+    def _shove_characters(self, before: np.ndarray, dt: float) -> None:
+        """Rigid bodies that ran into a character from the side this step share their momentum with it (the
+        solve holds a character still, as it has moved already): both go on at the speed a perfectly inelastic
+        collision of the crate's mass and the character's (``MoverConfig.mass``) gives, the character by a push
+        (its next move) and the body by an impulse. ``before``: the bodies' velocities at the step's start.
+        (A character running into a body pushes it in its own move: ``Mover._push``.)"""
+        contacts = self._rigid.step_contacts
+        pressing = np.flatnonzero(contacts.kind == CHARACTER)
+        if not len(pressing):
+            return
+        first, bodies = len(self._kinematic_bodies), self._rigid.bodies
+        for k in pressing.tolist():
+            character, body = self._characters[contacts.a_index[k] - first], bodies[contacts.b_index[k]]
+            nx, ny = contacts.normal[k].tolist()  # (from the character to the body)
+            cfg = character.config
+            if abs(nx * cfg.up[0] + ny * cfg.up[1]) >= cfg.floor_limit:
+                continue  # (a body on its head weighs on it; one it stands on is its floor)
+            start = character.previous_position or character.position
+            moved = ((character.position[0] - start[0]) * nx + (character.position[1] - start[1]) * ny) / dt
+            came = before[contacts.b_index[k], 0] * nx + before[contacts.b_index[k], 1] * ny
+            gap = float(np.min(contacts.separation[k][contacts.valid[k]], initial=np.inf))
+            if not (came < moved and gap < (moved - came) * dt + self.physics.linear_slop):
+                continue  # (not closing, or not within the step: it walked into it, or it rested against it)
+            if self._held_from_behind(character, (nx, ny)):
+                continue  # (against a wall: the crate stops at it, as at the wall)
+            shared = moved + (came - moved) * body.mass / (body.mass + cfg.mass)
+            vx, vy = character.velocity
+            if vx * nx + vy * ny > shared:
+                character.push((nx * (shared - vx * nx - vy * ny), ny * (shared - vx * nx - vy * ny)))
+            bvx, bvy = body.velocity
+            if bvx * nx + bvy * ny > shared:
+                points = contacts.point[k][contacts.valid[k]]
+                at = tuple(points.mean(axis=0).tolist()) if len(points) else body.position
+                change = body.mass * (shared - bvx * nx - bvy * ny)
+                body.apply_impulse((nx * change, ny * change), at)
+
+    def _held_from_behind(self, character: Character, normal: Vec2) -> bool:
+        """Whether static geometry or a kinematic body touching ``character`` stops it moving against ``normal``."""
+        for contact in self.contacts(character.shape, character.transform, character.config.touch_margin,
+                                     ignore=(character,)):
+            if contact.collider.kind in (BodyKind.STATIC, BodyKind.KINEMATIC) \
+                    and contact.normal[0] * normal[0] + contact.normal[1] * normal[1] > 0.5:
+                return True
+        return False
 
     def _ride_bodies(self) -> None:
         """Characters standing on rigid bodies go where those went in this step's rigid step (they moved before

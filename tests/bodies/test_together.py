@@ -116,6 +116,35 @@ def test_a_resting_crate_given_a_huge_spin_is_not_launched():
     assert abs(box.position[0]) < 100.0
 
 
+# ------------------------------------------------------------------------------------------- D11 overlaps
+def _heavy_circle_on_a_light_box(ratio: float, drop: float) -> tuple[float, float]:
+    """A circle (radius 12) of ``ratio`` times the mass of a 16 x 16 box is dropped from ``drop`` px onto it
+    on the floor; returns the deepest the circle is in the box and the box in the floor (px) from 0.5 s on."""
+    from engine.geometry import collide
+
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    box = world.add_body(RigidBody(RoundedPolygon.box(8, 8), (0.0, 2.0 + 8.0)))
+    circle = world.add_body(RigidBody(RoundedPolygon.circle(12), (0.0, 2.0 + 16.0 + 12.0 + drop),
+                                      density=ratio * box.mass / (math.pi * 144.0)))
+    in_box = in_floor = 0.0
+    for step in range(int(2.0 / DT)):
+        world.step(DT)
+        if step >= int(0.5 / DT):
+            manifold = collide(box.shape, box.transform, circle.shape, circle.transform)
+            in_box = max(in_box, -manifold.separation if manifold else 0.0)
+            floor = world.contacts(box.shape, box.transform, 0.0, ignore=(box, circle))
+            in_floor = max([in_floor, *(-c.separation for c in floor)])
+    return in_box, in_floor
+
+
+@pytest.mark.parametrize("drop", [0.5, 20.0])
+@pytest.mark.parametrize("ratio", [50.0, 450.0, 2000.0])
+def test_a_heavy_circle_on_a_light_box_neither_sinks_into_it_nor_presses_it_into_the_floor(ratio, drop):
+    in_box, in_floor = _heavy_circle_on_a_light_box(ratio, drop)
+    assert in_box < 0.5 and in_floor < 0.5
+
+
 # ------------------------------------------------------------------------------------------- D12 bad values
 def test_a_rigid_body_cannot_be_in_two_worlds():
     first, second = World(), World()
@@ -301,12 +330,45 @@ def test_a_heavier_character_pushes_a_driven_crate_at_the_speed_the_masses_give(
     assert speed == pytest.approx(expected, abs=2.0)  # (40 and 60 px/s)
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 30 item 4): a character is immovable to the rigid step, so a "
-                                       "driven crate twice its mass stops against it instead of pushing it back at "
-                                       "40 px/s (measured 0)")
 def test_a_driven_crate_pushes_a_lighter_character_back_at_the_speed_the_masses_give():
     speed, expected = _hero_against_a_driven_crate(640.0, 1.25)
     assert speed == pytest.approx(expected, abs=2.0)  # (-40 px/s)
+
+
+def _crate_slides_into_a_standing_hero(density: float, crate_first: bool, wall: bool = False):
+    """A frictionless crate slides at 300 px/s along the floor into a hero (640) standing still (a wall right
+    behind him with ``wall``); returns the hero, the crate and the deepest the crate got into him (px)."""
+    world = World()
+    tiled_floor(world, range(-20, 20))
+    if wall:
+        world.add_segments([(13.0, 0.0)], [(13.0, 200.0)], radius=2.0)
+    adds = [lambda: world.add_character(HERO, (0.0, standing_y(0.0))),
+            lambda: world.add_body(RigidBody(CRATE, (-102.0, REST_Y), velocity=(300.0, 0.0), density=density,
+                                             friction=0.0))]
+    made = [add() for add in (adds[::-1] if crate_first else adds)]
+    hero, crate = made[::-1] if crate_first else made
+    deepest = 0.0
+    for _ in range(int(0.5 / DT)):
+        world.step(DT)
+        deepest = max(deepest, (crate.position[0] + 16.0) - (hero.position[0] - 10.0))
+    return hero, crate, deepest
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+@pytest.mark.parametrize("density", [0.625, 1.25, 2.5])  # (a crate of 1x, 2x and 4x the hero's 640)
+def test_a_crate_sliding_into_a_standing_character_shoves_it_at_the_speed_the_masses_give(density, crate_first):
+    hero, crate, _ = _crate_slides_into_a_standing_hero(density, crate_first)
+    shared = 300.0 * crate.mass / (crate.mass + 640.0)  # (150, 200 and 240 px/s)
+    assert hero.velocity[0] == pytest.approx(shared, rel=0.02)
+    assert crate.velocity[0] == pytest.approx(shared, rel=0.02)
+    assert hero.position[0] - crate.position[0] == pytest.approx(10.0 + 16.0, abs=1.5)  # (together, not rammed)
+
+
+def test_a_crate_sliding_into_a_character_against_a_wall_stops_at_him():
+    hero, crate, deepest = _crate_slides_into_a_standing_hero(2.5, False, wall=True)
+    assert hero.position[0] == pytest.approx(0.0, abs=1.0)  # (not shoved into the wall)
+    assert crate.velocity[0] == pytest.approx(0.0, abs=5.0)
+    assert deepest <= 1.0
 
 
 # ------------------------------------------------------------------ D8 continuous collision with kinematic bodies

@@ -151,3 +151,45 @@ def test_setting_a_characters_position_into_a_ceiling_frees_him_in_the_next_step
     world.step(1 / 60)
     inside = [c for c in world.contacts(hero.shape, hero.transform, 0.0, ignore=(hero,)) if c.collider.segment >= 0]
     assert all(c.separation > -1.0 for c in inside), [c.separation for c in inside]
+
+
+@pytest.mark.parametrize("pusher", [False, True])
+def test_a_fast_crate_driven_under_the_low_end_of_a_slope_is_not_pressed_into_the_floor(pusher):
+    """Found by the long run (seed 2070, step 199: 5.96 px into the floor, then 1.5-1.7 px for 3 steps). A crate
+    29 px tall slides at 3,060 px/s (a step of 1/36 s) under a 20-degree slope whose low end is 25 px above the
+    floor, a bigger crate pushing it from behind: the slope presses it down-left, the floor up, and the pass
+    that moves bodies out of the level took the largest push along each axis, so the two pushes up and down
+    cancelled and nothing moved it back out of the wedge the way it came. Measured: 3.97 px (5.88 with the
+    pusher), then 1.3-1.9 px for 5 steps."""
+    world = World()
+    world.add_segments([(647.39, 0.0)], [(1600.0, 0.0)], radius=2.0)
+    world.add_segments([(1091.98, 104.71)], [(1295.48, 29.21)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(13.5, 18.29, radius=1.0), (1266.19, 16.49), angle=1.5713,
+                                     velocity=(3063.6, -0.6)))
+    if pusher:
+        world.add_body(RigidBody(RoundedPolygon.box(17.52, 17.76, radius=1.0), (1230.12, 20.91), angle=-1.5932,
+                                 velocity=(3029.6, -1.3)))
+    depths = []
+    for step in range(8):
+        world.step(0.0273 if step == 0 else 1 / 60)
+        inside = [c for c in world.contacts(crate.shape, crate.transform, 0.0, ignore=(crate,)) if c.collider.segment >= 0]
+        depths.append(max([0.0, *(-c.separation for c in inside)]))
+    assert max(depths) <= 1.0, depths
+
+
+def test_a_character_put_astride_a_thin_wall_far_from_where_he_stood_stays_on_his_centres_side():
+    """Found by the long run (seed 1061, step 525: crossed a core). Game code sets a character's ``position``
+    280 px from where he stood, his centre 0.6 px inside the right arm of a V (within the arm's 2 px thickness):
+    recovery kept the side he had come from, so it carried his centre out through the arm's core to the outside
+    (to x 1403). A place that far off says nothing of which side he belongs on: his centre's side is kept."""
+    left, bottom, right = (1321.48, 461.88), (1371.67, 262.43), (1421.87, 461.88)
+    world = World()
+    world.add_segments([left, bottom], [bottom, right], radius=2.0)
+    hero = world.add_character(RoundedPolygon.box(8, 14, radius=2.0), (1587.5, 113.76))
+    world.step(1 / 60)
+    start = hero.position = (1389.163, 334.516)
+    world.step(1 / 60)
+    path = hero.last_move.path
+    legs = list(zip((start, *path), (*path, hero.position)))
+    assert not any(crosses(p, q, a, b) for p, q in legs for a, b in ((left, bottom), (bottom, right)))
+    assert hero.position[0] < 1389.0  # (inside the V, where his centre was)

@@ -321,7 +321,7 @@ def test_a_fast_crate_sliding_on_the_floor_stops_at_the_wall(speed, dt):
     crate = world.add_body(RigidBody(RoundedPolygon.box(8, 8, radius=1), (300.0, 11.0), velocity=(speed, 0.0)))
     for _ in range(int(0.5 / dt)):
         world.step(dt)
-        assert crate.position[0] < 400.0 - 2.0 - 9.0 + PhysicsConfig().max_static_overlap + 0.5
+        assert crate.position[0] < 400.0 - 2.0 - 8.0 + PhysicsConfig().max_static_overlap + 0.5  # (half width 8)
     assert crate.position[1] > 0.0
 
 

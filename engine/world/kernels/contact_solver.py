@@ -458,18 +458,24 @@ def _propagate_shock(s, dyn, limit):
 def _push_out(s, dyn, limit):
     """A position pass (two rounds, for bodies in a corner): a body sunk more than ``limit`` px into static
     geometry is moved back out to that depth along the normal and loses its velocity into the surface. Per
-    body the largest push each way along x and along y is taken (two points of one floor must not add up)."""
+    body the largest push each way along x and along y is taken (two points of one floor must not add up);
+    in a wedge, where those leave the body inside one of two surfaces (their pushes along an axis cancel),
+    the one move that takes it out of both (:func:`_wedge`)."""
     up, down, change = np.zeros((dyn, 2)), np.zeros((dyn, 2)), np.zeros((dyn, 2))
+    deepest, other = np.zeros((dyn, 4)), np.zeros((dyn, 4))  # (normal x, y, deficit, 1.0: there is one)
     pair, contact, jac, v, d = s.pair, s.contact, s.jac, s.v, s.d
     for _ in range(2):
         for r in range(dyn):
             up[r, 0] = up[r, 1] = down[r, 0] = down[r, 1] = change[r, 0] = change[r, 1] = 0.0
+            deepest[r, 3] = other[r, 3] = 0.0
         moved = False
         for k in range(len(pair)):
             b = pair[k, 1]
             if not (contact[k, STATIC] > 0.0 and b < dyn):
                 continue
             deficit = -limit - _nearest(contact, jac, d, k, pair[k, 0], b)
+            if deficit > -_AT_LIMIT:  # (at the limit: no push, but a wedge's other side must not be pushed into)
+                _keep_pushes(deepest, other, b, contact[k, NX], contact[k, NY], max(deficit, 0.0))
             if not deficit > 1e-9:
                 continue
             moved = True
@@ -482,9 +488,43 @@ def _push_out(s, dyn, limit):
         if not moved:
             return
         for r in range(dyn):
+            px, py = _wedge(deepest, other, r, up[r, 0] + down[r, 0], up[r, 1] + down[r, 1])
+            d[r, 0] += px
+            d[r, 1] += py
             for j in range(2):
-                d[r, j] += up[r, j] + down[r, j]
                 v[r, j] -= change[r, j]
+
+
+_AT_LIMIT = 0.05
+"""Pixels: a static contact this close to the push-out depth, or deeper, is a side of a wedge (see :func:`_wedge`)."""
+
+
+@helper
+def _keep_pushes(deepest, other, b, nx, ny, deficit):
+    """Keep, of body ``b``'s pushes out of static geometry (``deficit`` px, 0 at the limit), the deepest and the
+    deepest of those turned from it by more than about 25 degrees (rows: normal x, y, deficit, 1.0 when kept)."""
+    if deepest[b, 3] == 0.0 or deficit > deepest[b, 2]:
+        if deepest[b, 3] > 0.0 and deepest[b, 0] * nx + deepest[b, 1] * ny < 0.9:
+            other[b, 0], other[b, 1], other[b, 2], other[b, 3] = deepest[b, 0], deepest[b, 1], deepest[b, 2], 1.0
+        deepest[b, 0], deepest[b, 1], deepest[b, 2], deepest[b, 3] = nx, ny, deficit, 1.0
+    elif (other[b, 3] == 0.0 or deficit > other[b, 2]) and deepest[b, 0] * nx + deepest[b, 1] * ny < 0.9:
+        other[b, 0], other[b, 1], other[b, 2], other[b, 3] = nx, ny, deficit, 1.0
+
+
+@helper
+def _wedge(deepest, other, r, px, py):
+    """Body ``r``'s move out of static geometry: (``px``, ``py``), the largest pushes along the axes, unless two
+    of its pushes meet at an angle that those leave it inside of (a wedge: a floor and a slope over it); then
+    the move that takes it out of one and not into the other (the two normals' 2x2 system: back the way it
+    came); not for two surfaces nearly facing each other (it does not fit between them: it is left)."""
+    ax, ay, da = deepest[r, 0], deepest[r, 1], deepest[r, 2]
+    bx, by, db = other[r, 0], other[r, 1], other[r, 2]
+    if other[r, 3] == 0.0 or (px * ax + py * ay >= da - 1e-9 and px * bx + py * by >= db - 1e-9):
+        return px, py
+    det = ax * by - ay * bx
+    if abs(det) < 0.2:  # (within about 12 degrees of facing each other: no way out that is not a fling)
+        return px, py
+    return (da * by - db * ay) / det, (ax * db - bx * da) / det
 
 
 # ------------------------------------------------------------------------------------------ colours
