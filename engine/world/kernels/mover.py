@@ -234,33 +234,31 @@ def _ray_capsule_outside(row, ax, ay, bx, by, r, px, py, dx, dy, max_distance):
     (hit, t, nx, ny) of a ray from outside the capsule, the nearest of its two flat sides and two end caps. With
     both ends at a 1-vertex row's centre it is ``queries._ray_circle`` on that circle (no sides; the second cap
     is the first again, never nearer)."""
-    sx, sy = _normal(row, 0)
     hit, best_t, best_nx, best_ny = False, 0.0, 0.0, 0.0
     ex, ey = bx - ax, by - ay
     length2 = ex * ex + ey * ey
-    if length2 > 0.0:
-        for k in range(2):
-            nx, ny = (sx, sy) if k == 0 else (-sx, -sy)
-            den = nx * dx + ny * dy
-            if den >= 0.0:
-                continue
-            height = nx * (px - ax) + ny * (py - ay) - r
-            if height < 0.0:
-                continue
+    sx, sy = _normal(row, 0)
+    den = sx * dx + sy * dy
+    if length2 > 0.0 and den != 0.0:  # only the side the ray heads into can let it in (the other's den is >= 0)
+        nx, ny = (sx, sy) if den < 0.0 else (-sx, -sy)
+        den = -den if den > 0.0 else den  # (exactly the other side's nx * dx + ny * dy)
+        height = nx * (px - ax) + ny * (py - ay) - r
+        if height >= 0.0:
             t = -height / den
             u = (px + t * dx - ax) * ex + (py + t * dy - ay) * ey
-            if 0.0 <= u <= length2 and t <= max_distance and (not hit or t < best_t):
+            if 0.0 <= u <= length2 and t <= max_distance:
                 hit, best_t, best_nx, best_ny = True, t, nx, ny
     if r > 0.0:
-        for k in range(2):
-            cx, cy = (ax, ay) if k == 0 else (bx, by)
-            cap, t, nx, ny = _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
-            if cap and (not hit or t < best_t):
-                hit, best_t, best_nx, best_ny = True, t, nx, ny
+        cap, t, nx, ny = _ray_circle(px, py, dx, dy, max_distance, ax, ay, r)
+        if cap and (not hit or t < best_t):
+            hit, best_t, best_nx, best_ny = True, t, nx, ny
+        cap, t, nx, ny = _ray_circle(px, py, dx, dy, max_distance, bx, by, r)
+        if cap and (not hit or t < best_t):
+            hit, best_t, best_nx, best_ny = True, t, nx, ny
     return hit, best_t, best_nx, best_ny
 
 
-@kernel
+@helper
 def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two):
     """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon (the
     origin's heights above the edges worked out again, to the same bits, rather than kept in an array)."""
@@ -302,7 +300,7 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two):
     return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
 
 
-@kernel
+@helper
 def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
     """``queries._local_ray`` for a sum core of any vertex count: (hit, t, nx, ny, started_inside)."""
     top = 0.0
@@ -351,7 +349,7 @@ def _point(core, row, start, i, moved, c, s, ox, oy):
     return row[start + 2 * i], row[start + 2 * i + 1]
 
 
-@kernel
+@helper
 def _support_feature(core, row, start, count, moved, c, s, ox, oy, nx, ny, tx, ty):
     """``queries._support_feature`` of ``count`` points (see :func:`_point`): how many lie within the tie
     tolerance of the farthest along (nx, ny), the first of them, and the least and the greatest of their places
@@ -404,9 +402,20 @@ def _contact_point(row, core, radius, c, s, ox, oy, nx, ny):
     target_at = int(row[SUM_TARGET_AT])
     if target_at == 0:
         return _support_point(core, radius, c, s, ox, oy, nx, ny)
-    mine, mine_x, mine_y, mine_lo, mine_hi = _support_feature(core, row, 0, k, True, c, s, ox, oy, -nx, -ny, -ny, nx)
-    theirs, theirs_x, theirs_y, theirs_lo, theirs_hi = _support_feature(core, row, target_at + 1, int(row[target_at]),
-                                                                        False, 1.0, 0.0, 0.0, 0.0, nx, ny, -ny, nx)
+    mine = theirs = 0
+    mine_x = mine_y = mine_lo = mine_hi = theirs_x = theirs_y = theirs_lo = theirs_hi = 0.0
+    for side in range(2):  # (a loop around one call: one copy of the support feature's code to compile)
+        if side == 0:  # the moving shape's vertices, placed, farthest against the normal
+            start, count, moved, fx, fy, place_x, place_y, cx, sx = 0, k, True, -nx, -ny, ox, oy, c, s
+        else:  # the target's world vertices, farthest along it
+            start, count, moved, fx, fy, place_x, place_y, cx, sx = (target_at + 1, int(row[target_at]), False, nx,
+                                                                     ny, 0.0, 0.0, 1.0, 0.0)
+        found, x, y, lo, hi = _support_feature(core, row, start, count, moved, cx, sx, place_x, place_y, fx, fy, -ny,
+                                               nx)
+        if side == 0:
+            mine, mine_x, mine_y, mine_lo, mine_hi = found, x, y, lo, hi
+        else:
+            theirs, theirs_x, theirs_y, theirs_lo, theirs_hi = found, x, y, lo, hi
     rt = row[SUM_SEGMENT_RADIUS]
     if theirs == 1:
         return theirs_x + rt * nx, theirs_y + rt * ny
@@ -523,7 +532,7 @@ _MOVER_EPS = 1e-9
 @helper
 def _slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
                ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, first_only, two):
-    """``Mover._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+    """``Mover._slide`` among sum-table rows that push nothing (no rigid bodies, no one-way colliders), the shape
     being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
     velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
     fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
