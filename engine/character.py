@@ -10,8 +10,8 @@ Each step a character
 3. **slides**: casts its shape grown by ``skin`` along the desired displacement, moves to the first hit
    (which leaves exactly ``skin`` of gap), removes the part of the displacement that goes into the hit
    plane, and repeats up to ``max_slides`` times. Casting the grown shape is a ray cast against the level
-   grown by the character (the kernel's :func:`~engine.geometry.shape_cast`), so nothing is tunnelled at
-   any speed;
+   and the bodies grown by the character (their Minkowski sums, in the compiled kernels: ``Scene.cast``,
+   ``first_hit`` and ``slide``, as :func:`~engine.geometry.shape_cast`), so nothing is tunnelled at any speed;
 4. **steps up** small ledges and **snaps** down to the floor when walking down slopes and steps;
 5. **classifies** what it touches from a contact query within ``skin + ground_probe``: floor, wall or
    ceiling by the angle of each contact normal to ``up``.
@@ -44,10 +44,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2, collide, shape_cast
+from .geometry import AABB, RoundedPolygon, Transform, Vec2, collide
 from .types import (
-    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody, Scene,
-    SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
+    DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody,
+    Neighbour, Scene, SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
 )
 
 __all__ = ["Character", "MoveResult", "Mover", "MoverConfig", "move_character"]
@@ -593,7 +593,7 @@ class Mover:
             candidates = self._last_gathered = ch.scene.candidates(swept, ignore, ch.filter, self._last_gathered,
                                                                    _GATHER_SPARE)
         compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
-        if compiled is not None:  # only static solid segments around: the same hit in one compiled call
+        if compiled is not None:  # no one-way collider around: the same hit, compiled (a call or two)
             return compiled[0]
         for hit in ch.scene.cast(self.cast_shape, Transform(position), d, ignore, candidates):
             if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
@@ -924,7 +924,14 @@ class Mover:
         length = math.hypot(dx, dy)
         if length < _EPS:
             return None
-        hit = shape_cast(body.shape, Transform(start.position, body.angle), (dx, dy), ch.shape, Transform(position))
+        # The body swept against the character where it stands, cast as every sweep is (its box grown by a pixel:
+        # the cast only uses it to pass over what is far).
+        x, y = position
+        box = ch.shape.local_aabb
+        me = Neighbour(ch.collider, ch.shape, Transform(position),
+                       (box.min_x + x - 1.0, box.min_y + y - 1.0, box.max_x + x + 1.0, box.max_y + y + 1.0))
+        hits = ch.scene.cast(body.shape, Transform(start.position, body.angle), (dx, dy), candidates=[me])
+        hit = hits[0] if hits else None
         if hit is None or hit.started_inside:
             return None
         return (dx / length, dy / length), (1.0 - hit.fraction) * length + ch.config.skin

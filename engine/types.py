@@ -308,10 +308,11 @@ class MoverShapes(Protocol):
 
 class Scene(Protocol):
     """What the character mover sees of the world: colliders near a box, casts and contacts against them; and
-    the same questions asked the mover's way, answered in one call each when only the level's solid segments
-    are near (``slide``, ``touching``, ``first_hit``: ``None`` means "ask me the general
-    way": bodies, characters or one-way colliders are near); and whether something holds a body against a push
-    along a direction (``holds``: a crate on the floor against a push down)."""
+    the same questions asked the mover's way, answered in one call each when the scene can (``slide`` and
+    ``touching`` when only the level's solid segments are near, ``first_hit`` when no one-way collider is:
+    ``None`` means "ask me the general way": bodies to push, characters or one-way colliders are near); and
+    whether something holds a body against a push along a direction (``holds``: a crate on the floor against a
+    push down)."""
 
     gravity: Vec2
 

@@ -22,9 +22,7 @@ from ..types import (
 )
 from .filters import filter_arrays
 from .jit import kernels
-from .kernels.layout import (
-    SUM_COUNT, SUM_FIRST_VERTEX, SUM_MIN_X, SUM_SEGMENT_RADIUS, Level, sum_row_width,
-)
+from .kernels.layout import SUM_COUNT, Level, sum_row, sum_row_width
 
 __all__ = ["QueryConfig", "StaticGeometry"]
 
@@ -286,13 +284,12 @@ class StaticGeometry:
         return self._joints.shared_flags()
 
     def sum_table(self, shape: RoundedPolygon, segments: list[int] | np.ndarray) -> _SumTable | None:
-        """The table of the Minkowski sums of the segments with the upright ``shape``'s core, for the compiled
-        queries (:mod:`engine.world.kernels.mover`; the radius is added there, so a shape and its skin-grown
-        copy share it), with the rows of ``segments`` built. Each row is built once per segment and core,
-        with the reference :func:`~engine.geometry.minkowski_difference`. ``None`` when the shape or one of
-        those sums is not a polygon (a circle or capsule character): the queries then take the scalar way."""
-        if shape.count < 3:
-            return None
+        """The table of the Minkowski sums of the segments with the upright ``shape``'s core (a polygon, a
+        capsule's segment or a circle's centre), for the compiled queries (:mod:`engine.world.kernels.mover`; the
+        radius is added there, so a shape and its skin-grown copy share it), with the rows of ``segments`` built.
+        Each row is built once per segment and core, with the reference
+        :func:`~engine.geometry.minkowski_difference`. ``None`` when one of those sums has more vertices than a
+        row holds (which a segment's sum with a convex core never has)."""
         table = self.table_of(shape)
         built = table.built
         segments = segments.tolist() if isinstance(segments, np.ndarray) else segments
@@ -305,7 +302,7 @@ class StaticGeometry:
         return table
 
     def table_of(self, shape: RoundedPolygon) -> _SumTable:
-        """The kept :meth:`sum_table` of a polygon ``shape``'s core (made empty the first time) with its rows as
+        """The kept :meth:`sum_table` of a ``shape``'s core (made empty the first time) with its rows as
         they are: for a compiled query that checks the rows it reads itself (an unbuilt row's vertex count
         is 0) and asks :meth:`sum_table` for them when one is missing."""
         vertices = shape.vertices
@@ -373,15 +370,12 @@ class _SumTable:
         capsule = broadphase.shape(segment)
         grown = minkowski_difference(capsule, _IDENTITY, self.shape, 0.0)
         row = self.rows[segment]
-        row[SUM_SEGMENT_RADIUS] = capsule.radius
-        row[SUM_MIN_X:SUM_MIN_X + 4] = broadphase.box(segment)
-        row[SUM_COUNT] = grown.count
         self.built[segment] = 1
-        if not 3 <= grown.count <= self.shape.count + 2:
+        if not 1 <= grown.count <= self.shape.count + 2:
+            row[SUM_COUNT] = grown.count
             self.unusable.add(segment)
             return
-        for i, ((x, y), (nx, ny)) in enumerate(zip(grown.vertices, grown.normals)):
-            row[SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
+        row[:] = sum_row(grown.vertices, grown.normals, capsule.radius, broadphase.box(segment), width=len(row))
 
 
 def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",

@@ -29,13 +29,13 @@ import numpy as np
 
 from ..bodies import VX, PhysicsConfig, RigidBody, Sensor
 from ..character import PLACEMENTS, Character, MoverConfig, move_character
-from ..geometry import AABB, CastHit, RoundedPolygon, Transform, cast_against_sum, collide, \
-    contact_from_sum, minkowski_difference, shape_cast
+from ..geometry import AABB, RoundedPolygon, Transform, collide, contact_from_sum, minkowski_difference
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     MoverShapes, Neighbour, SceneContact, SceneHit, Slid, Touching, Vec2, WorldError,
 )
 from .jit import add_stages, kernels
+from .kernels.layout import sum_row
 from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kernels.layout import CHARACTER
@@ -268,9 +268,11 @@ class World:
         self._movers: dict[int, tuple[np.ndarray, RoundedPolygon, RoundedPolygon, MoverConfig]] = {}
         """The characters' constants for the compiled slide by the id of their cast shape (each character's own),
         kept with that shape, the character's own shape and config, which must still be the ones asked for."""
-        self._body_sums: dict[tuple, tuple[RoundedPolygon, RoundedPolygon, RoundedPolygon]] = {}
-        """Minkowski sums of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
-        cast shape, its angle); the shapes are kept with the sum so that their ids stay theirs."""
+        self._body_sums: dict[tuple, tuple[np.ndarray, RoundedPolygon, RoundedPolygon]] = {}
+        """Sum-table rows of a cast shape and a body's shape by (id of the body's shape, its placement, id of the
+        cast shape, its angle, the body's box); the shapes are kept with the row so that their ids stay theirs."""
+        self._cores: dict[int, tuple[tuple[Vec2, ...], np.ndarray]] = {}
+        """Core vertices asked of :meth:`_core_of` by their id, with their array."""
 
     # ---------------------------------------------------------------- parts, read-only views
     @property
@@ -690,29 +692,72 @@ class World:
         candidates: list[Neighbour] | Gathered | None = None,
     ) -> list[SceneHit]:
         """Every collider that ``shape`` (placed by ``xf``) touches when swept along ``translation``: one hit
-        per collider, nearest first. Colliders in ``ignore`` (colliders or bodies) are skipped."""
+        per collider, nearest first (between equal fractions, in the candidates' order). Colliders in ``ignore``
+        (colliders or bodies) are skipped. Every sweep is a compiled ray cast against Minkowski sums
+        (:func:`~engine.world.kernels.mover.cast_sums`): the level's segments' from the static sum table, the
+        bodies' made once per placement; the same hits, bit for bit, as :func:`~engine.geometry.shape_cast`
+        (a segment's hit point is its first end where two faces touch: ``edge_midpoints=False``)."""
         tx, ty = float(translation[0]), float(translation[1])
+        if not (math.isfinite(tx) and math.isfinite(ty)):
+            raise WorldError(f"cast translation must be a finite vector (px), got {translation!r}")
         box = shape.aabb(xf).swept((tx, ty))
         if candidates is None:
             candidates = self.candidates(box, ignore)
-        rows = self._sum_rows(shape, xf, ignore, candidates)
-        if rows is not None:
-            assert isinstance(candidates, Gathered)
-            return self._compiled_cast(shape, xf, tx, ty, box, candidates, rows, ignore)
-        candidates = self._candidates(box, ignore, candidates)
-        upright = xf.angle == 0.0
-        hits = []
-        for neighbour in candidates:
-            collider, target, xf_target, _ = neighbour
-            if upright and collider.segment >= 0:
-                grown = self.static.minkowski_sum(shape, collider.segment)
-                hit = cast_against_sum(grown, shape, xf, tx, ty, target, xf_target, False)
-            else:
-                hit = self._body_cast(shape, xf, tx, ty, target, xf_target)
-            if hit is not None:
-                hits.append(SceneHit(hit.fraction, hit.point, hit.normal, collider, hit.started_inside))
-        hits.sort(key=lambda h: h.fraction)
-        return hits
+        elif not isinstance(candidates, Gathered):
+            candidates = self._gathered_of(candidates)
+        cast_sums = kernels().mover.cast_sums
+        c, s = xf.cos, xf.sin
+        ox, oy = xf.position
+        keyed: list[tuple[float, int, SceneHit]] = []
+        others = _near_others(candidates, box, ignore)
+        static = self._static_rows(shape, xf.angle, ignore, candidates)
+        if static is None:  # a turned shape: the segments' sums for its angle, made as a body's
+            others += _near_entries([(candidates.place_of_static(k), self.static.neighbour(segment))
+                                     for k, segment in enumerate(candidates.segments.tolist())], box, ignore)
+        elif len(static[1]):
+            table, segments, core, places = static
+            found = cast_sums(table, segments, core, shape.radius, c, s, ox, oy, tx, ty, *box, 2.0).tolist()
+            collider = self.static.collider
+            hits = [SceneHit(f, (px, py), (nx, ny), collider(int(segments[int(k)])), inside != 0.0)
+                    for k, f, px, py, nx, ny, inside in found]
+            if not others:
+                return hits
+            place_of = candidates.place_of_static
+            keyed = [(hit.fraction, place_of(int(places[int(row[0])]) if places is not None else int(row[0])), hit)
+                     for row, hit in zip(found, hits)]
+        if others:
+            table, core = self._body_table(shape, xf.angle, others)
+            found = cast_sums(table, _rows(len(others)), core, shape.radius, c, s, ox, oy, tx, ty, *box, 2.0).tolist()
+            for k, f, px, py, nx, ny, inside in found:
+                place, neighbour = others[int(k)]
+                keyed.append((f, place, SceneHit(f, (px, py), (nx, ny), neighbour.collider, inside != 0.0)))
+            keyed.sort(key=lambda entry: (entry[0], entry[1]))
+        return [hit for _, _, hit in keyed]
+
+    def _gathered_of(self, neighbours: list[Neighbour]) -> Gathered:
+        """A plain list of gathered ``neighbours`` as :meth:`candidates` answers: the static segments as indices
+        (with their places in the list), the rest as neighbours with theirs."""
+        segments = [n.collider.segment for n in neighbours if n.collider.body is None]
+        gathered = Gathered(np.array(segments, dtype=np.int64), [], False, self.static.neighbour)
+        gathered.static_places = [k for k, n in enumerate(neighbours) if n.collider.body is None]
+        gathered.others = [(k, n) for k, n in enumerate(neighbours) if n.collider.body is not None]
+        gathered.count = len(neighbours)
+        return gathered
+
+    def _static_rows(self, shape: RoundedPolygon, angle: float, ignore: Iterable[object], candidates: Gathered
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None:
+        """The sum table of an upright ``shape`` with the gathered static segments not ignored: (table, those
+        segments, the shape's core, their places among the gathered segments, ``None`` when all are there).
+        ``None`` for a turned shape (the table holds upright sums)."""
+        rows = self._gathered_rows(shape, (), candidates) if angle == 0.0 else None
+        if rows is None:
+            return None
+        table, segments, core = rows
+        dropped = [x.segment for x in ignore if isinstance(x, Collider) and x.segment >= 0] if ignore else []
+        if not dropped:
+            return table, segments, core, None
+        places = np.flatnonzero(~np.isin(segments, dropped))
+        return table, segments[places], core, places
 
     def contacts(
         self, shape: RoundedPolygon, xf: Transform, margin: float = 0.0, ignore: Iterable[object] = (),
@@ -748,7 +793,7 @@ class World:
                   candidates: list[Neighbour] | Gathered | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The static geometry's Minkowski-sum table for ``shape``, the gathered segments' rows in it and the
         shape's core (see :mod:`engine.world.kernels.mover`), when the compiled queries can answer for the
-        gathered candidates: an upright polygon shape, no static segment ignored. Otherwise ``None``."""
+        gathered candidates: an upright shape, no static segment ignored. Otherwise ``None``."""
         if not isinstance(candidates, Gathered) or xf.angle != 0.0:
             return None
         return self._gathered_rows(shape, ignore, candidates)
@@ -767,8 +812,6 @@ class World:
         """:meth:`_sum_rows` of an upright ``shape`` (made once per gathered candidates and core). Unless
         ``checked``, rows not yet made for these candidates come from the table as it is, unbuilt rows and
         all, for a compiled call that checks them itself (:meth:`slide`)."""
-        if shape.count < 3:
-            return None
         for x in ignore:
             if isinstance(x, Collider) and x.segment >= 0:
                 return None
@@ -800,14 +843,14 @@ class World:
         table, segment_rows, core = rows
         slide_touch = kernels().mover.slide_touch
         answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1], velocity[0],
-                             velocity[1], grounded, touching, stops_out, touched_out)
+                             velocity[1], grounded, touching, False, stops_out, touched_out)
         if answer[0] < 0:  # a row not built yet (the first meeting with a segment), or not usable
             checked = self._static_only_rows(shape, ignore, candidates)
             if checked is None:
                 return None
             table, segment_rows, core = checked
             answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
-                                 velocity[0], velocity[1], grounded, touching, stops_out, touched_out)
+                                 velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
         elif isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
@@ -877,59 +920,97 @@ class World:
     def first_hit(self, mover: MoverShapes, position: Vec2, d: Vec2, candidates: Gathered | None,
                   ignore: Iterable[object]) -> tuple[SceneHit | None] | None:
         """The mover's first hit (``Mover._first_hit``) of its skin-grown cast shape swept from ``position`` by
-        ``d`` px in one compiled call, when the gathered candidates are static solid segments only: a 1-tuple
-        holding the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise: the mover filters
+        ``d`` px, compiled (one call for the level's segments, one for the bodies and characters gathered), when
+        no one-way collider is among the gathered candidates and no static segment is ignored: a 1-tuple holding
+        the hit, or ``None`` in it when nothing stops the sweep. ``None`` otherwise: the mover filters
         :meth:`cast`'s hits itself."""
-        rows = self._static_only_rows(mover.cast_shape, ignore, candidates)
+        if not isinstance(candidates, Gathered) or candidates.one_way:
+            return None
+        shape = mover.cast_shape
+        rows = self._gathered_rows(shape, ignore, candidates)
         if rows is None:
             return None
+        others = candidates.others
+        if others:
+            (x, y), (dx, dy), box = position, d, shape.local_aabb  # (grown by a pixel: the kernel tests the boxes)
+            others = _near_entries(others, AABB(box.min_x + x + min(dx, 0.0) - 1.0, box.min_y + y + min(dy, 0.0) - 1.0,
+                                                box.max_x + x + max(dx, 0.0) + 1.0, box.max_y + y + max(dy, 0.0) + 1.0),
+                                   ignore)
+            if any(n.collider.one_way is not None for _, n in others):
+                return None
         table, segment_rows, core = rows
-        k, f, hx, hy, nx, ny, inside = kernels().mover.first_hit(
-            table, segment_rows, core, self._mover_constants(mover), position[0], position[1], d[0], d[1])
-        if k < 0:
-            return (None,)
-        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside),)
+        best: tuple[float, int, SceneHit] | None = None
+        if len(segment_rows):
+            found = self._first_of(mover, table, segment_rows, core, position, d)
+            if found is not None:
+                k, f, hx, hy, nx, ny, inside = found
+                hit = SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside)
+                best = (f, candidates.place_of_static(k), hit)
+        if others:
+            table, core = self._body_table(shape, 0.0, others)
+            found = self._first_of(mover, table, _rows(len(others)), core, position, d)
+            if found is not None:
+                k, f, hx, hy, nx, ny, inside = found
+                place = others[k][0]
+                if best is None or f < best[0] or f == best[0] and place < best[1]:
+                    best = (f, place, SceneHit(f, (hx, hy), (nx, ny), others[k][1].collider, inside))
+        return (None if best is None else best[2],)
 
-    def _compiled_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, box: AABB,
-                       candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
-                       ignore: Iterable[object]) -> list[SceneHit]:
-        """:meth:`cast` with the static segments swept against in one compiled call (the same hits, bit for
-        bit), the other colliders one by one; merged in the candidates' order between equal fractions."""
-        ox, oy = xf.position
-        table, segment_rows, core = rows
-        found = kernels().mover.cast_sums(table, segment_rows, core, shape.radius, ox, oy, tx, ty, *box, 2.0)
-        hits = []
-        if len(found):
-            segments, collider = candidates.segments, self.static.collider
-            hits = [SceneHit(f, (px, py), (nx, ny), collider(segments[int(k)]), inside != 0.0)
-                    for k, f, px, py, nx, ny, inside in found.tolist()]
-        others = _near_others(candidates, box, ignore)
-        if not others:
-            return hits
-        place = candidates.place_of_static
-        keyed = [(hit.fraction, place(int(k)), hit) for k, hit in zip(found[:, 0].tolist(), hits)]
-        for other_place, (other, target, xf_target, _) in others:
-            hit = self._body_cast(shape, xf, tx, ty, target, xf_target)
-            if hit is not None:
-                found_hit = SceneHit(hit.fraction, hit.point, hit.normal, other, hit.started_inside)
-                keyed.append((hit.fraction, other_place, found_hit))
-        keyed.sort(key=lambda entry: (entry[0], entry[1]))
-        return [hit for _, _, hit in keyed]
+    def _first_of(self, mover: MoverShapes, table: np.ndarray, rows: np.ndarray, core: np.ndarray, position: Vec2,
+                  d: Vec2) -> tuple[int, float, float, float, float, float, bool] | None:
+        """The first hit that stops the mover's cast shape swept from ``position`` by ``d`` among the sum-table
+        ``rows`` of ``table`` (all built), grazes skipped (:func:`~engine.world.kernels.mover.slide_touch` asked for
+        the first hit only): (index into ``rows``, fraction, point x, y, normal x, y, started inside), ``None``
+        when nothing stops it."""
+        stops_out, touched_out = self._slide_out
+        count = kernels().mover.slide_touch(table, rows, core, self._mover_constants(mover), position[0], position[1],
+                                            d[0], d[1], 0.0, 0.0, False, False, True, stops_out, touched_out)[0]
+        assert count >= 0  # (the rows are built)
+        if count == 0:
+            return None
+        k, f, hx, hy, nx, ny, inside = stops_out[0, :7].tolist()
+        return int(k), f, hx, hy, nx, ny, inside != 0.0
 
-    def _body_cast(self, shape: RoundedPolygon, xf: Transform, tx: float, ty: float, target: RoundedPolygon,
-                   xf_target: Transform) -> CastHit | None:
-        """:func:`~engine.geometry.shape_cast` of ``shape`` against a body's ``target`` shape, the Minkowski sum
-        made once per placement of the two and kept (a character casts a dozen times a step against a crate
-        it pushes, which mostly rests; making the sum is most of a cast): the same hit, bit for bit."""
-        if not (math.isfinite(tx) and math.isfinite(ty)):
-            return shape_cast(shape, xf, (tx, ty), target, xf_target)  # (it names the bad translation)
-        key = (id(target), xf_target.position, xf_target.angle, id(shape), xf.angle)
+    def _body_table(self, shape: RoundedPolygon, angle: float, others: list[tuple[int, Neighbour]]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The sum table of ``shape`` turned by ``angle`` with each of the ``others``' shapes where they were
+        gathered (one row each, in order; see :meth:`_body_row`) and the shape's core."""
+        rows = [self._body_row(shape, angle, n.shape, n.transform, n.box) for _, n in others]
+        if len(rows) == 1:
+            table = rows[0][None, :]
+        else:
+            table = np.zeros((len(rows), max(len(row) for row in rows)))
+            for k, row in enumerate(rows):
+                table[k, :len(row)] = row
+        return table, self._core_of(shape)
+
+    def _body_row(self, shape: RoundedPolygon, angle: float, target: RoundedPolygon, xf_target: Transform,
+                  box: Sequence[float]) -> np.ndarray:
+        """The sum-table row of ``shape`` turned by ``angle`` against a body's ``target`` shape placed by
+        ``xf_target`` (``box``: its box, px), which keeps the target's world core (a face-to-face hit reports
+        the middle of the touching stretch). Made once per placement of the two and kept (a character casts a
+        dozen times a step against a crate it pushes, which mostly rests; making the sum is most of the work)."""
+        key = (id(target), xf_target.position, xf_target.angle, id(shape), angle, box)
         kept = self._body_sums.get(key)
         if kept is None:
             if len(self._body_sums) >= _BODY_SUMS:
                 self._body_sums.clear()
-            kept = self._body_sums[key] = (minkowski_difference(target, xf_target, shape, xf.angle), target, shape)
-        return cast_against_sum(kept[0], shape, xf, tx, ty, target, xf_target)
+            grown = minkowski_difference(target, xf_target, shape, angle)
+            row = sum_row(grown.vertices, grown.normals, target.radius, box,
+                          [xf_target.apply(v) for v in target.vertices])
+            kept = self._body_sums[key] = (row, target, shape)
+        return kept[0]
+
+    def _core_of(self, shape: RoundedPolygon) -> np.ndarray:
+        """``shape``'s core vertices as an (n, 2) array, px (made once per core, kept with the vertices so that
+        their id stays theirs)."""
+        kept = self._cores.get(id(shape.vertices))
+        if kept is None or kept[0] is not shape.vertices:
+            if len(self._cores) >= _BODY_SUMS:
+                self._cores.clear()
+            kept = self._cores[id(shape.vertices)] = (shape.vertices, np.array(shape.vertices, dtype=np.float64)
+                                                      .reshape(-1, 2))
+        return kept[1]
 
     def _compiled_contacts(self, shape: RoundedPolygon, xf: Transform, margin: float, box: AABB,
                            candidates: Gathered, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -995,14 +1076,26 @@ def _near(candidates: list[Neighbour], box: AABB, ignore: Iterable[object]) -> l
     ]
 
 
+_ROWS = np.arange(256, dtype=np.int64)
+
+
+def _rows(count: int) -> np.ndarray:
+    """The row indices 0 .. ``count`` - 1 of a small sum table (int64)."""
+    return _ROWS[:count] if count <= len(_ROWS) else np.arange(count, dtype=np.int64)
+
+
 def _near_others(candidates: Gathered, box: AABB, ignore: Iterable[object]) -> list[tuple[int, Neighbour]]:
     """The gathered non-static candidates (with their places) whose boxes overlap ``box``, not ignored."""
-    if not candidates.others:
-        return []
+    return _near_entries(candidates.others, box, ignore) if candidates.others else []
+
+
+def _near_entries(entries: list[tuple[int, Neighbour]], box: AABB, ignore: Iterable[object]
+                  ) -> list[tuple[int, Neighbour]]:
+    """The ``entries`` (places and neighbours) whose boxes overlap ``box``, not ignored."""
     min_x, min_y, max_x, max_y = box
     ignored = {id(x) for x in ignore} if ignore else ()
     return [
-        (place, n) for place, n in candidates.others
+        (place, n) for place, n in entries
         if n.box[0] <= max_x and n.box[2] >= min_x and n.box[1] <= max_y and n.box[3] >= min_y
         and not (ignored and (id(n.collider) in ignored or id(n.collider.body) in ignored))
     ]

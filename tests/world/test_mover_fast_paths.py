@@ -43,15 +43,15 @@ def test_a_slide_that_touches_at_its_end_is_the_slide_then_the_touch_there(seed)
             velocity = (d[0] * 60.0, d[1] * 60.0)
             grounded = bool(rng.random() < 0.5)
             stops, contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-            both = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, True, stops,
+            both = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, True, False, stops,
                                contacts)
             alone_stops, alone_contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-            alone = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, False,
+            alone = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, False, False,
                                 alone_stops, alone_contacts)
             assert both[:5] == alone[:5] and stops.tolist() == alone_stops.tolist()
             assert (alone_contacts == -1.0).all() and alone[5:] == (False, False, False, 0, False)
             there = slide_touch(table, segments, core, constants, *both[1:3], 0.0, 0.0, *both[3:5], grounded, True,
-                                alone_stops, alone_contacts)
+                                False, alone_stops, alone_contacts)
             assert there[0] == 0 and there[1:] == both[1:] and contacts.tolist() == alone_contacts.tolist()
             compared += 1
             stopped += both[0] > 0
@@ -143,7 +143,7 @@ def test_the_slide_answers_on_built_rows_and_refuses_a_table_with_a_row_unbuilt(
         if rows is None or not len(rows[1]):
             continue
         table, segments, core = rows
-        arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5), True)
+        arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5), True, False)
         assert slide_touch(table, segments, core, constants, *arguments, np.zeros((64, 9)), np.zeros((3, 6)))[0] >= 0
         compared += 1
         unbuilt = table.copy()

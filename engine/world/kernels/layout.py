@@ -8,6 +8,7 @@ rigid body; A is a static segment, a kinematic body, a character or another rigi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -80,10 +81,14 @@ RESTING = -1
 """The step's status when every body sleeps, none was placed and nothing could wake one: nothing was done."""
 
 # ----------------------------------------------------------------------------------------- the character mover
-# Columns of a Minkowski sum-table row (:mod:`.mover`): the core's vertex count, the segment's radius (px), the
-# segment's bounding box (px, its thickness included), then per core vertex its x, y and the outward unit normal
-# of the edge that starts there.
-SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_FIRST_VERTEX = range(7)
+# Columns of a Minkowski sum-table row (:mod:`.mover`): the sum core's vertex count (1: a circle, 2: a capsule's
+# segment, 3 or more: a polygon), the target's radius (px; a segment's or a body's), the target's bounding box (px,
+# its thickness included), the column where the target's own core starts (0: not kept, the contact point is then the
+# moving shape's support point; else that column holds the target's vertex count and the next ones its world
+# vertices x, y: the contact point is the middle of where two faces touch, as ``engine.geometry``'s
+# ``edge_midpoints``), then per sum core vertex its x, y and the outward unit normal of the edge that starts there
+# (a 2-vertex core: its two sides' normals).
+SUM_COUNT, SUM_SEGMENT_RADIUS, SUM_MIN_X, SUM_MIN_Y, SUM_MAX_X, SUM_MAX_Y, SUM_TARGET_AT, SUM_FIRST_VERTEX = range(8)
 
 
 # Columns of a character's constants for the mover's kernels (``mover_constants``): its skin-grown cast shape's
@@ -100,6 +105,30 @@ def sum_row_width(core_vertices: int) -> int:
     """Columns of a sum-table row for a moving core of ``core_vertices`` vertices (a segment's sum with it has
     at most two more)."""
     return SUM_FIRST_VERTEX + 4 * (core_vertices + 2)
+
+
+def sum_row(vertices: Sequence[Sequence[float]], normals: Sequence[Sequence[float]], target_radius: float,
+            box: Sequence[float], target: Sequence[Sequence[float]] | None = None, width: int = 0) -> np.ndarray:
+    """A sum-table row (``layout.SUM_*`` columns, at least ``width`` of them) of a Minkowski sum whose core has
+    these ``vertices`` and edge ``normals`` (as ``RoundedPolygon`` keeps them; a circle's core has none),
+    against a target of radius ``target_radius`` px whose box (min x, min y, max x, max y, px) is ``box``. With
+    ``target`` (the target's core vertices in the world) the row keeps them, and the casts report the middle of
+    a face-to-face contact (``edge_midpoints``)."""
+    count = len(vertices)
+    target_at = SUM_FIRST_VERTEX + 4 * count if target is not None else 0
+    size = target_at + 1 + 2 * len(target) if target is not None else SUM_FIRST_VERTEX + 4 * count
+    row = np.zeros(max(size, width))
+    row[SUM_COUNT], row[SUM_SEGMENT_RADIUS], row[SUM_TARGET_AT] = count, target_radius, target_at
+    row[SUM_MIN_X], row[SUM_MIN_Y], row[SUM_MAX_X], row[SUM_MAX_Y] = box
+    for i, (x, y) in enumerate(vertices):
+        row[SUM_FIRST_VERTEX + 4 * i], row[SUM_FIRST_VERTEX + 4 * i + 1] = x, y
+    for i, (nx, ny) in enumerate(normals):
+        row[SUM_FIRST_VERTEX + 4 * i + 2], row[SUM_FIRST_VERTEX + 4 * i + 3] = nx, ny
+    if target is not None:
+        row[target_at] = len(target)
+        for i, (x, y) in enumerate(target):
+            row[target_at + 1 + 2 * i], row[target_at + 2 + 2 * i] = x, y
+    return row
 
 
 ONE_WAY_COSINE = 0.5

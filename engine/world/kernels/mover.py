@@ -1,25 +1,31 @@
-"""The character mover's queries against static geometry, compiled (numba): a shape's cast and its contacts
-against many segments' Minkowski sums in one call.
+"""The character mover's casts and contacts, compiled (numba): a shape swept against many Minkowski sums in one
+call, whatever the sums are of (the level's thick segments, crates, platforms, other characters) and whatever
+convex rounded shape sweeps (a polygon, a capsule, a circle; turned or not).
 
-:func:`cast_sums` is :func:`engine.geometry.cast_against_sum` (with ``edge_midpoints=False``) for every
-gathered segment at once, and :func:`contact_sums` is :func:`engine.geometry.contact_from_sum` likewise.
-They follow the readable reference in :mod:`engine.geometry.queries` (``_local_ray``,
-``_ray_polygon_outside``, ``_ray_circle``, ``_polygon_closest``, ``_contact_point``) step for step and in
-the same arithmetic order, so they give the same bits: Python's ``math.hypot`` (CPython's own correctly
-rounded algorithm, not the C library's) is rebuilt in :func:`py_hypot`, and Python's ``x ** 2`` (the C
-library's ``pow``, which differs from ``x * x`` in the last bit now and then) is ``x ** two`` with ``two`` a
-run-time 2.0 that the compiler cannot fold into a multiplication.
+:func:`cast_sums` is :func:`engine.geometry.cast_against_sum` for every row of a sum table at once, and
+:func:`contact_sums` is :func:`engine.geometry.contact_from_sum` likewise. They follow the readable reference in
+:mod:`engine.geometry.queries` (``core_closest``, ``_local_ray``, ``_ray_polygon_outside``,
+``_ray_capsule_outside``, ``_ray_circle``, ``_contact_point``) step for step and in the same arithmetic order, so
+they give the same bits: Python's ``math.hypot`` (CPython's own correctly rounded algorithm, not the C library's)
+is rebuilt in :func:`py_hypot`, and Python's ``x ** 2`` (the C library's ``pow``, which differs from ``x * x`` in
+the last bit now and then) is ``x ** two`` with ``two`` a run-time 2.0 that the compiler cannot fold into a
+multiplication.
 
-The sums are polygon cores (3+ vertices: a segment grown by a polygon character), one row each of a sum
-table (see ``SUM_*`` below; :class:`~engine.world.static.StaticGeometry` builds the rows once per segment
-with the reference :func:`~engine.geometry.minkowski_difference`). The moving shape does not turn.
+A sum is a rounded convex core (1 vertex: a circle; 2: a capsule; 3 or more: a polygon) of radius the target's
+plus the moving shape's, one row of a sum table (see ``layout.SUM_*``): the cast of a shape against a thick
+segment or a rounded polygon is a ray cast of its origin against their Minkowski sum.
+:class:`~engine.world.static.StaticGeometry` builds a level segment's row once per segment and moving core;
+``World`` builds a body's row once per placement of the body and the moving shape (both with the reference
+:func:`~engine.geometry.minkowski_difference`, through ``layout.sum_row``). A body's row keeps the body's own core,
+so that a face-to-face contact reports the middle of the touching stretch as the reference does for bodies
+(``edge_midpoints``); a segment's does not (its first end, as the reference's ``edge_midpoints=False``).
 
-The mover's own entry points (what ``World`` calls for ``Scene.slide``, ``touching`` and ``first_hit``) are two,
-each reading the character's constants from one array (:func:`mover_constants`): :func:`slide_touch` (a slide,
-and what the character touches where it ended; by nothing: what it touches) and :func:`first_hit`. The mover
+The mover's own entry point (what ``World`` calls for ``Scene.slide``, ``touching`` and ``first_hit``) is one,
+reading the character's constants from one array (:func:`mover_constants`): :func:`slide_touch` (a slide, and
+what the character touches where it ended; by nothing: what it touches; or only the first hit of a sweep). The mover
 makes its moves from these in Python (``engine.character.Mover``): one route, whatever is near.
 
-Units: pixels. Normals point from the segment towards the moving shape (against the motion).
+Units: pixels. Normals point from the target towards the moving shape (against the motion).
 """
 
 from __future__ import annotations
@@ -35,16 +41,18 @@ from .layout import (
     MOVE_CAST_MAX_X, MOVE_CAST_MAX_Y, MOVE_CAST_MIN_X, MOVE_CAST_MIN_Y, MOVE_CAST_RADIUS, MOVE_COLUMNS,
     MOVE_CONSTANT_SPEED, MOVE_FLOOR_LIMIT, MOVE_GRAZE_COSINE, MOVE_MARGIN, MOVE_MAX_SLIDES, MOVE_MAX_X, MOVE_MAX_Y,
     MOVE_MIN_X, MOVE_MIN_Y, MOVE_RADIUS, MOVE_SLOP, MOVE_TWO, MOVE_UP_X, MOVE_UP_Y, SUM_COUNT, SUM_FIRST_VERTEX,
-    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, sum_row_width,
+    SUM_MAX_X, SUM_MAX_Y, SUM_MIN_X, SUM_MIN_Y, SUM_SEGMENT_RADIUS, SUM_TARGET_AT, sum_row_width,
 )
 
-__all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "first_hit",
-           "mover_constants", "py_hypot", "slide_touch", "sum_row_width", "thousandths"]
+__all__ = ["SUM_FIRST_VERTEX", "boxes_near", "cast_sums", "compile_steps", "contact_sums", "mover_constants", "py_hypot",
+           "slide_touch", "sum_row_width", "thousandths"]
 
 _ON_SURFACE = 1e-9
 """Pixels: as ``engine.geometry.queries._ON_SURFACE``."""
 _ON_CORE = 1e-9
 """Pixels: as ``engine.geometry.queries._ON_CORE``."""
+_SUPPORT_TIE = 1e-4
+"""Pixels: as ``engine.geometry.queries._SUPPORT_TIE`` (``VERTEX_TOLERANCE``)."""
 
 # Columns of :func:`cast_sums`' answer and of :func:`contact_sums`' answer.
 CAST_ROW, CAST_FRACTION, CAST_POINT_X, CAST_POINT_Y, CAST_NORMAL_X, CAST_NORMAL_Y, CAST_INSIDE = range(7)
@@ -111,14 +119,24 @@ def _vertex(row, i):
 
 
 @helper
+def _height(row, i, r, px, py):
+    """How far the point (px, py) lies beyond the line of edge ``i`` of a sum row's polygon grown by ``r``."""
+    base = SUM_FIRST_VERTEX + 4 * i
+    return row[base + 2] * (px - row[base]) + row[base + 3] * (py - row[base + 1]) - r
+
+
+@helper
 def _normal(row, i):
     base = SUM_FIRST_VERTEX + 4 * i
     return row[base + 2], row[base + 3]
 
 
 @kernel
-def _polygon_closest(row, n, px, py, two):
-    """``queries._polygon_closest`` on a sum row: (qx, qy, signed core distance, nx, ny, feature)."""
+def _core_closest(row, n, px, py, two):
+    """``queries.core_closest`` on a sum row: (qx, qy, signed core distance, nx, ny, feature) of the point's
+    nearest place on the sum's core, a circle's centre (1 vertex), a segment (2) or a polygon (3 or more)."""
+    if n <= 2:
+        return _point_or_segment_closest(row, n, px, py)
     best_i = 0
     best_sep = -math.inf
     for i in range(n):
@@ -162,6 +180,35 @@ def _polygon_closest(row, n, px, py, two):
 
 
 @helper
+def _point_or_segment_closest(row, n, px, py):
+    """``queries._circle_closest`` (``n`` 1) or ``_segment_closest`` (``n`` 2, its two sides' normals in the
+    row's normal columns) on a sum row, with one distance computed for both."""
+    ax, ay = _vertex(row, 0)
+    qx, qy, feature = ax, ay, 0
+    if n == 2:
+        bx, by = _vertex(row, 1)
+        ex, ey = bx - ax, by - ay
+        t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        if t >= 1.0:
+            qx, qy, feature = bx, by, 1
+        elif t > 0.0:
+            qx, qy, feature = ax + t * ex, ay + t * ey, 32
+    dx, dy = px - qx, py - qy
+    d = py_hypot(dx, dy)
+    if d <= _ON_CORE:
+        if n == 1:
+            return qx, qy, 0.0, 0.0, 1.0, 0  # a circle's centre: any way out is as good; the reference picks up
+        nx, ny = _normal(row, 0)  # on the segment: the direction is rounding noise, a side normal a way out
+        return qx, qy, 0.0, nx, ny, 32
+    if feature == 32:  # beside the segment: the normal of the side the point is on (no rounding noise)
+        sx, sy = _normal(row, 0)
+        side = 0 if dx * sx + dy * sy > 0.0 else 1
+        nx, ny = _normal(row, side)
+        return qx, qy, d, nx, ny, 32 + side
+    return qx, qy, d, dx / d, dy / d, feature
+
+
+@kernel
 def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
     """``queries._ray_circle``: (hit, t, nx, ny) for an origin outside the circle."""
     mx, my = px - cx, py - cy
@@ -181,15 +228,46 @@ def _ray_circle(px, py, dx, dy, max_distance, cx, cy, r):
     return True, t, hx / hl, hy / hl
 
 
-@kernel
-def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two):
-    """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon."""
+@helper
+def _ray_capsule_outside(row, ax, ay, bx, by, r, px, py, dx, dy, max_distance):
+    """``queries._ray_capsule_outside`` on a 2-vertex sum row (ends (ax, ay), (bx, by), its first normal a side's):
+    (hit, t, nx, ny) of a ray from outside the capsule, the nearest of its two flat sides and two end caps. With
+    both ends at a 1-vertex row's centre it is ``queries._ray_circle`` on that circle (no sides; the second cap
+    is the first again, never nearer)."""
+    hit, best_t, best_nx, best_ny = False, 0.0, 0.0, 0.0
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    sx, sy = _normal(row, 0)
+    den = sx * dx + sy * dy
+    if length2 > 0.0 and den != 0.0:  # only the side the ray heads into can let it in (the other's den is >= 0)
+        nx, ny = (sx, sy) if den < 0.0 else (-sx, -sy)
+        den = -den if den > 0.0 else den  # (exactly the other side's nx * dx + ny * dy)
+        height = nx * (px - ax) + ny * (py - ay) - r
+        if height >= 0.0:
+            t = -height / den
+            u = (px + t * dx - ax) * ex + (py + t * dy - ay) * ey
+            if 0.0 <= u <= length2 and t <= max_distance:
+                hit, best_t, best_nx, best_ny = True, t, nx, ny
+    if r > 0.0:
+        cap, t, nx, ny = _ray_circle(px, py, dx, dy, max_distance, ax, ay, r)
+        if cap and (not hit or t < best_t):
+            hit, best_t, best_nx, best_ny = True, t, nx, ny
+        cap, t, nx, ny = _ray_circle(px, py, dx, dy, max_distance, bx, by, r)
+        if cap and (not hit or t < best_t):
+            hit, best_t, best_nx, best_ny = True, t, nx, ny
+    return hit, best_t, best_nx, best_ny
+
+
+@helper
+def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two):
+    """``queries._ray_polygon_outside``: (hit, t, nx, ny) of a ray from outside the rounded polygon (the
+    origin's heights above the edges worked out again, to the same bits, rather than kept in an array)."""
     t_enter = 0.0
     t_exit = max_distance
     enter = -1
     for i in range(n):
         nx, ny = _normal(row, i)
-        height = heights[i]
+        height = _height(row, i, r, px, py)
         den = nx * dx + ny * dy
         if den == 0.0:
             if height > 0.0:
@@ -205,7 +283,7 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, featu
             return False, 0.0, 0.0, 0.0
     if enter < 0:
         if feature < 0:
-            feature = _polygon_closest(row, n, px, py, two)[5]
+            feature = _core_closest(row, n, px, py, two)[5]
         if r == 0.0 or not 0 <= feature < 32:
             return False, 0.0, 0.0, 0.0
         cx, cy = _vertex(row, feature)
@@ -222,49 +300,92 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, featu
     return _ray_circle(px, py, dx, dy, max_distance, cx, cy, r)
 
 
-@kernel
+@helper
 def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
-    """``queries._local_ray`` for a polygon core: (hit, t, nx, ny, started_inside)."""
-    heights = np.empty(n)
-    top_i = 0
-    for i in range(n):
-        nx, ny = _normal(row, i)
-        vx, vy = _vertex(row, i)
-        heights[i] = nx * (px - vx) + ny * (py - vy) - r
-        if heights[i] > heights[top_i]:
-            top_i = i  # the first of the highest, as Python's max() and list.index() find it
-    top = heights[top_i]
+    """``queries._local_ray`` for a sum core of any vertex count: (hit, t, nx, ny, started_inside)."""
+    top = 0.0
     feature = -1
     on_face = -1
-    if abs(top) <= _ON_SURFACE:
-        ax, ay = _vertex(row, top_i)
-        bx, by = _vertex(row, (top_i + 1) % n)
-        u = (px - ax) * (bx - ax) + (py - ay) * (by - ay)
-        if 0.0 <= u <= (bx - ax) ** two + (by - ay) ** two:
-            on_face = top_i
+    if n >= 3:
+        top_i = 0
+        top = _height(row, 0, r, px, py)
+        for i in range(1, n):
+            height = _height(row, i, r, px, py)
+            if height > top:
+                top, top_i = height, i  # the first of the highest, as Python's max() and list.index() find it
+        if abs(top) <= _ON_SURFACE:
+            ax, ay = _vertex(row, top_i)
+            bx, by = _vertex(row, (top_i + 1) % n)
+            u = (px - ax) * (bx - ax) + (py - ay) * (by - ay)
+            if 0.0 <= u <= (bx - ax) ** two + (by - ay) ** two:
+                on_face = top_i
     if on_face >= 0:
         nx, ny = _normal(row, on_face)
         if dx * nx + dy * ny < 0.0:
             return True, 0.0, nx, ny, False
-    elif top <= _ON_SURFACE:
-        _, _, dcore, onx, ony, feature = _polygon_closest(row, n, px, py, two)
+    elif n < 3 or top <= _ON_SURFACE:
+        _, _, dcore, onx, ony, feature = _core_closest(row, n, px, py, two)
         if dcore - r < 0.0:
             return True, 0.0, onx, ony, True
         if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
             return True, 0.0, onx, ony, False
-    hit, t, nx, ny = _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, heights, feature, two)
+    if n <= 2:  # a circle is a capsule whose ends are one (one code for both: less to compile)
+        ax, ay = _vertex(row, 0)
+        bx, by = _vertex(row, n - 1)
+        hit, t, nx, ny = _ray_capsule_outside(row, ax, ay, bx, by, r, px, py, dx, dy, max_distance)
+    else:
+        hit, t, nx, ny = _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two)
     return hit, t, nx, ny, False
 
 
 @helper
-def _support_point(core, radius, ox, oy, nx, ny):
-    """``queries._contact_point`` with ``edge_midpoints=False`` for an upright moving shape whose origin is at
-    (ox, oy): its surface point farthest against (nx, ny)."""
+def _point(core, row, start, i, moved, c, s, ox, oy):
+    """With ``moved``, vertex ``i`` of the moving ``core`` turned by the angle of cosine ``c`` and sine ``s`` and
+    moved to (ox, oy), as ``queries._contact_point`` places it; else point ``i`` of those kept as x, y pairs in
+    the sum row ``row`` from ``start`` on (the target's world core)."""
+    if moved:
+        x, y = core[i, 0], core[i, 1]
+        return ox + c * x - s * y, oy + s * x + c * y
+    return row[start + 2 * i], row[start + 2 * i + 1]
+
+
+@helper
+def _support_feature(core, row, start, count, moved, c, s, ox, oy, nx, ny, tx, ty):
+    """``queries._support_feature`` of ``count`` points (see :func:`_point`): how many lie within the tie
+    tolerance of the farthest along (nx, ny), the first of them, and the least and the greatest of their places
+    along (tx, ty) (found as Python's ``min`` and ``max`` find them, in order)."""
+    x, y = _point(core, row, start, 0, moved, c, s, ox, oy)
+    best = x * nx + y * ny
+    for i in range(1, count):
+        x, y = _point(core, row, start, i, moved, c, s, ox, oy)
+        d = x * nx + y * ny
+        if d > best:
+            best = d
+    found = 0
+    first_x = first_y = lo = hi = 0.0
+    for i in range(count):
+        x, y = _point(core, row, start, i, moved, c, s, ox, oy)
+        if x * nx + y * ny >= best - _SUPPORT_TIE:
+            along = x * tx + y * ty
+            if found == 0:
+                first_x, first_y, lo, hi = x, y, along, along
+            else:
+                lo = along if along < lo else lo
+                hi = along if along > hi else hi
+            found += 1
+    return found, first_x, first_y, lo, hi
+
+
+@helper
+def _support_point(core, radius, c, s, ox, oy, nx, ny):
+    """``queries._contact_point`` with ``edge_midpoints=False``: the surface point of the moving shape (``core``,
+    ``radius``, turned by the angle of cosine ``c`` and sine ``s``, its origin at (ox, oy)) farthest against
+    (nx, ny)."""
     best = math.inf
     sx = sy = 0.0
     for i in range(core.shape[0]):
         x, y = core[i, 0], core[i, 1]
-        wx, wy = 1.0 * x - 0.0 * y, 0.0 * x + 1.0 * y  # the reference's rotation by an upright transform
+        wx, wy = c * x - s * y, s * x + c * y
         d = wx * nx + wy * ny
         if d < best:
             best, sx, sy = d, wx, wy
@@ -272,19 +393,57 @@ def _support_point(core, radius, ox, oy, nx, ny):
 
 
 @helper
+def _contact_point(row, core, radius, c, s, ox, oy, nx, ny):
+    """``queries._contact_point`` of the moving shape (``core``, ``radius``, turned by the angle whose cosine
+    and sine are ``c``, ``s``) whose origin is at (ox, oy), across a contact of normal (nx, ny): with the target's
+    core kept in the row (``SUM_TARGET_AT``) the middle of the stretch where two faces touch (``edge_midpoints``),
+    else the moving shape's support point (``edge_midpoints=False``)."""
+    k = core.shape[0]
+    target_at = int(row[SUM_TARGET_AT])
+    if target_at == 0:
+        return _support_point(core, radius, c, s, ox, oy, nx, ny)
+    mine = theirs = 0
+    mine_x = mine_y = mine_lo = mine_hi = theirs_x = theirs_y = theirs_lo = theirs_hi = 0.0
+    for side in range(2):  # (a loop around one call: one copy of the support feature's code to compile)
+        if side == 0:  # the moving shape's vertices, placed, farthest against the normal
+            start, count, moved, fx, fy, place_x, place_y, cx, sx = 0, k, True, -nx, -ny, ox, oy, c, s
+        else:  # the target's world vertices, farthest along it
+            start, count, moved, fx, fy, place_x, place_y, cx, sx = (target_at + 1, int(row[target_at]), False, nx,
+                                                                     ny, 0.0, 0.0, 1.0, 0.0)
+        found, x, y, lo, hi = _support_feature(core, row, start, count, moved, cx, sx, place_x, place_y, fx, fy, -ny,
+                                               nx)
+        if side == 0:
+            mine, mine_x, mine_y, mine_lo, mine_hi = found, x, y, lo, hi
+        else:
+            theirs, theirs_x, theirs_y, theirs_lo, theirs_hi = found, x, y, lo, hi
+    rt = row[SUM_SEGMENT_RADIUS]
+    if theirs == 1:
+        return theirs_x + rt * nx, theirs_y + rt * ny
+    if mine == 1:
+        return mine_x - radius * nx, mine_y - radius * ny
+    # The Python reference takes min() and max() of mine's places along (-ny, nx) and of theirs', then
+    # max(lows) and min(highs): the first unless the second is strictly beyond it.
+    lo = theirs_lo if theirs_lo > mine_lo else mine_lo
+    hi = theirs_hi if theirs_hi < mine_hi else mine_hi
+    along = 0.5 * (lo + hi)
+    height = theirs_x * nx + theirs_y * ny + rt
+    return along * -ny + height * nx, along * nx + height * ny
+
+
+@helper
 def _in_box(row, min_x, min_y, max_x, max_y):
-    """Whether the row's segment box overlaps the query box (the world's ``_near`` test)."""
+    """Whether the row's target box overlaps the query box (the world's ``_near`` test)."""
     return row[SUM_MIN_X] <= max_x and row[SUM_MAX_X] >= min_x and row[SUM_MIN_Y] <= max_y and row[SUM_MAX_Y] >= min_y
 
 
 @kernel
-def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
-    """``queries.cast_against_sum`` (``edge_midpoints=False``) of the shape against one sum row, ``length``
-    being ``hypot(tx, ty)``: (hit, fraction, point x, y, normal x, y, started inside)."""
+def _cast_row(row, core, radius, c, s, ox, oy, tx, ty, length, two):
+    """``queries.cast_against_sum`` of the shape (turned by the angle of cosine ``c`` and sine ``s``) against
+    one sum row, ``length`` being ``hypot(tx, ty)``: (hit, fraction, point x, y, normal x, y, started inside)."""
     n = int(row[SUM_COUNT])
     r = row[SUM_SEGMENT_RADIUS] + radius
     if length == 0.0:
-        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        _, _, d, nx, ny, _ = _core_closest(row, n, ox, oy, two)
         if not d - r < 0.0:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, False
         fraction, hx, hy, inside = 0.0, ox, oy, True
@@ -296,14 +455,15 @@ def _cast_row(row, core, radius, ox, oy, tx, ty, length, two):
         hx, hy = ox + t * dx, oy + t * dy
         fraction = t / length
         fraction = 1.0 if 1.0 < fraction else fraction  # Python's min(fraction, 1.0)
-    px, py = _support_point(core, radius, hx, hy, nx, ny)
+    px, py = _contact_point(row, core, radius, c, s, hx, hy, nx, ny)
     return True, fraction, px, py, nx, ny, inside
 
 
 @kernel
-def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
-    """Sweep the upright shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px) from (ox, oy)
-    by (tx, ty) against the sum-table rows ``table[segments]`` whose segment boxes overlap the query box.
+def cast_sums(table, segments, core, radius, c, s, ox, oy, tx, ty, min_x, min_y, max_x, max_y, two):
+    """Sweep the shape (core vertices ``core`` (k, 2) in its own frame, ``radius`` px, turned by the angle of
+    cosine ``c`` and sine ``s``, the angle the rows' sums were made for) from (ox, oy) by (tx, ty) against the
+    sum-table rows ``table[segments]`` whose target boxes overlap the query box.
     Returns one row per hit (``CAST_*`` columns: index into ``segments``, fraction, contact point, normal,
     started inside 1.0/0.0), nearest first and, between equal fractions, in ``segments``' order (a stable
     sort, as ``list.sort``). ``two`` must be 2.0."""
@@ -314,13 +474,13 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
         row = table[segments[k]]
         if not _in_box(row, min_x, min_y, max_x, max_y):
             continue
-        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, c, s, ox, oy, tx, ty, length, two)
         if not hit:
             continue
         j = count
         while j > 0 and out[j - 1, CAST_FRACTION] > fraction:  # insertion sort: stable, and hits are few
-            for c in range(7):  # (column by column: a whole-row copy costs numba seconds of compiling)
-                out[j, c] = out[j - 1, c]
+            for col in range(7):  # (column by column: a whole-row copy costs numba seconds of compiling)
+                out[j, col] = out[j - 1, col]
             j -= 1
         out[j, CAST_ROW], out[j, CAST_FRACTION], out[j, CAST_POINT_X], out[j, CAST_POINT_Y] = k, fraction, px, py
         out[j, CAST_NORMAL_X], out[j, CAST_NORMAL_Y], out[j, CAST_INSIDE] = nx, ny, 1.0 if inside else 0.0
@@ -328,11 +488,12 @@ def cast_sums(table, segments, core, radius, ox, oy, tx, ty, min_x, min_y, max_x
     return out[:count]
 
 
-@kernel
+@helper
 def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, graze_cosine, two):
-    """The mover's ``_first_hit`` over static solid segments: the nearest hit (the first in ``segments``' order
-    between equal fractions) that the sweep runs into rather than grazes. Returns (index into ``segments``
-    or -1, fraction, point x, y, normal x, y, started inside)."""
+    """The mover's ``_first_hit`` over the sum-table rows ``table[segments]`` (static solid segments, or bodies
+    that are no one-way platforms) of its upright cast shape (``local_box``: its box in its own frame): the
+    nearest hit (the first in ``segments``' order between equal fractions) that the sweep runs into rather than
+    grazes. Returns (index into ``segments`` or -1, fraction, point x, y, normal x, y, started inside)."""
     length = py_hypot(tx, ty)
     min_x = local_box[0] + ox + (0.0 if 0.0 < tx else tx)  # AABB.swept: Python's min(tx, 0.0) and max
     min_y = local_box[1] + oy + (0.0 if 0.0 < ty else ty)
@@ -345,7 +506,7 @@ def _first_blocking(table, segments, core, radius, local_box, ox, oy, tx, ty, gr
         row = table[segments[k]]
         if not _in_box(row, min_x, min_y, max_x, max_y):
             continue
-        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, ox, oy, tx, ty, length, two)
+        hit, fraction, px, py, nx, ny, inside = _cast_row(row, core, radius, 1.0, 0.0, ox, oy, tx, ty, length, two)
         if not hit or tx * nx + ty * ny >= -graze_cosine * length:
             continue  # a miss, or moving away from it, along it or skimming it
         if best < 0 or fraction < best_fraction:
@@ -368,19 +529,20 @@ _MOVER_EPS = 1e-9
 """As ``engine.character._EPS``."""
 
 
-@kernel
+@helper
 def _slide_sums(table, segments, core, radius, box_min_x, box_min_y, box_max_x, box_max_y, px, py, dx, dy, vx, vy,
-               ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, two):
-    """``Mover._slide`` among static solid segments only (no bodies, no one-way colliders), the shape
+               ux, uy, grounded, floor_limit, constant_speed, graze_cosine, max_slides, first_only, two):
+    """``Mover._slide`` among sum-table rows that push nothing (no rigid bodies, no one-way colliders), the shape
     being the skin-grown cast shape (``box_*``: its box in its own frame), from (px, py) by (dx, dy) px with
     velocity (vx, vy) px/s; (ux, uy) is the unit up vector. Returns the stops (rows: index into ``segments``,
     fraction, point x, y, normal x, y, started inside, where the slide stopped x, y) and the end position and
-    velocity."""
+    velocity. With ``first_only``, the mover's ``_first_hit``: one sweep, however short, and its stop if any."""
     local_box = (box_min_x, box_min_y, box_max_x, box_max_y)
-    stops = np.empty((max_slides, 9))
+    slides = 1 if first_only else max_slides
+    stops = np.empty((slides, 9))
     count = 0
-    for _ in range(max_slides):
-        if dx * dx + dy * dy < 1e-18:
+    for _ in range(slides):
+        if dx * dx + dy * dy < 1e-18 and not first_only:
             break
         k, f, hx, hy, nx, ny, inside = _first_blocking(table, segments, core, radius, local_box, px, py, dx, dy,
                                                        graze_cosine, two)
@@ -433,7 +595,8 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
     """Contacts of the upright shape (``core``, ``radius``) at (ox, oy) with the sum-table rows
     ``table[segments]`` whose segment boxes overlap the query box and whose separation is at most ``margin``
     px, in ``segments``' order (``CONTACT_*`` columns: index into ``segments``, separation (negative =
-    overlap), normal towards the shape, contact point)."""
+    overlap), normal towards the shape, contact point: the shape's support point, ``edge_midpoints=False``, as
+    the level's segments' rows ask; a row's target core is not read)."""
     out = np.empty((segments.shape[0], 6))
     count = 0
     for k in range(segments.shape[0]):
@@ -441,12 +604,12 @@ def contact_sums(table, segments, core, radius, ox, oy, margin, min_x, min_y, ma
         if not _in_box(row, min_x, min_y, max_x, max_y):
             continue
         n = int(row[SUM_COUNT])
-        _, _, d, nx, ny, _ = _polygon_closest(row, n, ox, oy, two)
+        _, _, d, nx, ny, _ = _core_closest(row, n, ox, oy, two)
         separation = d - (row[SUM_SEGMENT_RADIUS] + radius)
         if not separation <= margin:
             continue
         hx, hy = ox - nx * separation, oy - ny * separation
-        px, py = _support_point(core, radius, hx, hy, nx, ny)
+        px, py = _support_point(core, radius, 1.0, 0.0, hx, hy, nx, ny)
         out[count, CONTACT_ROW], out[count, CONTACT_SEPARATION] = k, separation
         out[count, CONTACT_NORMAL_X], out[count, CONTACT_NORMAL_Y] = nx, ny
         out[count, CONTACT_POINT_X], out[count, CONTACT_POINT_Y] = px, py
@@ -475,7 +638,7 @@ def thousandths(x):
     return _thousandths(x)
 
 
-@kernel
+@helper
 def _touch_sums(table, segments, core, radius, ox, oy, margin, box_min_x, box_min_y, box_max_x, box_max_y, ux, uy,
                floor_limit, penetration_slop, two):
     """``Mover._classify_contacts`` among static solid segments only: :func:`contact_sums`' contacts (within
@@ -534,8 +697,9 @@ def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[
     return constants
 
 
-@kernel
-def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out):
+@helper
+def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, first_only, stops_out,
+                 touched_out):
     """:func:`_slide_sums` of the skin-grown cast shape (``mover``: the character's :func:`mover_constants`) by
     (dx, dy) px from (px, py) with velocity (vx, vy) px/s, then, with ``touch``, :func:`_touch_sums` of the
     character's own shape where the slide ended: the mover's slide and what it touches after it in one call.
@@ -549,7 +713,7 @@ def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded,
     stops, px, py, vx, vy = _slide_sums(
         table, segments, core, mover[MOVE_CAST_RADIUS], mover[MOVE_CAST_MIN_X], mover[MOVE_CAST_MIN_Y],
         mover[MOVE_CAST_MAX_X], mover[MOVE_CAST_MAX_Y], px, py, dx, dy, vx, vy, ux, uy, grounded, floor_limit,
-        mover[MOVE_CONSTANT_SPEED] != 0.0, mover[MOVE_GRAZE_COSINE], int(mover[MOVE_MAX_SLIDES]), two)
+        mover[MOVE_CONSTANT_SPEED] != 0.0, mover[MOVE_GRAZE_COSINE], int(mover[MOVE_MAX_SLIDES]), first_only, two)
     for i in range(stops.shape[0]):  # (a loop: an array slice assignment compiles a string-formatting error path)
         for j in range(stops.shape[1]):
             stops_out[i, j] = stops[i, j]
@@ -567,28 +731,23 @@ def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded,
 
 
 @kernel
-def slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out):
-    """The mover's slide among static solid segments only (no bodies, no one-way colliders), and with ``touch``
-    what the character touches where it ended (:func:`_slide_touch`, whose answer it returns). A slide by
-    (0, 0) is what the character touches where it is. Every one of ``segments`` must have a usable row in
-    ``table``: built (an unbuilt row's vertex count is 0) and its sum a polygon of 3 to ``len(core) + 2``
-    vertices, as ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers
-    -1 stops: the caller has the rows built (or takes the scalar way) first."""
-    largest = core.shape[0] + 2
+def slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, first_only, stops_out,
+                touched_out):
+    """The mover's slide among the sum-table rows ``table[segments]`` (static solid segments, or bodies when it
+    pushes none: no one-way colliders), and with ``touch`` what the character touches where it ended
+    (:func:`_slide_touch`, whose answer it returns). A slide by (0, 0) is what the character touches where it is.
+    With ``first_only`` it is the mover's first hit instead (``_first_hit``: one sweep, grazes skipped; its stop,
+    if any, in ``stops_out``'s first row). Every one of ``segments`` must have a usable row in ``table``: built
+    (an unbuilt row's vertex count is 0) and its sum a core of at least one vertex that the row holds, as
+    ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers -1 stops:
+    the caller has the rows built first."""
+    width = table.shape[1]
     for s in segments:
-        if not 3.0 <= table[s, SUM_COUNT] <= largest:
+        count = table[s, SUM_COUNT]
+        if not (1.0 <= count and SUM_FIRST_VERTEX + 4.0 * count <= width):
             return -1, px, py, vx, vy, False, False, False, 0, False
-    return _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, stops_out, touched_out)
-
-
-@kernel
-def first_hit(table, segments, core, mover, ox, oy, tx, ty):
-    """The mover's ``_first_hit`` among static solid segments only: the first surface that stops a sweep of the
-    character's skin-grown cast shape (``mover``: its :func:`mover_constants`) from (ox, oy) by (tx, ty) px,
-    grazes skipped (see :func:`_first_blocking`, whose tuple it returns; index -1: nothing stops it)."""
-    local_box = (mover[MOVE_CAST_MIN_X], mover[MOVE_CAST_MIN_Y], mover[MOVE_CAST_MAX_X], mover[MOVE_CAST_MAX_Y])
-    return _first_blocking(table, segments, core, mover[MOVE_CAST_RADIUS], local_box, ox, oy, tx, ty,
-                           mover[MOVE_GRAZE_COSINE], mover[MOVE_TWO])
+    return _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, first_only, stops_out,
+                        touched_out)
 
 
 @kernel
@@ -614,23 +773,23 @@ def compile_steps() -> Iterator[str]:
     stage's name once it is ready (for progress displays)."""
     core = np.array([[-8.0, -14.0], [8.0, -14.0], [8.0, 14.0], [-8.0, 14.0]])
     rows = np.zeros((1, sum_row_width(4)))
-    rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0
+    rows[0, :SUM_FIRST_VERTEX] = 4, 1.0, -101.0, -1.0, 101.0, 1.0, 0.0
     sum_core = ((-108.0, -14.0), (108.0, -14.0), (108.0, 14.0), (-108.0, 14.0))
     sum_normals = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
     for i, ((x, y), (nx, ny)) in enumerate(zip(sum_core, sum_normals)):
         rows[0, SUM_FIRST_VERTEX + 4 * i:SUM_FIRST_VERTEX + 4 * i + 4] = x, y, nx, ny
     segments = np.zeros(1, dtype=np.int64)
-    cast_sums(rows, segments, core, 2.5, 0.0, 20.0, 0.0, -10.0, -10.0, -18.0, 10.0, 36.0, 2.0)
+    cast_sums(rows, segments, core, 2.5, 1.0, 0.0, 0.0, 20.0, 0.0, -10.0, -10.0, -18.0, 10.0, 36.0, 2.0)
     yield "character casts"
     contact_sums(rows, segments, core, 2.0, 0.0, 17.5, 1.5, -10.0, 0.0, 10.0, 36.0, 2.0)
     yield "character contacts"
-    thousandths(0.0625)
     mover = mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
                             (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
-    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, True, np.zeros((4, 9)),
+    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, True, False, np.zeros((4, 9)),
                 np.zeros((3, 6)))
     yield "character slides"
-    first_hit(rows, segments, core, mover, 0.0, 20.0, 0.0, -10.0)
+    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -10.0, 0.0, 0.0, False, False, True, np.zeros((1, 9)),
+                np.zeros((3, 6)))  # (a first hit: the slide's own kernel, nothing more to compile)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))
