@@ -207,6 +207,12 @@ class RigidBodySet:
         """The bodies' rows ((len(bodies), STATE_COLUMNS), a view: the step reads and writes it in place)."""
         return self._state[:len(self.bodies)]
 
+    def mover(self, index: int) -> Any:
+        """The mover (kinematic body or character) a contact of the last step names as its A (``index``: the
+        contact's A index, a row among the movers that step, which leaves out the kinematic bodies far from
+        every body)."""
+        return self._movers[index]
+
     def _participant(self, kind: int, index: int) -> Any:
         """What a contact's A (of ``kind``) or B (``kind`` -1) is: a segment index, a mover or a body."""
         if kind == STATIC:

@@ -472,9 +472,9 @@ class World:
         pressing = np.flatnonzero(contacts.kind == CHARACTER)
         if not len(pressing):
             return
-        first, bodies = len(self._kinematic_bodies), self._rigid.bodies
+        bodies = self._rigid.bodies
         for k in pressing.tolist():
-            character, body = self._characters[contacts.a_index[k] - first], bodies[contacts.b_index[k]]
+            character, body = self._rigid.mover(int(contacts.a_index[k])), bodies[contacts.b_index[k]]
             nx, ny = contacts.normal[k].tolist()  # (from the character to the body)
             cfg = character.config
             if abs(nx * cfg.up[0] + ny * cfg.up[1]) >= cfg.floor_limit:

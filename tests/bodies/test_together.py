@@ -364,6 +364,22 @@ def test_a_crate_sliding_into_a_standing_character_shoves_it_at_the_speed_the_ma
     assert hero.position[0] - crate.position[0] == pytest.approx(10.0 + 16.0, abs=1.5)  # (together, not rammed)
 
 
+def test_the_crate_shoves_the_character_it_hits_with_far_platforms_and_other_characters_about():
+    """The shove finds the character the crate hit among the step's movers, where far platforms are no rows (issue
+    32) and other characters are: the hit one goes on at the shared speed, a bystander far off stays still."""
+    world = World()
+    tiled_floor(world, range(-20, 20))
+    world.add_kinematic(KinematicBody(RoundedPolygon.box(30, 6), (5000.0, 3000.0), velocity=(20.0, 0.0)))
+    hero = world.add_character(HERO, (0.0, standing_y(0.0)))
+    bystander = world.add_character(HERO, (500.0, standing_y(500.0)))
+    crate = world.add_body(RigidBody(CRATE, (-102.0, REST_Y), velocity=(300.0, 0.0), density=1.25, friction=0.0))
+    for _ in range(int(0.5 / DT)):
+        world.step(DT)
+    shared = 300.0 * crate.mass / (crate.mass + 640.0)
+    assert hero.velocity[0] == pytest.approx(shared, rel=0.02)
+    assert bystander.velocity[0] == 0.0 and bystander.position[0] == 500.0
+
+
 def test_a_crate_sliding_into_a_character_against_a_wall_stops_at_him():
     hero, crate, deepest = _crate_slides_into_a_standing_hero(2.5, False, wall=True)
     assert hero.position[0] == pytest.approx(0.0, abs=1.0)  # (not shoved into the wall)
