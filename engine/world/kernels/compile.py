@@ -84,13 +84,14 @@ def _dependencies(here: Path) -> dict[str, set[str]]:
 def refresh_stale_caches(here: Path | None = None) -> list[str]:
     """Make numba compile again the kernel modules whose dependencies changed since their disk cache was made.
 
-    numba checks a cached function against its own source file only (its time stamp and size), but a kernel is
-    compiled together with the kernels it calls from other modules: after an edit of a callee's module alone (a
-    ``git pull``, a patched file) the caller would load the old callee's code from the cache. So each module's
-    digest over its own source and its dependencies' digests is kept beside the cache; a module whose digest
-    changed while its own source did not gets a new time stamp (numba's documented way to drop a cache entry),
-    so it compiles again, and only it. Returns the modules touched. A folder that cannot be written is left as
-    it is (an install of a new release replaces every file, which numba notices by itself)."""
+    numba checks a cached function against its own source file only (numba 0.68: a hash of its content), but a
+    kernel is compiled together with the kernels it calls from other modules: after an edit of a callee's module
+    alone (a ``git pull``, a patched file) the caller would load the old callee's code from the cache. So each
+    module's digest over its own source and its dependencies' digests is kept beside the cache; for a module
+    whose digest changed while its own source did not, its cache files are removed (numba's documented remedy
+    for changes in functions called from other files; a new time stamp alone no longer counts since numba
+    hashes the content) from the cache beside it and from ``NUMBA_CACHE_DIR``'s, so it compiles again, and only
+    it. Returns the modules made stale. A folder that cannot be written is left as it is."""
     import hashlib
     import json
     import os
@@ -122,8 +123,26 @@ def refresh_stale_caches(here: Path | None = None) -> list[str]:
     try:
         for name in touched:
             os.utime(here / f"{name}.py")
+            for folder in _cache_folders(here):
+                for cached in [*folder.glob(f"{name}.*.nbi"), *folder.glob(f"{name}.*.nbc")]:
+                    cached.unlink()
         stamp.parent.mkdir(exist_ok=True)
         stamp.write_text(json.dumps(now, indent=0, sort_keys=True))
     except OSError:
         return []
     return touched
+
+
+def _cache_folders(here: Path) -> list[Path]:
+    """Where numba keeps the disk cache of the kernel modules in ``here``, as its documentation on caching says:
+    ``__pycache__`` beside them, and a folder of its own under ``NUMBA_CACHE_DIR`` when that is set (named for
+    the source folder: its name and the SHA-1 of its absolute path)."""
+    import hashlib
+    import os
+
+    folders = [here / "__pycache__"]
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        source = os.path.abspath(here)
+        folders.append(Path(root) / f"{os.path.basename(source)}_{hashlib.sha1(source.encode()).hexdigest()}")
+    return [folder for folder in folders if folder.is_dir()]
