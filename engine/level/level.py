@@ -440,20 +440,13 @@ class _Builder:
             self.problem("error", "no Spawn: add a point object of class Spawn where the player starts")
         for extra in spawns[1:]:
             self.problem("error", f"more than one Spawn (the first is object {spawns[0].id})", extra)
-        map_w = tmx.width * tmx.tilewidth
         for spawn in spawns[:1]:
-            x, y = spawn.center()
-            if not (0 <= x <= map_w and 0 <= y <= self.map_h):
-                self.problem("warning", f"Spawn at ({x:g}, {y:g}) (Tiled's frame) is outside the map (0..{map_w} x "
-                             f"0..{self.map_h:g} px): the player starts there", spawn)
-        # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
-        rings = merge_packed(*static.all_polygons())
+            self.off_map(spawn, ": the player starts there")
         bodies = [e for e in entities if e.kind in ("crate", "platform")]
         for body in bodies:
-            x, y = body.source.center()
-            if not (0 <= x <= map_w and 0 <= y <= self.map_h):
-                self.problem("warning", f"{body.source.cls} at ({x:g}, {y:g}) (Tiled's frame) is outside the map "
-                             f"(0..{map_w} x 0..{self.map_h:g} px)", body.source)
+            self.off_map(body.source)
+        # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
+        rings = merge_packed(*static.all_polygons())
         self.starts_inside_solid(rings, spawns[:1], [e for e in bodies if e.kind == "crate"])
         collision = self.collision(rings, static.chains, one_way, radius)
         objects = self.level_objects()
@@ -463,6 +456,14 @@ class _Builder:
             self.problems, tmx, objects, project=self.project.path if self.project is not None else None,
             collision=collision,
         )
+
+    def off_map(self, obj: MapObject, consequence: str = "") -> None:
+        """A warning for an object (the Spawn, a crate, a moving platform) whose centre lies outside the map."""
+        x, y = obj.center()
+        map_w = self.tmx.width * self.tmx.tilewidth
+        if not (0 <= x <= map_w and 0 <= y <= self.map_h):
+            self.problem("warning", f"{obj.cls} at ({x:g}, {y:g}) (Tiled's frame) is outside the map (0..{map_w} x "
+                         f"0..{self.map_h:g} px){consequence}", obj)
 
     def starts_inside_solid(self, rings: list[list[Vec2]], spawns: list[MapObject], crates: list[Entity]) -> None:
         """A warning for the Spawn whose centre lies in the solid geometry of ``rings`` (engine frame; holes are
