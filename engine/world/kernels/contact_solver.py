@@ -182,13 +182,11 @@ def _prepare(s, params, trig):
         first = STIFF_RATE if contact[k, STIFF] > 0.0 else SOFT_RATE
         constants[k, RATE], constants[k, MSCALE] = params[first], params[first + 1]
         constants[k, ISCALE] = params[first + 2]
-        constants[k, DRIFT0] = _point_rows(contact, body, jac, trig, k, a, b, 0)
-        constants[k, DRIFT1] = _point_rows(contact, body, jac, trig, k, a, b, 1)
+        for i in range(2):  # (a loop, not literal 0 and 1: numba would compile the helper once for each literal)
+            constants[k, DRIFT0 + i] = _point_rows(contact, body, jac, trig, k, a, b, i)
         ma, mb, ia_i, ib_i = body[a, _INV_MASS], body[b, _INV_MASS], body[a, _INV_INERTIA], body[b, _INV_INERTIA]
-        _response(jac, k, 0, ma, ia_i, mb, ib_i)
-        _response(jac, k, 1, ma, ia_i, mb, ib_i)
-        _response(jac, k, 2, ma, ia_i, mb, ib_i)
-        _response(jac, k, 3, ma, ia_i, mb, ib_i)
+        for row in range(4):
+            _response(jac, k, row, ma, ia_i, mb, ib_i)
         kn0, kn1, k12, det = _masses(jac, constants, ma, ia_i, mb, ib_i, k, contact[k, VALID0], contact[k, VALID1])
         # Two-point contacts well enough conditioned (k11^2 / det below the limit) are solved as one block.
         block = contact[k, VALID0] > 0.0 and contact[k, VALID1] > 0.0 and kn0 * kn0 < params[BLOCK_LIMIT] * det
@@ -199,7 +197,7 @@ def _prepare(s, params, trig):
         soft_a = -constants[k, MSCALE] * inv_det
         constants[k, SOFT_DIAG0], constants[k, SOFT_DIAG1], constants[k, SOFT_OFF] = soft_a * kn1, soft_a * kn0, \
             -soft_a * k12
-        relative0, relative1, _, _ = _dots(jac, k, _VELOCITY_ROWS, v, a, b)
+        relative0, relative1, _, _ = _dots(jac, k, np.int64(_VELOCITY_ROWS), v, a, b)
         constants[k, RELATIVE0], constants[k, RELATIVE1] = relative0, relative1
 
 
@@ -292,9 +290,9 @@ def _solve_pass(s, colour_starts, colour_light, use_bias, params):
         light = colour_light[colour]
         for k in range(colour_starts[colour], colour_starts[colour + 1]):
             a, b = pair[k, 0], pair[k, 1]
-            vn0, vn1, vt0, vt1 = _dots(jac, k, _VELOCITY_ROWS, v, a, b)
+            vn0, vn1, vt0, vt1 = _dots(jac, k, np.int64(_VELOCITY_ROWS), v, a, b)
             # (A normal's position row is its velocity row; the anchors' rows are the position rows' tangents.)
-            moved0, moved1, drifted0, drifted1 = _dots(jac, k, _POSITION_ROWS, d, a, b)
+            moved0, moved1, drifted0, drifted1 = _dots(jac, k, np.int64(_POSITION_ROWS), d, a, b)
             sep0, sep1 = contact[k, SEP0] + moved0, contact[k, SEP1] + moved1
             drift0, drift1 = constants[k, DRIFT0] + drifted0, constants[k, DRIFT1] + drifted1
             acc0, acc1, t0, t1 = impulse[k, _N0], impulse[k, _N1], impulse[k, _T0], impulse[k, _T1]
@@ -383,7 +381,7 @@ def _restitution(s, params):
         if not (fast0 or fast1):
             continue  # (no bounce: the impulses stay, nothing to apply)
         a, b = pair[k, 0], pair[k, 1]
-        vn0, vn1, _, _ = _dots(jac, k, _VELOCITY_ROWS, v, a, b)
+        vn0, vn1, _, _ = _dots(jac, k, np.int64(_VELOCITY_ROWS), v, a, b)
         new0 = max(acc0 - constants[k, NMASS0] * (vn0 + e * relative0), 0.0)
         n0 = new0 - acc0 if fast0 else 0.0
         new1 = max(acc1 - constants[k, NMASS1] * (vn1 + constants[k, K12] * n0 + e * relative1), 0.0)
@@ -395,7 +393,7 @@ def _restitution(s, params):
 @helper
 def _nearest(contact, jac, d, k, a, b):
     """Contact ``k``'s smaller separation now (px; this step's linear estimate), inf when it has no point."""
-    moved0, moved1, _, _ = _dots(jac, k, _POSITION_ROWS, d, a, b)
+    moved0, moved1, _, _ = _dots(jac, k, np.int64(_POSITION_ROWS), d, a, b)
     first = contact[k, SEP0] + moved0 if contact[k, VALID0] > 0.0 else np.inf
     second = contact[k, SEP1] + moved1 if contact[k, VALID1] > 0.0 else np.inf
     return min(first, second)

@@ -137,7 +137,7 @@ def _core_closest(row, n, px, py, two):
     nearest place on the sum's core, a circle's centre (1 vertex), a segment (2) or a polygon (3 or more)."""
     if n <= 2:
         return _point_or_segment_closest(row, n, px, py)
-    best_i = 0
+    best_i = np.int64(0)  # (numpy integers here: a literal start would compile its callees twice)
     best_sep = -math.inf
     for i in range(n):
         nx, ny = _normal(row, i)
@@ -150,7 +150,7 @@ def _core_closest(row, n, px, py, two):
         return px - best_sep * nx, py - best_sep * ny, best_sep, nx, ny, 32 + best_i
     best_d2 = math.inf
     qx = qy = 0.0
-    feature = 0
+    feature = np.int64(0)
     for i in range(n):
         nx, ny = _normal(row, i)
         ax, ay = _vertex(row, i)
@@ -183,10 +183,10 @@ def _core_closest(row, n, px, py, two):
 def _point_or_segment_closest(row, n, px, py):
     """``queries._circle_closest`` (``n`` 1) or ``_segment_closest`` (``n`` 2, its two sides' normals in the
     row's normal columns) on a sum row, with one distance computed for both."""
-    ax, ay = _vertex(row, 0)
+    ax, ay = _vertex(row, np.int64(0))
     qx, qy, feature = ax, ay, 0
     if n == 2:
-        bx, by = _vertex(row, 1)
+        bx, by = _vertex(row, np.int64(1))
         ex, ey = bx - ax, by - ay
         t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
         if t >= 1.0:
@@ -198,10 +198,10 @@ def _point_or_segment_closest(row, n, px, py):
     if d <= _ON_CORE:
         if n == 1:
             return qx, qy, 0.0, 0.0, 1.0, 0  # a circle's centre: any way out is as good; the reference picks up
-        nx, ny = _normal(row, 0)  # on the segment: the direction is rounding noise, a side normal a way out
+        nx, ny = _normal(row, np.int64(0))  # on the segment: the direction is rounding noise, a side normal a way out
         return qx, qy, 0.0, nx, ny, 32
     if feature == 32:  # beside the segment: the normal of the side the point is on (no rounding noise)
-        sx, sy = _normal(row, 0)
+        sx, sy = _normal(row, np.int64(0))
         side = 0 if dx * sx + dy * sy > 0.0 else 1
         nx, ny = _normal(row, side)
         return qx, qy, d, nx, ny, 32 + side
@@ -237,7 +237,7 @@ def _ray_capsule_outside(row, ax, ay, bx, by, r, px, py, dx, dy, max_distance):
     hit, best_t, best_nx, best_ny = False, 0.0, 0.0, 0.0
     ex, ey = bx - ax, by - ay
     length2 = ex * ex + ey * ey
-    sx, sy = _normal(row, 0)
+    sx, sy = _normal(row, np.int64(0))
     den = sx * dx + sy * dy
     if length2 > 0.0 and den != 0.0:  # only the side the ray heads into can let it in (the other's den is >= 0)
         nx, ny = (sx, sy) if den < 0.0 else (-sx, -sy)
@@ -264,7 +264,7 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two):
     origin's heights above the edges worked out again, to the same bits, rather than kept in an array)."""
     t_enter = 0.0
     t_exit = max_distance
-    enter = -1
+    enter = np.int64(-1)
     for i in range(n):
         nx, ny = _normal(row, i)
         height = _height(row, i, r, px, py)
@@ -304,11 +304,11 @@ def _ray_polygon_outside(row, n, r, px, py, dx, dy, max_distance, feature, two):
 def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
     """``queries._local_ray`` for a sum core of any vertex count: (hit, t, nx, ny, started_inside)."""
     top = 0.0
-    feature = -1
-    on_face = -1
+    feature = np.int64(-1)
+    on_face = np.int64(-1)
     if n >= 3:
-        top_i = 0
-        top = _height(row, 0, r, px, py)
+        top_i = np.int64(0)
+        top = _height(row, np.int64(0), r, px, py)
         for i in range(1, n):
             height = _height(row, i, r, px, py)
             if height > top:
@@ -330,7 +330,7 @@ def _local_ray(row, n, r, px, py, dx, dy, max_distance, two):
         if dcore - r <= _ON_SURFACE and dx * onx + dy * ony < 0.0:
             return True, 0.0, onx, ony, False
     if n <= 2:  # a circle is a capsule whose ends are one (one code for both: less to compile)
-        ax, ay = _vertex(row, 0)
+        ax, ay = _vertex(row, np.int64(0))
         bx, by = _vertex(row, n - 1)
         hit, t, nx, ny = _ray_capsule_outside(row, ax, ay, bx, by, r, px, py, dx, dy, max_distance)
     else:
@@ -354,7 +354,7 @@ def _support_feature(core, row, start, count, moved, c, s, ox, oy, nx, ny, tx, t
     """``queries._support_feature`` of ``count`` points (see :func:`_point`): how many lie within the tie
     tolerance of the farthest along (nx, ny), the first of them, and the least and the greatest of their places
     along (tx, ty) (found as Python's ``min`` and ``max`` find them, in order)."""
-    x, y = _point(core, row, start, 0, moved, c, s, ox, oy)
+    x, y = _point(core, row, start, np.int64(0), moved, c, s, ox, oy)
     best = x * nx + y * ny
     for i in range(1, count):
         x, y = _point(core, row, start, i, moved, c, s, ox, oy)

@@ -145,7 +145,7 @@ def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, 
     first, second = awake_pairs(boxes, awake, asleep, sleepers)
     room = len(segments) + len(mover_rows) + len(first)
     ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
-    count = _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, 0)
+    count = _on_level(state, shapes, level, place, segments, bodies, settings, local, ints, floats, np.int64(0))
     count = _on_movers(state, shapes, place, mover_rows, mover_bodies, movers, settings, local, ints, floats, count)
     count = _between_bodies(shapes, place, first, second, settings, local, ints, floats, count)
     return ints, floats, count

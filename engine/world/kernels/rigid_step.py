@@ -256,7 +256,7 @@ def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
     out at once, the body would be flung). A kinematic body that deep in a body it holds pressed makes a
     :data:`~.layout.CRUSHED` event naming the body. The rows kept move up, in order; returns how many are kept
     and how many events were made."""
-    keep, made, crushed = np.ones(count, np.bool_), 0, np.int64(CRUSHED)
+    keep, made, crushed = np.ones(count, np.bool_), np.int64(0), np.int64(CRUSHED)
     reached = np.zeros(body_count, np.bool_)
     for k in range(count):
         kind, mover, body = ints[k, KIND], ints[k, A], ints[k, B]
@@ -281,7 +281,7 @@ def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
             made += 1
     if _count_true(keep) == count:
         return count, made
-    kept = 0
+    kept = np.int64(0)
     for k in range(count):
         if keep[k]:
             _copy_row(ints, kept, ints, k)
@@ -466,6 +466,13 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
     return keep_fast[:kept], keep_moved[:kept]
 
 
+_EVERY, _ASLEEP, _AWAKE = np.int64(-1), np.int64(0), np.int64(1)
+""":func:`_followed_by`'s choices. numpy integers: numba types a plain int constant as a literal and compiles a
+kernel again for each literal it is called with."""
+_NONE = np.int64(0)
+"""No contacts (a count)."""
+
+
 @helper
 def _carried(ints, j, asleep):
     """Whether contact ``j`` is carried unchanged (kept aside): its B sleeps and its A is no awake body (nothing
@@ -562,8 +569,8 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep,
         was_awake[k] = True
     for k in awake:
         if not was_awake[k]:  # (woke: its contacts kept aside join the last step's)
-            old_ints, old_floats = _followed_by(old_ints, old_floats, len(old_ints), kept_ints, kept_floats, asleep, 0)
-            kept_ints, kept_floats = _followed_by(kept_ints, kept_floats, 0, kept_ints, kept_floats, asleep, 1)
+            old_ints, old_floats = _followed_by(old_ints, old_floats, len(old_ints), kept_ints, kept_floats, asleep, _ASLEEP)
+            kept_ints, kept_floats = _followed_by(kept_ints, kept_floats, _NONE, kept_ints, kept_floats, asleep, _AWAKE)
             break
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
@@ -581,11 +588,11 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep,
         rest_and_sleep(state, awake, shapes.extent, settings[STEP_DT], settings[SLEEP_VELOCITY],
                        settings[TIME_TO_SLEEP], ints, count, held)
     made = _touch_events(ints, floats, count, source, old_ints, asleep, events, made)
-    carried_ints, carried_floats = _followed_by(old_ints, old_floats, 0, old_ints, old_floats, asleep, 1)
+    carried_ints, carried_floats = _followed_by(old_ints, old_floats, _NONE, old_ints, old_floats, asleep, _AWAKE)
     if len(carried_ints):  # (the contacts of the bodies that fell asleep at the last step's end: kept aside)
         kept_ints, kept_floats = _followed_by(carried_ints, carried_floats, len(carried_ints), kept_ints,
-                                              kept_floats, asleep, -1)
-    ints, floats = _followed_by(ints, floats, count, ints[:0], floats[:0], asleep, -1)
+                                              kept_floats, asleep, _EVERY)
+    ints, floats = _followed_by(ints, floats, count, ints[:0], floats[:0], asleep, _EVERY)
     active[0] = len(awake)
     for r in range(len(awake)):
         active[1 + r] = awake[r]
