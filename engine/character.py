@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2, collide
+from .geometry import AABB, RoundedPolygon, Transform, Vec2
 from .types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered, MovingBody,
     Neighbour, Scene, SceneContact, SceneHit, Slid, Tally, Touching, WorldError, require_nonnegative,
@@ -732,8 +732,8 @@ class Mover:
         far each leads (face to face, the middle of what they share, not the one corner the cast happened to
         name; a crate tilted a little is pushed a little towards its leading corner, which turns it back flat;
         tilted by more than :data:`_FLUSH` px over its face, at that corner)."""
-        ch, body = self.character, hit.collider.body
-        manifold = collide(body.shape, body.transform, ch.shape, Transform(position), ch.config.skin + 1.0)
+        ch = self.character
+        manifold = ch.scene.manifold_with(ch.shape, Transform(position), hit.collider, ch.config.skin + 1.0)
         if manifold is None:
             return hit.point
         deepest = manifold.separation

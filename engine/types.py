@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from .geometry import AABB, RoundedPolygon, Transform, Vec2
+from .geometry import AABB, Manifold, RoundedPolygon, Transform, Vec2
 
 __all__ = [
     "DEFAULT_FILTER", "DEFAULT_FRICTION", "DEFAULT_GRAVITY", "BodyKind", "Collider", "CollisionFilter", "ContactEvent",
@@ -331,6 +331,9 @@ class Scene(Protocol):
 
     def contact_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float,
                      at_previous: bool = False) -> SceneContact | None: ...
+
+    def manifold_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider,
+                      margin: float) -> Manifold | None: ...
 
     def holds(self, body: object, direction: Vec2) -> bool: ...
 

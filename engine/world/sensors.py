@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from ..bodies import SENSOR_PLACEMENTS, Sensor
-from ..geometry import collide, touching_pairs
+from ..geometry import touching_pairs
 from ..types import ContactEvent
+from .manifolds import manifold
 
 __all__ = ["SensorSet"]
 
@@ -132,7 +133,7 @@ class SensorSet:
             if last is not None and last[0] == placed:
                 overlaps = last[1]
             else:
-                m = collide(sensor.shape, xf, other.shape, other_xf)
+                m = manifold(sensor.shape, xf, other.shape, other_xf)
                 overlaps = m is not None and m.separation < 0.0
             checked[key] = (placed, overlaps)
             if overlaps:

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from ..character import Character
-from ..geometry import collide
 from ..types import ContactEvent
 from .jit import kernels
+from .manifolds import manifold
 
 __all__ = ["CharacterTouches"]
 
@@ -81,7 +81,7 @@ class CharacterTouches:
                 continue
             key = (id(a), id(b))
             margin = max(margins[i], margins[j]) + (PARTED if key in before else 0.0)
-            manifold = collide(a.shape, a.transform, b.shape, b.transform, margin)
-            if manifold is not None and min(p.separation for p in manifold.points) <= margin:
-                touching[key] = (a, b, manifold.normal)
+            touch = manifold(a.shape, a.transform, b.shape, b.transform, margin)
+            if touch is not None and touch.separation <= margin:
+                touching[key] = (a, b, touch.normal)
         return touching

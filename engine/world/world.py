@@ -29,7 +29,7 @@ import numpy as np
 
 from ..bodies import VX, PhysicsConfig, RigidBody, Sensor
 from ..character import PLACEMENTS, Character, MoverConfig, move_character
-from ..geometry import AABB, RoundedPolygon, Transform, collide, contact_from_sum, minkowski_difference
+from ..geometry import AABB, Manifold, RoundedPolygon, Transform, minkowski_difference
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
     MoverShapes, Neighbour, SceneContact, SceneHit, Slid, Touching, Vec2, WorldError,
@@ -40,6 +40,7 @@ from .contacts import ContactSet
 from .kinematic import PLACEMENTS as KINEMATIC_PLACEMENTS
 from .kernels.layout import CHARACTER
 from .kinematic import KinematicBody, KinematicSet
+from .manifolds import manifold
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
@@ -772,18 +773,8 @@ class World:
         if rows is not None:
             assert isinstance(candidates, Gathered)
             return self._compiled_contacts(shape, xf, margin, box, candidates, rows, ignore)
-        candidates = self._candidates(box, ignore, candidates)
-        upright = xf.angle == 0.0
         found = []
-        for neighbour in candidates:
-            if upright and neighbour.collider.segment >= 0:
-                separation, normal, point = contact_from_sum(
-                    self.static.minkowski_sum(shape, neighbour.collider.segment), shape, xf, neighbour.shape,
-                    _IDENTITY, False,
-                )
-                if separation <= margin:
-                    found.append(SceneContact(normal, separation, point, neighbour.collider))
-                continue
+        for neighbour in self._candidates(box, ignore, candidates):
             contact = _contact(shape, xf, neighbour.collider, neighbour.shape, neighbour.transform, margin)
             if contact is not None:
                 found.append(contact)
@@ -1047,18 +1038,29 @@ class World:
         self, shape: RoundedPolygon, xf: Transform, collider: Collider, margin: float, at_previous: bool = False
     ) -> SceneContact | None:
         """Contact of ``shape`` with one collider; ``at_previous`` uses a body's transform before this step."""
+        return _contact(shape, xf, collider, *self._placed(collider, at_previous), margin)
+
+    def manifold_with(self, shape: RoundedPolygon, xf: Transform, collider: Collider,
+                      margin: float) -> Manifold | None:
+        """Every point of ``shape``'s contact with one collider within ``margin`` px (the normal from the collider
+        to the shape), or ``None``."""
+        target, xf_target = self._placed(collider, False)
+        return manifold(target, xf_target, shape, xf, margin)
+
+    def _placed(self, collider: Collider, at_previous: bool) -> tuple[RoundedPolygon, Transform]:
+        """``collider``'s shape and where it is (``at_previous``: a body where it was before this step)."""
         if collider.body is not None:
-            target = collider.body.shape
-            xf_target = collider.body.previous_transform if at_previous else collider.body.transform
-        else:
-            target, xf_target = self.static.shape(collider.segment), _IDENTITY
-        return _contact(shape, xf, collider, target, xf_target, margin)
+            body = collider.body
+            return body.shape, body.previous_transform if at_previous else body.transform
+        return self.static.shape(collider.segment), _IDENTITY
 
 
 
 def _contact(shape: RoundedPolygon, xf: Transform, collider: Collider, target: RoundedPolygon, xf_target: Transform,
              margin: float) -> SceneContact | None:
-    m = collide(target, xf_target, shape, xf, margin)
+    """The deepest point of ``shape``'s contact with ``collider`` (its ``target`` shape placed by ``xf_target``)
+    within ``margin`` px, the normal from the collider to the shape; ``None`` when none is that close."""
+    m = manifold(target, xf_target, shape, xf, margin)
     if m is None:
         return None
     deepest = min(m.points, key=lambda p: p.separation)

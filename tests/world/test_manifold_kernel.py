@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.geometry import collide
 from engine.world.kernels.compile import plain_kernels
+from engine.world.manifolds import manifold
 from engine.world.rigid import shape_rows
 from tests.geometry.oracle import capsules, circles, convex_polygons, transforms
 
@@ -47,3 +48,32 @@ def test_the_kernel_manifold_of_any_two_shapes_is_the_references(a, xa, b, xb, m
         assert math.isclose(separation, point.separation, abs_tol=TOLERANCE)
         assert math.isclose(x, point.point[0], abs_tol=TOLERANCE) and math.isclose(y, point.point[1],
                                                                                    abs_tol=TOLERANCE)
+
+
+@given(anything, transforms, anything, transforms, margins)
+def test_the_worlds_manifold_is_the_compiled_kernels_and_equals_the_reference(a, xa, b, xb, margin):
+    """``engine.world.manifolds.manifold`` (what a character's contacts with bodies, its push points, character
+    touches and sensor overlaps are computed with) answers as ``engine.geometry.collide``, within 1e-9 px."""
+    expected, got = collide(a, xa, b, xb, margin), manifold(a, xa, b, xb, margin)
+    if expected is None:
+        assert got is None
+        return
+    assert got is not None and len(got.points) == len(expected.points)
+    assert all(math.isclose(g, e, abs_tol=TOLERANCE) for g, e in zip(got.normal, expected.normal))
+    for point, reference in zip(got.points, expected.points):
+        assert point.id == reference.id
+        assert math.isclose(point.separation, reference.separation, abs_tol=TOLERANCE)
+        assert all(math.isclose(g, e, abs_tol=TOLERANCE) for g, e in zip(point.point, reference.point))
+
+
+def test_the_worlds_python_side_has_no_second_manifold():
+    """The world's parts and the character mover ask the compiled manifold how two shapes touch; none of them
+    imports the reference's ``collide`` (a second production path for the same physics)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "engine"
+    for path in [root / "character.py", *sorted((root / "world").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith("geometry"):
+                assert "collide" not in {alias.name for alias in node.names}, path
