@@ -28,12 +28,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import shapely
-from shapely.geometry import MultiPolygon, Polygon
-from shapely.geometry.polygon import orient
 
 from ..geometry import Vec2
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon
 
 __all__ = ["merge_outlines", "merge_packed", "ring_segments"]
 
@@ -131,6 +133,9 @@ class _Inconsistent(Exception):
 def _shapely_parts(rings: list[np.ndarray]) -> list[Polygon]:
     """The union of ``rings`` by shapely, as polygons (for overlapping groups and as the fallback). The
     polygons are made in one vectorised call: a Python loop of ``Polygon()`` costs ~70 us a shape."""
+    import shapely
+    from shapely.geometry import MultiPolygon, Polygon
+
     if not rings:
         return []
     coords = np.concatenate(rings)
@@ -148,6 +153,8 @@ def _shapely_parts(rings: list[np.ndarray]) -> list[Polygon]:
 
 
 def _shapely_union(rings: list[np.ndarray]) -> list[list[Vec2]]:
+    from shapely.geometry.polygon import orient
+
     out: list[list[Vec2]] = []
     for part in _shapely_parts(rings):
         part = orient(part, 1.0)  # outer boundary counter-clockwise, holes clockwise, as the fast path gives
@@ -233,6 +240,8 @@ def _overlapping_boxes(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.n
     """Pairs (i < j) of boxes whose interiors overlap. Queried in small batches so that a pile of overlapping
     shapes (hostile or not) stops the search early (:class:`_Inconsistent`: shapely unions everything) instead
     of listing billions of pairs."""
+    import shapely  # (imported by the first level loaded: a program that only steps a world never loads it)
+
     boxes = shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1])
     tree = shapely.STRtree(boxes)
     budget = _OVERLAP_BUDGET + len(boxes)
