@@ -39,6 +39,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from ..geometry import Vec2
+from .outlines import shared_rings
 
 __all__ = ["ThinPart", "inset_one_way", "inset_rings"]
 
@@ -98,7 +99,10 @@ def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float) -> Insets:
     ring_suspect = np.zeros(len(start), dtype=bool)
     ring_suspect[region_of >= 0] = suspect[region_of[region_of >= 0]]
     spurs = corners.spurs(radius, ~ring_suspect)
-    return Insets(_core_rings(cores), spurs, _lost_parts(regions[suspect], cores[suspect], radius))
+    del corners, pts  # (a large map's peak memory is in what follows: every array not needed goes first)
+    thin = _lost_parts(regions[suspect], cores[suspect], radius)
+    del regions
+    return Insets(_core_rings(cores), spurs, thin)
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class _Corners:
         tip = self.pts[sharp]
         core = tip + inward * (radius / np.sin(half))[:, None]
         end = tip + inward * radius
-        return [[(float(a[0]), float(a[1])), (float(b[0]), float(b[1]))] for a, b in zip(core, end)]
+        return shared_rings(np.stack([core, end], axis=1), [2] * len(core))
 
 
 def _ring_ids(start: np.ndarray, size: np.ndarray) -> np.ndarray:
@@ -199,27 +203,31 @@ def _core_rings(cores: np.ndarray) -> list[list[Vec2]]:
     if not len(parts):
         return []
     rings, owner = shapely.get_rings(parts, return_index=True)
+    del parts  # (copies of the cores, as the rings are: a large map's peak memory is here)
     exterior = np.concatenate([[True], owner[1:] != owner[:-1]])
     coords, ring_of = shapely.get_coordinates(rings, return_index=True)
+    count = len(rings)
+    del rings
     closing = np.concatenate([ring_of[1:] != ring_of[:-1], [True]])  # each ring repeats its first point last
     coords, ring_of = coords[~closing], ring_of[~closing]
     # Drop collinear and repeated vertices (all at once: a run of them lies on one line).
-    size = np.bincount(ring_of, minlength=len(rings))
+    size = np.bincount(ring_of, minlength=count)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     nxt = coords[_following(start, size)]
     prev = coords[np.argsort(_following(start, size))]
     cross = (coords[:, 0] - prev[:, 0]) * (nxt[:, 1] - prev[:, 1]) - (coords[:, 1] - prev[:, 1]) * (nxt[:, 0] - prev[:, 0])
     base = np.hypot(nxt[:, 0] - prev[:, 0], nxt[:, 1] - prev[:, 1])
     keep = (np.abs(cross) > _COLLINEAR * np.maximum(base, 1e-12)) & (coords != prev).any(axis=1)
+    del nxt, prev, cross, base
     coords, ring_of = coords[keep], ring_of[keep]
-    size = np.bincount(ring_of, minlength=len(rings))
+    size = np.bincount(ring_of, minlength=count)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
-    out = []
-    ccw = (_signed_areas(coords, start, size) > 0) if len(coords) else np.zeros(len(rings), dtype=bool)
-    for i, ring in enumerate(np.split(coords, start[1:])):
-        if len(ring) >= 3:  # outer boundaries counter-clockwise, holes clockwise: solid on the left
-            out.append(list(map(tuple, (ring if ccw[i] == exterior[i] else ring[::-1]).tolist())))
-    return out
+    ccw = (_signed_areas(coords, start, size) > 0) if len(coords) else np.zeros(count, dtype=bool)
+    kept = [ring if ccw[i] == exterior[i] else ring[::-1]  # (outer boundaries counter-clockwise, holes clockwise:
+            for i, ring in enumerate(np.split(coords, start[1:])) if len(ring) >= 3]  # solid on the left)
+    if not kept:
+        return []
+    return shared_rings(np.concatenate(kept), [len(ring) for ring in kept])
 
 
 def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[ThinPart]:

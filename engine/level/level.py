@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bodies import RigidBody, Sensor
 from ..geometry import GeometryError, RoundedPolygon, Vec2
@@ -22,12 +22,14 @@ from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, MAX_WORLD_MAPS, ObjectRef, TileLayer
 from .objects import LevelObject
-from .insets import ThinPart, inset_one_way, inset_rings
 from .outlines import merge_packed, ring_segments
 from .project import Project, find_project, read_project
 from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
 from .tmx import LevelError, MapObject, TmxMap, read_map
+
+if TYPE_CHECKING:
+    from .insets import ThinPart
 
 __all__ = ["CLASSES", "MAX_WORLD_MAPS", "Entity", "Level", "LevelError", "Problem", "check_level", "load_level",
            "load_world"]
@@ -502,6 +504,9 @@ class _Builder:
                   radius: float) -> Collision:
         """The world's static geometry: the drawn outlines with their cores inset by ``radius``; a warning for
         each part too thin to inset (it collides along its centre line instead)."""
+        from .insets import inset_one_way, inset_rings  # (and shapely: imported by the first level loaded, not
+        # by every program that imports the engine)
+
         insets = inset_rings(rings, radius)
         for part in insets.thin[:_THIN_WARNINGS]:
             self.thin_part(part, radius)

@@ -26,9 +26,9 @@ __all__ = ["COLUMNS", "KinematicBody", "KinematicSet", "PlatformPath"]
 X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP, PATH_DISTANCE = range(12)
 COLUMNS = 12
 
-_AT_NOW, _AT_BEFORE = [X, Y, X, Y], [PREVIOUS_X, PREVIOUS_Y, PREVIOUS_X, PREVIOUS_Y]
-"""The columns that move a box in the body's own frame to where it is, and to where it was."""
-_ANGLES = [ANGLE, PREVIOUS_ANGLE]
+_AT_NOW, _AT_BEFORE = np.array([X, Y, X, Y]), np.array([PREVIOUS_X, PREVIOUS_Y, PREVIOUS_X, PREVIOUS_Y])
+"""The columns that move a box in the body's own frame to where it is, and to where it was (index arrays: a
+step takes them, and a list would be made an array at every use)."""
 
 PLACEMENTS = Tally()
 """How many times any kinematic body's placement (position, angle, shape or previous transform) has been set: a
@@ -123,6 +123,12 @@ class _Legs:
 
     def __init__(self, legs: np.ndarray) -> None:
         paths, count = legs.shape[:2]
+        # (A last leg is added to every path: from its start to its start, infinitely long, so that a distance
+        # past every real leg by rounding stops there, at the path's start, without a second look.)
+        legs = np.concatenate([legs, np.zeros((paths, 1, 5))], axis=1)
+        legs[:, count, 0:2] = legs[:, count, 2:4] = legs[:, 0, 0:2]
+        legs[:, count, 4] = np.inf
+        count += 1
         self.flat = legs.reshape(paths * count, 5)
         """The legs one after another, path by path."""
         self.length = legs[:, :, 4]
@@ -131,7 +137,7 @@ class _Legs:
         self.first = np.arange(paths) * count
         """Where each path's legs begin in :attr:`flat`."""
         self.walk = np.zeros((paths, count))
-        self.walk[:, 1:] = -self.length[:, :-1] if count > 1 else 0.0
+        self.walk[:, 1:] = -self.length[:, :-1]
         """What is left at each leg's start, less what is left at the first's: -(each earlier leg's length)."""
 
     def points(self, lengths: np.ndarray, distances: np.ndarray) -> np.ndarray:
@@ -140,14 +146,10 @@ class _Legs:
         left[:, 0] = np.mod(distances, lengths)
         np.add.accumulate(left, axis=1, out=left)  # (one leg's length after another taken off)
         here = (left <= self.length) & self.real
-        at = self.first + here.argmax(axis=1)  # (the first leg that holds it)
-        leg, held = self.flat[at], here.ravel()[at]
-        start, end, length = leg[:, 0:2], leg[:, 2:4], leg[:, 4]
-        if held.all():
-            return start + (left.ravel()[at] / length)[:, None] * (end - start)
-        points = start + (left.ravel()[at] / np.where(held, length, 1.0))[:, None] * (end - start)
-        points[~held] = self.flat[self.first[~held], 0:2]  # (past every leg by rounding: at the path's start)
-        return points
+        at = self.first + here.argmax(axis=1)  # (the first leg that holds it: the last, added one, if none)
+        leg = self.flat[at]
+        start, end = leg[:, 0:2], leg[:, 2:4]
+        return start + (left.ravel()[at] / leg[:, 4])[:, None] * (end - start)
 
 
 class KinematicBody(MovingBody):
@@ -350,10 +352,13 @@ class KinematicSet:
         """Each body's one-way direction (a unit vector; zero: solid from every side)."""
         self._changes = 0
         """How many times a body was added, removed or reshaped."""
-        self._fastest: tuple[tuple[int, int], float] = ((-1, -1), 0.0)
+        self._fastest = 0.0
+        """The fastest body's speed after the last :meth:`advance` (px/s)."""
         self._extent: tuple[float, float, float, float] | None = None
         """:meth:`extent` of the last :meth:`boxes`."""
-        """:meth:`fastest_move` and the :data:`PLACEMENTS` count it was made at."""
+        self._loose: tuple[tuple[int, int], tuple[float, float, float, float], float] | None = None
+        """The extent of the boxes at some step, how far any body may have gone since (px), and the
+        :data:`PLACEMENTS` count and :attr:`_changes` after the last :meth:`advance` (see :meth:`extent`)."""
         self._boxes: tuple[tuple[int, int], np.ndarray] | None = None
         """The last :meth:`boxes` and when they were made (:data:`PLACEMENTS` and :attr:`_changes`)."""
         self._paths: tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -429,9 +434,9 @@ class KinematicSet:
         return self._changes
 
     def fastest_step(self, dt: float) -> float:
-        """How far the fastest body moves in ``dt`` seconds at its velocity (px; 0 with no bodies)."""
-        state = self._state[:len(self.bodies)]
-        return float(np.hypot(state[:, VX], state[:, VY]).max(initial=0.0)) * dt
+        """How far the fastest body moves in ``dt`` seconds at its velocity after the last :meth:`advance` (px; 0
+        with no bodies)."""
+        return self._fastest * dt
 
     def advance(self, dt: float) -> None:
         """Move every body by its velocity, or along its path, over ``dt`` seconds (the world does this first in
@@ -464,7 +469,24 @@ class KinematicSet:
             state[free, X] += state[free, VX] * dt
             state[free, Y] += state[free, VY] * dt
         state[:, ANGLE] += state[:, W] * dt
+        untouched = self._loose is not None and self._loose[0] == (PLACEMENTS.count, self._changes)
         PLACEMENTS.count += 1
+        self._fastest = float(np.hypot(state[:, VX], state[:, VY]).max(initial=0.0))
+        self._keep_loose_extent(untouched and not placed_any, dt, state)
+
+    _LOOSE_LIMIT = 32.0
+    """px. How far the bodies may have gone since :meth:`extent` looked at their boxes before it looks again."""
+
+    def _keep_loose_extent(self, untouched: bool, dt: float, state: np.ndarray) -> None:
+        """After a step's move: grow the loose extent by how far the fastest body went, or drop it (a body was
+        placed, added, removed or reshaped since the last step, or one turns: its box does not just move, or it
+        grew past :attr:`_LOOSE_LIMIT`)."""
+        if untouched and self._loose is not None:
+            drift = self._loose[2] + self._fastest * dt * (1.0 + 1e-9) + 1e-6  # (and for rounding)
+            if drift <= self._LOOSE_LIMIT and not state[:, W].any():
+                self._loose = ((PLACEMENTS.count, self._changes), self._loose[1], drift)
+                return
+        self._loose = None
 
     def displacements(self) -> np.ndarray:
         """How far each body moved in the last step ((n, 2) px)."""
@@ -479,8 +501,8 @@ class KinematicSet:
         if self._boxes is None or self._boxes[0] != key:
             state = self._state[:len(self.bodies)]
             local = self._local_boxes[:len(state)]
-            now, before = local + state[:, _AT_NOW], local + state[:, _AT_BEFORE]
-            if state[:, _ANGLES].any():  # (a turned body: from its turned vertices)
+            now, before = local + state.take(_AT_NOW, axis=1), local + state.take(_AT_BEFORE, axis=1)
+            if state[:, ANGLE].any() or state[:, PREVIOUS_ANGLE].any():  # (a turned body: from its turned vertices)
                 for k in np.flatnonzero(state[:, ANGLE] != 0.0).tolist():
                     x, y, angle = state[k, X:X + 3].tolist()
                     now[k] = tuple(self.bodies[k].shape.aabb(Transform((x, y), angle)))
@@ -494,8 +516,14 @@ class KinematicSet:
         return self._boxes[1]
 
     def extent(self) -> tuple[float, float, float, float]:
-        """The box around every body's :meth:`boxes` (min x, min y, max x, max y, px; made with them): nothing
-        outside it meets any of them."""
+        """A box around every body's :meth:`boxes` (min x, min y, max x, max y, px), maybe larger by up to
+        :attr:`_LOOSE_LIMIT`: nothing outside it meets any of them. (Made from the boxes every so often and grown
+        since by how far the fastest body went each step, as long as no body was placed, added, removed or
+        reshaped and none turns: a step with platforms far from everything makes no boxes.)"""
+        loose = self._loose
+        if loose is not None and loose[0] == (PLACEMENTS.count, self._changes):
+            (low_x, low_y, high_x, high_y), drift = loose[1:]
+            return low_x - drift, low_y - drift, high_x + drift, high_y + drift
         boxes = self.boxes()
         if self._extent is None:
             if not len(boxes):
@@ -503,6 +531,7 @@ class KinematicSet:
             else:
                 low, high = boxes[:, :2].min(axis=0).tolist(), boxes[:, 2:].max(axis=0).tolist()
                 self._extent = (low[0], low[1], high[0], high[1])
+        self._loose = ((PLACEMENTS.count, self._changes), self._extent, 0.0)
         return self._extent
 
     def mover_rows(self, rows: np.ndarray, static_friction: float, which: np.ndarray) -> None:

@@ -389,26 +389,28 @@ class RigidBodySet:
         bounded here by a circle about its position, a sleeper's is the one kept in the index of the sleepers),
         and those the last contacts name. A kinematic body far from every body is no row of the step (it
         would meet nothing there), and costs only its share of the array operations that move it."""
-        swept = kinematic.boxes()
-        near = np.zeros(len(swept), np.bool_)
+        near = np.zeros(len(kinematic), np.bool_)
         for ints in (self._ints, self._sleep[0]):  # (touching it, or just stopped: kept while they are contacts)
-            named = ints[:, KIND] == KINEMATIC
-            if named.any():
-                for a in np.unique(ints[named, A]).tolist():
-                    near[self._movers[a].row] = True
+            if len(ints):
+                named = ints[:, KIND] == KINEMATIC
+                if named.any():
+                    for a in np.unique(ints[named, A]).tolist():
+                        near[self._movers[a].row] = True
         state, active = self.body_state, self._cache[2]
         moving = np.concatenate([np.flatnonzero((state[:, SLEEPING] == 0.0) | (state[:, PLACED] != 0.0)),
                                  active[1:1 + active[0]]])  # (awake, placed, or fell asleep at the last step's end)
         if len(moving):
-            centre, reach = state[moving, X:Y + 1], (self._bounds()[moving] + (grow + 1.0))[:, None]
-            low, high = centre - reach, centre + reach
-            lowest, highest = low.min(axis=0).tolist(), high.max(axis=0).tolist()
+            centre, reach = state[moving, X:Y + 1], self._bounds()[moving] + (grow + 1.0)
+            low_x, low_y, high_x, high_y = _reach_box(centre, reach)
             min_x, min_y, max_x, max_y = kinematic.extent()
-            if min_x <= highest[0] and max_x >= lowest[0] and min_y <= highest[1] and max_y >= lowest[1]:
-                near |= _meets_any(swept, np.concatenate([low, high], axis=1))  # (else none is near them all)
+            if min_x <= high_x and max_x >= low_x and min_y <= high_y and max_y >= low_y:  # (else none is near)
+                near |= _meets_any(kinematic.boxes(), np.concatenate([centre - reach[:, None], centre + reach[:, None]],
+                                                                      axis=1))
         rows, keys, widest = self._sleep[2:5]
         if len(rows):
-            near |= _meets_any(swept, self._cache[1][rows], keys, widest)
+            min_x, _, max_x, _ = kinematic.extent()
+            if min_x <= float(keys[-1]) + widest + 1.0 and max_x >= float(keys[0]):  # (else none is by a sleeper)
+                near |= _meets_any(kinematic.boxes(), self._cache[1][rows], keys, widest)
         return np.flatnonzero(near)
 
     def _bounds(self) -> np.ndarray:
@@ -576,11 +578,12 @@ class RigidBodySet:
         (its reach in any turn around each end of its move)."""
         if not len(rows):
             return False
-        state = self._state
-        ends = np.concatenate([state[rows, X:Y + 1], state[rows, PREVIOUS_X:PREVIOUS_Y + 1]])
-        reach = np.tile(self._bounds()[rows], 2)[:, None]
-        low, high = (ends - reach).min(axis=0).tolist(), (ends + reach).max(axis=0).tolist()
-        return box[0] <= high[0] and box[2] >= low[0] and box[1] <= high[1] and box[3] >= low[1]
+        state, reach = self._state, self._bounds()[rows]
+        end = _reach_box(state[rows, X:Y + 1], reach)
+        start = _reach_box(state[rows, PREVIOUS_X:PREVIOUS_Y + 1], reach)
+        low_x, low_y, high_x, high_y = min(end[0], start[0]), min(end[1], start[1]), max(end[2], start[2]), \
+            max(end[3], start[3])
+        return box[0] <= high_x and box[2] >= low_x and box[1] <= high_y and box[3] >= low_y
 
     def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
@@ -609,6 +612,23 @@ def _reaching_kinematic_steps(settings: np.ndarray, step: float) -> np.ndarray:
     reaching = settings.copy()
     reaching[SPECULATIVE] = step
     return reaching
+
+
+_FEW = 8
+"""Below this many circles, :func:`_reach_box` walks them in Python: numpy's calls cost more than the sums."""
+
+
+def _reach_box(centres: np.ndarray, reach: np.ndarray) -> tuple[float, float, float, float]:
+    """The box (min x, min y, max x, max y, px) around circles about ``centres`` ((n, 2) px) of radii ``reach``
+    ((n,) px); an empty one (inf, inf, -inf, -inf) for none. (A step has most often one or two awake bodies.)"""
+    if len(centres) < _FEW:
+        low_x = low_y = math.inf
+        high_x = high_y = -math.inf
+        for (x, y), r in zip(centres.tolist(), reach.tolist()):
+            low_x, low_y, high_x, high_y = min(low_x, x - r), min(low_y, y - r), max(high_x, x + r), max(high_y, y + r)
+        return low_x, low_y, high_x, high_y
+    low, high = (centres - reach[:, None]).min(axis=0).tolist(), (centres + reach[:, None]).max(axis=0).tolist()
+    return low[0], low[1], high[0], high[1]
 
 
 def _meets_any(boxes: np.ndarray, others: np.ndarray, keys: np.ndarray | None = None, widest: float = 0.0

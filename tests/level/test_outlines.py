@@ -1,5 +1,9 @@
 """Outline merging: tiles become seamless outlines."""
 
+import struct
+
+import numpy as np
+
 from engine.level.outlines import merge_outlines, ring_segments
 
 TILE = 32.0
@@ -100,3 +104,29 @@ def _ccw(ring):
 def test_tiles_touching_only_at_a_corner_stay_two_outlines():
     rings = merge_outlines([square(0, 0), square(1, 1)])
     assert sorted(len(r) for r in rings) == [4, 4]
+
+
+def test_rings_share_one_float_per_coordinate_and_keep_every_bit() -> None:
+    """A large map repeats few coordinates: the rings' tuples share one float object for each (memory), and
+    the numbers are the same bit for bit, 0.0 and -0.0 apart."""
+    from engine.level.outlines import shared_rings
+
+    points = np.array([[0.0, 32.0], [32.0, 32.0], [-0.0, 0.1 + 0.2], [32.0, 0.0], [0.0, 32.0], [1e-300, -0.0]])
+    rings = shared_rings(points, [2, 3, 1])
+    assert [len(r) for r in rings] == [2, 3, 1]
+    flat = [p for ring in rings for p in ring]
+    assert [struct.pack("<2d", *p) for p in flat] == [struct.pack("<2d", *p) for p in points.tolist()]
+    assert all(type(p) is tuple and type(p[0]) is float for p in flat)
+    assert flat[0][1] is flat[1][1] is flat[4][1] and flat[1][0] is flat[3][0]  # (one object for 32.0)
+    assert flat[0][0] is not flat[2][0]  # (0.0 and -0.0: two numbers)
+
+
+def test_a_large_random_map_keeps_few_float_objects() -> None:
+    """Merged outlines of many random tiles: far fewer float objects than coordinates."""
+    rng = np.random.default_rng(3)
+    cells = [(x, y) for x in range(60) for y in range(30) if rng.random() < 0.5]
+    rings = merge_outlines([[(x * 32.0, y * 32.0), (x * 32.0 + 32.0, y * 32.0), (x * 32.0 + 16.0, y * 32.0 + 32.0)]
+                            for x, y in cells])
+    coordinates = [c for ring in rings for p in ring for c in p]
+    assert len(coordinates) > 1000
+    assert len({id(c) for c in coordinates}) <= len(set(coordinates))

@@ -110,3 +110,46 @@ def test_a_crate_and_a_hero_ride_their_platforms_far_from_everything() -> None:
     assert crates[1].position[0] == pytest.approx(platforms[0].position[0], abs=1.0)
     assert hero.on_floor and hero.floor_collider is platforms[1].collider
     assert hero.position[0] - platforms[1].position[0] == pytest.approx(0.0, abs=4.0)  # (carried along, not left)
+
+
+def test_the_kinematic_extent_holds_every_box_whatever_the_game_does() -> None:
+    """The extent is grown by the bodies' moves between the steps that make it from their boxes: it must hold
+    every box after whatever game code does between steps (a box outside it would be a platform the rigid step
+    never meets)."""
+    from engine.world.kinematic import KinematicSet
+
+    rng = np.random.default_rng(7)
+    kinematic = KinematicSet()
+    for k in range(6):
+        path = PlatformPath([(100.0 * k, 0.0), (100.0 * k + 300.0, 50.0), (100.0 * k, 400.0)], 200.0, "loop")
+        kinematic.add(KinematicBody(PLANK, (100.0 * k, 0.0), velocity=(30.0 * k, -20.0), path=path if k % 2 else None))
+    checked = grown = 0
+    for step in range(600):
+        body = kinematic.bodies[int(rng.integers(len(kinematic.bodies)))]
+        action = int(rng.integers(40))
+        if action == 0:
+            body.position = (float(rng.uniform(-3000.0, 3000.0)), float(rng.uniform(-3000.0, 3000.0)))
+        elif action == 1:
+            body.velocity = (float(rng.uniform(-2000.0, 2000.0)), float(rng.uniform(-2000.0, 2000.0)))
+        elif action == 2:
+            body.angular_velocity = float(rng.choice([0.0, 3.0]))
+        elif action == 3:
+            body.path_distance = float(rng.uniform(0.0, 2000.0))
+        elif action == 4:
+            body.path = None if body.path else PlatformPath([(0.0, 0.0), (900.0, -300.0)], 700.0, "pingpong")
+        elif action == 5:
+            body.shape = RoundedPolygon.box(float(rng.uniform(10.0, 200.0)), 8.0)
+        elif action == 6 and len(kinematic.bodies) > 2:
+            kinematic.remove(body)
+        elif action == 7:
+            kinematic.add(KinematicBody(PLANK, (float(rng.uniform(-500.0, 500.0)), 0.0), velocity=(-400.0, 90.0)))
+        kinematic.advance(DT)
+        for _ in range(2):  # (asked by the rigid step before and after it moves bodies)
+            min_x, min_y, max_x, max_y = kinematic.extent()
+            boxes = kinematic.boxes()
+            assert (boxes[:, 0] >= min_x).all() and (boxes[:, 1] >= min_y).all(), step
+            assert (boxes[:, 2] <= max_x).all() and (boxes[:, 3] <= max_y).all(), step
+            exact = (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
+            grown += exact != (min_x, min_y, max_x, max_y)
+            checked += 1
+    assert grown > checked // 10  # (the grown extent was what was checked in many steps, not the exact one)
