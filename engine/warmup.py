@@ -87,9 +87,13 @@ def _stamp_path() -> Path:
 
 
 def first_start() -> bool:
-    """Whether the physics kernels of this version were never prepared on this machine (they compile now)."""
+    """Whether the physics kernels of this version compile now: never prepared on this machine, or numba's disk
+    cache of them is gone since (then a game that trusted the stamp alone would freeze compiling in its own
+    process)."""
+    from .world.kernels.compile import cache_holds_every_kernel_module
+
     try:
-        return not _stamp_path().is_file()
+        return not _stamp_path().is_file() or not cache_holds_every_kernel_module()
     except OSError:
         return True
 

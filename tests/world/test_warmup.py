@@ -112,3 +112,18 @@ def test_a_first_starts_progress_moves_steadily_between_the_stages_reports(monke
     # Before the second report it never reached the second stage's share (after it, loading the kernels takes a
     # while on a busy machine, and the bar moves on towards the third).
     assert max(f for at, f in seen if at < _SlowCompile.second_reported_at) < second
+
+
+def test_a_cleared_kernel_cache_counts_as_a_first_start_again(tmp_path):
+    """The kernels were prepared once (the stamp is there), then numba's disk cache went (a cleared
+    ``__pycache__``, another ``NUMBA_CACHE_DIR``): a game must again play at once on the plain kernels while
+    they compile, not freeze for minutes compiling in its own process with no word on screen."""
+    import os
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    ask = [sys.executable, "-c", "from engine import first_start; print(first_start())"]
+    prepare = [sys.executable, "-c", "from engine import warm_up; warm_up()"]
+    subprocess.run(prepare, env=env, check=True, timeout=900)  # (loads, or compiles into the usual cache)
+    assert subprocess.run(ask, env=env, capture_output=True, text=True).stdout.split() == ["False"]
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "empty cache")
+    assert subprocess.run(ask, env=env, capture_output=True, text=True).stdout.split() == ["True"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED_PACKAGE", "PLAIN_PACKAGE", "helper", "kernel", "plain_kernels"]
+__all__ = ["COMPILED_PACKAGE", "PLAIN_PACKAGE", "cache_holds_every_kernel_module", "helper", "kernel", "plain_kernels"]
 
 COMPILED_PACKAGE = "engine.world.kernels"
 PLAIN_PACKAGE = "engine.world.kernels_plain"
@@ -135,10 +135,24 @@ def refresh_stale_caches(here: Path | None = None) -> list[str]:
     return touched
 
 
-def _cache_folders(here: Path) -> list[Path]:
+def cache_holds_every_kernel_module(here: Path | None = None) -> bool:
+    """Whether numba's disk cache (where :func:`_cache_folders` says it is) holds an index (``.nbi``) for every
+    kernel module of ``here``, the compiled kernels' package: a first start's background compile filled it,
+    and nothing cleared it since (a removed ``__pycache__``, another ``NUMBA_CACHE_DIR``)."""
+    import re
+
+    here = here or Path(__file__).parent
+    with_kernels = [path.stem for path in sorted(here.glob("*.py"))
+                    if re.search(r"^@kernel$", path.read_text(), flags=re.MULTILINE)]
+    (folder,) = _cache_folders(here, in_use_only=True)
+    return all(next(folder.glob(f"{name}.*.nbi"), None) for name in with_kernels)
+
+
+def _cache_folders(here: Path, in_use_only: bool = False) -> list[Path]:
     """Where numba keeps the disk cache of the kernel modules in ``here``, as its documentation on caching says:
     ``__pycache__`` beside them, and a folder of its own under ``NUMBA_CACHE_DIR`` when that is set (named for
-    the source folder: its name and the SHA-1 of its absolute path)."""
+    the source folder: its name and the SHA-1 of its absolute path); those that exist. ``in_use_only``: the one
+    numba reads and writes now (``NUMBA_CACHE_DIR``'s when it is set), whether it exists or not."""
     import hashlib
     import os
 
@@ -147,4 +161,6 @@ def _cache_folders(here: Path) -> list[Path]:
     if root:
         source = os.path.abspath(here)
         folders.append(Path(root) / f"{os.path.basename(source)}_{hashlib.sha1(source.encode()).hexdigest()}")
+    if in_use_only:
+        return folders[-1:]
     return [folder for folder in folders if folder.is_dir()]
