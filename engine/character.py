@@ -747,7 +747,8 @@ class Mover:
         (a slide, ignoring that body), so that it stands on the crate where the crate is now, not where it was
         (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step); the
         next move does not ride that motion again. Then it gets out of the bodies it overlaps
-        (:meth:`_clear_of_bodies`)."""
+        (:meth:`_clear_of_bodies`); moved out of one while on the floor, it looks again at what it stands on
+        (pushed off a ledge's end, it no longer stands: ``on_floor`` must not stay true until its next move)."""
         ch = self.character
         if ch.world is None:
             return
@@ -765,14 +766,19 @@ class Mover:
             if carry != (0.0, 0.0):
                 assert floor is not None
                 end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
-            end = self._clear_of_bodies(end)
+            if end != position and self._floor_point is not None:
+                self._floor_point = (self._floor_point[0] + end[0] - position[0],
+                                     self._floor_point[1] + end[1] - position[1])
+            cleared = self._clear_of_bodies(end)
+            if cleared != end and ch.on_floor:
+                # (Only a floor it stood on can be lost here; one it is pushed onto it lands on in its next
+                # move, which reports the landing.)
+                self._classify_contacts(cleared)
+            end = cleared
         finally:
             self._candidates = self._touched = None
-        if end == position:
-            return
-        if self._floor_point is not None:
-            self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
-        ch.position = self._ended_at = end
+        if end != position:
+            ch.position = self._ended_at = end
 
     def _clear_of_bodies(self, position: Vec2) -> Vec2:
         """Where the character at ``position`` stands clear of the rigid bodies it overlaps (the solve treats it as

@@ -201,7 +201,6 @@ def _floor_contacts(world, hero):
     return [c for c in world.contacts(hero.shape, hero.transform, margin, ignore=(hero,)) if c.normal[1] > 0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="on_floor is not re-checked when he is moved out of a crate")
 def test_a_character_shoved_off_a_slopes_end_by_a_crate_is_not_left_on_the_floor():
     """Found by the long run (seed 1021, step 583). A hero flung at 14,000 px/s ends his move on the end of a
     gentle slope, where a crate he ran past comes flying at 3,850 px/s after him; getting out of it after the
