@@ -557,7 +557,7 @@ def test_a_lift_pressing_a_stack_into_a_ceiling_crushes_the_crate_it_carries(spe
 
 
 # ------------------------------------------------------------------ D2 a character squeezed against a held crate
-@pytest.mark.parametrize("speed", [60.0, 300.0])
+@pytest.mark.parametrize("speed", [30.0, 60.0, 300.0, 600.0, 1200.0])  # (item 2's lift speeds)
 def test_a_lift_coming_down_on_a_hero_standing_on_a_crate_crushes_the_hero(speed):
     from tests.character.levels import tiled_floor
 
