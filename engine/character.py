@@ -389,7 +389,8 @@ def _moved_this_step(body: Any) -> bool:
 
 _SEARCH_BUDGET = 4000
 """Most positions one search for a free spot tests (a few tens of milliseconds without the compiler): a character
-inside a large body everywhere it can reach gives up rather than stall the frame."""
+inside a large body everywhere it can reach gives up rather than stall the frame (after coarser searches with a
+quarter of this each: :meth:`Mover._nearest_clear_spot`)."""
 
 
 def _open_lengths(origin: Vec2, cores: list[_Core], directions: np.ndarray) -> np.ndarray:
@@ -1035,11 +1036,29 @@ class Mover:
     def _nearest_clear_spot(
         self, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool
     ) -> Vec2 | None:
+        """The nearest clear spot around ``position`` out to ``reach`` (:meth:`_ring_search` on rings ``step`` px
+        apart). A search that tests :data:`_SEARCH_BUDGET` spots without finding one (in clutter, the nearest free
+        spot may lie farther out than that many spots 1 px apart reach) is made again on rings 4 times as far
+        apart, up to rings the character's smaller extent apart, each time with a quarter of the budget (a coarser
+        spot beats staying wedged; a character walled in everywhere costs half as much again as one search)."""
+        box = self.character.shape.local_aabb
+        coarsest = max(step, min(box.width, box.height))
+        budget = _SEARCH_BUDGET
+        while True:
+            spot, gave_up = self._ring_search(position, cores, reach, step, through_walls, budget)
+            if spot is not None or not gave_up or step >= coarsest:
+                return spot
+            step, budget = min(coarsest, step * 4.0), _SEARCH_BUDGET // 4
+
+    def _ring_search(
+        self, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool, budget: int
+    ) -> tuple[Vec2 | None, bool]:
         """The nearest clear spot around ``position`` on rings ``step`` px apart out to ``reach``, up first and then
         alternately either way round (down last); unless ``through_walls``, only spots whose straight way from the
         kept point of every core in ``cores`` crosses none. A ring has ``recovery_search_directions`` spots, twice
         as many on rings far enough out for them to be more than ``step`` apart (up to 16 times as many): a narrow
-        V's opening, seen from its vertex, is a few degrees wide."""
+        V's opening, seen from its vertex, is a few degrees wide. Returns the spot (``None``: none found) and
+        whether the search gave up, having tested ``budget`` spots."""
         ch = self.character
         cfg = ch.config
         base = cfg.recovery_search_directions
@@ -1064,12 +1083,12 @@ class Mover:
                 if not through_walls and elsewhere and _crosses_a_core(elsewhere, spot):
                     continue
                 tested += 1
-                if tested > _SEARCH_BUDGET:
-                    return None
+                if tested > budget:
+                    return None, True
                 if self._clear_at(spot):
-                    return spot
+                    return spot, False
             distance += step
-        return None
+        return None, False
 
     def _thin_cores(self, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
         """The cores of the solid static segments within the recovery's reach of ``position``, each with the side
