@@ -389,7 +389,8 @@ def _moved_this_step(body: Any) -> bool:
 
 _SEARCH_BUDGET = 4000
 """Most positions one search for a free spot tests (a few tens of milliseconds without the compiler): a character
-inside a large body everywhere it can reach gives up rather than stall the frame."""
+inside a large body everywhere it can reach gives up rather than stall the frame (after coarser searches with a
+quarter of this each: :meth:`Mover._nearest_clear_spot`)."""
 
 
 def _open_lengths(origin: Vec2, cores: list[_Core], directions: np.ndarray) -> np.ndarray:
@@ -747,7 +748,8 @@ class Mover:
         (a slide, ignoring that body), so that it stands on the crate where the crate is now, not where it was
         (a crate on a rising lift would otherwise rise into its rider's feet, a step's worth each step); the
         next move does not ride that motion again. Then it gets out of the bodies it overlaps
-        (:meth:`_clear_of_bodies`)."""
+        (:meth:`_clear_of_bodies`); moved out of one while on the floor, it looks again at what it stands on
+        (pushed off a ledge's end, it no longer stands: ``on_floor`` must not stay true until its next move)."""
         ch = self.character
         if ch.world is None:
             return
@@ -765,14 +767,19 @@ class Mover:
             if carry != (0.0, 0.0):
                 assert floor is not None
                 end, _ = self._slide(position, carry, (0.0, 0.0), False, [], ignore=(floor,))
-            end = self._clear_of_bodies(end)
+            if end != position and self._floor_point is not None:
+                self._floor_point = (self._floor_point[0] + end[0] - position[0],
+                                     self._floor_point[1] + end[1] - position[1])
+            cleared = self._clear_of_bodies(end)
+            if cleared != end and ch.on_floor:
+                # (Only a floor it stood on can be lost here; one it is pushed onto it lands on in its next
+                # move, which reports the landing.)
+                self._classify_contacts(cleared)
+            end = cleared
         finally:
             self._candidates = self._touched = None
-        if end == position:
-            return
-        if self._floor_point is not None:
-            self._floor_point = (self._floor_point[0] + end[0] - position[0], self._floor_point[1] + end[1] - position[1])
-        ch.position = self._ended_at = end
+        if end != position:
+            ch.position = self._ended_at = end
 
     def _clear_of_bodies(self, position: Vec2) -> Vec2:
         """Where the character at ``position`` stands clear of the rigid bodies it overlaps (the solve treats it as
@@ -1029,11 +1036,29 @@ class Mover:
     def _nearest_clear_spot(
         self, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool
     ) -> Vec2 | None:
+        """The nearest clear spot around ``position`` out to ``reach`` (:meth:`_ring_search` on rings ``step`` px
+        apart). A search that tests :data:`_SEARCH_BUDGET` spots without finding one (in clutter, the nearest free
+        spot may lie farther out than that many spots 1 px apart reach) is made again on rings 4 times as far
+        apart, up to rings the character's smaller extent apart, each time with a quarter of the budget (a coarser
+        spot beats staying wedged; a character walled in everywhere costs half as much again as one search)."""
+        box = self.character.shape.local_aabb
+        coarsest = max(step, min(box.width, box.height))
+        budget = _SEARCH_BUDGET
+        while True:
+            spot, gave_up = self._ring_search(position, cores, reach, step, through_walls, budget)
+            if spot is not None or not gave_up or step >= coarsest:
+                return spot
+            step, budget = min(coarsest, step * 4.0), _SEARCH_BUDGET // 4
+
+    def _ring_search(
+        self, position: Vec2, cores: list[_Core], reach: float, step: float, through_walls: bool, budget: int
+    ) -> tuple[Vec2 | None, bool]:
         """The nearest clear spot around ``position`` on rings ``step`` px apart out to ``reach``, up first and then
         alternately either way round (down last); unless ``through_walls``, only spots whose straight way from the
         kept point of every core in ``cores`` crosses none. A ring has ``recovery_search_directions`` spots, twice
         as many on rings far enough out for them to be more than ``step`` apart (up to 16 times as many): a narrow
-        V's opening, seen from its vertex, is a few degrees wide."""
+        V's opening, seen from its vertex, is a few degrees wide. Returns the spot (``None``: none found) and
+        whether the search gave up, having tested ``budget`` spots."""
         ch = self.character
         cfg = ch.config
         base = cfg.recovery_search_directions
@@ -1058,12 +1083,12 @@ class Mover:
                 if not through_walls and elsewhere and _crosses_a_core(elsewhere, spot):
                     continue
                 tested += 1
-                if tested > _SEARCH_BUDGET:
-                    return None
+                if tested > budget:
+                    return None, True
                 if self._clear_at(spot):
-                    return spot
+                    return spot, False
             distance += step
-        return None
+        return None, False
 
     def _thin_cores(self, position: Vec2, came_from: Vec2 | None) -> list[_Core]:
         """The cores of the solid static segments within the recovery's reach of ``position``, each with the side

@@ -557,7 +557,7 @@ def test_a_lift_pressing_a_stack_into_a_ceiling_crushes_the_crate_it_carries(spe
 
 
 # ------------------------------------------------------------------ D2 a character squeezed against a held crate
-@pytest.mark.parametrize("speed", [60.0, 300.0])
+@pytest.mark.parametrize("speed", [30.0, 60.0, 300.0, 600.0, 1200.0])  # (item 2's lift speeds)
 def test_a_lift_coming_down_on_a_hero_standing_on_a_crate_crushes_the_hero(speed):
     from tests.character.levels import tiled_floor
 
@@ -579,10 +579,10 @@ def test_a_lift_coming_down_on_a_hero_standing_on_a_crate_crushes_the_hero(speed
 
 
 # ------------------------------------------------------------------ D5 a hero between crates pushed together
-@pytest.mark.parametrize("speed", [60.0, 300.0, 800.0])
-def test_a_hero_between_two_crates_that_platforms_push_together_is_the_one_crushed(speed):
-    """Two ping-pong walls push a crate each towards the hero standing between them, until there is no room
-    for him. Measured before: only ``crushed(crate, wall)`` events (the rules never killed the player)."""
+def _squeezed_between_crates(speed: float) -> tuple[object, list[RigidBody], list, float]:
+    """Two ping-pong walls push a crate each at ``speed`` towards the hero standing between them, until there is
+    no room for him; returns the hero, the crates, the ``crushed`` events and how deep (px) he was inside a
+    crate at most."""
     world = World()
     tiled_floor(world, range(-10, 10))
     hero = world.add_character(HERO, (0.0, standing_y(0.0)))
@@ -592,13 +592,32 @@ def test_a_hero_between_two_crates_that_platforms_push_together_is_the_one_crush
     _run_with(controller, world, 20)
     for wall, x in zip(walls, (-150.0, 150.0)):
         wall.path = PlatformPath([(x, 34.0), (x * 40.0 / 150.0, 34.0)], speed, "pingpong")  # (inner faces 34 px out)
-    crushed = []
+    crushed, deepest = [], 0.0
     for _ in range(int(3.0 / DT)):
         _run_with(controller, world, 1)
         crushed += [e for e in world.events if e.kind == "crushed"]
+        deepest = max(deepest, *(_hero_in_crate(world, hero, crate) for crate in crates))
+    return hero, crates, crushed, deepest
+
+
+@pytest.mark.parametrize("speed", [60.0, 300.0, 800.0])
+def test_a_hero_between_two_crates_that_platforms_push_together_is_the_one_crushed(speed):
+    """Measured before: only ``crushed(crate, wall)`` events (the rules never killed the player)."""
+    hero, crates, crushed, _ = _squeezed_between_crates(speed)
     assert crushed and crushed[0].a is hero and crushed[0].b in crates
     for thing in (hero, *crates):
         assert abs(thing.position[0]) < 320.0 and thing.position[1] > 0.0
+
+
+@pytest.mark.parametrize("speed", [60.0, 300.0, 800.0])
+@pytest.mark.xfail(strict=True, reason=(
+    "not fixed: the walls press the crates into the hero (8.8, 11.1 and 23.0 px at 60, 300 and 800 px/s); "
+    "a character does not hold a crate in the rigid step's chain of who holds whom"))
+def test_a_hero_between_two_crates_that_platforms_push_together_is_not_pressed_into_them(speed):
+    """D5 / item 2 (nothing is pushed into anything): he ended 26 px inside a crate. The crates, held by the
+    hero whom the other crate and wall hold, should stay, the walls passing through them (as a lift passes
+    through a crate stack the floor holds)."""
+    assert _squeezed_between_crates(speed)[3] <= 1.0
 
 
 def _run_with(controller: PlatformerController, world: World, steps: int) -> None:

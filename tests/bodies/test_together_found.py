@@ -193,3 +193,24 @@ def test_a_character_put_astride_a_thin_wall_far_from_where_he_stood_stays_on_hi
     legs = list(zip((start, *path), (*path, hero.position)))
     assert not any(crosses(p, q, a, b) for p, q in legs for a, b in ((left, bottom), (bottom, right)))
     assert hero.position[0] < 1389.0  # (inside the V, where his centre was)
+
+
+def _floor_contacts(world, hero):
+    """The contacts under ``hero`` (normal pointing up) within the reach his floor probe has."""
+    margin = hero.config.skin + hero.config.ground_probe + 0.01
+    return [c for c in world.contacts(hero.shape, hero.transform, margin, ignore=(hero,)) if c.normal[1] > 0.0]
+
+
+def test_a_character_shoved_off_a_slopes_end_by_a_crate_is_not_left_on_the_floor():
+    """Found by the long run (seed 1021, step 583). A hero flung at 14,000 px/s ends his move on the end of a
+    gentle slope, where a crate he ran past comes flying at 3,850 px/s after him; getting out of it after the
+    rigid step puts him 9 px back and 2.5 px above the slope's end, with nothing under him, but ``on_floor``
+    stayed true (a game would let him jump from the air) until his next move."""
+    world = World()
+    world.add_segments([(-370.0, -31.0), (5.5, 72.5)], [(0.0, 0.0), (64.0, -71.5)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(8, 6.75, radius=1.0), (-44.0, 5.5), velocity=(3850.0, 300.0)))
+    hero = world.add_character(HERO, (-176.0, 27.5))
+    hero.velocity = (14_000.0, 450.0)
+    world.step(1 / 60)
+    assert crate.position[0] > hero.position[0]  # (the crate passed him: he was moved out of it)
+    assert not hero.on_floor or _floor_contacts(world, hero), (hero.position, hero.floor_collider)

@@ -211,3 +211,23 @@ def test_a_hero_spawned_inside_a_parked_platform_against_a_wall_comes_out_free_a
         world.step(DT)
         assert not [e for e in world.events if e.kind == "crushed"], spawn
         assert _deepest(world, hero) <= SLOP and hero.position[0] < 100.0, (spawn, hero.position)
+
+
+CLUTTER = [((0.0, 209.32), (0.0, -85.44)), ((-285.75, 0.0), (19.03, 0.0)), ((-167.67, 0.0), (0.0, 41.71)),
+           ((143.51, 3.02), (-199.49, 90.0)), ((-71.97, -34.52), (226.75, 52.0))]
+"""Five thin walls around the origin, two of them crossing there (found by the Hypothesis run of
+``test_collisions.py``'s random rooms, seed 6): the nearest spot free for a 16 x 36 px capsule that a centre at the
+origin reaches without crossing a wall's core is 82 px away, down and to the left."""
+
+
+def test_a_character_spawned_where_walls_cross_in_clutter_comes_out_free():
+    """Measured: he stayed at the origin 19 px inside the walls, step after step (each step's search tested its
+    4,000 spots, 1 px apart, before giving up, some 35 px out)."""
+    world = World(gravity=(0.0, 0.0))
+    world.add_chain([(-400, -400), (400, -400), (400, 400), (-400, 400)], radius=1.0, closed=True)
+    world.add_segments([a for a, _ in CLUTTER], [b for _, b in CLUTTER], radius=1.0)
+    hero = world.add_character(RoundedPolygon.capsule((0, -10), (0, 10), 8), (0.0, 0.0))
+    world.step(DT)
+    assert _deepest(world, hero) <= SLOP, hero.position
+    start, end = (0.0, 0.0), hero.position
+    assert not any(_crosses(start, end, a, b) for a, b in CLUTTER), end  # (out on his own side of every wall)

@@ -1,0 +1,106 @@
+"""Issue 30's items that had no scenario of their own: re-filtering a sleeper and teleporting a body into
+sleepers wake them (item 1); a crate carried on a crate on a lift rides it (item 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bodies import RigidBody
+from engine.geometry import RoundedPolygon
+from engine.types import CollisionFilter
+from engine.world import KinematicBody, PlatformPath, World
+from tests.bodies.test_together import CRATE, REST_Y, _asleep, _run, _stack
+from tests.character.levels import DT, tiled_floor
+
+
+# ------------------------------------------------------------------------------------------- item 1 waking
+def test_re_filtering_the_bottom_crate_of_a_sleeping_stack_out_of_the_others_lets_them_fall_through_it():
+    """The bottom crate stops touching the other crates (it still touches the floor): nothing holds them up
+    any more but the floor, so they fall through it, though all three were asleep."""
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    crates = CollisionFilter(category=2)
+    stack = _stack(world)
+    for crate in stack:
+        crate.filter = crates
+    _asleep(world, stack)
+    stack[0].filter = CollisionFilter(category=4, mask=0xFFFF_FFFF & ~2)
+    _run(world, 2.0)
+    assert stack[0].position[1] == pytest.approx(REST_Y, abs=1.0)
+    assert stack[1].position[1] == pytest.approx(REST_Y, abs=1.0)  # (through the bottom one, onto the floor)
+
+
+def test_a_crate_teleported_into_a_sleeping_stack_wakes_it_and_nothing_stays_inside_another():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    stack = _stack(world)
+    loose = world.add_body(RigidBody(CRATE, (200.0, REST_Y)))
+    _asleep(world, [*stack, loose])
+    loose.position = (10.0, REST_Y + 32.0)  # (half into the middle crate)
+    world.step(DT)
+    assert not stack[1].sleeping
+    _run(world, 2.0)
+    everything = [*stack, loose]
+    for k, a in enumerate(everything):
+        for b in everything[k + 1:]:
+            inside = [-c.separation for c in world.contacts(a.shape, a.transform, 0.0, ignore=(a,))
+                      if c.collider.body is b]
+            assert max([0.0, *inside]) <= 1.0
+
+
+def test_a_platform_teleported_into_a_sleeping_crate_wakes_it():
+    world = World()
+    world.add_chain([(-400, 0), (400, 0)], radius=2.0)
+    (box,) = _stack(world, height=1)
+    platform = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (300.0, 100.0)))
+    _asleep(world, [box])
+    platform.position = (0.0, REST_Y + 16.0)  # (its middle at the crate's top)
+    world.step(DT)
+    assert not box.sleeping
+
+
+# ------------------------------------------------------------------------------------------- item 3 riding
+def _deepest_between(world: World, bodies: list[RigidBody]) -> float:
+    """How deep (px) the deepest of ``bodies`` is inside another of them (0 when all are apart)."""
+    depths = [-c.separation for a in bodies for c in world.contacts(a.shape, a.transform, 0.0, ignore=(a,))
+              if c.collider.body in bodies]
+    return max([0.0, *depths])
+
+
+THROWN_OFF = pytest.mark.xfail(strict=True, reason=(
+    "not fixed: stopped or turned round at 500-800 px/s, the lift throws the crates off; they come down on it at "
+    "1000+ px/s and the top crate plows 6-13 px into the bottom one for a step (crates have no continuous "
+    "collision among themselves)"))
+
+
+@pytest.mark.parametrize("motion, speed", [
+    *[(motion, speed) for motion in ("up", "down", "pingpong") for speed in (30.0, 200.0, 500.0, 800.0)
+      if (motion, speed) not in (("down", 800.0), ("pingpong", 500.0), ("pingpong", 800.0))],
+    pytest.param("down", 800.0, marks=THROWN_OFF), pytest.param("pingpong", 500.0, marks=THROWN_OFF),
+    pytest.param("pingpong", 800.0, marks=THROWN_OFF)])
+def test_a_crate_on_a_crate_on_a_lift_rides_it_without_crushed_events_or_sinking_in(motion, speed):
+    """Item 3: a crate carried on a crate on a lift going up, down or back and forth (the game stops it at the
+    ends). Measured with a third crate on top: 2.7-3.7 px of crate in crate at 200 px/s down and ping-pong (the
+    stack left behind by the lift going down lands on it), 6.6-13 px at 500-800 px/s."""
+    world = World()
+    tiled_floor(world, range(-10, 10))  # (the level: x -320..320, its top at y 0)
+    lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 40.0 if motion != "down" else 500.0)))
+    crates = _stack(world, height=2, base_y=lift.position[1] + 6.0 + 16.0 + 0.5)
+    _run(world, 0.5)
+    if motion == "pingpong":
+        lift.path = PlatformPath([(0.0, 40.0), (0.0, 400.0)], speed, "pingpong")
+    else:
+        lift.velocity = (0.0, speed if motion == "up" else -speed)
+    deepest, crushed = 0.0, []
+    for _ in range(int(3.0 / DT)):
+        if (motion == "up" and lift.position[1] > 600.0) or (motion == "down" and lift.position[1] < 60.0):
+            lift.velocity = (0.0, 0.0)
+        world.step(DT)
+        deepest = max(deepest, _deepest_between(world, crates))
+        crushed += [e for e in world.events if e.kind == "crushed"]
+    assert crushed == []
+    assert deepest <= 1.0
+    for crate in crates:  # (in the level, over its floor: not thrown out at a reversal)
+        assert abs(crate.position[0]) < 320.0 and crate.position[1] > 0.0
+    if motion != "pingpong":
+        assert [c.position[1] for c in crates] == sorted(c.position[1] for c in crates)  # (order kept)
