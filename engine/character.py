@@ -205,6 +205,11 @@ class Character:
     """The scene it moves in (set when added to a world)."""
     _mover: Mover = field(init=False, repr=False)
     """Its mover: the move-and-slide and the state it keeps between moves (see :class:`Mover`)."""
+    _aabb_kept: tuple[Vec2, RoundedPolygon, AABB] | None = field(default=None, init=False, repr=False)
+    """(position, shape, box) of the last :meth:`aabb`: the box again while both are the very same objects."""
+    _transform_kept: tuple[Vec2, Transform] | None = field(default=None, init=False, repr=False)
+    """(position, transform) of the last :attr:`transform`: the transform again while the position is the same
+    object."""
 
     angle = 0.0
     """Characters do not turn (radians)."""
@@ -248,7 +253,11 @@ class Character:
     # ---------------------------------------------------------------- reading
     @property
     def transform(self) -> Transform:
-        return Transform(self.position)
+        """Where the character is (it never turns); made once per placement (every gather that finds it asks)."""
+        kept, position = self._transform_kept, self.position
+        if kept is None or kept[0] is not position:
+            kept = self._transform_kept = (position, Transform(position))
+        return kept[1]
 
     @property
     def previous_transform(self) -> Transform:
@@ -257,8 +266,13 @@ class Character:
 
     def aabb(self) -> AABB:
         """Bounding box in the world (px). (The shape never turns: its local box, moved; no transform made.)"""
-        box, (x, y) = self.shape.local_aabb, self.position
-        return AABB(box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
+        kept, position, shape = self._aabb_kept, self.position, self.shape
+        if kept is not None and kept[0] is position and kept[1] is shape:  # (kept per placement: asked ~50x a step)
+            return kept[2]
+        box, (x, y) = shape.local_aabb, position
+        found = AABB(box.min_x + x, box.min_y + y, box.max_x + x, box.max_y + y)
+        self._aabb_kept = (position, shape, found)
+        return found
 
     @property
     def floor_point(self) -> Vec2 | None:

@@ -40,6 +40,8 @@ class Ladder(GameObject):
 
     def holds(self, character: Any) -> bool:
         """Whether ``character`` overlaps the ladder's area."""
+        if not self.sensor.aabb().grown(1e-6).overlaps(character.aabb()):
+            return False  # (boxes apart: the shapes are too; most frames the player is nowhere near this ladder)
         m = collide(self.sensor.shape, self.sensor.transform, character.shape, Transform(character.position))
         return m is not None and m.separation < 0.0
 

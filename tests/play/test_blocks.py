@@ -42,6 +42,17 @@ def ladder_stage() -> tuple[Stage, Ladder]:
     return stage, ladder
 
 
+@pytest.mark.parametrize("gap, held", [(1.0, False), (1e-3, False), (0.0, False), (-1e-3, True), (-5.0, True)])
+def test_a_ladder_holds_the_player_only_when_overlapping_it(gap, held):
+    """``gap`` px between the player's side and the ladder's (negative: overlapping); the test of the boxes
+    that skips the exact one must not change the answer at the edge."""
+    stage, ladder = ladder_stage()
+    player = stage.player
+    half_width = (player.aabb().max_x - player.aabb().min_x) / 2
+    player.position = (84.0 - gap - half_width, 50.0)  # (the ladder's left side is at x = 84)
+    assert ladder.holds(player) is held
+
+
 def test_up_on_a_ladder_climbs_at_its_speed_without_gravity_and_stands_on_its_top():
     stage, ladder = ladder_stage()
     play(stage, NOTHING, 20)  # standing in front of the ladder
