@@ -284,17 +284,19 @@ def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
     kept = np.int64(0)
     for k in range(count):
         if keep[k]:
-            _copy_row(ints, kept, ints, k)
-            _copy_row(floats, kept, floats, k)
+            _copy_contact(ints, floats, kept, ints, floats, k)
             kept += 1
     return kept, made
 
 
 @helper
-def _copy_row(to, i, source, j):
-    """Row ``j`` of ``source`` into row ``i`` of ``to`` (as wide)."""
-    for c in range(to.shape[1]):
-        to[i, c] = source[j, c]
+def _copy_contact(to_ints, to_floats, i, ints, floats, j):
+    """Contact ``j`` of ``ints``, ``floats`` into row ``i`` of ``to_ints``, ``to_floats`` (one helper for both
+    tables: compiled once, for one set of argument types)."""
+    for c in range(CONTACT_INTS):
+        to_ints[i, c] = ints[j, c]
+    for c in range(CONTACT_FLOATS):
+        to_floats[i, c] = floats[j, c]
 
 
 @kernel
@@ -493,12 +495,10 @@ def _followed_by(ints, floats, count, more_ints, more_floats, asleep, which):
     all_ints = np.empty((count + extra, CONTACT_INTS), np.int64)
     all_floats = np.empty((count + extra, CONTACT_FLOATS))
     for k in range(count):
-        _copy_row(all_ints, k, ints, k)
-        _copy_row(all_floats, k, floats, k)
+        _copy_contact(all_ints, all_floats, k, ints, floats, k)
     for j in range(len(more_ints)):
         if wanted[j]:
-            _copy_row(all_ints, count, more_ints, j)
-            _copy_row(all_floats, count, more_floats, j)
+            _copy_contact(all_ints, all_floats, count, more_ints, more_floats, j)
             count += 1
     return all_ints, all_floats
 
