@@ -17,6 +17,21 @@ CRATE = RoundedPolygon.box(16, 16, radius=1)
 REST_Y = 2.0 + 16.0
 
 
+def _start_lift(lift: KinematicBody, motion: str, speed: float) -> None:
+    """Set a riding test's lift going: ``"up"``, ``"down"`` or ``"pingpong"`` between y 40 and 400, at ``speed``
+    px/s."""
+    if motion == "pingpong":
+        lift.path = PlatformPath([(0.0, 40.0), (0.0, 400.0)], speed, "pingpong")
+    else:
+        lift.velocity = (0.0, speed if motion == "up" else -speed)
+
+
+def _stop_lift_at_its_end(lift: KinematicBody, motion: str) -> None:
+    """Stop an up or down lift at the end of its ride (above y 600, below y 60), as a game would."""
+    if (motion == "up" and lift.position[1] > 600.0) or (motion == "down" and lift.position[1] < 60.0):
+        lift.velocity = (0.0, 0.0)
+
+
 def _stack(world: World, x: float = 0.0, height: int = 3, base_y: float = REST_Y) -> list[RigidBody]:
     return [world.add_body(RigidBody(CRATE, (x, base_y + 32.0 * i + 0.5 * i))) for i in range(height)]
 
@@ -514,14 +529,10 @@ def test_a_hero_standing_on_a_crate_on_a_lift_rides_it_without_sinking_in(motion
     for _ in range(30):
         controller.update(idle, DT)
         world.step(DT)
-    if motion == "pingpong":
-        lift.path = PlatformPath([(0.0, 40.0), (0.0, 400.0)], speed, "pingpong")
-    else:
-        lift.velocity = (0.0, speed if motion == "up" else -speed)
+    _start_lift(lift, motion, speed)
     deepest, crushed = 0.0, []
     for _ in range(int(3.0 / DT)):
-        if (motion == "up" and lift.position[1] > 600.0) or (motion == "down" and lift.position[1] < 60.0):
-            lift.velocity = (0.0, 0.0)
+        _stop_lift_at_its_end(lift, motion)
         controller.update(idle, DT)
         world.step(DT)
         deepest = max(deepest, _hero_in_crate(world, hero, crate))

@@ -8,8 +8,8 @@ import pytest
 from engine.bodies import RigidBody
 from engine.geometry import RoundedPolygon
 from engine.types import CollisionFilter
-from engine.world import KinematicBody, PlatformPath, World
-from tests.bodies.test_together import CRATE, REST_Y, _asleep, _run, _stack
+from engine.world import KinematicBody, World
+from tests.bodies.test_together import CRATE, REST_Y, _asleep, _run, _stack, _start_lift, _stop_lift_at_its_end
 from tests.character.levels import DT, tiled_floor
 
 
@@ -87,14 +87,10 @@ def test_a_crate_on_a_crate_on_a_lift_rides_it_without_crushed_events_or_sinking
     lift = world.add_kinematic(KinematicBody(RoundedPolygon.box(40, 6), (0.0, 40.0 if motion != "down" else 500.0)))
     crates = _stack(world, height=2, base_y=lift.position[1] + 6.0 + 16.0 + 0.5)
     _run(world, 0.5)
-    if motion == "pingpong":
-        lift.path = PlatformPath([(0.0, 40.0), (0.0, 400.0)], speed, "pingpong")
-    else:
-        lift.velocity = (0.0, speed if motion == "up" else -speed)
+    _start_lift(lift, motion, speed)
     deepest, crushed = 0.0, []
     for _ in range(int(3.0 / DT)):
-        if (motion == "up" and lift.position[1] > 600.0) or (motion == "down" and lift.position[1] < 60.0):
-            lift.velocity = (0.0, 0.0)
+        _stop_lift_at_its_end(lift, motion)
         world.step(DT)
         deepest = max(deepest, _deepest_between(world, crates))
         crushed += [e for e in world.events if e.kind == "crushed"]
