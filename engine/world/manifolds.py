@@ -13,6 +13,7 @@ import numpy as np
 
 from ..geometry import ContactPoint, Manifold, RoundedPolygon, Transform
 from .jit import kernels
+from .rigid import shape_rows
 
 __all__ = ["manifold"]
 
@@ -51,10 +52,7 @@ def _core_rows(shape: RoundedPolygon) -> np.ndarray:
     kept = _cores.get(id(shape))
     if kept is not None and kept[0] is shape:
         return kept[1]
-    core = np.zeros((shape.count, 4))
-    core[:, :2] = shape.vertices
-    if shape.normals:
-        core[:, 2:] = shape.normals
+    core = shape_rows([shape])[0]
     if len(_cores) >= _KEPT:
         _cores.clear()
     _cores[id(shape)] = (shape, core)
