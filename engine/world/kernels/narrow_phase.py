@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.geometry import MAX_VERTICES
 
-from .broad_phase import argsort, awake_pairs, filters_touch, find_sorted, segments_near
+from .broad_phase import argsort, awake_pairs, filters_touch, find_sorted, grid_of, segments_near
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
@@ -155,14 +155,16 @@ def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, 
 def _level_candidates(shapes, level, boxes, awake):
     """The (segment, body) pairs whose boxes overlap and whose filters touch, of the ``awake`` bodies."""
     near, room = np.empty(len(level.radius), np.int64), 16 * len(awake) + 16
+    grid, mark, stamp = grid_of(level), level.mark, level.stamp  # (bound once: numba counts references in loops)
+    segment_filters, body_filters = level.filters, shapes.filters
     while True:
         segments, bodies = np.empty(room, np.int64), np.empty(room, np.int64)
         total = 0
         for b in awake:
-            level.stamp[0] += 1
-            count = segments_near(level, boxes, b, level.mark, level.stamp[0], near)  # (room for every segment)
+            stamp[0] += 1
+            count = segments_near(grid, boxes, b, mark, stamp[0], near)  # (room for every segment)
             for i in range(count):
-                if filters_touch(level.filters, near[i], shapes.filters, b):
+                if filters_touch(segment_filters, near[i], body_filters, b):
                     if total < room:
                         segments[total], bodies[total] = near[i], b
                     total += 1
@@ -241,11 +243,12 @@ def one_way_holds(manifold, ux, uy, vx, vy, settings):
 
 
 @helper
-def _shapes_collide(shapes, place, a, b, margin, local):
-    """The manifold of shape rows ``a`` (A) and ``b`` (B) of the table, at their placements."""
-    return collide(shapes.core, shapes.offsets[a], shapes.offsets[a + 1] - shapes.offsets[a], shapes.radius[a],
-                   _shape_place(place, a), shapes.core, shapes.offsets[b], shapes.offsets[b + 1] - shapes.offsets[b],
-                   shapes.radius[b], _shape_place(place, b), margin, local)
+def _shapes_collide(core, offsets, radius, place, a, b, margin, local):
+    """The manifold of shape rows ``a`` (A) and ``b`` (B) of a shape table (its ``core``, ``offsets`` and
+    ``radius``), at their placements. (The table's three arrays, not all of it: numba counts a reference on
+    each array argument at every call, and this is called once a pair.)"""
+    return collide(core, offsets[a], offsets[a + 1] - offsets[a], radius[a], _shape_place(place, a), core,
+                   offsets[b], offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin, local)
 
 
 @kernel
@@ -253,16 +256,17 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
     """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step); a one-way
     mover holds a body as a one-way segment does (:func:`one_way_holds`, with the body's speed relative to it)."""
     margin, slop, body_count = settings[SPECULATIVE], settings[SLOP], len(shapes.radius) - len(movers)
+    core, offsets, radius, ids = shapes.core, shapes.offsets, shapes.radius, shapes.ids  # (bound once, as above)
     for p in range(len(mover_rows)):
         i, b = mover_rows[p], bodies[p]
         s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
-        manifold = _shapes_collide(shapes, place, s, b, margin, local)
+        manifold = _shapes_collide(core, offsets, radius, place, s, b, margin, local)
         if not (manifold[2] or manifold[7]):
             continue
         if not one_way_holds(manifold, movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1],
                              state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1], settings):
             continue
-        _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
+        _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, ids[s], ids[b]), slop)
         count += 1
     return count
 
@@ -271,13 +275,14 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
 def _between_bodies(shapes, place, first, second, settings, local, ints, floats, count):
     """:func:`gather`'s contacts between bodies (A: the lower row) of the pairs the sweep found."""
     margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(DYNAMIC)
-    for p in range(len(first)):
+    core, offsets, radius, ids, filters = shapes.core, shapes.offsets, shapes.radius, shapes.ids, shapes.filters
+    for p in range(len(first)):  # (the arrays bound once: numba counts references on what it reads in a loop)
         a, b = first[p], second[p]
-        if not filters_touch(shapes.filters, a, shapes.filters, b):
+        if not filters_touch(filters, a, filters, b):
             continue
-        manifold = _shapes_collide(shapes, place, a, b, margin, local)
+        manifold = _shapes_collide(core, offsets, radius, place, a, b, margin, local)
         if manifold[2] or manifold[7]:
-            _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, shapes.ids[a], shapes.ids[b]), slop)
+            _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, ids[a], ids[b]), slop)
             count += 1
     return count
 
