@@ -62,9 +62,17 @@ def sweep_pairs(boxes, count, skip):
         min_x[k] = boxes[k, 0]
         widest = max(widest, boxes[k, 2] - boxes[k, 0])
     order = argsort(order_keys(min_x))
-    total = _swept(boxes, order, skip, widest, order[:0], order[:0])  # (counted first: into arrays made once)
-    earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
-    _swept(boxes, order, skip, widest, earlier, later)
+    sorted_boxes, sorted_skip = np.empty((count, 4)), np.empty(count, np.bool_)  # (the sweep reads in order)
+    for p in range(count):
+        for c in range(4):
+            sorted_boxes[p, c] = boxes[order[p], c]
+        sorted_skip[p] = skip[order[p]]
+    room = 8 * count + 16  # (a crate meets a few others: a pyramid's, with the margin, some six)
+    earlier, later = np.empty(room, np.int64), np.empty(room, np.int64)
+    total = _swept(sorted_boxes, sorted_skip, widest, earlier, later)
+    if total > room:  # (rarely: boxes heaped on each other; once more, with room for them all)
+        earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
+        _swept(sorted_boxes, sorted_skip, widest, earlier, later)
     found_order, ordered = np.empty(total, np.int64), True  # (the pairs by their places, as a sweep goes)
     for k in range(total):
         found_order[k] = earlier[k] * count + later[k]
@@ -150,29 +158,27 @@ def awake_pairs(boxes, awake, asleep, sleepers):
 
 
 @kernel
-def _swept(boxes, order, skip, widest, earlier, later):
-    """:func:`sweep_pairs`' sweep over ``order`` (the rows by min x) from each row not skipped: forward over the
-    rows whose min x is within its box, and back over the skipped ones that reach it (none is wider than
-    ``widest``). Writes each pair's two places in ``order`` into ``earlier`` and ``later`` as far as they
-    have room (empty: count only); returns how many."""
-    found, count, room = 0, len(order), len(earlier)
+def _swept(boxes, skip, widest, earlier, later):
+    """:func:`sweep_pairs`' sweep over ``boxes`` (sorted by min x; ``skip`` in the same order) from each box not
+    skipped: forward over the boxes whose min x is within its box, and back over the skipped ones that reach it
+    (none is wider than ``widest``). Writes each pair's two places into ``earlier`` and ``later`` as far as
+    they have room; returns how many pairs there are."""
+    found, count, room = 0, len(boxes), len(earlier)
     for p in range(count):
-        i = order[p]
-        if skip[i]:
+        if skip[p]:
             continue
+        min_x, min_y, max_x, max_y = boxes[p, 0], boxes[p, 1], boxes[p, 2], boxes[p, 3]
         for q in range(p + 1, count):
-            j = order[q]
-            if boxes[j, 0] > boxes[i, 2]:
+            if boxes[q, 0] > max_x:
                 break
-            if boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
+            if min_y <= boxes[q, 3] and max_y >= boxes[q, 1]:
                 if found < room:
                     earlier[found], later[found] = p, q
                 found += 1
         for q in range(p - 1, -1, -1):
-            j = order[q]
-            if boxes[j, 0] < boxes[i, 0] - widest:
+            if boxes[q, 0] < min_x - widest:
                 break
-            if skip[j] and boxes[j, 2] >= boxes[i, 0] and boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
+            if skip[q] and boxes[q, 2] >= min_x and min_y <= boxes[q, 3] and max_y >= boxes[q, 1]:
                 if found < room:
                     earlier[found], later[found] = q, p
                 found += 1
