@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.geometry import MAX_VERTICES
 
-from .broad_phase import argsort, awake_pairs, filters_touch, find_sorted, grid_of, segments_near
+from .broad_phase import awake_pairs, filters_touch, grid_of, segments_near
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
@@ -294,6 +294,14 @@ def _local(c, sn, ox, oy, x, y):
     return c * rx + sn * ry, c * ry - sn * rx
 
 
+@helper
+def _key_slot(key, mask):
+    """Where a pair's key (:func:`pair_key`) goes in a hash table of ``mask`` + 1 slots (a power of two): its
+    two ids mixed by odd multipliers (the pairs of a row of crates, ids ``a`` and ``a`` + 1, spread), within 57
+    bits (no overflow)."""
+    return ((key >> KEY_A_SHIFT) * 2654436 + (key & np.int64((1 << KEY_A_SHIFT) - 1)) * 40503) & mask
+
+
 @kernel
 def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count, placed):
     """Each contact's accumulated impulses and friction anchors, carried from the last step's contact of the
@@ -302,17 +310,24 @@ def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body
     world's, a mover's shape row is ``body_count`` + its row); a pair with a body game code ``placed`` since
     starts afresh (its old anchors are where the body was). Returns each contact's row among the last step's
     (-1: a new pair). (One loop, no helper taking arrays: numba would count references at every point.)"""
-    old_keys = np.empty(old_count, np.int64)
+    size = 2
+    while size < 2 * old_count:  # (a hash table of the last step's keys, at most half full: open addressing)
+        size *= 2
+    slots, mask = np.full(size, -1, np.int64), size - 1
     for j in range(old_count):
-        old_keys[j] = old_ints[j, KEY]
-    order = argsort(old_keys)
-    sorted_keys = np.empty(old_count, np.int64)
-    for j in range(old_count):
-        sorted_keys[j] = old_keys[order[j]]
+        at = _key_slot(old_ints[j, KEY], mask)
+        while slots[at] >= 0:  # (keys are unique: no key is there yet)
+            at = (at + 1) & mask
+        slots[at] = j
     source = np.full(count, -1, np.int64)
     for i in range(count):
-        at = find_sorted(sorted_keys, old_count, ints[i, KEY])
-        src = order[at] if at >= 0 else -1
+        key, src = ints[i, KEY], -1
+        at = _key_slot(key, mask)
+        while slots[at] >= 0:
+            if old_ints[slots[at], KEY] == key:
+                src = slots[at]
+                break
+            at = (at + 1) & mask
         source[i] = src
         kind, b = ints[i, KIND], ints[i, B]
         a = ints[i, A] if kind == DYNAMIC else body_count + ints[i, A]  # (a shape row; unused for static)
