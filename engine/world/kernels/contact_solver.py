@@ -59,17 +59,15 @@ TABLE_COLUMNS = 23
  HARD_OFF, SOFT_DIAG0, SOFT_DIAG1, SOFT_OFF, RATE, MSCALE, ISCALE, DRIFT0, DRIFT1, RELATIVE0, RELATIVE1) = range(24)
 _CONSTANTS = 24
 
-# The Jacobian array (m, _JACOBIAN_COLUMNS), compact: A's and B's inverse masses, then the four rows normal 0,
-# normal 1, tangent 0, tangent 1 (position: the anchors' tangents), _ROW_WIDTH columns each: the unit vector
-# (ux, uy) of the row, the lever arms of A and B in the velocity row, in the position row, and the velocity
-# row's arms times A's and B's inverse inertia. Row r over (A's vx, vy, w, B's) is (-ux, -uy, arm A, ux, uy,
-# arm B); its velocity change per unit impulse (A's inverse mass * -ux, ..., B's inverse inertia * arm B). A
-# third of the dense (3, 4, 6) block per contact, for the same numbers: the solve's passes read it at every
-# contact, and its size is what they wait for.
+# The Jacobian array (m, _JACOBIAN_COLUMNS), compact: the four rows normal 0, normal 1, tangent 0, tangent 1
+# (position: the anchors' tangents), _ROW_WIDTH columns each: the unit vector (ux, uy) of the row, the lever arms
+# of A and B in the velocity row and in the position row, and the velocity change per unit impulse along the
+# row (A's vx, vy, w, B's). Row r over (A's vx, vy, w, B's) is (-ux, -uy, arm A, ux, uy, arm B), the position
+# row with its own arms: two thirds of a dense (3, 4, 6) block, for the same numbers.
 _VELOCITY_ROWS, _POSITION_ROWS = range(2)
-_MASS_A, _MASS_B, _FIRST_ROW, _ROW_WIDTH = 0, 1, 2, 8
-_UX, _UY, _ARM_A, _ARM_B, _POSITION_ARM_A, _POSITION_ARM_B, _RESPONSE_A, _RESPONSE_B = range(_ROW_WIDTH)
-_JACOBIAN_COLUMNS = _FIRST_ROW + 4 * _ROW_WIDTH
+_ROW_WIDTH = 12
+_UX, _UY, _ARM_A, _ARM_B, _POSITION_ARM_A, _POSITION_ARM_B, _RESPONSE = range(7)
+_JACOBIAN_COLUMNS = 4 * _ROW_WIDTH
 
 # Accumulated impulses (m, 4), carried from step to step: normal 0, normal 1, tangent 0, tangent 1.
 _N0, _N1, _T0, _T1 = range(4)
@@ -98,7 +96,7 @@ _INV_MASS, _INV_INERTIA, _CENTER_X, _CENTER_Y, _ANGLE, _MAX_SPIN = range(6)
 def _dot(jac, k, c, arm, state, a, b):
     """Row ``c`` (its first column) of contact ``k``'s Jacobian, with its arms at ``arm`` (velocity or position)
     after it, times rows ``a`` and ``b`` of ``state``: (-ux, -uy, arm A, ux, uy, arm B) . (A's, B's)."""
-    ux, uy = jac[k, c + _UX], jac[k, c + _UY]
+    ux, uy = jac[k, c + _UX], jac[k, c + _UY]  # (-ux, not a stored copy: the same number, a row narrower)
     return ((-ux) * state[a, 0] + (-uy) * state[a, 1] + jac[k, c + arm] * state[a, 2] + ux * state[b, 0]
             + uy * state[b, 1] + jac[k, c + arm + 1] * state[b, 2])
 
@@ -109,16 +107,15 @@ def _dots(jac, k, kind, state, a, b):
     ``state`` (R, 3). Straight-line code, as every helper of the per-contact loops that takes arrays: numba
     counts a reference to each array handed to an inlined helper whose body branches, at every contact."""
     arm = _ARM_A + 2 * kind
-    return (_dot(jac, k, _FIRST_ROW, arm, state, a, b), _dot(jac, k, _FIRST_ROW + _ROW_WIDTH, arm, state, a, b),
-            _dot(jac, k, _FIRST_ROW + 2 * _ROW_WIDTH, arm, state, a, b),
-            _dot(jac, k, _FIRST_ROW + 3 * _ROW_WIDTH, arm, state, a, b))
+    return (_dot(jac, k, 0, arm, state, a, b), _dot(jac, k, _ROW_WIDTH, arm, state, a, b),
+            _dot(jac, k, 2 * _ROW_WIDTH, arm, state, a, b), _dot(jac, k, 3 * _ROW_WIDTH, arm, state, a, b))
 
 
 @helper
 def _set_rows(jac, k, r, ux, uy, arms):
     """Velocity and position row ``r`` of contact ``k``'s Jacobian along (``ux``, ``uy``), with the lever arms
     ``arms``: A's and B's of the velocity row, then of the position row."""
-    c = _FIRST_ROW + r * _ROW_WIDTH
+    c = r * _ROW_WIDTH
     jac[k, c + _UX], jac[k, c + _UY], jac[k, c + _ARM_A], jac[k, c + _ARM_B] = ux, uy, arms[0], arms[1]
     jac[k, c + _POSITION_ARM_A], jac[k, c + _POSITION_ARM_B] = arms[2], arms[3]
 
@@ -152,12 +149,13 @@ def _inverse(x, present):
 
 
 @helper
-def _response(jac, k, r, ia_i, ib_i):
-    """Velocity change per unit impulse along row ``r`` of contact ``k``, its turning part: the velocity row's
-    arms scaled by each participant's inverse inertia (the linear part is the inverse masses times the row's
-    unit vector, :func:`_apply`)."""
-    c = _FIRST_ROW + r * _ROW_WIDTH
-    jac[k, c + _RESPONSE_A], jac[k, c + _RESPONSE_B] = ia_i * jac[k, c + _ARM_A], ib_i * jac[k, c + _ARM_B]
+def _response(jac, k, r, ma, ia_i, mb, ib_i):
+    """Velocity change per unit impulse along row ``r`` of contact ``k``: the velocity row scaled by each
+    participant's inverse mass and inertia."""
+    c = r * _ROW_WIDTH
+    ux, uy, out = jac[k, c + _UX], jac[k, c + _UY], c + _RESPONSE
+    jac[k, out], jac[k, out + 1], jac[k, out + 2] = ma * (-ux), ma * (-uy), ia_i * jac[k, c + _ARM_A]
+    jac[k, out + 3], jac[k, out + 4], jac[k, out + 5] = mb * ux, mb * uy, ib_i * jac[k, c + _ARM_B]
 
 
 @helper
@@ -168,10 +166,8 @@ def _masses(jac, constants, ma, ia_i, mb, ib_i, k, valid0, valid1):
     det)."""
     both, w = ma + mb, _ROW_WIDTH
     # The rotational part of velocity rows r and q meeting: ia_i * arm_a(r) * arm_a(q) + ib_i * arm_b(r) * arm_b(q).
-    a0, a1 = jac[k, _FIRST_ROW + _ARM_A], jac[k, _FIRST_ROW + w + _ARM_A]
-    a2, a3 = jac[k, _FIRST_ROW + 2 * w + _ARM_A], jac[k, _FIRST_ROW + 3 * w + _ARM_A]
-    b0, b1 = jac[k, _FIRST_ROW + _ARM_B], jac[k, _FIRST_ROW + w + _ARM_B]
-    b2, b3 = jac[k, _FIRST_ROW + 2 * w + _ARM_B], jac[k, _FIRST_ROW + 3 * w + _ARM_B]
+    a0, a1, a2, a3 = jac[k, _ARM_A], jac[k, w + _ARM_A], jac[k, 2 * w + _ARM_A], jac[k, 3 * w + _ARM_A]
+    b0, b1, b2, b3 = jac[k, _ARM_B], jac[k, w + _ARM_B], jac[k, 2 * w + _ARM_B], jac[k, 3 * w + _ARM_B]
     kn0, kn1 = both + ia_i * a0 * a0 + ib_i * b0 * b0, both + ia_i * a1 * a1 + ib_i * b1 * b1
     kt0, kt1 = both + ia_i * a2 * a2 + ib_i * b2 * b2, both + ia_i * a3 * a3 + ib_i * b3 * b3
     constants[k, NMASS0], constants[k, NMASS1] = _inverse(kn0, valid0), _inverse(kn1, valid1)
@@ -195,9 +191,8 @@ def _prepare(s, params, trig):
         for i in range(2):  # (a loop, not literal 0 and 1: numba would compile the helper once for each literal)
             constants[k, DRIFT0 + i] = _point_rows(contact, body, jac, trig, k, a, b, i)
         ma, mb, ia_i, ib_i = body[a, _INV_MASS], body[b, _INV_MASS], body[a, _INV_INERTIA], body[b, _INV_INERTIA]
-        jac[k, _MASS_A], jac[k, _MASS_B] = ma, mb
         for row in range(4):
-            _response(jac, k, row, ia_i, ib_i)
+            _response(jac, k, row, ma, ia_i, mb, ib_i)
         kn0, kn1, k12, det = _masses(jac, constants, ma, ia_i, mb, ib_i, k, contact[k, VALID0], contact[k, VALID1])
         # Two-point contacts well enough conditioned (k11^2 / det below the limit) are solved as one block.
         block = contact[k, VALID0] > 0.0 and contact[k, VALID1] > 0.0 and kn0 * kn0 < params[BLOCK_LIMIT] * det
@@ -215,21 +210,15 @@ def _prepare(s, params, trig):
 @helper
 def _apply(jac, v, k, a, b, n0, n1, t0, t1):
     """Add contact ``k``'s velocity change for impulses ``n0``, ``n1`` (normals), ``t0``, ``t1`` to rows ``a``
-    and ``b`` of ``v`` (a fixed row's change is zero: its inverse mass and inertia are). Straight-line (see
-    :func:`_dots`)."""
-    ma, mb, w = jac[k, _MASS_A], jac[k, _MASS_B], _ROW_WIDTH
-    ux0, uy0, ux1, uy1 = jac[k, _FIRST_ROW + _UX], jac[k, _FIRST_ROW + _UY], jac[k, _FIRST_ROW + w + _UX], \
-        jac[k, _FIRST_ROW + w + _UY]
-    ux2, uy2, ux3, uy3 = jac[k, _FIRST_ROW + 2 * w + _UX], jac[k, _FIRST_ROW + 2 * w + _UY], \
-        jac[k, _FIRST_ROW + 3 * w + _UX], jac[k, _FIRST_ROW + 3 * w + _UY]
-    v[a, 0] += ma * (-ux0) * n0 + ma * (-ux1) * n1 + ma * (-ux2) * t0 + ma * (-ux3) * t1
-    v[a, 1] += ma * (-uy0) * n0 + ma * (-uy1) * n1 + ma * (-uy2) * t0 + ma * (-uy3) * t1
-    v[a, 2] += (jac[k, _FIRST_ROW + _RESPONSE_A] * n0 + jac[k, _FIRST_ROW + w + _RESPONSE_A] * n1
-                + jac[k, _FIRST_ROW + 2 * w + _RESPONSE_A] * t0 + jac[k, _FIRST_ROW + 3 * w + _RESPONSE_A] * t1)
-    v[b, 0] += mb * ux0 * n0 + mb * ux1 * n1 + mb * ux2 * t0 + mb * ux3 * t1
-    v[b, 1] += mb * uy0 * n0 + mb * uy1 * n1 + mb * uy2 * t0 + mb * uy3 * t1
-    v[b, 2] += (jac[k, _FIRST_ROW + _RESPONSE_B] * n0 + jac[k, _FIRST_ROW + w + _RESPONSE_B] * n1
-                + jac[k, _FIRST_ROW + 2 * w + _RESPONSE_B] * t0 + jac[k, _FIRST_ROW + 3 * w + _RESPONSE_B] * t1)
+    and ``b`` of ``v`` (a fixed row's change is zero: its response terms are). Straight-line (see
+    :func:`_dots`), and as small as that: LLVM inlines it into the solve's loop only below a size."""
+    r0, r1, r2, r3 = _RESPONSE, _ROW_WIDTH + _RESPONSE, 2 * _ROW_WIDTH + _RESPONSE, 3 * _ROW_WIDTH + _RESPONSE
+    v[a, 0] += jac[k, r0] * n0 + jac[k, r1] * n1 + jac[k, r2] * t0 + jac[k, r3] * t1
+    v[a, 1] += jac[k, r0 + 1] * n0 + jac[k, r1 + 1] * n1 + jac[k, r2 + 1] * t0 + jac[k, r3 + 1] * t1
+    v[a, 2] += jac[k, r0 + 2] * n0 + jac[k, r1 + 2] * n1 + jac[k, r2 + 2] * t0 + jac[k, r3 + 2] * t1
+    v[b, 0] += jac[k, r0 + 3] * n0 + jac[k, r1 + 3] * n1 + jac[k, r2 + 3] * t0 + jac[k, r3 + 3] * t1
+    v[b, 1] += jac[k, r0 + 4] * n0 + jac[k, r1 + 4] * n1 + jac[k, r2 + 4] * t0 + jac[k, r3 + 4] * t1
+    v[b, 2] += jac[k, r0 + 5] * n0 + jac[k, r1 + 5] * n1 + jac[k, r2 + 5] * t0 + jac[k, r3 + 5] * t1
 
 
 @kernel
