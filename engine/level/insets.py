@@ -79,15 +79,22 @@ class ThinPart:
     """The part's middle (pixels, the caller's frame)."""
 
 
-def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float) -> Insets:
+def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float,
+                packed: tuple[np.ndarray, np.ndarray] | None = None) -> Insets:
     """Cores for closed outlines (solid on the left: outer boundaries counter-clockwise, holes clockwise, as
     :func:`~engine.level.outlines.merge_outlines` gives them) such that thick segments of ``radius`` px along
     them have their surface on the outlines; spurs for sharp tips; centre lines for thin parts. Every step
-    works on all outlines at once (shapely's and numpy's array calls): a large map has tens of thousands."""
+    works on all outlines at once (shapely's and numpy's array calls): a large map has tens of thousands.
+    ``packed``: the same rings laid end to end, (points (n, 2) px, each ring's point count), when the caller
+    has them (as :func:`~engine.level.outlines.merge_packed_arrays` gives them: packing a large map's lists
+    again costs a fraction of a second)."""
     if radius <= 0 or not rings:
         return Insets([list(r) for r in rings], [], [])
-    size = np.array([len(r) for r in rings], dtype=np.int64)
-    pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
+    if packed is None:
+        size = np.array([len(r) for r in rings], dtype=np.int64)
+        pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
+    else:
+        pts, size = np.asarray(packed[0], dtype=float).reshape(-1, 2), np.asarray(packed[1], dtype=np.int64)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     regions, region_of = _regions(pts, start, size)
     cores = shapely.buffer(regions, -radius, join_style="mitre", mitre_limit=_MITRE_LIMIT)
