@@ -230,11 +230,13 @@ def _core_rings(cores: np.ndarray) -> list[list[Vec2]]:
     size = np.bincount(ring_of, minlength=count)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     ccw = (_signed_areas(coords, start, size) > 0) if len(coords) else np.zeros(count, dtype=bool)
-    kept = [ring if ccw[i] == exterior[i] else ring[::-1]  # (outer boundaries counter-clockwise, holes clockwise:
-            for i, ring in enumerate(np.split(coords, start[1:])) if len(ring) >= 3]  # solid on the left)
-    if not kept:
-        return []
-    return shared_rings(np.concatenate(kept), [len(ring) for ring in kept])
+    # Outer boundaries counter-clockwise, holes clockwise (solid on the left): the others reversed, in place.
+    at = np.arange(len(coords))
+    turned = (ccw != exterior)[ring_of]
+    last = start[ring_of] + size[ring_of] - 1
+    source = np.where(turned, last - (at - start[ring_of]), at)
+    long = size >= 3
+    return shared_rings(coords[source[long[ring_of]]], size[long].tolist())
 
 
 def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[ThinPart]:

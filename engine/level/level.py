@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..bodies import RigidBody, Sensor
+from ..collector import collector_paused
 from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..types import DEFAULT_FRICTION
 from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
@@ -820,7 +821,8 @@ def load_level(path: str | Path) -> Level:
 
 
 def _load(path: str | Path) -> Level:
-    return _Builder(read_map(path)).build()
+    with collector_paused():  # (millions of points and no cycles: see collector_paused)
+        return _Builder(read_map(path)).build()
 
 
 def load_world(path: str | Path) -> list[tuple[Level, Vec2]]:
