@@ -115,7 +115,7 @@ class _MovingBoxes:
                 self.kinematic.add_found(row, ignored, query, bodies)
                 continue
             ch = self._characters[row - first]
-            if _wanted(ch, ignored, query):
+            if id(ch) not in ignored and _wanted(ch, ignored, query):  # (the gatherer itself, the usual find)
                 characters.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[row - first]))
         return bodies, characters
 
@@ -160,7 +160,7 @@ class _StandingBodies:
 def _holds(key: tuple[object, ...] | None, level: object, query: CollisionFilter, box: Sequence[float]) -> bool:
     """Whether static segments gathered for ``key`` (``World.candidates``: level, filter, box) hold every segment
     a gather in ``box`` with filter ``query`` on ``level`` would find."""
-    if key is None or key[0] is not level or key[1] != query:
+    if key is None or key[0] is not level or (key[1] is not query and key[1] != query):
         return False
     _, _, min_x, min_y, max_x, max_y = key
     return min_x <= box[0] and min_y <= box[1] and box[2] <= max_x and box[3] <= max_y  # type: ignore[operator]
@@ -183,6 +183,15 @@ def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> l
                        box.max_y + pad, _ALL, _ALL, 0, found)
     rows: list[int] = found[:count].tolist()
     return rows
+
+
+def _ignores_segments(ignore: tuple[object, ...]) -> bool:
+    """Whether a static segment's collider is among ``ignore`` (a loop: cheaper than ``any`` over a generator,
+    and asked at every gather)."""
+    for x in ignore:
+        if isinstance(x, Collider) and x.segment >= 0:
+            return True
+    return False
 
 
 def _unit(x: float, y: float) -> Vec2:
@@ -549,7 +558,7 @@ class World:
         static = self.static
         if not isinstance(ignore, tuple):
             ignore = tuple(ignore)  # (looked through more than once below)
-        if any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):  # static segments ignored: left out
+        if _ignores_segments(ignore):  # static segments ignored: left out
             dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
             segments = static.segments_in(box, query)
             gathered = self._gathered_with(box, ignore, query, segments[~np.isin(segments, dropped)])
