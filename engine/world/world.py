@@ -64,9 +64,10 @@ class _MovingBoxes:
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
     gathers find nothing but the gatherer itself). While the characters move one after another in a step only
     the mover changes a character's position, and the mover's updates (:meth:`moved`) mark the box to bring up
-    to date at the next gather; between steps (a controller's probe) they are used only while :meth:`current`
-    (the same kinematic boxes and characters, none placed since: :data:`~engine.character.PLACEMENTS`). Either
-    way a gather's answer is the same as testing every body's and character's current box."""
+    to date at the next gather; between steps (a controller's probe) they are used only while the characters
+    are the same and none was placed since (:data:`~engine.character.PLACEMENTS`), with the kinematic boxes
+    copied in when they were made again (:meth:`brought_up_to`). Either way a gather's answer is the same as
+    testing every body's and character's current box."""
 
     def __init__(self, kinematic: _KinematicBoxes, characters: list[Character]) -> None:
         self.kinematic = kinematic
@@ -77,35 +78,48 @@ class _MovingBoxes:
         """The row of the first character (the kinematic bodies' rows come first)."""
         self.boxes = np.concatenate([kinematic.boxes.reshape(-1, 4),
                                      np.array(self.rows, dtype=np.float64).reshape(-1, 4)])
+        self.filters = _open_filters(len(self.boxes))
+        """Filters that touch every query: the kernel tests the boxes alone (the filters as they are, after)."""
         self.found = np.zeros(len(self.boxes), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
         self.stale: list[int] = []
         """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
 
-    def current(self, kinematic: _KinematicBoxes, characters: list[Character]) -> bool:
-        """Whether these are still the boxes of ``kinematic`` and of ``characters`` (none placed since they were
-        made, or since :meth:`settled`)."""
-        return kinematic is self.kinematic and PLACEMENTS.count == self.placements and characters == self._characters
+    def brought_up_to(self, kinematic: _KinematicBoxes, characters: list[Character]) -> bool:
+        """Whether these are the boxes of ``kinematic`` and of ``characters``: the characters' as they were made
+        (none placed since, or since :meth:`settled`), the kinematic bodies' taken from ``kinematic`` when it is
+        another set of as many (made again after the bodies moved: every step, for a level's lifts)."""
+        if PLACEMENTS.count != self.placements or characters != self._characters:
+            return False
+        if kinematic is not self.kinematic:
+            if len(kinematic.bodies) != self.first:
+                return False
+            self.boxes[:self.first] = kinematic.boxes
+            self.kinematic = kinematic
+        return True
 
     def moved(self, k: int) -> None:
         """Character ``k`` has moved (its box is made again when next asked for)."""
         self.stale.append(k)
 
     def settled(self) -> None:
-        """The characters' moves of this step are done: what they are now is what :meth:`current` keeps."""
+        """The characters' moves of this step are done: what they are now is what :meth:`brought_up_to` keeps."""
         self.placements = PLACEMENTS.count
 
-    def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> tuple[list[Neighbour], list[Neighbour]]:
+    def near(self, box: Sequence[float], ignored: set[int], query: CollisionFilter
+             ) -> tuple[list[Neighbour], list[Neighbour]]:
         """:meth:`World.gather`'s kinematic bodies and characters (each in order): those whose boxes overlap
-        ``box``, whose filters touch ``query``, not ignored (by body, character or collider id)."""
+        ``box`` (min x, min y, max x, max y, px), whose filters touch ``query``, not ignored (by body, character
+        or collider id)."""
         first = self.first
         if self.stale:
             for k in self.stale:
                 self.rows[k] = row = tuple(self._characters[k].aabb())
                 self.boxes[first + k] = row
             self.stale = []
-        count = kernels().mover.boxes_near(self.boxes, _open_filters(len(self.boxes)), box.min_x, box.min_y,
-                                           box.max_x, box.max_y, _ALL, _ALL, 0, self.found)
+        min_x, min_y, max_x, max_y = box
+        count = kernels().mover.boxes_near(self.boxes, self.filters, min_x, min_y, max_x, max_y, _ALL, _ALL, 0,
+                                           self.found)
         bodies: list[Neighbour] = []
         characters: list[Neighbour] = []
         if not count:
@@ -575,9 +589,7 @@ class World:
         """:meth:`candidates`' answer of these static ``segments`` (those of ``kept``, with its rows and key)
         and the bodies and characters near ``box``."""
         static = self.static
-        found = None
-        if self._movers_may_answer(ignore):
-            found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query)
+        found = self._near_movers(box, ignore, query) if self._movers_may_answer(ignore) else None
         if kept is None:
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
         gathered = Gathered(segments, found, kept.one_way, static.neighbour)
@@ -587,20 +599,20 @@ class World:
     def _movers_may_answer(self, ignore: tuple[object, ...]) -> bool:
         """Whether a gather ignoring ``ignore`` may find something other than static segments: a hero alone
         on a static level (ignoring itself) finds none."""
-        if self._kinematic_bodies or self.bodies:
+        if self._kinematic_bodies or self._rigid.bodies:
             return True
         characters = self._characters
         return bool(characters) and not (len(characters) == 1 and characters[0] in ignore)
 
-    def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
+    def _near_movers(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order (the
         kinematic bodies and characters found in one call over their boxes: :class:`_MovingBoxes`)."""
         ignored = set()
         for x in ignore:
             ignored.add(id(x))
         found, characters = (self._moving or self._moving_now()).near(box, ignored, query)
-        if self.bodies:
-            self._near_rigid(box, ignored, query, found)
+        if self._rigid.bodies:
+            self._near_rigid(box if isinstance(box, AABB) else AABB(*box), ignored, query, found)
         if characters:
             found.extend(characters)
         return found
@@ -642,7 +654,7 @@ class World:
         """The kinematic bodies' and characters' boxes as they are now: the kept ones if still current, else new
         ones (kept)."""
         kept, kinematic = self._moving_kept, self._kinematic_in()
-        if kept is None or not kept.current(kinematic, self._characters):
+        if kept is None or not kept.brought_up_to(kinematic, self._characters):
             kept = self._moving_kept = _MovingBoxes(kinematic, self._characters)
         return kept
 
@@ -902,7 +914,7 @@ class World:
             if found is not None:
                 k, f, hx, hy, nx, ny, inside = found
                 hit = SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside)
-                best = (f, candidates.place_of_static(k), hit)
+                best = (f, candidates.place_of_static(k) if others else k, hit)  # (places only break ties with others)
         if others:
             table, core = self._body_table(shape, 0.0, others)
             found = self._first_of(mover, table, _rows(len(others)), core, position, d)
