@@ -240,6 +240,8 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached, chain):
                 a += body_count  # (a character's flag follows the bodies')
                 if a >= len(reached):
                     continue
+            elif kind != DYNAMIC:
+                continue  # (a kinematic body's contact that passes through its body: see :func:`_squeezed`)
             if reached[a] and not reached[b] and along > 0.5:
                 reached[b], grew = True, True
             elif reached[b] and not reached[a] and along < -0.5:
