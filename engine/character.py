@@ -503,7 +503,8 @@ class Mover:
     (:class:`~engine.types.Scene`) what is around."""
 
     __slots__ = ("_came_from", "_candidates", "_carried", "_dropping", "_ended_at", "_floor_gap", "_floor_point",
-                 "_last_gathered", "_needs_recovery", "_touched", "cast_shape", "character", "config", "shape")
+                 "_last_gathered", "_needs_recovery", "_search_reach_kept", "_touched", "cast_shape", "character", "config",
+                 "shape")
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -532,6 +533,8 @@ class Mover:
         self._came_from: Vec2 | None = None
         """Where recovery looks back to when the centre lies inside a thin wall's thickness (on neither side of
         it): the start of the last move, or where a teleport took the character from (``None`` when spawned)."""
+        self._search_reach_kept: tuple[RoundedPolygon, MoverConfig, float] | None = None
+        """:meth:`_search_reach`'s answer, with the shape and config it was worked out for."""
         self.shape: RoundedPolygon = character.shape
         """The character's shape (as it was when the cast shape was grown: the same, the character sees to it)."""
         self.cast_shape: RoundedPolygon = character.shape
@@ -599,18 +602,19 @@ class Mover:
     def _first_hit(self, position: Vec2, d: Vec2, ignore: Sequence[object] = ()) -> SceneHit | None:
         """The first surface that stops a sweep of the skin-grown shape along ``d``."""
         ch = self.character
-        length = math.hypot(d[0], d[1])
+        scene = ch.scene
         candidates = self._candidates
         if candidates is None:  # outside a move (a controller probing): gather with the character's filter
             box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
             swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                      box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
-            candidates = self._last_gathered = ch.scene.candidates(swept, ignore, ch.filter, self._last_gathered,
-                                                                   _GATHER_SPARE)
-        compiled = ch.scene.first_hit(self, position, d, candidates, ignore)
+            candidates = self._last_gathered = scene.candidates(swept, ignore, ch.filter, self._last_gathered,
+                                                                _GATHER_SPARE)
+        compiled = scene.first_hit(self, position, d, candidates, ignore)
         if compiled is not None:  # no one-way collider around: the same hit, compiled (a call or two)
             return compiled[0]
-        for hit in ch.scene.cast(self.cast_shape, Transform(position), d, ignore, candidates):
+        length = math.hypot(d[0], d[1])
+        for hit in scene.cast(self.cast_shape, Transform(position), d, ignore, candidates):
             if _dot(d, hit.normal) >= -ch.config.graze_cosine * length:
                 # Moving away from it, along it, or skimming it (a tangent touch of a rounded corner that a
                 # flush neighbour hides): it does not stop us.
@@ -1000,10 +1004,16 @@ class Mover:
         return True
 
     def _search_reach(self) -> float:
-        """Pixels: how far from where it started the search for a free spot looks."""
+        """Pixels: how far from where it started the search for a free spot looks (kept per shape and config,
+        both immutable: every move asks)."""
         ch = self.character
-        box = ch.shape.local_aabb
-        return ch.config.recovery_search_reach * max(box.width, box.height) + 4.0 * ch.config.skin
+        shape, config = ch.shape, ch.config
+        kept = self._search_reach_kept
+        if kept is None or kept[0] is not shape or kept[1] is not config:
+            box = shape.local_aabb
+            kept = self._search_reach_kept = (shape, config,
+                                              config.recovery_search_reach * max(box.width, box.height) + 4.0 * config.skin)
+        return kept[2]
 
     def _free_spot(self, position: Vec2, came_from: Vec2 | None, cores: list[_Core]) -> Vec2 | None:
         """Where a wedged character at ``position`` goes, in this order of preference:

@@ -79,15 +79,22 @@ class ThinPart:
     """The part's middle (pixels, the caller's frame)."""
 
 
-def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float) -> Insets:
+def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float,
+                packed: tuple[np.ndarray, np.ndarray] | None = None) -> Insets:
     """Cores for closed outlines (solid on the left: outer boundaries counter-clockwise, holes clockwise, as
     :func:`~engine.level.outlines.merge_outlines` gives them) such that thick segments of ``radius`` px along
     them have their surface on the outlines; spurs for sharp tips; centre lines for thin parts. Every step
-    works on all outlines at once (shapely's and numpy's array calls): a large map has tens of thousands."""
+    works on all outlines at once (shapely's and numpy's array calls): a large map has tens of thousands.
+    ``packed``: the same rings laid end to end, (points (n, 2) px, each ring's point count), when the caller
+    has them (as :func:`~engine.level.outlines.merge_packed_arrays` gives them: packing a large map's lists
+    again costs a fraction of a second)."""
     if radius <= 0 or not rings:
         return Insets([list(r) for r in rings], [], [])
-    size = np.array([len(r) for r in rings], dtype=np.int64)
-    pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
+    if packed is None:
+        size = np.array([len(r) for r in rings], dtype=np.int64)
+        pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
+    else:
+        pts, size = np.asarray(packed[0], dtype=float).reshape(-1, 2), np.asarray(packed[1], dtype=np.int64)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     regions, region_of = _regions(pts, start, size)
     cores = shapely.buffer(regions, -radius, join_style="mitre", mitre_limit=_MITRE_LIMIT)
@@ -223,11 +230,13 @@ def _core_rings(cores: np.ndarray) -> list[list[Vec2]]:
     size = np.bincount(ring_of, minlength=count)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     ccw = (_signed_areas(coords, start, size) > 0) if len(coords) else np.zeros(count, dtype=bool)
-    kept = [ring if ccw[i] == exterior[i] else ring[::-1]  # (outer boundaries counter-clockwise, holes clockwise:
-            for i, ring in enumerate(np.split(coords, start[1:])) if len(ring) >= 3]  # solid on the left)
-    if not kept:
-        return []
-    return shared_rings(np.concatenate(kept), [len(ring) for ring in kept])
+    # Outer boundaries counter-clockwise, holes clockwise (solid on the left): the others reversed, in place.
+    at = np.arange(len(coords))
+    turned = (ccw != exterior)[ring_of]
+    last = start[ring_of] + size[ring_of] - 1
+    source = np.where(turned, last - (at - start[ring_of]), at)
+    long = size >= 3
+    return shared_rings(coords[source[long[ring_of]]], size[long].tolist())
 
 
 def _lost_parts(regions: np.ndarray, cores: np.ndarray, radius: float) -> list[ThinPart]:

@@ -15,14 +15,17 @@ from pathlib import Path
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..bodies import RigidBody, Sensor
+from ..collector import collector_paused
 from ..geometry import GeometryError, RoundedPolygon, Vec2
 from ..types import DEFAULT_FRICTION
 from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, MAX_WORLD_MAPS, ObjectRef, TileLayer
 from .objects import LevelObject
-from .outlines import merge_packed, ring_segments
+from .outlines import merge_packed_arrays, ring_segments, shared_rings
 from .project import Project, find_project, read_project
 from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
@@ -194,14 +197,26 @@ class Level:
         logging.getLogger("ledgekit.level").warning("%s", problem)
 
     def _add_static(self, world: World) -> None:
+        """The collision's segments, in one ``add_segments`` call per kind (a large map has 170,000 chains, and a
+        call per chain cost 40 us each): the same segments, in the order a call per chain adds them."""
         collision = self.collision
         r = collision.radius
-        for ring in collision.rings:
-            world.add_chain(ring, r, closed=True)
-        for chain in collision.chains:
-            world.add_chain(chain, r, closed=False)
-        for a, b, direction in collision.one_way:
-            world.add_segments([a], [b], r, one_way=direction)
+        if any(len(chain) < 2 for chain in [*collision.rings, *collision.chains]):
+            for ring in collision.rings:  # (add_chain names the short chain, as it always did)
+                world.add_chain(ring, r, closed=True)
+            for chain in collision.chains:
+                world.add_chain(chain, r, closed=False)
+        else:
+            for chains, closed in ((collision.rings, True), (collision.chains, False)):
+                if chains:
+                    world.add_segments(*_chain_ends(chains, closed), r)
+        run: list[tuple[Vec2, Vec2, Vec2]] = []
+        for segment in [*collision.one_way, None]:  # (runs of one direction, one call each)
+            if run and (segment is None or segment[2] != run[0][2]):
+                world.add_segments([a for a, _, _ in run], [b for _, b, _ in run], r, one_way=run[0][2])
+                run = []
+            if segment is not None:
+                run.append(segment)
 
     def _make(self, factory: Callable[[LevelObject, World], Any], obj: LevelObject, world: World) -> Any:
         try:
@@ -284,8 +299,6 @@ class _Builder:
     def cells_without_tile(self, layer: TileLayer) -> None:
         """A warning for each gid of a layer that no tileset has (past its tileset's last tile: Tiled shows the
         cell as invalid, the game draws it empty and, for a colliding layer, solid nowhere)."""
-        import numpy as np
-
         cells = np.asarray(layer.cells, dtype=np.int64) & GID_MASK
         for gid in np.unique(cells[cells != 0]).tolist():
             if self.tmx.tileset_of(gid) is None:
@@ -448,9 +461,10 @@ class _Builder:
         for body in bodies:
             self.off_map(body.source)
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
-        rings = merge_packed(*static.all_polygons())
-        self.starts_inside_solid(rings, spawns[:1], [e for e in bodies if e.kind == "crate"])
-        collision = self.collision(rings, static.chains, one_way, radius)
+        packed = merge_packed_arrays(*static.all_polygons())  # (kept as arrays for the checks and the insets)
+        rings = shared_rings(packed[0], packed[1].tolist())
+        self.starts_inside_solid(packed, spawns[:1], [e for e in bodies if e.kind == "crate"])
+        collision = self.collision(rings, packed, static.chains, one_way, radius)
         objects = self.level_objects()
         return Level(
             tmx.path, float(tmx.width * tmx.tilewidth), float(self.map_h), gravity, radius, next_level, dict(props),
@@ -467,26 +481,37 @@ class _Builder:
             self.problem("warning", f"{obj.cls} at ({x:g}, {y:g}) (Tiled's frame) is outside the map (0..{map_w} x "
                          f"0..{self.map_h:g} px){consequence}", obj)
 
-    def starts_inside_solid(self, rings: list[list[Vec2]], spawns: list[MapObject], crates: list[Entity]) -> None:
-        """A warning for the Spawn whose centre lies in the solid geometry of ``rings`` (engine frame; holes are
-        rings too: inside is inside an odd number of them) or on its top surface (the point 1 px below the centre
-        is tested, so a Spawn put on the grass line, where the player's feet go, is reported: the Spawn is the
-        player's centre), and for a crate whose shape reaches more than :data:`_SUNK` px into it (it would be
-        thrown out at the first step). Moving platforms are not checked: a lift may start sunk flush in the floor
-        (kinematic bodies pass through the level), as the demo's do."""
-        closed = [ring for ring in rings if len(ring) >= 3]
-        if not closed or not (spawns or crates):
+    def starts_inside_solid(self, packed: tuple[np.ndarray, np.ndarray], spawns: list[MapObject],
+                            crates: list[Entity]) -> None:
+        """A warning for the Spawn whose centre lies in the solid geometry of the rings ``packed`` (engine frame,
+        laid end to end: (points (n, 2), each ring's point count); holes are rings too: inside is inside an odd
+        number of them) or on its top surface (the point 1 px below the centre is tested, so a Spawn put on the
+        grass line, where the player's feet go, is reported: the Spawn is the player's centre), and for a crate
+        whose shape reaches more than :data:`_SUNK` px into it (it would be thrown out at the first step). Moving
+        platforms are not checked: a lift may start sunk flush in the floor (kinematic bodies pass through the
+        level), as the demo's do."""
+        corners, sizes = packed
+        if not len(sizes) or not (spawns or crates):
             return
-        import numpy as np
         import shapely
 
-        # (Made in bulk: a big map has tens of thousands of rings, one Polygon at a time took seconds.)
-        corners = np.concatenate([np.asarray(ring, dtype=np.float64) for ring in closed])
-        ring_of_corner = np.repeat(np.arange(len(closed)), [len(ring) for ring in closed])
-        polygons = np.asarray(shapely.polygons(shapely.linearrings(corners, indices=ring_of_corner)))
-        tree = shapely.STRtree(polygons)
         points = [self.up(*spawn.center()) for spawn in spawns]
         below = shapely.points([x for x, _ in points], [y - 1.0 for _, y in points])
+        outlines = [_outline(crate) for crate in crates]
+        # Only the rings whose boxes reach a Spawn or a crate can hold one: a big map has tens of thousands of
+        # rings, and making each a shapely polygon took a third of a second.
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        low, high = np.minimum.reduceat(corners, start, axis=0), np.maximum.reduceat(corners, start, axis=0)
+        near = np.zeros(len(sizes), dtype=bool)
+        for x0, y0, x1, y1 in shapely.bounds(np.array([*below, *outlines], dtype=object)).tolist():
+            near |= (low[:, 0] <= x1) & (x0 <= high[:, 0]) & (low[:, 1] <= y1) & (y0 <= high[:, 1])
+        if not near.any():
+            return
+        ring_of_corner = np.repeat(np.arange(len(sizes)), sizes)
+        chosen = near[ring_of_corner]
+        polygons = np.asarray(shapely.polygons(shapely.linearrings(
+            corners[chosen], indices=np.cumsum(near)[ring_of_corner[chosen]] - 1)))
+        tree = shapely.STRtree(polygons)
         inside = np.bincount(tree.query(below, predicate="within")[0], minlength=len(points)) % 2 == 1
         for spawn, spawn_inside in zip(spawns, inside.tolist()):
             if spawn_inside:
@@ -494,20 +519,21 @@ class _Builder:
                 self.problem("warning", f"Spawn at ({x:g}, {y:g}) (Tiled's frame) is inside solid geometry: the Spawn "
                              "is the player's centre, so half the player would start in the ground; put it half the "
                              "player's height above the ground (16 px for a 32 px tall player)", spawn)
-        for crate in crates:
-            depth = _sunk_depth(crate, polygons, tree)
+        for crate, outline in zip(crates, outlines):
+            depth = _sunk_depth(outline, polygons, tree)
             if depth > _SUNK:
                 self.problem("warning", f"Crate's shape starts {round(depth, 1):g} px inside solid geometry: it "
                              "starts stuck in the ground", crate.source)
 
-    def collision(self, rings: list[list[Vec2]], chains: list[list[Vec2]], one_way: list[tuple[Vec2, Vec2, Vec2]],
-                  radius: float) -> Collision:
-        """The world's static geometry: the drawn outlines with their cores inset by ``radius``; a warning for
-        each part too thin to inset (it collides along its centre line instead)."""
+    def collision(self, rings: list[list[Vec2]], packed: tuple[np.ndarray, np.ndarray], chains: list[list[Vec2]],
+                  one_way: list[tuple[Vec2, Vec2, Vec2]], radius: float) -> Collision:
+        """The world's static geometry: the drawn outlines (``rings``, and the same laid end to end in ``packed``)
+        with their cores inset by ``radius``; a warning for each part too thin to inset (it collides along its
+        centre line instead)."""
         from .insets import inset_one_way, inset_rings  # (and shapely: imported by the first level loaded, not
         # by every program that imports the engine)
 
-        insets = inset_rings(rings, radius)
+        insets = inset_rings(rings, radius, packed)
         for part in insets.thin[:_THIN_WARNINGS]:
             self.thin_part(part, radius)
         if len(insets.thin) > _THIN_WARNINGS:
@@ -737,11 +763,8 @@ _SUNK = 1.0
 touches it: 0 px)."""
 
 
-def _sunk_depth(body: Entity, polygons: Any, tree: Any) -> float:
-    """How far (px) the shape of ``body`` (engine frame) reaches into the solid region of ``polygons`` (shapely
-    polygons of the solid rings, indexed by ``tree``; even-odd: a ring inside a ring is a hole), measured at the
-    overlap's corners from the region's boundary; 0 when it does not reach in."""
-    import numpy as np
+def _outline(body: Entity) -> Any:
+    """The shape of ``body`` where it starts (engine frame), as a shapely geometry."""
     import shapely
 
     assert body.shape is not None
@@ -750,8 +773,16 @@ def _sunk_depth(body: Entity, polygons: Any, tree: Any) -> float:
     core = [(x + c * vx - s * vy, y + s * vx + c * vy) for vx, vy in body.shape.vertices]
     line = shapely.Point(core[0]) if len(core) == 1 else shapely.LineString(core) if len(core) == 2 else \
         shapely.Polygon(core)
-    outline = line.buffer(body.shape.radius) if body.shape.radius > 0 else line
-    near = tree.query(outline).tolist()
+    return line.buffer(body.shape.radius) if body.shape.radius > 0 else line
+
+
+def _sunk_depth(outline: Any, polygons: Any, tree: Any) -> float:
+    """How far (px) ``outline`` (a body's shape, see :func:`_outline`) reaches into the solid region of
+    ``polygons`` (shapely polygons of the solid rings, indexed by ``tree``; even-odd: a ring inside a ring is a
+    hole), measured at the overlap's corners from the region's boundary; 0 when it does not reach in."""
+    import shapely
+
+    near = sorted(tree.query(outline).tolist())  # (in the rings' order, however the tree was built)
     if not near:
         return 0.0
     try:
@@ -765,6 +796,21 @@ def _sunk_depth(body: Entity, polygons: Any, tree: Any) -> float:
         return 0.0
     corners = shapely.points(shapely.get_coordinates(overlap))
     return float(np.max(shapely.distance(corners, solid.boundary)))
+
+
+def _chain_ends(chains: list[list[Vec2]], closed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The start and end points ((n, 2) px) of the segments of ``chains`` (each of at least 2 points) laid end to
+    end: through each chain's points, and back to its first when ``closed``."""
+    sizes = np.array([len(chain) for chain in chains], dtype=np.int64)
+    points = np.array([p for chain in chains for p in chain], dtype=np.float64).reshape(-1, 2)
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    following = np.arange(len(points)) + 1
+    if closed:
+        following[start + sizes - 1] = start
+        return points, points[following]
+    keep = np.ones(len(points), dtype=bool)
+    keep[start + sizes - 1] = False  # (an open chain's last point starts no segment)
+    return points[keep], points[following[keep]]
 
 
 def _merge_runs(run: list[tuple[float, float, float]]) -> list[tuple[Vec2, Vec2, Vec2]]:
@@ -802,7 +848,8 @@ def load_level(path: str | Path) -> Level:
 
 
 def _load(path: str | Path) -> Level:
-    return _Builder(read_map(path)).build()
+    with collector_paused():  # (millions of points and no cycles: see collector_paused)
+        return _Builder(read_map(path)).build()
 
 
 def load_world(path: str | Path) -> list[tuple[Level, Vec2]]:

@@ -744,7 +744,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     sleepers = (np.zeros(0, np.int64), np.zeros(0), 0.0)  # (an index of no sleepers)
     k.broad_phase.awake_pairs(boxes, every, none_asleep, sleepers)
     level.stamp[0] += 1
-    k.broad_phase.segments_near(level, boxes, 0, level.mark, level.stamp[0], np.empty(len(level.radius), np.int64))
+    k.broad_phase.segments_near(k.broad_phase.grid_of(level), boxes, 0, level.mark, level.stamp[0],
+                                np.empty(len(level.radius), np.int64))
     yield "broad phase"
     ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every, sleepers,
                                                 movers, settings)

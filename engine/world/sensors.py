@@ -164,6 +164,10 @@ class _SensorIndex:
         self.widest = float(widths[narrow].max()) if len(narrow) else 0.0
         self.lefts: list[float] = self.left.tolist()
         """:attr:`left` as a list, for a few look-ups without array calls."""
+        self.listed_boxes: list[list[float]] = boxes.tolist()
+        self.listed_order: list[int] = self.order.tolist()
+        self.listed_wide: list[int] = self.wide.tolist()
+        """:attr:`boxes`, :attr:`order` and :attr:`wide` as lists, for :meth:`_few_touching`."""
 
     def moved_in_place(self) -> bool:
         """Whether a sensor placed by a list was moved by changing that list."""
@@ -172,8 +176,8 @@ class _SensorIndex:
     def touching(self, others: np.ndarray) -> tuple[list[int], list[int]]:
         """Every (sensor index, other index) whose boxes overlap or touch (``others``: (n, 4) px), ordered by
         sensor, then other."""
-        if len(others) <= _FEW and not len(self.wide) and not self._any_near(others.tolist()):
-            return [], []  # (the usual step: nothing near any sensor, found without an array call)
+        if len(others) <= _FEW:  # (the usual step: a hero and a few enemies, found without array calls)
+            return self._few_touching(others.tolist())
         lo = np.searchsorted(self.left, others[:, 0] - self.widest, side="left")
         hi = np.searchsorted(self.left, others[:, 2], side="right")
         counts = hi - lo
@@ -192,11 +196,16 @@ class _SensorIndex:
         ordered = np.lexsort((other, sensor))
         return sensor[ordered].tolist(), other[ordered].tolist()
 
-    def _any_near(self, others: list[list[float]]) -> bool:
-        """Whether a narrow sensor's left side lies where one of ``others`` (boxes) could meet it (the test
-        :meth:`touching` starts with, box by box)."""
-        lefts, widest = self.lefts, self.widest
-        for min_x, _, max_x, _ in others:
-            if bisect_right(lefts, max_x) > bisect_left(lefts, min_x - widest):
-                return True
-        return False
+    def _few_touching(self, others: list[list[float]]) -> tuple[list[int], list[int]]:
+        """:meth:`touching` of a few ``others`` (boxes), box by box: the narrow sensors whose left sides lie
+        where the box could meet them (found by bisection, as the arrays' search sorted), then the wide ones."""
+        lefts, widest, boxes, order = self.lefts, self.widest, self.listed_boxes, self.listed_order
+        pairs = []
+        for k, (min_x, min_y, max_x, max_y) in enumerate(others):
+            for sensor in [order[p] for p in range(bisect_left(lefts, min_x - widest), bisect_right(lefts, max_x))] \
+                    + self.listed_wide:
+                low_x, low_y, high_x, high_y = boxes[sensor]
+                if min_x <= high_x and max_x >= low_x and min_y <= high_y and max_y >= low_y:
+                    pairs.append((sensor, k))
+        pairs.sort()
+        return [sensor for sensor, _ in pairs], [k for _, k in pairs]

@@ -201,7 +201,8 @@ class StaticGeometry:
         return self._filter_arrays
 
     def collider(self, segment: int) -> Collider:
-        self.broadphase  # noqa: B018 - builds the colliders if needed
+        if self._broadphase is None:  # (builds the colliders; asked for every hit and contact a query reports)
+            self._rebuild()
         return self._colliders[segment]
 
     def shape(self, segment: int) -> RoundedPolygon:

@@ -50,14 +50,6 @@ __all__ = ["World"]
 
 _IDENTITY = Transform()
 
-_CROWD = 8
-"""From this many characters on, their gathers find each other through :class:`_CrowdBoxes` (one compiled
-call) rather than one box test in Python per character (fewer: the Python loop is cheaper than the call and
-the boxes' upkeep). Measured per gather on the benchmark level: with colliding characters, 8 of them cost
-33 us looping and 16 us through the crowd. A gather whose filter touches none of the crowd's (enemies in one
-negative group) skips the crowd altogether."""
-
-
 _BODY_SUMS = 4096
 """How many body Minkowski sums a world keeps before it starts over (moving bodies make new ones each step)."""
 
@@ -67,72 +59,79 @@ _ALL = DEFAULT_FILTER.mask
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
-class _CrowdBoxes:
-    """The characters' boxes and filters, for a crowd's gathers. While they move one after another in a step
-    only the mover changes a character's position, and the mover's updates (:meth:`moved`) mark the box to
-    bring up to date at the next gather; between steps (a controller's probe) they are used only while
-    :meth:`current` (the same characters, none placed since: :data:`~engine.character.PLACEMENTS`). Either way a
-    gather's answer is the same as testing every character's current box."""
+class _MovingBoxes:
+    """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
+    array: a gather finds what moves near it in one compiled box test, however few or many there are (most
+    gathers find nothing but the gatherer itself). While the characters move one after another in a step only
+    the mover changes a character's position, and the mover's updates (:meth:`moved`) mark the box to bring up
+    to date at the next gather; between steps (a controller's probe) they are used only while the characters
+    are the same and none was placed since (:data:`~engine.character.PLACEMENTS`), with the kinematic boxes
+    copied in when they were made again (:meth:`brought_up_to`). Either way a gather's answer is the same as
+    testing every body's and character's current box."""
 
-    def __init__(self, characters: list[Character]) -> None:
+    def __init__(self, kinematic: _KinematicBoxes, characters: list[Character]) -> None:
+        self.kinematic = kinematic
         self._characters = list(characters)
         self.placements = PLACEMENTS.count
         self.rows = [tuple(ch.aabb()) for ch in characters]
-        self.boxes = np.array(self.rows, dtype=np.float64).reshape(-1, 4)
-        self.filters = np.array([(ch.filter.category, ch.filter.mask, ch.filter.group) for ch in characters],
-                                dtype=np.int64).reshape(-1, 3)
-        self.found = np.zeros(len(self._characters), dtype=np.int64)
-        """Where :func:`~engine.world.kernels.mover.boxes_near` puts the indices it finds (reused)."""
+        self.first = len(kinematic.bodies)
+        """The row of the first character (the kinematic bodies' rows come first)."""
+        self.boxes = np.concatenate([kinematic.boxes.reshape(-1, 4),
+                                     np.array(self.rows, dtype=np.float64).reshape(-1, 4)])
+        self.filters = _open_filters(len(self.boxes))
+        """Filters that touch every query: the kernel tests the boxes alone (the filters as they are, after)."""
+        self.found = np.zeros(len(self.boxes), dtype=np.int64)
+        """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
         self.stale: list[int] = []
         """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
-        self.touchable: dict[int, tuple[CollisionFilter, bool]] = {}
-        """id(query filter) -> (that filter, whether it touches any of the characters' filters)."""
 
-    def current(self, characters: list[Character]) -> bool:
-        """Whether these are still ``characters``' boxes and filters (none placed since they were made, or
-        since :meth:`settled`)."""
-        return PLACEMENTS.count == self.placements and characters == self._characters
+    def brought_up_to(self, kinematic: _KinematicBoxes, characters: list[Character]) -> bool:
+        """Whether these are the boxes of ``kinematic`` and of ``characters``: the characters' as they were made
+        (none placed since, or since :meth:`settled`), the kinematic bodies' taken from ``kinematic`` when it is
+        another set of as many (made again after the bodies moved: every step, for a level's lifts)."""
+        if PLACEMENTS.count != self.placements or characters != self._characters:
+            return False
+        if kinematic is not self.kinematic:
+            if len(kinematic.bodies) != self.first:
+                return False
+            self.boxes[:self.first] = kinematic.boxes
+            self.kinematic = kinematic
+        return True
 
     def moved(self, k: int) -> None:
         """Character ``k`` has moved (its box is made again when next asked for)."""
         self.stale.append(k)
 
     def settled(self) -> None:
-        """The characters' moves of this step are done: what they are now is what :meth:`current` keeps."""
+        """The characters' moves of this step are done: what they are now is what :meth:`brought_up_to` keeps."""
         self.placements = PLACEMENTS.count
 
-    def near(self, box: AABB, ignored: set[int], query: CollisionFilter) -> list[Neighbour]:
-        """:meth:`World.gather`'s characters: those whose boxes overlap ``box``, whose filters touch
-        ``query``, not ignored (by character or collider id); in order."""
-        found: list[Neighbour] = []
-        if not self.touches_any(query):  # (enemies that pass through each other: nothing to look at)
-            return found
+    def near(self, box: Sequence[float], ignored: set[int], query: CollisionFilter
+             ) -> tuple[list[Neighbour], list[Neighbour]]:
+        """:meth:`World.gather`'s kinematic bodies and characters (each in order): those whose boxes overlap
+        ``box`` (min x, min y, max x, max y, px), whose filters touch ``query``, not ignored (by body, character
+        or collider id)."""
+        first = self.first
         if self.stale:
             for k in self.stale:
-                ch = self._characters[k]
-                self.rows[k] = row = tuple(ch.aabb())
-                self.boxes[k] = row
+                self.rows[k] = row = tuple(self._characters[k].aabb())
+                self.boxes[first + k] = row
             self.stale = []
-        count = kernels().mover.boxes_near(self.boxes, self.filters, *box, query.category, query.mask, query.group,
+        min_x, min_y, max_x, max_y = box
+        count = kernels().mover.boxes_near(self.boxes, self.filters, min_x, min_y, max_x, max_y, _ALL, _ALL, 0,
                                            self.found)
+        bodies: list[Neighbour] = []
+        characters: list[Neighbour] = []
         if not count:
-            return found
-        for k in self.found[:count].tolist():
-            ch = self._characters[k]
-            if id(ch.collider) in ignored or id(ch) in ignored:
+            return bodies, characters
+        for row in self.found[:count].tolist():
+            if row < first:
+                self.kinematic.add_found(row, ignored, query, bodies)
                 continue
-            found.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[k]))
-        return found
-
-    def touches_any(self, query: CollisionFilter) -> bool:
-        """Whether ``query`` touches one of the characters' filters at all (kept per query filter)."""
-        kept = self.touchable.get(id(query))
-        if kept is None or kept[0] is not query:
-            category, mask, group = self.filters.T
-            same_group = (group != 0) & (group == query.group)
-            bits = ((category & query.mask) != 0) & ((mask & query.category) != 0)
-            kept = self.touchable[id(query)] = (query, bool(np.where(same_group, group > 0, bits).any()))
-        return kept[1]
+            ch = self._characters[row - first]
+            if id(ch) not in ignored and _wanted(ch, ignored, query):  # (the gatherer itself, the usual find)
+                characters.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[row - first]))
+        return bodies, characters
 
 
 class _KinematicBoxes:
@@ -149,18 +148,16 @@ class _KinematicBoxes:
         self.found = np.zeros(len(self.bodies), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
 
-    def near(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
-        """Add to ``found``, in order, the bodies whose swept boxes overlap ``box`` and whose filters touch
-        ``query``, not ignored (by body or collider id)."""
-        bodies, neighbours = self.bodies, self.neighbours
-        for k in _rows_near(self.boxes, box, 0.0, self.found):
-            body = bodies[k]
-            if _wanted(body, ignored, query):
-                neighbour = neighbours.get(k)
-                if neighbour is None:
-                    neighbour = neighbours[k] = Neighbour(body.collider, body.shape, body.transform,
-                                                          tuple(self.boxes[k].tolist()))
-                found.append(neighbour)
+    def add_found(self, k: int, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
+        """Add to ``found`` body ``k``, whose swept box a gather's box overlaps, if its filter touches ``query``
+        and it is not ignored (by body or collider id)."""
+        body = self.bodies[k]
+        if _wanted(body, ignored, query):
+            neighbour = self.neighbours.get(k)
+            if neighbour is None:
+                neighbour = self.neighbours[k] = Neighbour(body.collider, body.shape, body.transform,
+                                                           tuple(self.boxes[k].tolist()))
+            found.append(neighbour)
 
 
 class _StandingBodies:
@@ -177,7 +174,7 @@ class _StandingBodies:
 def _holds(key: tuple[object, ...] | None, level: object, query: CollisionFilter, box: Sequence[float]) -> bool:
     """Whether static segments gathered for ``key`` (``World.candidates``: level, filter, box) hold every segment
     a gather in ``box`` with filter ``query`` on ``level`` would find."""
-    if key is None or key[0] is not level or key[1] != query:
+    if key is None or key[0] is not level or (key[1] is not query and key[1] != query):
         return False
     _, _, min_x, min_y, max_x, max_y = key
     return min_x <= box[0] and min_y <= box[1] and box[2] <= max_x and box[3] <= max_y  # type: ignore[operator]
@@ -200,6 +197,15 @@ def _rows_near(boxes: np.ndarray, box: AABB, pad: float, found: np.ndarray) -> l
                        box.max_y + pad, _ALL, _ALL, 0, found)
     rows: list[int] = found[:count].tolist()
     return rows
+
+
+def _ignores_segments(ignore: tuple[object, ...]) -> bool:
+    """Whether a static segment's collider is among ``ignore`` (a loop: cheaper than ``any`` over a generator,
+    and asked at every gather)."""
+    for x in ignore:
+        if isinstance(x, Collider) and x.segment >= 0:
+            return True
+    return False
 
 
 def _unit(x: float, y: float) -> Vec2:
@@ -253,9 +259,9 @@ class World:
         """What happened in the last step: contact and sensor begin/end, ``land`` and ``crushed`` events."""
         self._stepping = False
         self._removals: list[object] = []
-        self._crowd: _CrowdBoxes | None = None
-        """The characters' boxes while they move in a step (a crowd's gathers test them in one call)."""
-        self._crowd_kept: _CrowdBoxes | None = None
+        self._moving: _MovingBoxes | None = None
+        """The kinematic bodies' and the characters' boxes while the characters move in a step."""
+        self._moving_kept: _MovingBoxes | None = None
         """The last ones made, used again while still current."""
         self._standing: _StandingBodies | None = None
         """The rigid bodies' boxes while the characters move in a step (``None`` the rest of the time)."""
@@ -422,7 +428,7 @@ class World:
             if self._characters or self._character_touches.watching:
                 events.extend(self._character_touches.events(self._characters))
         finally:
-            self._crowd = self._standing = None
+            self._moving = self._standing = None
         if self._rigid.bodies:  # (a world of characters only: no rigid step)
             before = self._rigid.body_state[:, VX:VX + 2].copy() if self._characters else None
             events.extend(self._rigid.step(self.static, self._kinematic, self._characters, self.gravity,
@@ -443,24 +449,21 @@ class World:
                 self._remove_now(thing)
 
     def _move_characters(self, dt: float) -> list[ContactEvent]:
-        """Move every character (a crowd of them shares its neighbours' look-ups); returns their events."""
+        """Move every character (their gathers share one array of what moves); returns their events."""
         events: list[ContactEvent] = []
-        if len(self._characters) >= _CROWD:
-            self._crowd = self._crowd_now()
+        self._moving = moving = self._moving_now()
         self._standing = _StandingBodies()
-        crowd, dynamic = self._crowd, BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
+        dynamic = BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
         for k, character in enumerate(self._characters):
             move_character(character, dt)
-            if crowd is not None:
-                crowd.moved(k)
+            moving.moved(k)
             if character.step_events:
                 events.extend(character.step_events)
             floor = character.floor_collider
             if character.on_floor and floor is not None and floor.kind is dynamic:
                 self._press_on_floor(character, dt)
-        if self._crowd is not None:
-            self._crowd.settled()
-        self._crowd_kept, self._crowd, self._standing = self._crowd, None, None
+        moving.settled()
+        self._moving_kept, self._moving, self._standing = moving, None, None
         return events
 
     def _shove_characters(self, before: np.ndarray, dt: float) -> None:
@@ -592,7 +595,7 @@ class World:
         static = self.static
         if not isinstance(ignore, tuple):
             ignore = tuple(ignore)  # (looked through more than once below)
-        if any(isinstance(x, Collider) and x.segment >= 0 for x in ignore):  # static segments ignored: left out
+        if _ignores_segments(ignore):  # static segments ignored: left out
             dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
             segments = static.segments_in(box, query)
             gathered = self._gathered_with(box, ignore, query, segments[~np.isin(segments, dropped)])
@@ -609,45 +612,32 @@ class World:
         """:meth:`candidates`' answer of these static ``segments`` (those of ``kept``, with its rows and key)
         and the bodies and characters near ``box``."""
         static = self.static
-        crowd = (self._crowd or self._crowd_now()) if len(self._characters) >= _CROWD else None
-        found = None
-        if self._movers_may_answer(query, ignore, crowd):
-            found = self._near_movers(box if isinstance(box, AABB) else AABB(*box), ignore, query, crowd)
+        found = self._near_movers(box, ignore, query) if self._movers_may_answer(ignore) else None
         if kept is None:
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
         gathered = Gathered(segments, found, kept.one_way, static.neighbour)
         gathered.rows, gathered.static_key = kept.rows, kept.static_key
         return gathered
 
-    def _movers_may_answer(self, query: CollisionFilter, ignore: tuple[object, ...], crowd: _CrowdBoxes | None) -> bool:
-        """Whether a gather with filter ``query`` ignoring ``ignore`` may find something other than static
-        segments (``crowd``: the characters' boxes when they are a crowd). Only the groups that may answer are
-        looked at: a hero alone on a static level (ignoring itself), or one of a crowd that passes through
-        itself, finds none."""
-        if self._kinematic_bodies or self.bodies:
+    def _movers_may_answer(self, ignore: tuple[object, ...]) -> bool:
+        """Whether a gather ignoring ``ignore`` may find something other than static segments: a hero alone
+        on a static level (ignoring itself) finds none."""
+        if self._kinematic_bodies or self._rigid.bodies:
             return True
-        if crowd is not None:
-            return crowd.touches_any(query)
         characters = self._characters
         return bool(characters) and not (len(characters) == 1 and characters[0] in ignore)
 
-    def _near_movers(self, box: AABB, ignore: tuple[object, ...], query: CollisionFilter, crowd: _CrowdBoxes | None
-                     ) -> list[Neighbour]:
+    def _near_movers(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
         """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order (the
-        characters from ``crowd``'s boxes when there is one)."""
+        kinematic bodies and characters found in one call over their boxes: :class:`_MovingBoxes`)."""
         ignored = set()
         for x in ignore:
             ignored.add(id(x))
-        found: list[Neighbour] = []
-        if self._kinematic_bodies:
-            self._kinematic_in().near(box, ignored, query, found)
-        if self.bodies:
-            self._near_rigid(box, ignored, query, found)
-        characters = self._characters
-        if crowd is not None:
-            found.extend(crowd.near(box, ignored, query))
-        elif characters and not (len(characters) == 1 and id(characters[0]) in ignored):  # (not a hero's own gather)
-            self._near_bodies(characters, box, ignored, query, found)
+        found, characters = (self._moving or self._moving_now()).near(box, ignored, query)
+        if self._rigid.bodies:
+            self._near_rigid(box if isinstance(box, AABB) else AABB(*box), ignored, query, found)
+        if characters:
+            found.extend(characters)
         return found
 
     def _near_rigid(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
@@ -674,18 +664,6 @@ class World:
             if kept[0].overlaps(box):
                 found.append(kept[1])
 
-    @staticmethod
-    def _near_bodies(group: Sequence[RigidBody | Character], box: AABB, ignored: set[int], query: CollisionFilter,
-                     found: list[Neighbour]) -> None:
-        """:meth:`candidates`' test of one group of bodies: those not ignored (by body or collider id), whose
-        filters touch ``query`` and whose boxes overlap ``box``, added to ``found`` in order."""
-        min_x, min_y, max_x, max_y = box
-        for body in group:  # (the box test first: most are far, and their boxes are kept per placement)
-            low_x, low_y, high_x, high_y = body.aabb()
-            if low_x > max_x or high_x < min_x or low_y > max_y or high_y < min_y or not _wanted(body, ignored, query):
-                continue
-            found.append(Neighbour(body.collider, body.shape, body.transform, (low_x, low_y, high_x, high_y)))
-
     def _kinematic_in(self) -> _KinematicBoxes:
         """The kinematic bodies' boxes and neighbours as they are now: the kept ones while no kinematic body
         has been placed (:data:`~engine.world.kinematic.PLACEMENTS`), added or removed (:attr:`_kinematic_changes`)
@@ -695,11 +673,12 @@ class World:
             self._kinematic_boxes = _KinematicBoxes(self._kinematic, key)
         return self._kinematic_boxes
 
-    def _crowd_now(self) -> _CrowdBoxes:
-        """The characters' boxes as they are now: the kept ones if still current, else new ones (kept)."""
-        kept = self._crowd_kept
-        if kept is None or not kept.current(self._characters):
-            kept = self._crowd_kept = _CrowdBoxes(self._characters)
+    def _moving_now(self) -> _MovingBoxes:
+        """The kinematic bodies' and characters' boxes as they are now: the kept ones if still current, else new
+        ones (kept)."""
+        kept, kinematic = self._moving_kept, self._kinematic_in()
+        if kept is None or not kept.brought_up_to(kinematic, self._characters):
+            kept = self._moving_kept = _MovingBoxes(kinematic, self._characters)
         return kept
 
     def _candidates(self, box: AABB, ignore: Iterable[object], gathered: list[Neighbour] | Gathered | None
@@ -958,7 +937,7 @@ class World:
             if found is not None:
                 k, f, hx, hy, nx, ny, inside = found
                 hit = SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segment_rows[k]), inside)
-                best = (f, candidates.place_of_static(k), hit)
+                best = (f, candidates.place_of_static(k) if others else k, hit)  # (places only break ties with others)
         if others:
             table, core = self._body_table(shape, 0.0, others)
             found = self._first_of(mover, table, _rows(len(others)), core, position, d)

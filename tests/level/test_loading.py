@@ -62,3 +62,53 @@ def test_the_oldest_xml_tile_data_still_loads(tmp_path):
     layer = f'<layer id="1" name="ground" width="8" height="4"><data>{cells}</data></layer>'
     level = load_level(write_map(tmp_path, map_text(layer)))
     assert [sorted(set(y for _, y in ring)) for ring in level.solid_rings] == [[0.0, 32.0]]
+
+
+def test_loading_leaves_the_garbage_collector_as_it_found_it(tmp_path):
+    """The loader holds Python's collector off while it builds a map's outlines (millions of tuples on a big map,
+    no cycles): afterwards it runs again, or stays off when the game had turned it off, even when the map is
+    refused."""
+    import gc
+
+    good = write_map(tmp_path, map_text(csv_layer(FLOOR)))
+    bad = write_map(tmp_path, map_text(csv_layer(FLOOR), attrs='orientation="isometric"'), name="bad.tmx")
+    assert gc.isenabled()
+    load_level(good)
+    assert gc.isenabled()
+    with pytest.raises(LevelError):
+        load_level(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_level(good)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_world_gets_each_outline_chain_and_one_way_segment_in_order(tmp_path):
+    """build_world adds the collision's rings, open chains and one-way segments in a few calls: the world's
+    segments are those a chain at a time gives, in the same order, with the same radius and one-way sides."""
+    import numpy as np
+
+    from engine.world import World
+
+    rows = [[0, 0, 0, 0, 0, 0, 0, 0], [0, 4, 4, 0, 0, 4, 0, 0], [0, 0, 0, 2, 1, 0, 0, 3], [1, 1, 1, 1, 1, 1, 0, 1]]
+    line = '<object id="5" class="Solid" x="20" y="10"><polyline points="0,0 40,0 60,20"/></object>'
+    level = load_level(write_map(tmp_path, map_text(csv_layer(rows) + objects(line))))
+    collision = level.collision
+    assert collision.rings and collision.chains and collision.one_way  # (every kind is there)
+    expected = World()
+    for ring in collision.rings:
+        expected.add_chain(ring, collision.radius, closed=True)
+    for chain in collision.chains:
+        expected.add_chain(chain, collision.radius, closed=False)
+    for a, b, direction in collision.one_way:
+        expected.add_segments([a], [b], collision.radius, one_way=direction)
+    built = level.build_world()
+    ours, theirs = built.static, expected.static
+    assert len(ours) == len(theirs)
+    for name in ("a", "b", "radius"):
+        assert np.array_equal(getattr(ours.broadphase, name), getattr(theirs.broadphase, name))
+    assert [ours.collider(i).one_way for i in range(len(ours))] == \
+        [theirs.collider(i).one_way for i in range(len(theirs))]

@@ -130,3 +130,30 @@ def test_a_large_random_map_keeps_few_float_objects() -> None:
     coordinates = [c for ring in rings for p in ring for c in p]
     assert len(coordinates) > 1000
     assert len({id(c) for c in coordinates}) <= len(set(coordinates))
+
+
+def test_overlapping_shapes_found_on_the_grid_are_those_the_spatial_index_finds():
+    """The loader finds shapes to merge with shapely on a grid of tile-sized cells; the pairs must be exactly
+    those of shapely's spatial index, for tiles, tiles with objects over them and scattered boxes of any size."""
+    from engine.level.outlines import _overlaps_by_tree, _overlaps_on_grid
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    for trial in range(120):
+        n = int(rng.integers(1, 300))
+        if trial % 3 == 0:  # tiles and half tiles on a 32 px grid (some share a cell)
+            cell = rng.integers(0, 20, (n, 2)) * 32.0
+            lo, hi = cell + rng.choice([0.0, 16.0], (n, 2)), cell + 32.0
+        elif trial % 3 == 1:  # boxes anywhere, of any size
+            lo = rng.uniform(-500, 500, (n, 2))
+            hi = lo + rng.exponential(40, (n, 2))
+        else:  # boxes on a coarse grid, some of no width
+            lo = rng.integers(-20, 20, (n, 2)) * 8.0
+            hi = lo + rng.integers(0, 5, (n, 2)) * 8.0
+        on_grid = _overlaps_on_grid(lo, hi)
+        if on_grid is None:  # (too tangled for the grid: the index is used)
+            continue
+        by_tree = _overlaps_by_tree(lo, hi)
+        assert set(zip(*(a.tolist() for a in on_grid))) == set(zip(*(a.tolist() for a in by_tree)))
+        checked += 1
+    assert checked > 100

@@ -18,7 +18,7 @@ from .compile import helper, kernel
 from .layout import Level
 
 __all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "find_sorted", "gather_in_box",
-           "overlap", "segments_in_box", "segments_near", "sleeper_index", "sleepers_from", "sweep_pairs"]
+           "overlap", "segments_in_box", "grid_of", "segments_near", "sleeper_index", "sleepers_from", "sweep_pairs"]
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -26,9 +26,11 @@ __all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "fi
 
 @helper
 def overlap(boxes_a, i, boxes_b, j):
-    """Whether box ``i`` of ``boxes_a`` and box ``j`` of ``boxes_b`` overlap or touch."""
-    return (boxes_a[i, 0] <= boxes_b[j, 2] and boxes_a[i, 2] >= boxes_b[j, 0] and boxes_a[i, 1] <= boxes_b[j, 3]
-            and boxes_a[i, 3] >= boxes_b[j, 1])
+    """Whether box ``i`` of ``boxes_a`` and box ``j`` of ``boxes_b`` overlap or touch. (``&``, not ``and``: one
+    block without branches, so that where LLVM inlines it in a loop the references it counts on its arrays
+    cancel out; with branches they stay, two atomic counts an array at every call.)"""
+    return ((boxes_a[i, 0] <= boxes_b[j, 2]) & (boxes_a[i, 2] >= boxes_b[j, 0]) & (boxes_a[i, 1] <= boxes_b[j, 3])
+            & (boxes_a[i, 3] >= boxes_b[j, 1]))
 
 
 @helper
@@ -41,10 +43,11 @@ def filters_touch(filters_a, i, filters_b, j):
 
 @helper
 def filter_values_touch(category, mask, group, other_category, other_mask, other_group):
-    """:meth:`~engine.types.CollisionFilter.touches` of two filters given as numbers."""
-    if group != 0 and group == other_group:
-        return group > 0
-    return (category & other_mask) != 0 and (other_category & mask) != 0
+    """:meth:`~engine.types.CollisionFilter.touches` of two filters given as numbers. (Without branches, as
+    :func:`overlap`.)"""
+    same_group = (group != 0) & (group == other_group)
+    return (same_group & (group > 0)) | ((not same_group) & ((category & other_mask) != 0)
+                                         & ((other_category & mask) != 0))
 
 
 @kernel
@@ -59,9 +62,17 @@ def sweep_pairs(boxes, count, skip):
         min_x[k] = boxes[k, 0]
         widest = max(widest, boxes[k, 2] - boxes[k, 0])
     order = argsort(order_keys(min_x))
-    total = _swept(boxes, order, skip, widest, order[:0], order[:0])  # (counted first: into arrays made once)
-    earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
-    _swept(boxes, order, skip, widest, earlier, later)
+    sorted_boxes, sorted_skip = np.empty((count, 4)), np.empty(count, np.bool_)  # (the sweep reads in order)
+    for p in range(count):
+        for c in range(4):
+            sorted_boxes[p, c] = boxes[order[p], c]
+        sorted_skip[p] = skip[order[p]]
+    room = 8 * count + 16  # (a crate meets a few others: a pyramid's, with the margin, some six)
+    earlier, later = np.empty(room, np.int64), np.empty(room, np.int64)
+    total = _swept(sorted_boxes, sorted_skip, widest, earlier, later)
+    if total > room:  # (rarely: boxes heaped on each other; once more, with room for them all)
+        earlier, later = np.empty(total, np.int64), np.empty(total, np.int64)
+        _swept(sorted_boxes, sorted_skip, widest, earlier, later)
     found_order, ordered = np.empty(total, np.int64), True  # (the pairs by their places, as a sweep goes)
     for k in range(total):
         found_order[k] = earlier[k] * count + later[k]
@@ -147,29 +158,27 @@ def awake_pairs(boxes, awake, asleep, sleepers):
 
 
 @kernel
-def _swept(boxes, order, skip, widest, earlier, later):
-    """:func:`sweep_pairs`' sweep over ``order`` (the rows by min x) from each row not skipped: forward over the
-    rows whose min x is within its box, and back over the skipped ones that reach it (none is wider than
-    ``widest``). Writes each pair's two places in ``order`` into ``earlier`` and ``later`` as far as they
-    have room (empty: count only); returns how many."""
-    found, count, room = 0, len(order), len(earlier)
+def _swept(boxes, skip, widest, earlier, later):
+    """:func:`sweep_pairs`' sweep over ``boxes`` (sorted by min x; ``skip`` in the same order) from each box not
+    skipped: forward over the boxes whose min x is within its box, and back over the skipped ones that reach it
+    (none is wider than ``widest``). Writes each pair's two places into ``earlier`` and ``later`` as far as
+    they have room; returns how many pairs there are."""
+    found, count, room = 0, len(boxes), len(earlier)
     for p in range(count):
-        i = order[p]
-        if skip[i]:
+        if skip[p]:
             continue
+        min_x, min_y, max_x, max_y = boxes[p, 0], boxes[p, 1], boxes[p, 2], boxes[p, 3]
         for q in range(p + 1, count):
-            j = order[q]
-            if boxes[j, 0] > boxes[i, 2]:
+            if boxes[q, 0] > max_x:
                 break
-            if boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
+            if min_y <= boxes[q, 3] and max_y >= boxes[q, 1]:
                 if found < room:
                     earlier[found], later[found] = p, q
                 found += 1
         for q in range(p - 1, -1, -1):
-            j = order[q]
-            if boxes[j, 0] < boxes[i, 0] - widest:
+            if boxes[q, 0] < min_x - widest:
                 break
-            if skip[j] and boxes[j, 2] >= boxes[i, 0] and boxes[i, 1] <= boxes[j, 3] and boxes[i, 3] >= boxes[j, 1]:
+            if skip[q] and boxes[q, 2] >= min_x and min_y <= boxes[q, 3] and max_y >= boxes[q, 1]:
                 if found < room:
                     earlier[found], later[found] = q, p
                 found += 1
@@ -222,21 +231,24 @@ def find_sorted(sorted_keys, count, key):
 
 
 @helper
-def _cell_row(level, ix, iy):
-    """The row of grid cell (ix, iy) in the level's cell keys, -1 when the cell is empty."""
-    return find_sorted(level.cell_keys, len(level.cell_keys), np.int64(ix) * 4294967296 + iy + 2147483648)
+def grid_of(level):
+    """What :func:`segments_near` reads of a :class:`~.layout.Level`: its cell size (px), cell keys, cell starts,
+    members and segment boxes. (Four arrays, not the level's fifteen: numba counts a reference on each array
+    argument at every call, and :func:`segments_near` is called once a body.)"""
+    return level.cell_size, level.cell_keys, level.cell_starts, level.members, level.boxes
 
 
 @kernel
-def segments_near(level, boxes, k, mark, stamp, out):
+def segments_near(grid, boxes, k, mark, stamp, out):
     """The level's segments whose boxes overlap box ``k`` of ``boxes``, each once, ascending, into ``out``
-    (``mark``: one entry per segment, none equal to ``stamp`` yet). Returns how many there are: when that is
-    more than ``out`` holds, only the first ones found were written (call again with room for them all and a
-    new stamp). (Growing ``out`` here would reassign an array in the loop: numba then counts its references at
-    every segment, several times slower.)"""
-    if len(level.cell_keys) == 0:
+    (``grid``: :func:`grid_of` the level; ``mark``: one entry per segment, none equal to ``stamp`` yet).
+    Returns how many there are: when that is more than ``out`` holds, only the first ones found were written
+    (call again with room for them all and a new stamp). (Growing ``out`` here would reassign an array in the
+    loop: numba then counts its references at every segment, several times slower.)"""
+    cell_size, cell_keys, cell_starts, members, segment_boxes = grid
+    if len(cell_keys) == 0:
         return 0
-    inv = 1.0 / level.cell_size
+    inv = 1.0 / cell_size
     lo_x, lo_y, hi_x, hi_y = boxes[k, 0] * inv, boxes[k, 1] * inv, boxes[k, 2] * inv, boxes[k, 3] * inv
     # A box over more cells than the grid has, far out or not finite looks at the occupied cells instead (cell
     # indices are made only of boxes whose cells fit in the integers; the cell count is taken in floats).
@@ -244,19 +256,20 @@ def segments_near(level, boxes, k, mark, stamp, out):
     walk = not (abs(lo_x) < 1e15 and abs(hi_x) < 1e15 and abs(lo_y) < 1e15 and abs(hi_y) < 1e15)
     if not walk:
         x0, x1, y0, y1 = math.floor(lo_x), math.floor(hi_x), math.floor(lo_y), math.floor(hi_y)
-        walk = float(x1 - x0 + 1) * float(y1 - y0 + 1) > len(level.cell_keys)
+        walk = float(x1 - x0 + 1) * float(y1 - y0 + 1) > len(cell_keys)
     count, room = 0, len(out)
-    for cell in range(len(level.cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
+    for cell in range(len(cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
         if walk:
-            ix, iy = level.cell_keys[cell] // 4294967296, level.cell_keys[cell] % 4294967296 - 2147483648
+            ix, iy = cell_keys[cell] // 4294967296, cell_keys[cell] % 4294967296 - 2147483648
             row = cell if lo_x < ix + 1 and ix <= hi_x and lo_y < iy + 1 and iy <= hi_y else -1  # (floor(lo) <= i)
         else:
-            row = _cell_row(level, x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1))
+            ix, iy = x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1)
+            row = find_sorted(cell_keys, len(cell_keys), np.int64(ix) * 4294967296 + iy + 2147483648)
         if row < 0:
             continue
-        for m in range(level.cell_starts[row], level.cell_starts[row + 1]):
-            s = level.members[m]
-            if mark[s] != stamp and overlap(level.boxes, s, boxes, k):
+        for m in range(cell_starts[row], cell_starts[row + 1]):
+            s = members[m]
+            if mark[s] != stamp and overlap(segment_boxes, s, boxes, k):
                 mark[s] = stamp
                 if count < room:
                     at = count  # (in segment order, whatever the cells' order: an insertion, the lists are short)
@@ -284,7 +297,7 @@ def gather_in_box(level, query, out):
     """:func:`segments_in_box` of a :class:`~.layout.Level`."""
     box, category, mask, group, check = query
     level.stamp[0] += 1
-    count = segments_near(level, box, np.int64(0), level.mark, level.stamp[0], out)
+    count = segments_near(grid_of(level), box, np.int64(0), level.mark, level.stamp[0], out)
     if not check:
         return count
     kept = 0

@@ -59,9 +59,15 @@ TABLE_COLUMNS = 23
  HARD_OFF, SOFT_DIAG0, SOFT_DIAG1, SOFT_OFF, RATE, MSCALE, ISCALE, DRIFT0, DRIFT1, RELATIVE0, RELATIVE1) = range(24)
 _CONSTANTS = 24
 
-# The Jacobian array (m, 3, 4, 6): velocity rows, position rows, and velocity change per unit impulse; each with
-# rows normal 0, normal 1, tangent 0, tangent 1 (position: anchor tangents) over (A's vx, vy, w, B's).
-_VELOCITY_ROWS, _POSITION_ROWS, _RESPONSE = range(3)
+# The Jacobian array (m, _JACOBIAN_COLUMNS), compact: the four rows normal 0, normal 1, tangent 0, tangent 1
+# (position: the anchors' tangents), _ROW_WIDTH columns each: the unit vector (ux, uy) of the row, the lever arms
+# of A and B in the velocity row and in the position row, and the velocity change per unit impulse along the
+# row (A's vx, vy, w, B's). Row r over (A's vx, vy, w, B's) is (-ux, -uy, arm A, ux, uy, arm B), the position
+# row with its own arms: two thirds of a dense (3, 4, 6) block, for the same numbers.
+_VELOCITY_ROWS, _POSITION_ROWS = range(2)
+_ROW_WIDTH = 12
+_UX, _UY, _ARM_A, _ARM_B, _POSITION_ARM_A, _POSITION_ARM_B, _RESPONSE = range(7)
+_JACOBIAN_COLUMNS = 4 * _ROW_WIDTH
 
 # Accumulated impulses (m, 4), carried from step to step: normal 0, normal 1, tangent 0, tangent 1.
 _N0, _N1, _T0, _T1 = range(4)
@@ -87,30 +93,31 @@ _INV_MASS, _INV_INERTIA, _CENTER_X, _CENTER_Y, _ANGLE, _MAX_SPIN = range(6)
 
 
 @helper
+def _dot(jac, k, c, arm, state, a, b):
+    """Row ``c`` (its first column) of contact ``k``'s Jacobian, with its arms at ``arm`` (velocity or position)
+    after it, times rows ``a`` and ``b`` of ``state``: (-ux, -uy, arm A, ux, uy, arm B) . (A's, B's)."""
+    ux, uy = jac[k, c + _UX], jac[k, c + _UY]  # (-ux, not a stored copy: the same number, a row narrower)
+    return ((-ux) * state[a, 0] + (-uy) * state[a, 1] + jac[k, c + arm] * state[a, 2] + ux * state[b, 0]
+            + uy * state[b, 1] + jac[k, c + arm + 1] * state[b, 2])
+
+
+@helper
 def _dots(jac, k, kind, state, a, b):
     """Rows 0-3 of contact ``k``'s Jacobian ``kind`` (velocity or position rows) times the rows ``a`` and ``b`` of
     ``state`` (R, 3). Straight-line code, as every helper of the per-contact loops that takes arrays: numba
     counts a reference to each array handed to an inlined helper whose body branches, at every contact."""
-    ax, ay, aw, bx, by, bw = state[a, 0], state[a, 1], state[a, 2], state[b, 0], state[b, 1], state[b, 2]
-    return (jac[k, kind, 0, 0] * ax + jac[k, kind, 0, 1] * ay + jac[k, kind, 0, 2] * aw
-            + jac[k, kind, 0, 3] * bx + jac[k, kind, 0, 4] * by + jac[k, kind, 0, 5] * bw,
-            jac[k, kind, 1, 0] * ax + jac[k, kind, 1, 1] * ay + jac[k, kind, 1, 2] * aw
-            + jac[k, kind, 1, 3] * bx + jac[k, kind, 1, 4] * by + jac[k, kind, 1, 5] * bw,
-            jac[k, kind, 2, 0] * ax + jac[k, kind, 2, 1] * ay + jac[k, kind, 2, 2] * aw
-            + jac[k, kind, 2, 3] * bx + jac[k, kind, 2, 4] * by + jac[k, kind, 2, 5] * bw,
-            jac[k, kind, 3, 0] * ax + jac[k, kind, 3, 1] * ay + jac[k, kind, 3, 2] * aw
-            + jac[k, kind, 3, 3] * bx + jac[k, kind, 3, 4] * by + jac[k, kind, 3, 5] * bw)
+    arm = _ARM_A + 2 * kind
+    return (_dot(jac, k, 0, arm, state, a, b), _dot(jac, k, _ROW_WIDTH, arm, state, a, b),
+            _dot(jac, k, 2 * _ROW_WIDTH, arm, state, a, b), _dot(jac, k, 3 * _ROW_WIDTH, arm, state, a, b))
 
 
 @helper
 def _set_rows(jac, k, r, ux, uy, arms):
     """Velocity and position row ``r`` of contact ``k``'s Jacobian along (``ux``, ``uy``), with the lever arms
-    ``arms``: A's and B's of the velocity row, then of the position row (A's negated)."""
-    velocity, position = _VELOCITY_ROWS, _POSITION_ROWS
-    jac[k, velocity, r, 0], jac[k, velocity, r, 1], jac[k, velocity, r, 2] = -ux, -uy, arms[0]
-    jac[k, velocity, r, 3], jac[k, velocity, r, 4], jac[k, velocity, r, 5] = ux, uy, arms[1]
-    jac[k, position, r, 0], jac[k, position, r, 1], jac[k, position, r, 2] = -ux, -uy, arms[2]
-    jac[k, position, r, 3], jac[k, position, r, 4], jac[k, position, r, 5] = ux, uy, arms[3]
+    ``arms``: A's and B's of the velocity row, then of the position row."""
+    c = r * _ROW_WIDTH
+    jac[k, c + _UX], jac[k, c + _UY], jac[k, c + _ARM_A], jac[k, c + _ARM_B] = ux, uy, arms[0], arms[1]
+    jac[k, c + _POSITION_ARM_A], jac[k, c + _POSITION_ARM_B] = arms[2], arms[3]
 
 
 @helper
@@ -145,11 +152,10 @@ def _inverse(x, present):
 def _response(jac, k, r, ma, ia_i, mb, ib_i):
     """Velocity change per unit impulse along row ``r`` of contact ``k``: the velocity row scaled by each
     participant's inverse mass and inertia."""
-    v, out = _VELOCITY_ROWS, _RESPONSE
-    jac[k, out, r, 0], jac[k, out, r, 1], jac[k, out, r, 2] = ma * jac[k, v, r, 0], ma * jac[k, v, r, 1], ia_i * jac[
-        k, v, r, 2]
-    jac[k, out, r, 3], jac[k, out, r, 4], jac[k, out, r, 5] = mb * jac[k, v, r, 3], mb * jac[k, v, r, 4], ib_i * jac[
-        k, v, r, 5]
+    c = r * _ROW_WIDTH
+    ux, uy, out = jac[k, c + _UX], jac[k, c + _UY], c + _RESPONSE
+    jac[k, out], jac[k, out + 1], jac[k, out + 2] = ma * (-ux), ma * (-uy), ia_i * jac[k, c + _ARM_A]
+    jac[k, out + 3], jac[k, out + 4], jac[k, out + 5] = mb * ux, mb * uy, ib_i * jac[k, c + _ARM_B]
 
 
 @helper
@@ -158,10 +164,10 @@ def _masses(jac, constants, ma, ia_i, mb, ib_i, k, valid0, valid1):
     from its rows' structure: every row's linear part is a unit vector (normal or tangent, perpendicular), so two
     rows meet in the sum of inverse masses or not at all, plus the rotational terms. Returns (kn0, kn1, k12,
     det)."""
-    both, v = ma + mb, _VELOCITY_ROWS
+    both, w = ma + mb, _ROW_WIDTH
     # The rotational part of velocity rows r and q meeting: ia_i * arm_a(r) * arm_a(q) + ib_i * arm_b(r) * arm_b(q).
-    a0, a1, a2, a3 = jac[k, v, 0, 2], jac[k, v, 1, 2], jac[k, v, 2, 2], jac[k, v, 3, 2]
-    b0, b1, b2, b3 = jac[k, v, 0, 5], jac[k, v, 1, 5], jac[k, v, 2, 5], jac[k, v, 3, 5]
+    a0, a1, a2, a3 = jac[k, _ARM_A], jac[k, w + _ARM_A], jac[k, 2 * w + _ARM_A], jac[k, 3 * w + _ARM_A]
+    b0, b1, b2, b3 = jac[k, _ARM_B], jac[k, w + _ARM_B], jac[k, 2 * w + _ARM_B], jac[k, 3 * w + _ARM_B]
     kn0, kn1 = both + ia_i * a0 * a0 + ib_i * b0 * b0, both + ia_i * a1 * a1 + ib_i * b1 * b1
     kt0, kt1 = both + ia_i * a2 * a2 + ib_i * b2 * b2, both + ia_i * a3 * a3 + ib_i * b3 * b3
     constants[k, NMASS0], constants[k, NMASS1] = _inverse(kn0, valid0), _inverse(kn1, valid1)
@@ -204,14 +210,15 @@ def _prepare(s, params, trig):
 @helper
 def _apply(jac, v, k, a, b, n0, n1, t0, t1):
     """Add contact ``k``'s velocity change for impulses ``n0``, ``n1`` (normals), ``t0``, ``t1`` to rows ``a``
-    and ``b`` of ``v`` (a fixed row's change is zero: its response terms are). Straight-line (see :func:`_dots`)."""
-    r = _RESPONSE
-    v[a, 0] += jac[k, r, 0, 0] * n0 + jac[k, r, 1, 0] * n1 + jac[k, r, 2, 0] * t0 + jac[k, r, 3, 0] * t1
-    v[a, 1] += jac[k, r, 0, 1] * n0 + jac[k, r, 1, 1] * n1 + jac[k, r, 2, 1] * t0 + jac[k, r, 3, 1] * t1
-    v[a, 2] += jac[k, r, 0, 2] * n0 + jac[k, r, 1, 2] * n1 + jac[k, r, 2, 2] * t0 + jac[k, r, 3, 2] * t1
-    v[b, 0] += jac[k, r, 0, 3] * n0 + jac[k, r, 1, 3] * n1 + jac[k, r, 2, 3] * t0 + jac[k, r, 3, 3] * t1
-    v[b, 1] += jac[k, r, 0, 4] * n0 + jac[k, r, 1, 4] * n1 + jac[k, r, 2, 4] * t0 + jac[k, r, 3, 4] * t1
-    v[b, 2] += jac[k, r, 0, 5] * n0 + jac[k, r, 1, 5] * n1 + jac[k, r, 2, 5] * t0 + jac[k, r, 3, 5] * t1
+    and ``b`` of ``v`` (a fixed row's change is zero: its response terms are). Straight-line (see
+    :func:`_dots`), and as small as that: LLVM inlines it into the solve's loop only below a size."""
+    r0, r1, r2, r3 = _RESPONSE, _ROW_WIDTH + _RESPONSE, 2 * _ROW_WIDTH + _RESPONSE, 3 * _ROW_WIDTH + _RESPONSE
+    v[a, 0] += jac[k, r0] * n0 + jac[k, r1] * n1 + jac[k, r2] * t0 + jac[k, r3] * t1
+    v[a, 1] += jac[k, r0 + 1] * n0 + jac[k, r1 + 1] * n1 + jac[k, r2 + 1] * t0 + jac[k, r3 + 1] * t1
+    v[a, 2] += jac[k, r0 + 2] * n0 + jac[k, r1 + 2] * n1 + jac[k, r2 + 2] * t0 + jac[k, r3 + 2] * t1
+    v[b, 0] += jac[k, r0 + 3] * n0 + jac[k, r1 + 3] * n1 + jac[k, r2 + 3] * t0 + jac[k, r3 + 3] * t1
+    v[b, 1] += jac[k, r0 + 4] * n0 + jac[k, r1 + 4] * n1 + jac[k, r2 + 4] * t0 + jac[k, r3 + 4] * t1
+    v[b, 2] += jac[k, r0 + 5] * n0 + jac[k, r1 + 5] * n1 + jac[k, r2 + 5] * t0 + jac[k, r3 + 5] * t1
 
 
 @kernel
@@ -606,7 +613,7 @@ def solve(rows, dynamic_rows, pair, table, impulse, colours, params, max_rotatio
     for r in range(count):
         for j in range(3):
             v[r, j] = rows[r, ROW_VX + j]
-    s = _Solve(pair, table, np.zeros((m, 3, 4, 6)), np.zeros((m, _CONSTANTS)), impulse, np.zeros((m, 2)), v,
+    s = _Solve(pair, table, np.empty((m, _JACOBIAN_COLUMNS)), np.zeros((m, _CONSTANTS)), impulse, np.zeros((m, 2)), v,
                np.zeros((count, 3)), _bodies(rows, dynamic_rows, max_rotation_error, params[DT]))
     trig = np.empty((count, 2))
     for r in range(count):

@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.geometry import MAX_VERTICES
 
-from .broad_phase import argsort, awake_pairs, filters_touch, find_sorted, segments_near
+from .broad_phase import awake_pairs, filters_touch, grid_of, segments_near
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC, MOVER_KIND,
@@ -155,14 +155,16 @@ def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, 
 def _level_candidates(shapes, level, boxes, awake):
     """The (segment, body) pairs whose boxes overlap and whose filters touch, of the ``awake`` bodies."""
     near, room = np.empty(len(level.radius), np.int64), 16 * len(awake) + 16
+    grid, mark, stamp = grid_of(level), level.mark, level.stamp  # (bound once: numba counts references in loops)
+    segment_filters, body_filters = level.filters, shapes.filters
     while True:
         segments, bodies = np.empty(room, np.int64), np.empty(room, np.int64)
         total = 0
         for b in awake:
-            level.stamp[0] += 1
-            count = segments_near(level, boxes, b, level.mark, level.stamp[0], near)  # (room for every segment)
+            stamp[0] += 1
+            count = segments_near(grid, boxes, b, mark, stamp[0], near)  # (room for every segment)
             for i in range(count):
-                if filters_touch(level.filters, near[i], shapes.filters, b):
+                if filters_touch(segment_filters, near[i], body_filters, b):
                     if total < room:
                         segments[total], bodies[total] = near[i], b
                     total += 1
@@ -246,11 +248,12 @@ def one_way_holds(manifold, ux, uy, vx, vy, settings):
 
 
 @helper
-def _shapes_collide(shapes, place, a, b, margin, local):
-    """The manifold of shape rows ``a`` (A) and ``b`` (B) of the table, at their placements."""
-    return collide(shapes.core, shapes.offsets[a], shapes.offsets[a + 1] - shapes.offsets[a], shapes.radius[a],
-                   _shape_place(place, a), shapes.core, shapes.offsets[b], shapes.offsets[b + 1] - shapes.offsets[b],
-                   shapes.radius[b], _shape_place(place, b), margin, local)
+def _shapes_collide(core, offsets, radius, place, a, b, margin, local):
+    """The manifold of shape rows ``a`` (A) and ``b`` (B) of a shape table (its ``core``, ``offsets`` and
+    ``radius``), at their placements. (The table's three arrays, not all of it: numba counts a reference on
+    each array argument at every call, and this is called once a pair.)"""
+    return collide(core, offsets[a], offsets[a + 1] - offsets[a], radius[a], _shape_place(place, a), core,
+                   offsets[b], offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin, local)
 
 
 @kernel
@@ -262,19 +265,20 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
     crate stack falling onto a lift at 20 px a step meets it in the solve, where the bottom crate's stop
     reaches the top one (the sweep that would stop it after the solve leaves the top one going on into it)."""
     slop, body_count, dt = settings[SLOP], len(shapes.radius) - len(movers), settings[STEP_DT]
+    core, offsets, radius, ids = shapes.core, shapes.offsets, shapes.radius, shapes.ids  # (bound once, as above)
     for p in range(len(mover_rows)):
         i, b = mover_rows[p], bodies[p]
         s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
         closing = 0.0
         if kind == KINEMATIC:  # (not a character: the shove asks whether a body ran into it within the step)
             closing = length(state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1]) * dt
-        manifold = _shapes_collide(shapes, place, s, b, settings[SPECULATIVE] + closing, local)
+        manifold = _shapes_collide(core, offsets, radius, place, s, b, settings[SPECULATIVE] + closing, local)
         if not (manifold[2] or manifold[7]):
             continue
         if not one_way_holds(manifold, movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1],
                              state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1], settings):
             continue
-        _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, shapes.ids[s], shapes.ids[b]), slop)
+        _put(ints, floats, count, manifold, kind, i, b, pair_key(kind, ids[s], ids[b]), slop)
         count += 1
     return count
 
@@ -283,13 +287,14 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
 def _between_bodies(shapes, place, first, second, settings, local, ints, floats, count):
     """:func:`gather`'s contacts between bodies (A: the lower row) of the pairs the sweep found."""
     margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(DYNAMIC)
-    for p in range(len(first)):
+    core, offsets, radius, ids, filters = shapes.core, shapes.offsets, shapes.radius, shapes.ids, shapes.filters
+    for p in range(len(first)):  # (the arrays bound once: numba counts references on what it reads in a loop)
         a, b = first[p], second[p]
-        if not filters_touch(shapes.filters, a, shapes.filters, b):
+        if not filters_touch(filters, a, filters, b):
             continue
-        manifold = _shapes_collide(shapes, place, a, b, margin, local)
+        manifold = _shapes_collide(core, offsets, radius, place, a, b, margin, local)
         if manifold[2] or manifold[7]:
-            _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, shapes.ids[a], shapes.ids[b]), slop)
+            _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, ids[a], ids[b]), slop)
             count += 1
     return count
 
@@ -301,6 +306,14 @@ def _local(c, sn, ox, oy, x, y):
     return c * rx + sn * ry, c * ry - sn * rx
 
 
+@helper
+def _key_slot(key, mask):
+    """Where a pair's key (:func:`pair_key`) goes in a hash table of ``mask`` + 1 slots (a power of two): its
+    two ids mixed by odd multipliers (the pairs of a row of crates, ids ``a`` and ``a`` + 1, spread), within 57
+    bits (no overflow)."""
+    return ((key >> KEY_A_SHIFT) * 2654436 + (key & np.int64((1 << KEY_A_SHIFT) - 1)) * 40503) & mask
+
+
 @kernel
 def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body_count, placed):
     """Each contact's accumulated impulses and friction anchors, carried from the last step's contact of the
@@ -309,17 +322,24 @@ def warm_start(ints, floats, count, old_ints, old_floats, old_count, place, body
     world's, a mover's shape row is ``body_count`` + its row); a pair with a body game code ``placed`` since
     starts afresh (its old anchors are where the body was). Returns each contact's row among the last step's
     (-1: a new pair). (One loop, no helper taking arrays: numba would count references at every point.)"""
-    old_keys = np.empty(old_count, np.int64)
+    size = 2
+    while size < 2 * old_count:  # (a hash table of the last step's keys, at most half full: open addressing)
+        size *= 2
+    slots, mask = np.full(size, -1, np.int64), size - 1
     for j in range(old_count):
-        old_keys[j] = old_ints[j, KEY]
-    order = argsort(old_keys)
-    sorted_keys = np.empty(old_count, np.int64)
-    for j in range(old_count):
-        sorted_keys[j] = old_keys[order[j]]
+        at = _key_slot(old_ints[j, KEY], mask)
+        while slots[at] >= 0:  # (keys are unique: no key is there yet)
+            at = (at + 1) & mask
+        slots[at] = j
     source = np.full(count, -1, np.int64)
     for i in range(count):
-        at = find_sorted(sorted_keys, old_count, ints[i, KEY])
-        src = order[at] if at >= 0 else -1
+        key, src = ints[i, KEY], -1
+        at = _key_slot(key, mask)
+        while slots[at] >= 0:
+            if old_ints[slots[at], KEY] == key:
+                src = slots[at]
+                break
+            at = (at + 1) & mask
         source[i] = src
         kind, b = ints[i, KIND], ints[i, B]
         a = ints[i, A] if kind == DYNAMIC else body_count + ints[i, A]  # (a shape row; unused for static)

@@ -53,7 +53,7 @@ from .layout import (
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
 from .layout import Level, Shapes
-from .broad_phase import segments_near, sleeper_index, sleepers_from
+from .broad_phase import grid_of, segments_near, sleeper_index, sleepers_from
 from .narrow_phase import gather, place_and_box, warm_start
 
 __all__ = ["ASLEEP", "held_against", "resting", "step"]
@@ -506,6 +506,7 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
     than twice the extent) meets a segment's box: the others cannot hit the level, and are not swept (a falling
     pile's crates are mostly in mid-air)."""
     swept, near, kept = np.empty((1, 4)), np.empty(len(level.radius), np.int64), 0
+    grid, mark, stamp = grid_of(level), level.mark, level.stamp  # (bound once: numba counts references in loops)
     keep_fast, keep_moved = np.empty(len(fast), np.int64), np.empty((len(fast), 2))
     for i in range(len(fast)):
         body, dx, dy = fast[i], moved[i, 0], moved[i, 1]
@@ -513,8 +514,8 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
         reach = 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
         swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
         swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
-        level.stamp[0] += 1
-        if segments_near(level, swept, np.int64(0), level.mark, level.stamp[0], near) > 0:
+        stamp[0] += 1
+        if segments_near(grid, swept, np.int64(0), mark, stamp[0], near) > 0:
             keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = body, dx, dy
             kept += 1
     return keep_fast[:kept], keep_moved[:kept]
