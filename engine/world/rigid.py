@@ -25,9 +25,9 @@ from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
 from .kernels.layout import (
-    A, B, BEGAN, CHARACTER, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS, MOVER_FRICTION, MOVER_KIND,
-    MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, ONE_WAY_COSINE, PARAMETERS, SETTINGS,
-    SPECULATIVE, STATIC,
+    A, B, BEGAN, CHARACTER, CONTACT_FLOATS, CONTACT_INTS, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
+    MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, NX, NY, ONE_WAY_COSINE,
+    PARAMETERS, SETTINGS, SPECULATIVE, SQUEEZED, STATIC, TOUCHING,
     Level, Shapes,
 )
 from .static import StaticGeometry
@@ -511,6 +511,8 @@ class RigidBodySet:
                 events.append(ContactEvent("end", first, body, (0.0, 0.0)))
             elif kind == CRUSHED:
                 events.append(ContactEvent("crushed", body, first, (normal[0], normal[1])))
+            elif kind == SQUEEZED:
+                events.append(ContactEvent("crushed", first, body, (normal[0], normal[1])))
         return events
 
     # ---------------------------------------------------------------- continuous collision
@@ -558,7 +560,7 @@ class RigidBodySet:
         if not first:
             return
         held_against = kernels().rigid_step.held_against
-        ints, floats = self._all_contacts()
+        ints, floats = _with_sweeps(*self._all_contacts(), first)
         self._cache_key = None  # (a body may move here, asleep or not: every body placed anew next step)
         for i, (f, hit, j) in first.items():
             closing = float(carried[j, 0] * hit.normal[0] + carried[j, 1] * hit.normal[1])  # (px, into the body)
@@ -600,6 +602,18 @@ class RigidBodySet:
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+
+
+def _with_sweeps(ints: np.ndarray, floats: np.ndarray, first: dict[int, tuple[float, CastHit, int]]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The step's contacts and, for each body a kinematic body caught up with in its sweep (``first``: body row
+    -> (fraction, hit, kinematic row)), a contact touching it (for the holds: a kinematic body sweeping a crate
+    against a hero holds it, as one pressing it in the step does, whose contact the step has dropped)."""
+    extra_ints, extra_floats = np.zeros((len(first), CONTACT_INTS), np.int64), np.zeros((len(first), CONTACT_FLOATS))
+    for row, (body, (_, hit, mover)) in enumerate(first.items()):
+        extra_ints[row, [KIND, A, B, TOUCHING]] = KINEMATIC, mover, body, 1
+        extra_floats[row, [NX, NY]] = hit.normal
+    return np.concatenate([ints, extra_ints]), np.concatenate([floats, extra_floats])
 
 
 def _reaching_kinematic_steps(settings: np.ndarray, step: float) -> np.ndarray:

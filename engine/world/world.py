@@ -483,14 +483,12 @@ class World:
             cfg = character.config
             if abs(nx * cfg.up[0] + ny * cfg.up[1]) >= cfg.floor_limit:
                 continue  # (a body on its head weighs on it; one it stands on is its floor)
-            start = character.previous_position or character.position
-            moved = ((character.position[0] - start[0]) * nx + (character.position[1] - start[1]) * ny) / dt
-            came = before[contacts.b_index[k], 0] * nx + before[contacts.b_index[k], 1] * ny
-            gap = float(np.min(contacts.separation[k][contacts.valid[k]], initial=np.inf))
-            if not (came < moved and gap < (moved - came) * dt + self.physics.linear_slop):
+            closing = self._closing(character, before, k, dt)
+            if closing is None:
                 continue  # (not closing, or not within the step: it walked into it, or it rested against it)
-            if self._held_from_behind(character, (nx, ny)):
-                continue  # (against a wall: the crate stops at it, as at the wall)
+            if self._held_from_behind(character, (nx, ny)) or self._struck_from_both_sides(pressing, k, before, dt):
+                continue  # (against a wall, or squeezed between bodies: the crate stops at it, as at the wall)
+            moved, came = closing
             shared = moved + (came - moved) * body.mass / (body.mass + cfg.mass)
             vx, vy = character.velocity
             if vx * nx + vy * ny > shared:
@@ -501,6 +499,31 @@ class World:
                 at = tuple(points.mean(axis=0).tolist()) if len(points) else body.position
                 change = body.mass * (shared - bvx * nx - bvy * ny)
                 body.apply_impulse((nx * change, ny * change), at)
+
+    def _closing(self, character: Character, before: np.ndarray, k: int, dt: float) -> tuple[float, float] | None:
+        """How fast (px/s, along the normal from the character to the body) the character of the step's contact
+        ``k`` moved and its body came (``before``: the bodies' velocities at step start), when the body ran into
+        it within the step; ``None`` when it did not."""
+        contacts = self._rigid.step_contacts
+        nx, ny = contacts.normal[k].tolist()
+        start = character.previous_position or character.position
+        moved = ((character.position[0] - start[0]) * nx + (character.position[1] - start[1]) * ny) / dt
+        came = before[contacts.b_index[k], 0] * nx + before[contacts.b_index[k], 1] * ny
+        gap = float(np.min(contacts.separation[k][contacts.valid[k]], initial=np.inf))
+        if not (came < moved and gap < (moved - came) * dt + self.physics.linear_slop):
+            return None
+        return moved, float(came)
+
+    def _struck_from_both_sides(self, pressing: np.ndarray, k: int, before: np.ndarray, dt: float) -> bool:
+        """Whether the character of the step's contact ``k`` (of the characters' contacts ``pressing``) touches,
+        or is run into by, another body on its other side: squeezed between two bodies, neither strikes it."""
+        contacts = self._rigid.step_contacts
+        mine = pressing[(contacts.a_index[pressing] == contacts.a_index[k])
+                        & (contacts.b_index[pressing] != contacts.b_index[k])]
+        facing = mine[contacts.normal[mine] @ contacts.normal[k] < -0.5]
+        character = self._rigid.mover(int(contacts.a_index[k]))
+        return any(contacts.touching[j] or self._closing(character, before, j, dt) is not None
+                   for j in facing.tolist())
 
     def _held_from_behind(self, character: Character, normal: Vec2) -> bool:
         """Whether static geometry or a kinematic body touching ``character`` stops it moving against ``normal``."""

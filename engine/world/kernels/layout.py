@@ -73,8 +73,9 @@ PARAMETERS = 21
 # A step's events (E, EVENT_COLUMNS): kind, A's kind, A, B (as in a contact), with a normal each (E, 2).
 EVENT_KIND, EVENT_A_KIND, EVENT_A, EVENT_B = range(4)
 EVENT_COLUMNS = 4
-BEGAN, ENDED, CRUSHED = 0, 1, 2
-"""A pair began touching (normal from A to B), stopped touching (no normal), or A squeezed B (B crushed)."""
+BEGAN, ENDED, CRUSHED, SQUEEZED = 0, 1, 2, 3
+"""A pair began touching (normal from A to B), stopped touching (no normal), A squeezed B (B crushed), or B
+pressed A (a character: A crushed) against what holds it; a squeeze's normal is the push's direction."""
 
 # ----------------------------------------------------------------------------------------- step status
 RESTING = -1

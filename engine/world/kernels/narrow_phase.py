@@ -21,9 +21,9 @@ from engine.geometry import MAX_VERTICES
 from .broad_phase import awake_pairs, filters_touch, grid_of, segments_near
 from .compile import helper, kernel
 from .layout import (
-    A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, MOVER_KIND, MOVER_MAX_X,
-    MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_ONE_WAY_X, MOVER_VX, NORMAL0, NX, NY, ONE_WAY_COSINE, ONE_WAY_DEPTH,
-    POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX, X,
+    A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC, MOVER_KIND,
+    MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_ONE_WAY_X, MOVER_VX, NORMAL0, NX, NY, ONE_WAY_COSINE,
+    ONE_WAY_DEPTH, POINT0_X, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0, VALID1, VX, X,
 )
 from .manifold import collide
 from .vector import length
@@ -141,7 +141,7 @@ def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, 
     contacts go into arrays made once. Returns the contact arrays and how many rows are used."""
     local = np.empty((MAX_VERTICES, 4))
     segments, bodies = _level_candidates(shapes, level, boxes, awake)
-    mover_rows, mover_bodies = _mover_candidates(shapes, boxes, awake, movers)
+    mover_rows, mover_bodies = _mover_candidates(shapes, boxes, awake, movers, state, settings[STEP_DT])
     first, second = awake_pairs(boxes, awake, asleep, sleepers)
     room = len(segments) + len(mover_rows) + len(first)
     ints, floats = np.empty((room, CONTACT_INTS), np.int64), np.empty((room, CONTACT_FLOATS))
@@ -174,9 +174,10 @@ def _level_candidates(shapes, level, boxes, awake):
 
 
 @kernel
-def _mover_candidates(shapes, boxes, awake, movers):
-    """The (mover, body) pairs whose boxes overlap (the mover's over the whole step) and whose filters touch,
-    of the ``awake`` bodies."""
+def _mover_candidates(shapes, boxes, awake, movers, state, dt):
+    """The (mover, body) pairs whose boxes overlap (the mover's over the whole step; the body's, against a
+    kinematic body, grown by its move over the step at its velocity: see :func:`_on_movers`) and whose filters
+    touch, of the ``awake`` bodies."""
     body_count = len(shapes.radius) - len(movers)
     total = 0
     for write in range(2):  # (counted, then written into arrays of that size)
@@ -184,8 +185,12 @@ def _mover_candidates(shapes, boxes, awake, movers):
         total = 0
         for i in range(len(movers)):
             for b in awake:
-                if not (movers[i, MOVER_MIN_X] <= boxes[b, 2] and movers[i, MOVER_MAX_X] >= boxes[b, 0]
-                        and movers[i, MOVER_MIN_Y] <= boxes[b, 3] and movers[i, MOVER_MAX_Y] >= boxes[b, 1]):
+                reach = dt if movers[i, MOVER_KIND] == KINEMATIC else 0.0
+                reach_x, reach_y = abs(state[b, VX]) * reach, abs(state[b, VX + 1]) * reach
+                if not (movers[i, MOVER_MIN_X] <= boxes[b, 2] + reach_x
+                        and movers[i, MOVER_MAX_X] >= boxes[b, 0] - reach_x
+                        and movers[i, MOVER_MIN_Y] <= boxes[b, 3] + reach_y
+                        and movers[i, MOVER_MAX_Y] >= boxes[b, 1] - reach_y):
                     continue
                 if filters_touch(shapes.filters, body_count + i, shapes.filters, b):
                     if write:
@@ -254,13 +259,20 @@ def _shapes_collide(core, offsets, radius, place, a, b, margin, local):
 @kernel
 def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
     """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step); a one-way
-    mover holds a body as a one-way segment does (:func:`one_way_holds`, with the body's speed relative to it)."""
-    margin, slop, body_count = settings[SPECULATIVE], settings[SLOP], len(shapes.radius) - len(movers)
+    mover holds a body as a one-way segment does (:func:`one_way_holds`, with the body's speed relative to it).
+    Made early by the speculative distance, and with a kinematic body as far as the two close in on each other
+    at their velocities over the step (Box2D's speculative contacts, their distance grown to the approach): a
+    crate stack falling onto a lift at 20 px a step meets it in the solve, where the bottom crate's stop
+    reaches the top one (the sweep that would stop it after the solve leaves the top one going on into it)."""
+    slop, body_count, dt = settings[SLOP], len(shapes.radius) - len(movers), settings[STEP_DT]
     core, offsets, radius, ids = shapes.core, shapes.offsets, shapes.radius, shapes.ids  # (bound once, as above)
     for p in range(len(mover_rows)):
         i, b = mover_rows[p], bodies[p]
         s, kind = body_count + i, np.int64(movers[i, MOVER_KIND])
-        manifold = _shapes_collide(core, offsets, radius, place, s, b, margin, local)
+        closing = 0.0
+        if kind == KINEMATIC:  # (not a character: the shove asks whether a body ran into it within the step)
+            closing = length(state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1]) * dt
+        manifold = _shapes_collide(core, offsets, radius, place, s, b, settings[SPECULATIVE] + closing, local)
         if not (manifold[2] or manifold[7]):
             continue
         if not one_way_holds(manifold, movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1],

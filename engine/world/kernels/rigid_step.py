@@ -48,7 +48,7 @@ from .layout import (
     MOVER_X, NORMAL0,
     NX, PLACED, POINT0_X, PREVIOUS_X, RESTING, ROTATION_ERROR, SEP0, SLEEP_ON, SLEEP_TIME, SLEEP_VELOCITY, SLEEPING,
     SLIDING0, SPECULATIVE, STATIC, STATIC_FRICTION, STEP_DT, TIME_TO_SLEEP, TOUCHING, UNEVEN_RATIO, VALID0, VX, X,
-    A, CHARACTER, CONTINUOUS_ON, KINEMATIC,
+    A, CHARACTER, CONTINUOUS_ON, KINEMATIC, SQUEEZED,
 )
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
@@ -213,27 +213,41 @@ def _event(events, count, kind, a_kind, a, b, nx, ny):
 
 
 @helper
-def _held_against(ints, floats, count, body, nx, ny, gap, reached):
+def _held_against(ints, floats, count, body, nx, ny, gap, reached, chain):
     """Whether ``body`` is held from moving along (``nx``, ``ny``) by static geometry or a kinematic body, at
-    once or through a chain of bodies each further along that direction (a crate stack on the floor holds its
-    top crate against a lift coming down), touching or nearer than ``gap`` px (what a push closes in the
-    step). ``reached``: one flag per body, all false (left so)."""
+    once or through a chain of bodies and characters each further along that direction (a crate stack on the
+    floor holds its top crate against a lift coming down; a hero whom a crate and a wall hold holds the crate
+    pressed against him: in the rigid step a character is an obstacle that does not give way), touching or
+    nearer than ``gap`` px (what a push closes in the step). ``reached``: one flag per body, then one per
+    mover, all false (left so). ``chain`` (4,): the number of bodies and the pusher's own contact (left out:
+    a kinematic body does not hold what it leaves; -1: none), then set to the first character the chain
+    passes through and the body that presses it, or (-1, -1)."""
+    body_count, own = chain[0], chain[1]
     reached[body] = True
+    chain[2], chain[3] = -1, -1
     found, grew = False, True
     while grew and not found:
         grew = False
         for j in range(count):
-            if not (ints[j, TOUCHING] or floats[j, CLOSEST] < gap):
+            if j == own or not (ints[j, TOUCHING] or floats[j, CLOSEST] < gap):
                 continue
             kind, a, b = ints[j, KIND], ints[j, A], ints[j, B]
             along = floats[j, NX] * nx + floats[j, NX + 1] * ny  # (the contact's normal, A to B, along the push)
             if kind == STATIC or kind == KINEMATIC:
                 found = found or (reached[b] and along < -0.5)  # (B leans on A: from B to A is -normal)
-            elif kind == DYNAMIC:
-                if reached[a] and not reached[b] and along > 0.5:
-                    reached[b], grew = True, True
-                elif reached[b] and not reached[a] and along < -0.5:
-                    reached[a], grew = True, True
+                continue
+            if kind == CHARACTER:
+                a += body_count  # (a character's flag follows the bodies')
+                if a >= len(reached):
+                    continue
+            elif kind != DYNAMIC:
+                continue  # (a kinematic body's contact that passes through its body: see :func:`_squeezed`)
+            if reached[a] and not reached[b] and along > 0.5:
+                reached[b], grew = True, True
+            elif reached[b] and not reached[a] and along < -0.5:
+                reached[a], grew = True, True
+                if kind == CHARACTER and chain[2] < 0:
+                    chain[2], chain[3] = a - body_count, b
     for k in range(len(reached)):
         reached[k] = False
     return found
@@ -241,52 +255,90 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached):
 
 @kernel
 def held_against(ints, floats, count, body_count, body, nx, ny, gap):
-    """:func:`_held_against` for a caller outside the step (the sweep against kinematic bodies): whether the
-    contacts ``ints``, ``floats`` (the first ``count``) hold ``body`` (of ``body_count``) from moving along
-    (``nx``, ``ny``), touching or nearer than ``gap`` px (-inf: touching only)."""
-    return _held_against(ints, floats, count, body, nx, ny, gap, np.zeros(body_count, np.bool_))
+    """:func:`_held_against` for a caller outside the step (the sweep against kinematic bodies, a character's
+    floor): whether the contacts ``ints``, ``floats`` (the first ``count``) hold ``body`` (of ``body_count``)
+    from moving along (``nx``, ``ny``), touching or nearer than ``gap`` px (-inf: touching only)."""
+    movers = 0
+    for j in range(count):
+        if ints[j, KIND] == CHARACTER:
+            movers = max(movers, ints[j, A] + 1)
+    chain = np.empty(4, np.int64)
+    chain[0], chain[1] = body_count, -1
+    return _held_against(ints, floats, count, body, nx, ny, gap, np.zeros(body_count + movers, np.bool_), chain)
 
 
 @kernel
-def _squeezed(ints, floats, count, movers, body_count, crush_depth, dt, events):
+def _squeezed(ints, floats, count, kept, asleep, movers, crush_depth, dt, events):
     """Drop the contacts of characters with the body they stand on (they ride it) and of movers that press a
-    held body (see :func:`_held_against`): a kinematic body moving
-    into it, or a character (which cannot push what is held, and which the held body pushes instead); and of a
+    held body (see :func:`_held_against`; ``kept``: the sleepers' contacts, ints and floats, which hold too): a
+    kinematic body moving into it, or a character (which cannot push what is held, and which the held body
+    pushes instead; the kinematic bodies first: one that passes through a body holds nothing); and of a
     kinematic body more than ``crush_depth`` px into a body (crushing it, or placed there by game code: pushed
-    out at once, the body would be flung). A kinematic body that deep in a body it holds pressed makes a
-    :data:`~.layout.CRUSHED` event naming the body. The rows kept move up, in order; returns how many are kept
-    and how many events were made."""
-    keep, made, crushed = np.ones(count, np.bool_), np.int64(0), np.int64(CRUSHED)
-    reached = np.zeros(body_count, np.bool_)
-    for k in range(count):
-        kind, mover, body = ints[k, KIND], ints[k, A], ints[k, B]
-        if kind == CHARACTER and movers[mover, MOVER_STANDS_ON] == body + 1:
-            keep[k] = False  # (its rider goes where it goes, after the step: no lid on a crate thrown up)
-            continue
-        nx, ny = floats[k, NX], floats[k, NX + 1]
-        deep = kind == KINEMATIC and floats[k, CLOSEST] < -crush_depth
-        pressing, gap = kind == CHARACTER, -np.inf
-        if kind == KINEMATIC:
-            vx, vy = movers[mover, MOVER_VX], movers[mover, MOVER_VX + 1]
-            gap = (vx * nx + vy * ny) * dt
-            pressing = gap > 0.0
-            speed = length(vx, vy)
-            if deep and speed > 0.0:  # (deep in, the normal may point anywhere: the push is the way it moves)
-                nx, ny = vx / speed, vy / speed
-        held = (pressing or deep) and _held_against(ints, floats, count, body, nx, ny, gap, reached)
-        if held or deep:  # (deep in a kinematic body: crushed, or placed there; pushed out, it would fly)
-            keep[k] = False
-        if held and deep:
-            _event(events, made, crushed, kind, mover, body, nx, ny)
-            made += 1
+    out at once, the body would be flung). A kinematic body that deep in a body it holds pressed, or that
+    presses so far into it in the step, makes a :data:`~.layout.CRUSHED` event naming the body, or a
+    :data:`~.layout.SQUEEZED` one naming the character the held chain passes through (the crate pressed
+    against a hero does not give way: the hero is squeezed). The rows kept move up, in order; returns how many
+    are kept and how many events were made."""
+    keep, made, crushed, squeezed = np.ones(count, np.bool_), np.int64(0), np.int64(CRUSHED), np.int64(SQUEEZED)
+    reached, chain = np.zeros(len(asleep) + len(movers), np.bool_), np.empty(4, np.int64)
+    chain[0] = len(asleep)
+    chain_ints, chain_floats = _followed_by(ints, floats, _NONE, ints[:0], floats[:0], asleep, _EVERY)  # (none yet)
+    for characters in (False, True):
+        for k in range(count if characters and len(chain_ints) else 0):
+            if not keep[k] and ints[k, KIND] == KINEMATIC:
+                chain_ints[k, KIND] = _PASSES  # (a kinematic body that passes through a body holds nothing)
+        for k in range(count):
+            kind, mover, body = ints[k, KIND], ints[k, A], ints[k, B]
+            if (kind == CHARACTER) != characters or not (kind == KINEMATIC or kind == CHARACTER):
+                continue
+            if kind == CHARACTER and movers[mover, MOVER_STANDS_ON] == body + 1:
+                keep[k] = False  # (its rider goes where it goes, after the step: no lid on a crate thrown up)
+                continue
+            pressing, deep, gap, nx, ny = _push_of(ints, floats, k, movers, crush_depth, dt)
+            if (pressing or deep) and len(chain_ints) == 0:  # (at the first push: this step's and the sleepers')
+                chain_ints, chain_floats = _followed_by(ints, floats, count, kept[0], kept[1], asleep, _EVERY)
+            chain[1] = k
+            held = (pressing or deep) and _held_against(chain_ints, chain_floats, len(chain_ints), body, nx, ny,
+                                                        gap, reached, chain)
+            if held or deep:  # (deep in a kinematic body: crushed, or placed there; pushed out, it would fly)
+                keep[k] = False
+            if held and kind == KINEMATIC and (deep or floats[k, CLOSEST] - gap < -crush_depth):
+                if chain[2] >= 0:
+                    _event(events, made, squeezed, np.int64(CHARACTER), chain[2], chain[3], nx, ny)
+                else:
+                    _event(events, made, crushed, kind, mover, body, nx, ny)
+                made += 1
     if _count_true(keep) == count:
         return count, made
-    kept = np.int64(0)
+    kept_rows = np.int64(0)
     for k in range(count):
         if keep[k]:
-            _copy_contact(ints, floats, kept, ints, floats, k)
-            kept += 1
-    return kept, made
+            _copy_contact(ints, floats, kept_rows, ints, floats, k)
+            kept_rows += 1
+    return kept_rows, made
+
+
+_PASSES = -1
+"""A contact kind in :func:`_squeezed`'s copy of the contacts: a mover's contact dropped (it passes through)."""
+
+
+@helper
+def _push_of(ints, floats, k, movers, crush_depth, dt):
+    """How mover contact ``k`` pushes its body: (pressing, deep, gap, nx, ny): whether it presses it (a character
+    always; a kinematic body moving into it), whether a kinematic body is more than ``crush_depth`` px in it,
+    how far the push closes in the step (px; -inf for a character: touching only) and its direction (the
+    normal, or a deep kinematic body's motion: deep in, the normal may point anywhere)."""
+    kind, mover = ints[k, KIND], ints[k, A]
+    nx, ny = floats[k, NX], floats[k, NX + 1]
+    if kind != KINEMATIC:
+        return True, False, -np.inf, nx, ny
+    deep = floats[k, CLOSEST] < -crush_depth
+    vx, vy = movers[mover, MOVER_VX], movers[mover, MOVER_VX + 1]
+    gap = (vx * nx + vy * ny) * dt
+    speed = length(vx, vy)
+    if deep and speed > 0.0:
+        nx, ny = vx / speed, vy / speed
+    return gap > 0.0, deep, gap, nx, ny
 
 
 @helper
@@ -575,8 +627,8 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep,
             break
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
-    count, made = _squeezed(ints, floats, count, movers, body_count, settings[CRUSH_DEPTH], settings[STEP_DT],
-                            events)
+    count, made = _squeezed(ints, floats, count, (kept_ints, kept_floats), asleep, movers,
+                            settings[CRUSH_DEPTH], settings[STEP_DT], events)
     source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count, placed)
     fast, moved = _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, params, settings)
     if settings[CONTINUOUS_ON] > 0.0 and len(fast):
