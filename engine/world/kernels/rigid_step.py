@@ -212,6 +212,11 @@ def _event(events, count, kind, a_kind, a, b, nx, ny):
     events.normals[count, 0], events.normals[count, 1] = nx, ny
 
 
+_CHAIN_BODIES, _CHAIN_OWN, _CHAIN_CHARACTER, _CHAIN_PRESSED = range(4)
+"""The fields of :func:`_held_against`'s ``chain`` (4,) int64: the number of bodies, the pusher's own contact,
+then what the chain found: the first character it passes through and the body that presses it."""
+
+
 @helper
 def _held_against(ints, floats, count, body, nx, ny, gap, reached, chain):
     """Whether ``body`` is held from moving along (``nx``, ``ny``) by static geometry or a kinematic body, at
@@ -219,12 +224,12 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached, chain):
     floor holds its top crate against a lift coming down; a hero whom a crate and a wall hold holds the crate
     pressed against him: in the rigid step a character is an obstacle that does not give way), touching or
     nearer than ``gap`` px (what a push closes in the step). ``reached``: one flag per body, then one per
-    mover, all false (left so). ``chain`` (4,): the number of bodies and the pusher's own contact (left out:
-    a kinematic body does not hold what it leaves; -1: none), then set to the first character the chain
-    passes through and the body that presses it, or (-1, -1)."""
-    body_count, own = chain[0], chain[1]
+    mover, all false (left so). ``chain`` (4, fields ``_CHAIN_*``): the number of bodies and the pusher's own
+    contact (left out: a kinematic body does not hold what it leaves; -1: none), then set to the first
+    character the chain passes through and the body that presses it, or (-1, -1)."""
+    body_count, own = chain[_CHAIN_BODIES], chain[_CHAIN_OWN]
     reached[body] = True
-    chain[2], chain[3] = -1, -1
+    chain[_CHAIN_CHARACTER], chain[_CHAIN_PRESSED] = -1, -1
     found, grew = False, True
     while grew and not found:
         grew = False
@@ -246,8 +251,8 @@ def _held_against(ints, floats, count, body, nx, ny, gap, reached, chain):
                 reached[b], grew = True, True
             elif reached[b] and not reached[a] and along < -0.5:
                 reached[a], grew = True, True
-                if kind == CHARACTER and chain[2] < 0:
-                    chain[2], chain[3] = a - body_count, b
+                if kind == CHARACTER and chain[_CHAIN_CHARACTER] < 0:
+                    chain[_CHAIN_CHARACTER], chain[_CHAIN_PRESSED] = a - body_count, b
     for k in range(len(reached)):
         reached[k] = False
     return found
@@ -263,7 +268,7 @@ def held_against(ints, floats, count, body_count, body, nx, ny, gap):
         if ints[j, KIND] == CHARACTER:
             movers = max(movers, ints[j, A] + 1)
     chain = np.empty(4, np.int64)
-    chain[0], chain[1] = body_count, -1
+    chain[_CHAIN_BODIES], chain[_CHAIN_OWN] = body_count, -1
     return _held_against(ints, floats, count, body, nx, ny, gap, np.zeros(body_count + movers, np.bool_), chain)
 
 
@@ -281,7 +286,7 @@ def _squeezed(ints, floats, count, kept, asleep, movers, crush_depth, dt, events
     are kept and how many events were made."""
     keep, made, crushed, squeezed = np.ones(count, np.bool_), np.int64(0), np.int64(CRUSHED), np.int64(SQUEEZED)
     reached, chain = np.zeros(len(asleep) + len(movers), np.bool_), np.empty(4, np.int64)
-    chain[0] = len(asleep)
+    chain[_CHAIN_BODIES] = len(asleep)
     chain_ints, chain_floats = _followed_by(ints, floats, _NONE, ints[:0], floats[:0], asleep, _EVERY)  # (none yet)
     for characters in (False, True):
         for k in range(count if characters and len(chain_ints) else 0):
@@ -297,14 +302,15 @@ def _squeezed(ints, floats, count, kept, asleep, movers, crush_depth, dt, events
             pressing, deep, gap, nx, ny = _push_of(ints, floats, k, movers, crush_depth, dt)
             if (pressing or deep) and len(chain_ints) == 0:  # (at the first push: this step's and the sleepers')
                 chain_ints, chain_floats = _followed_by(ints, floats, count, kept[0], kept[1], asleep, _EVERY)
-            chain[1] = k
+            chain[_CHAIN_OWN] = k
             held = (pressing or deep) and _held_against(chain_ints, chain_floats, len(chain_ints), body, nx, ny,
                                                         gap, reached, chain)
             if held or deep:  # (deep in a kinematic body: crushed, or placed there; pushed out, it would fly)
                 keep[k] = False
             if held and kind == KINEMATIC and (deep or floats[k, CLOSEST] - gap < -crush_depth):
-                if chain[2] >= 0:
-                    _event(events, made, squeezed, np.int64(CHARACTER), chain[2], chain[3], nx, ny)
+                if chain[_CHAIN_CHARACTER] >= 0:
+                    _event(events, made, squeezed, np.int64(CHARACTER), chain[_CHAIN_CHARACTER],
+                           chain[_CHAIN_PRESSED], nx, ny)
                 else:
                     _event(events, made, crushed, kind, mover, body, nx, ny)
                 made += 1
