@@ -20,7 +20,7 @@ from ..bodies import (
     PLACED, PREVIOUS_X, PREVIOUS_Y, SLEEP_TIME, SLEEPING, STATE_COLUMNS, VX, X, Y, PhysicsConfig, RigidBody,
 )
 from ..geometry import CastHit, RoundedPolygon, Transform, Vec2, shape_cast, touching_pairs
-from ..types import BodyKind, ContactEvent, WorldError
+from ..types import DEFAULT_FILTER, BodyKind, ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
@@ -743,9 +743,11 @@ def compile_stages(k: Any) -> Iterator[str]:
     yield "manifolds"
     sleepers = (np.zeros(0, np.int64), np.zeros(0), 0.0)  # (an index of no sleepers)
     k.broad_phase.awake_pairs(boxes, every, none_asleep, sleepers)
-    level.stamp[0] += 1
-    k.broad_phase.segments_near(k.broad_phase.grid_of(level), boxes, 0, level.mark, level.stamp[0],
-                                np.empty(len(level.radius), np.int64))
+    # (segments_near through the kernel that calls it: its helper grid_of, called from Python, is not cached and
+    # would compile again at every start)
+    query = static.kernel_query(tuple(boxes[0].tolist()), DEFAULT_FILTER)
+    assert query is not None
+    k.broad_phase.segments_in_box(*query)
     yield "broad phase"
     ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every, sleepers,
                                                 movers, settings)
