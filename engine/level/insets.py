@@ -39,7 +39,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from ..geometry import Vec2
-from .outlines import shared_rings
+from .outlines import pack_rings, shared_rings
 
 __all__ = ["ThinPart", "inset_one_way", "inset_rings"]
 
@@ -90,11 +90,8 @@ def inset_rings(rings: Sequence[Sequence[Vec2]], radius: float,
     again costs a fraction of a second)."""
     if radius <= 0 or not rings:
         return Insets([list(r) for r in rings], [], [])
-    if packed is None:
-        size = np.array([len(r) for r in rings], dtype=np.int64)
-        pts = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
-    else:
-        pts, size = np.asarray(packed[0], dtype=float).reshape(-1, 2), np.asarray(packed[1], dtype=np.int64)
+    pts, size = pack_rings(rings) if packed is None else packed
+    pts, size = np.asarray(pts, dtype=float).reshape(-1, 2), np.asarray(size, dtype=np.int64)
     start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
     regions, region_of = _regions(pts, start, size)
     cores = shapely.buffer(regions, -radius, join_style="mitre", mitre_limit=_MITRE_LIMIT)

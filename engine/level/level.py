@@ -25,7 +25,7 @@ from ..types import DEFAULT_GRAVITY as DEFAULT_GRAVITY_VECTOR
 from ..world import KinematicBody, PlatformPath, World, WorldError
 from .model import GID_MASK, MAX_WORLD_MAPS, ObjectRef, TileLayer
 from .objects import LevelObject
-from .outlines import merge_packed_arrays, ring_segments, shared_rings
+from .outlines import merge_packed_arrays, pack_rings, ring_segments, shared_rings
 from .project import Project, find_project, read_project
 from .source import path_kind, resolve_name
 from .tiles import TilePlacer, TileGeometry
@@ -801,8 +801,7 @@ def _sunk_depth(outline: Any, polygons: Any, tree: Any) -> float:
 def _chain_ends(chains: list[list[Vec2]], closed: bool) -> tuple[np.ndarray, np.ndarray]:
     """The start and end points ((n, 2) px) of the segments of ``chains`` (each of at least 2 points) laid end to
     end: through each chain's points, and back to its first when ``closed``."""
-    sizes = np.array([len(chain) for chain in chains], dtype=np.int64)
-    points = np.array([p for chain in chains for p in chain], dtype=np.float64).reshape(-1, 2)
+    points, sizes = pack_rings(chains)
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     following = np.arange(len(points)) + 1
     if closed:

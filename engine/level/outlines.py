@@ -37,7 +37,7 @@ from ..geometry import Vec2
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
 
-__all__ = ["merge_outlines", "merge_packed", "merge_packed_arrays", "ring_segments"]
+__all__ = ["merge_outlines", "merge_packed", "merge_packed_arrays", "pack_rings", "ring_segments", "shared_rings"]
 
 _GRID = 1e-6
 """Pixels. Vertices are snapped to this grid before a shapely union, so corners that should coincide do."""
@@ -64,9 +64,7 @@ def merge_outlines(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[V
     """Union of the given polygons (each a ring of points, either winding) as a list of rings: every
     outer boundary and every hole, without repeated or collinear vertices, solid on the left (outer
     boundaries counter-clockwise, holes clockwise, in a y-up frame)."""
-    rings = list(polygons)
-    points = np.array([p for ring in rings for p in ring], dtype=float).reshape(-1, 2)
-    return merge_packed(points, np.array([len(ring) for ring in rings], dtype=np.int64))
+    return merge_packed(*pack_rings(list(polygons)))
 
 
 def merge_packed(points: np.ndarray, sizes: np.ndarray) -> list[list[Vec2]]:
@@ -85,18 +83,18 @@ def merge_packed_arrays(points: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarr
         return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     if np.abs(points).max() * _SCALE >= 1 << 30:  # beyond the exact integer arithmetic's range
-        return _packed(_shapely_union(np.split(points, start[1:])))
+        return pack_rings(_shapely_union(np.split(points, start[1:])))
     try:
         grid_pts, grid_start, grid_size = _disjoint_rings(points, start, sizes)
         edges = _boundary_edges(grid_pts, _following(grid_start, grid_size))
         verts, counts = _chain(edges)
     except _Inconsistent:
-        return _packed(_shapely_union(np.split(points, start[1:])))
+        return pack_rings(_shapely_union(np.split(points, start[1:])))
     return verts / _SCALE, counts  # (ints below 2^31: exact floats)
 
 
-def _packed(rings: list[list[Vec2]]) -> tuple[np.ndarray, np.ndarray]:
-    """Rings laid end to end: (points (n, 2), sizes)."""
+def pack_rings(rings: Sequence[Sequence[Sequence[float]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Rings (or chains) laid end to end: (their points (n, 2) float64 px, each one's point count int64)."""
     points = np.array([p for ring in rings for p in ring], dtype=np.float64).reshape(-1, 2)
     return points, np.array([len(ring) for ring in rings], dtype=np.int64)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..geometry import Vec2
+from .outlines import pack_rings
 from .model import FLIP_D, FLIP_H, FLIP_V, GID_MASK, MapObject, TiledMap, TileLayer
 
 __all__ = ["TileGeometry", "TileShapes", "TilePlacer"]
@@ -52,10 +53,9 @@ class TileGeometry:
     def all_polygons(self) -> tuple[np.ndarray, np.ndarray]:
         """Every solid polygon, packed (points, sizes): those added packed, in the order added, then
         :attr:`polygons`."""
-        listed = self.polygons
-        listed_points = np.array([q for ring in listed for q in ring], dtype=np.float64).reshape(-1, 2)
+        listed_points, listed_sizes = pack_rings(self.polygons)
         points = [p for p, _ in self._packed] + [listed_points]
-        sizes = [n for _, n in self._packed] + [np.array([len(ring) for ring in listed], dtype=np.int64)]
+        sizes = [n for _, n in self._packed] + [listed_sizes]
         return np.concatenate(points).reshape(-1, 2), np.concatenate(sizes).astype(np.int64)
 
 
