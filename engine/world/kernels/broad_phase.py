@@ -17,7 +17,7 @@ import numpy as np
 from .compile import helper, kernel
 from .layout import Level
 
-__all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "find_sorted", "gather_in_box",
+__all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "gather_in_box",
            "overlap", "segments_in_box", "grid_of", "segments_near", "sleeper_index", "sleepers_from", "sweep_pairs"]
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
@@ -218,66 +218,61 @@ def argsort(keys):
 
 
 @helper
-def find_sorted(sorted_keys, count, key):
-    """Where ``key`` is among the first ``count`` of ``sorted_keys`` (ascending), -1 when it is not there."""
-    low, high = 0, count
-    while low < high:
-        middle = (low + high) // 2
-        if sorted_keys[middle] < key:
-            low = middle + 1
-        else:
-            high = middle
-    return low if low < count and sorted_keys[low] == key else -1
-
-
-@helper
 def grid_of(level):
     """What :func:`segments_near` reads of a :class:`~.layout.Level`: its cell size (px), cell keys, cell starts,
-    members and segment boxes. (Four arrays, not the level's fifteen: numba counts a reference on each array
-    argument at every call, and :func:`segments_near` is called once a body.)"""
+    members and segment boxes. (Four arrays, not the level's fifteen: numba counts a reference on each array a
+    kernel takes, at every call.)"""
     return level.cell_size, level.cell_keys, level.cell_starts, level.members, level.boxes
 
 
 @kernel
-def segments_near(grid, boxes, k, mark, stamp, out):
-    """The level's segments whose boxes overlap box ``k`` of ``boxes``, each once, ascending, into ``out``
-    (``grid``: :func:`grid_of` the level; ``mark``: one entry per segment, none equal to ``stamp`` yet).
-    Returns how many there are: when that is more than ``out`` holds, only the first ones found were written
-    (call again with room for them all and a new stamp). (Growing ``out`` here would reassign an array in the
-    loop: numba then counts its references at every segment, several times slower.)"""
+def segments_near(grid, boxes, rows, mark, stamp, segments, owners):
+    """For each row ``k`` of ``rows`` in turn, the level's segments whose boxes overlap box ``k`` of ``boxes``,
+    each once, ascending, appended to ``segments`` with ``k`` beside each in ``owners`` (``grid``: :func:`grid_of`
+    the level; ``mark``: one entry per segment, none above ``stamp[0]``, which grows by one a row). Returns how
+    many (segment, row) pairs there are: when that is more than ``segments`` holds, only the first ones were
+    written (call again with room for them all). (All the rows in one call, and no helper taking these arrays
+    in the loop: numba counts a reference on each of the seven at every call, once a body half of those a
+    1,000-crate step counted.)"""
     cell_size, cell_keys, cell_starts, members, segment_boxes = grid
+    count, room, inv = 0, len(segments), 1.0 / cell_size
     if len(cell_keys) == 0:
-        return 0
-    inv = 1.0 / cell_size
-    lo_x, lo_y, hi_x, hi_y = boxes[k, 0] * inv, boxes[k, 1] * inv, boxes[k, 2] * inv, boxes[k, 3] * inv
-    # A box over more cells than the grid has, far out or not finite looks at the occupied cells instead (cell
-    # indices are made only of boxes whose cells fit in the integers; the cell count is taken in floats).
-    x0 = x1 = y0 = y1 = 0
-    walk = not (abs(lo_x) < 1e15 and abs(hi_x) < 1e15 and abs(lo_y) < 1e15 and abs(hi_y) < 1e15)
-    if not walk:
-        x0, x1, y0, y1 = math.floor(lo_x), math.floor(hi_x), math.floor(lo_y), math.floor(hi_y)
-        walk = float(x1 - x0 + 1) * float(y1 - y0 + 1) > len(cell_keys)
-    count, room = 0, len(out)
-    for cell in range(len(cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
-        if walk:
-            ix, iy = cell_keys[cell] // 4294967296, cell_keys[cell] % 4294967296 - 2147483648
-            row = cell if lo_x < ix + 1 and ix <= hi_x and lo_y < iy + 1 and iy <= hi_y else -1  # (floor(lo) <= i)
-        else:
-            ix, iy = x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1)
-            row = find_sorted(cell_keys, len(cell_keys), np.int64(ix) * 4294967296 + iy + 2147483648)
-        if row < 0:
-            continue
-        for m in range(cell_starts[row], cell_starts[row + 1]):
-            s = members[m]
-            if mark[s] != stamp and overlap(segment_boxes, s, boxes, k):
-                mark[s] = stamp
-                if count < room:
-                    at = count  # (in segment order, whatever the cells' order: an insertion, the lists are short)
-                    while at > 0 and out[at - 1] > s:
-                        out[at] = out[at - 1]
-                        at -= 1
-                    out[at] = s
-                count += 1
+        return count
+    for k in rows:
+        stamp[0] += 1
+        lo_x, lo_y, hi_x, hi_y = boxes[k, 0] * inv, boxes[k, 1] * inv, boxes[k, 2] * inv, boxes[k, 3] * inv
+        # A box over more cells than the grid has, far out or not finite looks at the occupied cells instead
+        # (cell indices are made only of boxes whose cells fit in the integers; the cell count is in floats).
+        x0 = x1 = y0 = y1 = 0
+        walk = not (abs(lo_x) < 1e15 and abs(hi_x) < 1e15 and abs(lo_y) < 1e15 and abs(hi_y) < 1e15)
+        if not walk:
+            x0, x1, y0, y1 = math.floor(lo_x), math.floor(hi_x), math.floor(lo_y), math.floor(hi_y)
+            walk = float(x1 - x0 + 1) * float(y1 - y0 + 1) > len(cell_keys)
+        first = count
+        for cell in range(len(cell_keys) if walk else (x1 - x0 + 1) * (y1 - y0 + 1)):
+            if walk:
+                ix, iy = cell_keys[cell] // 4294967296, cell_keys[cell] % 4294967296 - 2147483648
+                row = cell if lo_x < ix + 1 and ix <= hi_x and lo_y < iy + 1 and iy <= hi_y else -1  # (floor(lo) <= i)
+            else:
+                ix, iy = x0 + cell // (y1 - y0 + 1), y0 + cell % (y1 - y0 + 1)
+                key, low, high = np.int64(ix) * 4294967296 + iy + 2147483648, 0, len(cell_keys)
+                while low < high:  # (the cell's row among the sorted keys: a search, inline as said above)
+                    middle = (low + high) // 2
+                    low, high = (middle + 1, high) if cell_keys[middle] < key else (low, middle)
+                row = low if low < len(cell_keys) and cell_keys[low] == key else -1
+            if row < 0:
+                continue
+            for m in range(cell_starts[row], cell_starts[row + 1]):
+                s = members[m]
+                if mark[s] != stamp[0] and overlap(segment_boxes, s, boxes, k):
+                    mark[s] = stamp[0]
+                    if count < room:
+                        at = count  # (in segment order, whatever the cells': an insertion, the lists are short)
+                        while at > first and segments[at - 1] > s:
+                            segments[at] = segments[at - 1]
+                            at -= 1
+                        segments[at], owners[count] = s, k  # (every pair from ``first`` on is box k's)
+                    count += 1
     return count
 
 
@@ -296,8 +291,8 @@ def segments_in_box(level_arrays, query, out):
 def gather_in_box(level, query, out):
     """:func:`segments_in_box` of a :class:`~.layout.Level`."""
     box, category, mask, group, check = query
-    level.stamp[0] += 1
-    count = segments_near(grid_of(level), box, np.int64(0), level.mark, level.stamp[0], out)
+    count = segments_near(grid_of(level), box, np.zeros(1, np.int64), level.mark, level.stamp, out,
+                          np.empty(len(out), np.int64))
     if not check:
         return count
     kept = 0

@@ -19,11 +19,29 @@ __all__ = ["rest_and_sleep"]
 
 
 @helper
-def _root(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
+def _join_touching(parent, row_of_body, ints, count):
+    """Union-find over the touching contacts between awake bodies: each group's root is its least row. Every
+    find in one call, its loops inside (a helper taking ``parent`` once a contact would count references on it
+    at every call)."""
+    for k in range(count):
+        if ints[k, TOUCHING] and ints[k, KIND] == DYNAMIC:
+            a, b = row_of_body[ints[k, A]], row_of_body[ints[k, B]]
+            if a >= 0 and b >= 0:
+                while parent[a] != a:  # (path halving)
+                    parent[a] = parent[parent[a]]
+                    a = parent[a]
+                while parent[b] != b:
+                    parent[b] = parent[parent[b]]
+                    b = parent[b]
+                parent[max(a, b)] = min(a, b)
+
+
+@helper
+def _point_at_roots(parent):
+    """Every entry of a union-find's ``parent`` set to its group's root (rows in ascending order: a row's
+    parent is lower, and already points at its root)."""
+    for r in range(len(parent)):
+        parent[r] = parent[parent[r]]
 
 
 @kernel
@@ -48,18 +66,13 @@ def rest_and_sleep(state, awake, extent, dt, sleep_velocity, time_to_sleep, ints
     if not ready:
         return
     parent = np.arange(n)
-    for k in range(count):
-        if ints[k, TOUCHING] and ints[k, KIND] == DYNAMIC:
-            a, b = row_of_body[ints[k, A]], row_of_body[ints[k, B]]
-            if a >= 0 and b >= 0:
-                first, second = _root(parent, a), _root(parent, b)
-                parent[max(first, second)] = min(first, second)
+    _join_touching(parent, row_of_body, ints, count)
+    _point_at_roots(parent)
     least = np.full(n, np.inf)
     for r in range(n):
-        root = _root(parent, r)
-        least[root] = min(least[root], rested[r])
+        least[parent[r]] = min(least[parent[r]], rested[r])
     for r in range(n):
-        if least[_root(parent, r)] >= time_to_sleep:
+        if least[parent[r]] >= time_to_sleep:
             state[awake[r], SLEEPING] = 1.0
             for j in range(3):
                 state[awake[r], VX + j] = 0.0

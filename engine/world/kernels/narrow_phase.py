@@ -60,7 +60,8 @@ def place_and_box(shapes, state, movers, rows, place, boxes, grow):
     (where ``state`` puts them) and of every mover (from its row), written into their shape rows of ``place``
     and ``boxes`` (the bodies' rows, then the movers'). The other bodies' rows are left as they are: sleepers
     lie where they were placed."""
-    body_count = len(shapes.radius) - len(movers)
+    core, offsets, radius = shapes.core, shapes.offsets, shapes.radius  # (bound once: see grid_of)
+    body_count = len(radius) - len(movers)
     for i in range(len(rows) + len(movers)):
         if i < len(rows):
             s = rows[i]
@@ -70,7 +71,7 @@ def place_and_box(shapes, state, movers, rows, place, boxes, grow):
             x, y, angle = movers[s - body_count, 0], movers[s - body_count, 1], movers[s - body_count, 2]
         c, sn = math.cos(angle), math.sin(angle)
         place[s, 0], place[s, 1], place[s, 2], place[s, 3] = c, sn, x, y
-        _put_box(boxes, s, shapes.core, shapes.offsets[s], shapes.offsets[s + 1], c, sn, x, y, shapes.radius[s] + grow)
+        _put_box(boxes, s, core, offsets[s], offsets[s + 1], c, sn, x, y, radius[s] + grow)
 
 
 @kernel
@@ -154,23 +155,20 @@ def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, 
 @kernel
 def _level_candidates(shapes, level, boxes, awake):
     """The (segment, body) pairs whose boxes overlap and whose filters touch, of the ``awake`` bodies."""
-    near, room = np.empty(len(level.radius), np.int64), 16 * len(awake) + 16
-    grid, mark, stamp = grid_of(level), level.mark, level.stamp  # (bound once: numba counts references in loops)
+    room = 16 * len(awake) + 16
     segment_filters, body_filters = level.filters, shapes.filters
     while True:
         segments, bodies = np.empty(room, np.int64), np.empty(room, np.int64)
-        total = 0
-        for b in awake:
-            stamp[0] += 1
-            count = segments_near(grid, boxes, b, mark, stamp[0], near)  # (room for every segment)
-            for i in range(count):
-                if filters_touch(segment_filters, near[i], body_filters, b):
-                    if total < room:
-                        segments[total], bodies[total] = near[i], b
-                    total += 1
+        total = segments_near(grid_of(level), boxes, awake, level.mark, level.stamp, segments, bodies)
         if total <= room:
-            return segments[:total], bodies[:total]
+            break
         room = total  # (rarely: bodies among many segments; once more, with room for them all)
+    kept = 0
+    for i in range(total):
+        if filters_touch(segment_filters, segments[i], body_filters, bodies[i]):
+            segments[kept], bodies[kept] = segments[i], bodies[i]
+            kept += 1
+    return segments[:kept], bodies[:kept]
 
 
 @kernel

@@ -110,6 +110,28 @@ def _begin(state, active):
 
 
 @helper
+def _any_fell_asleep(fresh, asleep, placed):
+    """Whether a body of ``fresh`` sleeps though game code did not place it: it fell asleep at the last step's
+    end. (A helper: an array the step reassigns inside a loop has its references counted at every turn.)"""
+    for k in fresh:
+        if asleep[k] and not placed[k]:
+            return True
+    return False
+
+
+@helper
+def _any_woke(awake, was_awake_rows, body_count):
+    """Whether a row of ``awake`` is none of ``was_awake_rows`` (it woke since the last step)."""
+    was_awake = np.zeros(body_count, np.bool_)
+    for k in was_awake_rows:
+        was_awake[k] = True
+    for k in awake:
+        if not was_awake[k]:
+            return True
+    return False
+
+
+@helper
 def _wake(state, asleep, k):
     state[k, SLEEPING], state[k, SLEEP_TIME], asleep[k] = 0.0, 0.0, False
 
@@ -511,18 +533,27 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
     to a box round the end centre that holds the body at any angle: no vertex is farther from the centre of mass
     than twice the extent) meets a segment's box: the others cannot hit the level, and are not swept (a falling
     pile's crates are mostly in mid-air)."""
-    swept, near, kept = np.empty((1, 4)), np.empty(len(level.radius), np.int64), 0
-    grid, mark, stamp = grid_of(level), level.mark, level.stamp  # (bound once: numba counts references in loops)
-    keep_fast, keep_moved = np.empty(len(fast), np.int64), np.empty((len(fast), 2))
+    swept = np.empty((len(fast), 4))
     for i in range(len(fast)):
         body, dx, dy = fast[i], moved[i, 0], moved[i, 1]
         x, y = state[body, PREVIOUS_X] + dx, state[body, PREVIOUS_X + 1] + dy
         reach = 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
-        swept[0, 0], swept[0, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
-        swept[0, 2], swept[0, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
-        stamp[0] += 1
-        if segments_near(grid, swept, np.int64(0), mark, stamp[0], near) > 0:
-            keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = body, dx, dy
+        swept[i, 0], swept[i, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
+        swept[i, 2], swept[i, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
+    room = 16 * len(fast) + 16
+    while True:
+        segments, owners = np.empty(room, np.int64), np.empty(room, np.int64)
+        total = segments_near(grid_of(level), swept, np.arange(len(fast)), level.mark, level.stamp, segments, owners)
+        if total <= room:
+            break
+        room = total
+    meets = np.zeros(len(fast), np.bool_)
+    for i in range(total):
+        meets[owners[i]] = True
+    kept, keep_fast, keep_moved = 0, np.empty(len(fast), np.int64), np.empty((len(fast), 2))
+    for i in range(len(fast)):
+        if meets[i]:
+            keep_fast[kept], keep_moved[kept, 0], keep_moved[kept, 1] = fast[i], moved[i, 0], moved[i, 1]
             kept += 1
     return keep_fast[:kept], keep_moved[:kept]
 
@@ -613,24 +644,17 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep,
     place, boxes, active = cache
     asleep, placed, fresh = _begin(state, active[1:1 + active[0]])
     place_and_box(shapes, state, movers, fresh, place, boxes, settings[SPECULATIVE])
-    for k in fresh:
-        if asleep[k] and not placed[k]:  # (fell asleep: into the index)
-            sleepers = sleeper_index(boxes[:body_count], asleep)
-            break
+    if _any_fell_asleep(fresh, asleep, placed):  # (into the index; not reassigned in a loop: see _any_fell_asleep)
+        sleepers = sleeper_index(boxes[:body_count], asleep)
     _wake_by_changes(state, asleep, placed, fresh, boxes, movers, (old_ints, kept_ints), sleepers)
     if _count_true(asleep) == body_count:
         active[0] = 0
         return _nothing(np.int64(ASLEEP), old_ints, old_floats, (kept_ints, kept_floats, sleepers[0], sleepers[1],
                                                                  sleepers[2]))
     ints, floats, count, awake = _gather_waking(state, asleep, shapes, level, place, boxes, sleepers, movers, settings)
-    was_awake = np.zeros(body_count, np.bool_)
-    for k in active[1:1 + active[0]]:
-        was_awake[k] = True
-    for k in awake:
-        if not was_awake[k]:  # (woke: its contacts kept aside join the last step's)
-            old_ints, old_floats = _followed_by(old_ints, old_floats, len(old_ints), kept_ints, kept_floats, asleep, _ASLEEP)
-            kept_ints, kept_floats = _followed_by(kept_ints, kept_floats, _NONE, kept_ints, kept_floats, asleep, _AWAKE)
-            break
+    if _any_woke(awake, active[1:1 + active[0]], body_count):  # (their contacts kept aside join the last step's)
+        old_ints, old_floats = _followed_by(old_ints, old_floats, len(old_ints), kept_ints, kept_floats, asleep, _ASLEEP)
+        kept_ints, kept_floats = _followed_by(kept_ints, kept_floats, _NONE, kept_ints, kept_floats, asleep, _AWAKE)
     room = 2 * (count + len(old_ints))  # (crushed and began: at most one a contact; ended: one an old contact)
     events = _Events(np.empty((room, EVENT_COLUMNS), np.int64), np.empty((room, 2)))
     count, made = _squeezed(ints, floats, count, (kept_ints, kept_floats), asleep, movers,
