@@ -210,11 +210,12 @@ def _on_level(state, shapes, level, place, segments, bodies, settings, local, in
     one-way segments applied; returns how many rows are used."""
     margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(STATIC)  # (np.int64: not a literal)
     identity, two = (1.0, 0.0, 0.0, 0.0), np.int64(2)
+    level_core, level_radius, core, offsets, radius = level.core, level.radius, shapes.core, shapes.offsets, \
+        shapes.radius  # (bound once: numba counts references on what it reads in a loop)
     for i in range(len(segments)):
         s, b = segments[i], bodies[i]
-        manifold = collide(level.core, 2 * s, two, level.radius[s], identity, shapes.core, shapes.offsets[b],
-                           shapes.offsets[b + 1] - shapes.offsets[b], shapes.radius[b], _shape_place(place, b),
-                           margin, local)
+        manifold = collide(level_core, 2 * s, two, level_radius[s], identity, core, offsets[b],
+                           offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin, local)
         if not (manifold[2] or manifold[7]):
             continue
         if not one_way_holds(manifold, level.one_way[s, 0], level.one_way[s, 1], state[b, VX], state[b, VX + 1],
@@ -245,15 +246,6 @@ def one_way_holds(manifold, ux, uy, vx, vy, settings):
     return closest > -(approach + ONE_WAY_DEPTH)
 
 
-@helper
-def _shapes_collide(core, offsets, radius, place, a, b, margin, local):
-    """The manifold of shape rows ``a`` (A) and ``b`` (B) of a shape table (its ``core``, ``offsets`` and
-    ``radius``), at their placements. (The table's three arrays, not all of it: numba counts a reference on
-    each array argument at every call, and this is called once a pair.)"""
-    return collide(core, offsets[a], offsets[a + 1] - offsets[a], radius[a], _shape_place(place, a), core,
-                   offsets[b], offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin, local)
-
-
 @kernel
 def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local, ints, floats, count):
     """:func:`gather`'s contacts of bodies with the movers (A: the mover, where it started the step); a one-way
@@ -270,7 +262,9 @@ def _on_movers(state, shapes, place, mover_rows, bodies, movers, settings, local
         closing = 0.0
         if kind == KINEMATIC:  # (not a character: the shove asks whether a body ran into it within the step)
             closing = length(state[b, VX] - movers[i, MOVER_VX], state[b, VX + 1] - movers[i, MOVER_VX + 1]) * dt
-        manifold = _shapes_collide(core, offsets, radius, place, s, b, settings[SPECULATIVE] + closing, local)
+        manifold = collide(core, offsets[s], offsets[s + 1] - offsets[s], radius[s], _shape_place(place, s), core,
+                           offsets[b], offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b),
+                           settings[SPECULATIVE] + closing, local)  # (no helper between: see _between_bodies)
         if not (manifold[2] or manifold[7]):
             continue
         if not one_way_holds(manifold, movers[i, MOVER_ONE_WAY_X], movers[i, MOVER_ONE_WAY_X + 1],
@@ -290,7 +284,10 @@ def _between_bodies(shapes, place, first, second, settings, local, ints, floats,
         a, b = first[p], second[p]
         if not filters_touch(filters, a, filters, b):
             continue
-        manifold = _shapes_collide(core, offsets, radius, place, a, b, margin, local)
+        # (collide called here, not through a helper taking the table: numba would count references on its
+        # arrays at every pair)
+        manifold = collide(core, offsets[a], offsets[a + 1] - offsets[a], radius[a], _shape_place(place, a), core,
+                           offsets[b], offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin, local)
         if manifold[2] or manifold[7]:
             _put(ints, floats, count, manifold, kind, a, b, pair_key(kind, ids[a], ids[b]), slop)
             count += 1
