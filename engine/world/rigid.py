@@ -24,8 +24,9 @@ from ..types import DEFAULT_FILTER, BodyKind, ContactEvent, WorldError
 from .contacts import EMPTY_CONTACTS, ContactSet
 from .jit import add_stages, kernels
 from .kinematic import KinematicBody, KinematicSet
+from .kernels.compile import cache_holds_every_kernel_module
 from .kernels.layout import (
-    A, B, BEGAN, CHARACTER, CONTACT_FLOATS, CONTACT_INTS, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
+    A, ANGLE, B, BEGAN, CHARACTER, CONTACT_FLOATS, CONTACT_INTS, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
     MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, NX, NY, ONE_WAY_COSINE,
     PARAMETERS, SETTINGS, SPECULATIVE, SQUEEZED, STATIC, TOUCHING,
     Level, Shapes,
@@ -722,9 +723,16 @@ def _first_entry(static: StaticGeometry, shape: RoundedPolygon, xf: Transform, d
 
 
 def compile_stages(k: Any) -> Iterator[str]:
-    """Compile (or load from the disk cache) the rigid step's kernels of the package ``k``, stage by stage
-    (each stage's kernels are reused by the next), on a scene of two stacked crates on a floor beside a moving
-    platform; yields each stage's name once it is ready (for progress displays)."""
+    """Compile (or load from the disk cache) the rigid step's kernels of the package ``k``, stage by stage, on a
+    scene of two stacked crates on a floor beside a moving platform; yields each stage's name once it is ready
+    (for progress displays).
+
+    The kernels Python calls are loaded callees first (see :func:`~engine.world.jit.kernels`). Those only the
+    step calls (placements, pairs, gather, warm start, colours, solve, sleep) are compiled here, each stage's
+    for the next, when the disk cache lacks a kernel module (a first start: the progress moves as the work
+    does); from a full cache they are not loaded at all: the step's cache entry holds their code, and loading
+    them too kept a second copy of it and of its LLVM IR in the process (8 MiB, ``engine/README.md``)."""
+    compiling = not cache_holds_every_kernel_module()
     static = StaticGeometry()
     static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
     bodies = RigidBodySet(PhysicsConfig())
@@ -736,42 +744,52 @@ def compile_stages(k: Any) -> Iterator[str]:
     state, shape_arrays, level_arrays, movers, old_ints, old_floats, _, (place, boxes, _), params, settings = args
     shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
     every, none_asleep = np.arange(len(state)), np.zeros(len(state), np.bool_)
-    k.narrow_phase.place_and_box(shapes, state, movers, every, place, boxes, settings[k.layout.SPECULATIVE])
+    if compiling:
+        k.narrow_phase.place_and_box(shapes, state, movers, every, place, boxes, settings[SPECULATIVE])
     core, offsets, radius = shapes.core, shapes.offsets, shapes.radius
-    k.manifold.collide(core, offsets[0], offsets[1] - offsets[0], radius[0], tuple(place[0]), core, offsets[1],
-                       offsets[2] - offsets[1], radius[1], tuple(place[1]), 4.0, np.empty((4, 4)))
+    first, second = ((math.cos(angle), math.sin(angle), x, y) for x, y, angle in state[:2, [X, Y, ANGLE]].tolist())
+    k.manifold.collide(core, offsets[0], offsets[1] - offsets[0], radius[0], first, core, offsets[1],
+                       offsets[2] - offsets[1], radius[1], second, 4.0, np.empty((4, 4)))
     yield "manifolds"
     sleepers = (np.zeros(0, np.int64), np.zeros(0), 0.0)  # (an index of no sleepers)
-    k.broad_phase.awake_pairs(boxes, every, none_asleep, sleepers)
+    if compiling:
+        k.broad_phase.awake_pairs(boxes, every, none_asleep, sleepers)
     # (segments_near through the kernel that calls it: its helper grid_of, called from Python, is not cached and
     # would compile again at every start)
-    query = static.kernel_query(tuple(boxes[0].tolist()), DEFAULT_FILTER)
+    query = static.kernel_query((-8.0, 10.0, 8.0, 26.0), DEFAULT_FILTER)
     assert query is not None
     k.broad_phase.segments_in_box(*query)
     yield "broad phase"
-    ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every, sleepers,
-                                                movers, settings)
-    k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
-                              none_asleep)
+    if compiling:
+        ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every,
+                                                    sleepers, movers, settings)
+        k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
+                                  none_asleep)
     k.narrow_phase.body_boxes(state, len(state), shapes.core, shapes.offsets, shapes.radius, 0.0)
     yield "contacts"
-    solver = k.contact_solver
+    if compiling:
+        _compile_solve(k.contact_solver, params[0].copy())
+    yield "contact solve"
+    if compiling:
+        k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
+                                np.zeros(len(state), np.bool_))
+    yield "sleep"
+    ints, floats = k.rigid_step.step(*args)[1:3]
+    k.rigid_step.resting(state, movers)
+    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
+    yield "rigid step"
+
+
+def _compile_solve(solver: Any, step_params: np.ndarray) -> None:
+    """Compile the contact solve's kernels (of the module ``solver``) on one crate resting on the ground, with a
+    step's solve parameters ``step_params``."""
     rows = np.zeros((2, solver.ROW_COLUMNS))
     rows[0, [solver.ROW_INV_MASS, solver.ROW_INV_INERTIA, solver.ROW_Y, solver.ROW_EXTENT]] = 1.0, 0.01, 18.0, 16.0
     table = np.zeros((1, solver.TABLE_COLUMNS))
     table[0, [solver.NY, solver.FRICTION, solver.STIFF, solver.STATIC, solver.VALID0, solver.VALID1]] = 1.0
     pair = np.array([[1, 0]], dtype=np.int64)
     order, starts, light_colours = solver.colour_order(pair, 1, np.zeros(1, np.bool_))
-    step_params = params[0].copy()
     solver.solve(rows, 1, pair[order], table, np.zeros((1, 4)), (starts, light_colours), step_params, 0.5)
-    yield "contact solve"
-    k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
-                            np.zeros(len(state), np.bool_))
-    yield "sleep"
-    ints, floats = k.rigid_step.step(*args)[1:3]
-    k.rigid_step.resting(state, movers)
-    k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
-    yield "rigid step"
 
 
 add_stages(compile_stages)

@@ -56,6 +56,31 @@ def test_a_game_plays_at_once_on_the_plain_kernels_then_switches_to_the_compiled
     assert done.stdout.split() == ["True", "True", "False", "1.0", "10.0"]
 
 
+LOADED = """
+from engine import warm_up
+from engine.world import jit
+warm_up()
+kernels = jit.kernels()
+for name in ("narrow_phase.gather", "narrow_phase.warm_start", "contact_solver.solve", "island.rest_and_sleep",
+             "broad_phase.awake_pairs", "rigid_step.step", "narrow_phase.body_boxes", "manifold.collide"):
+    module, function = name.split(".")
+    print(name, bool(getattr(getattr(kernels, module), function).signatures))
+"""
+
+
+def test_a_warm_start_loads_only_the_kernels_python_calls():
+    """From a full disk cache (the session's warm-up filled it), the kernels only the compiled step calls are
+    not loaded on their own: the step's cache entry holds their code, and loading them as well kept a second
+    copy of it in every game's memory (8 MiB of 168, engine/README.md). Those Python calls are loaded."""
+    done = subprocess.run([sys.executable, "-c", LOADED], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    loaded = dict(line.split() for line in done.stdout.splitlines())
+    assert loaded == {"narrow_phase.gather": "False", "narrow_phase.warm_start": "False",
+                      "contact_solver.solve": "False", "island.rest_and_sleep": "False",
+                      "broad_phase.awake_pairs": "False", "rigid_step.step": "True",
+                      "narrow_phase.body_boxes": "True", "manifold.collide": "True"}
+
+
 def test_ledgekit_warmup_command_prints_progress_and_succeeds(capsys):
     assert main(["warmup"]) == 0
     out = capsys.readouterr().out
