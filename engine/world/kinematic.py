@@ -465,9 +465,8 @@ class KinematicSet:
                 velocity[placed] = (target[placed] - back) / dt
             state[rows, VX:VY + 1] = velocity
             state[rows, X:Y + 1] = target
-        if len(free):
-            state[free, X] += state[free, VX] * dt
-            state[free, Y] += state[free, VY] * dt
+        if len(free):  # (x and y in one operation: x += vx * dt, y += vy * dt, as one column after the other did)
+            state[free, X:Y + 1] += state[free, VX:VY + 1] * dt
         state[:, ANGLE] += state[:, W] * dt
         untouched = self._loose is not None and self._loose[0] == (PLACEMENTS.count, self._changes)
         PLACEMENTS.count += 1

@@ -73,7 +73,7 @@ class _MovingBoxes:
         self.kinematic = kinematic
         self._characters = list(characters)
         self.placements = PLACEMENTS.count
-        self.rows = [tuple(ch.aabb()) for ch in characters]
+        self.rows: list[tuple[float, float, float, float]] = [ch.aabb() for ch in characters]
         self.first = len(kinematic.bodies)
         """The row of the first character (the kinematic bodies' rows come first)."""
         self.boxes = np.concatenate([kinematic.boxes.reshape(-1, 4),
@@ -111,7 +111,7 @@ class _MovingBoxes:
         first = self.first
         if self.stale:
             for k in self.stale:
-                self.rows[k] = row = tuple(self._characters[k].aabb())
+                self.rows[k] = row = self._characters[k].aabb()  # (an AABB is a tuple: kept as it is)
                 self.boxes[first + k] = row
             self.stale.clear()
         min_x, min_y, max_x, max_y = box
@@ -555,6 +555,8 @@ class World:
         if not self._characters:
             return self._rigid.boxes(1e-6)
         characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
+        if not self._rigid.bodies:
+            return characters  # (no bodies' boxes to put after them: a level of characters and platforms)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
     def _press_on_floor(self, character: Character, dt: float) -> None:
