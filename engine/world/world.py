@@ -549,14 +549,15 @@ class World:
             if meets or (character.on_floor and floor is not None and floor.kind is dynamic):
                 character.after_bodies_moved()
 
-    def _boxes_for_sensors(self) -> np.ndarray:
+    def _boxes_for_sensors(self) -> np.ndarray | list[AABB]:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
-        padded a little (the sensors' exact test decides)."""
+        padded a little (the sensors' exact test decides); without rigid bodies the characters' boxes as they
+        are (a few are looked at box by box: no array made of them)."""
         if not self._characters:
             return self._rigid.boxes(1e-6)
-        characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         if not self._rigid.bodies:
-            return characters  # (no bodies' boxes to put after them: a level of characters and platforms)
+            return [ch.aabb() for ch in self._characters]
+        characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
     def _press_on_floor(self, character: Character, dt: float) -> None:
