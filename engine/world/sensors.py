@@ -73,8 +73,8 @@ class SensorSet:
         """Begin / end events of every sensor against ``others`` (characters and rigid bodies: anything with
         ``shape``, ``transform`` and ``filter``), in sensor order. ``boxes``: the others' boxes ((len(others),
         4) px, an array or a sequence of (min x, min y, max x, max y), at least as large as their shapes'
-        boxes), when the caller has them. A disabled sensor overlaps
-        nothing (its overlaps end). Only the sensors that something is near or was in are looked at."""
+        boxes), when the caller has them. A disabled sensor overlaps nothing (its overlaps end). Only the sensors
+        that something is near or was in are looked at."""
         events: list[ContactEvent] = []
         checked: dict[tuple[int, int], tuple[tuple, bool]] = {}
         near = self._near_pairs(others, boxes)

@@ -63,8 +63,8 @@ class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
     gathers find nothing but the gatherer itself). While the characters move one after another in a step only
-    the mover changes a character's position, and the world marks each moved character's box (:attr:`stale`) to bring up
-    to date at the next gather; between steps (a controller's probe) they are used only while the characters
+    the mover changes a character's position, and the world marks each moved character's box (:attr:`stale`) to
+    bring up to date at the next gather; between steps (a controller's probe) they are used only while the characters
     are the same and none was placed since (:data:`~engine.character.PLACEMENTS`), with the kinematic boxes
     copied in when they were made again (:meth:`brought_up_to`). Either way a gather's answer is the same as
     testing every body's and character's current box."""
