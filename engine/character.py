@@ -1231,7 +1231,10 @@ class Mover:
             self._came_from, self._needs_recovery = self._ended_at, True  # (placed by game code: as a teleport)
         ch.previous_position = position
         came_from, self._came_from = self._came_from, position
-        if came_from is not None and math.dist(came_from, position) > self._search_reach():
+        kept_reach = self._search_reach_kept  # (the kept reach read here: every move asks)
+        search_reach = kept_reach[2] if kept_reach is not None and kept_reach[0] is ch.shape and kept_reach[1] is cfg \
+            else self._search_reach()
+        if came_from is not None and math.dist(came_from, position) > search_reach:
             came_from = None  # (placed far from where it stood: that says nothing of which side of a wall it is on)
         ch.step_events = []
         riding = ch.platform if ch.on_floor else None
@@ -1381,7 +1384,14 @@ class Mover:
         # Only static solid segments around: the same choice in one compiled call (unless no floor but two walls
         # or more, which may make a V floor: the loop below decides that).
         if touching is not None and (touching[0] is not None or touching[3] < 2):
-            self._touch_solid(touching)
+            # No one-way collider around, so none is still being dropped through; an overlap deeper than
+            # ``penetration_slop`` asks for a recovery at the start of the next step.
+            floor, wall, ceiling, _, overlapping = touching
+            if overlapping:
+                self._needs_recovery = True
+            if self._dropping:
+                self._dropping = set()
+            self._touch(floor, wall, ceiling)
             return
         floor = wall = ceiling = None
         walls: list[SceneContact] = []
@@ -1412,17 +1422,6 @@ class Mover:
         if floor is None and len(walls) >= 2:
             floor = _v_floor(walls, cfg)
         self._dropping = still_dropping
-        self._touch(floor, wall, ceiling)
-
-    def _touch_solid(self, touching: Touching) -> None:
-        """Set the character's contact state from what it touches among solid static segments only (a compiled
-        answer): no one-way collider around, so none is still being dropped through; an overlap deeper than
-        ``penetration_slop`` asks for a recovery at the start of the next step."""
-        floor, wall, ceiling, _, overlapping = touching
-        if overlapping:
-            self._needs_recovery = True
-        if self._dropping:
-            self._dropping = set()
         self._touch(floor, wall, ceiling)
 
     def _touch(self, floor: SceneContact | None, wall: SceneContact | None, ceiling: SceneContact | None) -> None:

@@ -427,12 +427,40 @@ def minkowski_difference(
         a = xf_target.apply(target.vertices[0])
         b = xf_target.apply(target.vertices[1])
         return RoundedPolygon._trusted(_segment_sum(a, b, moved), target.radius + moving.radius)
-    points = []
-    for t in target.vertices:
-        wx, wy = xf_target.apply(t)
-        for mx, my in moved:
-            points.append((wx - mx, wy - my))
+    placed = [xf_target.apply(t) for t in target.vertices]
+    corners = _box_sum_corners(placed, moved)
+    points = corners if corners is not None else [(wx - mx, wy - my) for wx, wy in placed for mx, my in moved]
     return RoundedPolygon._trusted(convex_hull(points), target.radius + moving.radius)
+
+
+def _box_sum_corners(placed: list[Vec2], moved: list[Vec2]) -> list[Vec2] | None:
+    """The four corners of ``placed`` (+) reflect(``moved``) when both are upright boxes (a platform and a
+    character, mostly) at least a pixel wide and tall, else ``None``. Each corner is one of the sixteen
+    differences (rounding keeps the order: the smallest difference is the smallest x less the largest), and
+    every other difference lies on an edge (one coordinate exactly a corner's) or a pixel or more inside, so
+    the hull of the four is the hull of the sixteen, the same numbers in the same order, for a fraction of the
+    work."""
+    box, other = _upright_box(placed), _upright_box(moved)
+    if box is None or other is None:
+        return None
+    low_x, high_x = box[0] - other[2], box[2] - other[0]
+    low_y, high_y = box[1] - other[3], box[3] - other[1]
+    return [(low_x, low_y), (high_x, low_y), (high_x, high_y), (low_x, high_y)]
+
+
+def _upright_box(ring: list[Vec2]) -> tuple[float, float, float, float] | None:
+    """(min x, min y, max x, max y) of ``ring`` when it is a box with edges along the axes, at least a pixel wide
+    and tall (4 corners: two x values and two y values, each pair once), else ``None``."""
+    if len(ring) != 4 or len(set(ring)) != 4:
+        return None
+    xs, ys = {x for x, _ in ring}, {y for _, y in ring}
+    if len(xs) != 2 or len(ys) != 2:
+        return None
+    low_x, high_x = min(xs), max(xs)
+    low_y, high_y = min(ys), max(ys)
+    if high_x - low_x < 1.0 or high_y - low_y < 1.0:
+        return None
+    return low_x, low_y, high_x, high_y
 
 
 def _segment_sum(a: Vec2, b: Vec2, moved: list[Vec2]) -> list[Vec2]:

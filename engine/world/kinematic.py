@@ -404,7 +404,8 @@ class KinematicSet:
 
     def _path_table(self) -> tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray]:
         """The rows of the bodies that follow a path, their paths' legs (padded to the longest), lengths and
-        speeds, and the rows of the others; made again after a change."""
+        speeds, and which rows are the others' (an (n, 1) mask: :meth:`advance` puts their new places in by it);
+        made again after a change."""
         if self._paths is None:
             following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
             tables = [path.leg_table() for _, path in following]
@@ -412,10 +413,10 @@ class KinematicSet:
             for k, table in enumerate(tables):
                 legs[k, :len(table)] = table
             rows = np.array([k for k, _ in following], dtype=np.int64)
-            free = np.ones(len(self.bodies), np.bool_)
+            free = np.ones((len(self.bodies), 1), np.bool_)
             free[rows] = False
             self._paths = (rows, _Legs(legs), np.array([path.length for _, path in following]),
-                           np.array([path.speed for _, path in following]), np.flatnonzero(free))
+                           np.array([path.speed for _, path in following]), free)
         return self._paths
 
     def reshaped(self, body: KinematicBody) -> None:
@@ -451,8 +452,13 @@ class KinematicSet:
         state[:, PLACED] = 0.0
         state[:, PREVIOUS_X:PREVIOUS_X + 3] = state[:, X:X + 3]
         following, legs, lengths, speeds, free = self._path_table()
+        some_free = len(following) < n
+        # The free bodies' new places (x + vx * dt, y + vy * dt), worked out for every row at once before the
+        # paths' rows change (they change only those) and put in for the free rows alone, by the mask: cheaper
+        # than picking the free rows out and back in.
+        ahead = state[:, X:Y + 1] + state[:, VX:VY + 1] * dt if some_free else None
         if len(following):  # (along its path: the velocity becomes the one that takes it there)
-            rows = following if len(free) else slice(None)  # (every body on a path: the columns as they are)
+            rows = following if some_free else slice(None)  # (every body on a path: the columns as they are)
             distance = state[rows, PATH_DISTANCE] + speeds * dt
             state[rows, PATH_DISTANCE] = distance
             target = legs.points(lengths, distance)
@@ -465,9 +471,8 @@ class KinematicSet:
                 velocity[placed] = (target[placed] - back) / dt
             state[rows, VX:VY + 1] = velocity
             state[rows, X:Y + 1] = target
-        if len(free):
-            state[free, X] += state[free, VX] * dt
-            state[free, Y] += state[free, VY] * dt
+        if ahead is not None:
+            np.copyto(state[:, X:Y + 1], ahead, where=free)
         state[:, ANGLE] += state[:, W] * dt
         untouched = self._loose is not None and self._loose[0] == (PLACEMENTS.count, self._changes)
         PLACEMENTS.count += 1

@@ -68,11 +68,13 @@ class SensorSet:
             if not self._inside[key]:
                 del self._inside[key]
 
-    def sense(self, others: Sequence[Any], boxes: np.ndarray | None = None) -> list[ContactEvent]:
+    def sense(self, others: Sequence[Any], boxes: np.ndarray | Sequence[Sequence[float]] | None = None
+              ) -> list[ContactEvent]:
         """Begin / end events of every sensor against ``others`` (characters and rigid bodies: anything with
         ``shape``, ``transform`` and ``filter``), in sensor order. ``boxes``: the others' boxes ((len(others),
-        4) px, at least as large as their shapes' boxes), when the caller has them. A disabled sensor overlaps
-        nothing (its overlaps end). Only the sensors that something is near or was in are looked at."""
+        4) px, an array or a sequence of (min x, min y, max x, max y), at least as large as their shapes'
+        boxes), when the caller has them. A disabled sensor overlaps nothing (its overlaps end). Only the sensors
+        that something is near or was in are looked at."""
         events: list[ContactEvent] = []
         checked: dict[tuple[int, int], tuple[tuple, bool]] = {}
         near = self._near_pairs(others, boxes)
@@ -98,7 +100,8 @@ class SensorSet:
         self._checked = checked
         return events
 
-    def _near_pairs(self, others: Sequence[Any], boxes: np.ndarray | None) -> dict[int, list[int]]:
+    def _near_pairs(self, others: Sequence[Any], boxes: np.ndarray | Sequence[Sequence[float]] | None
+                    ) -> dict[int, list[int]]:
         """Sensor index -> the indices of ``others`` whose boxes overlap its box (ascending)."""
         if not others or not self.sensors:
             return {}
@@ -173,11 +176,12 @@ class _SensorIndex:
         """Whether a sensor placed by a list was moved by changing that list."""
         return any(tuple(sensor.position) != where for sensor, where in self.listed)
 
-    def touching(self, others: np.ndarray) -> tuple[list[int], list[int]]:
-        """Every (sensor index, other index) whose boxes overlap or touch (``others``: (n, 4) px), ordered by
-        sensor, then other."""
+    def touching(self, others: np.ndarray | Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
+        """Every (sensor index, other index) whose boxes overlap or touch (``others``: (n, 4) px, an array or a
+        sequence of boxes), ordered by sensor, then other."""
         if len(others) <= _FEW:  # (the usual step: a hero and a few enemies, found without array calls)
-            return self._few_touching(others.tolist())
+            return self._few_touching(others.tolist() if isinstance(others, np.ndarray) else others)
+        others = np.asarray(others, dtype=np.float64).reshape(-1, 4)
         lo = np.searchsorted(self.left, others[:, 0] - self.widest, side="left")
         hi = np.searchsorted(self.left, others[:, 2], side="right")
         counts = hi - lo
@@ -196,7 +200,7 @@ class _SensorIndex:
         ordered = np.lexsort((other, sensor))
         return sensor[ordered].tolist(), other[ordered].tolist()
 
-    def _few_touching(self, others: list[list[float]]) -> tuple[list[int], list[int]]:
+    def _few_touching(self, others: Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
         """:meth:`touching` of a few ``others`` (boxes), box by box: the narrow sensors whose left sides lie
         where the box could meet them (found by bisection, as the arrays' search sorted), then the wide ones."""
         lefts, widest, boxes, order = self.lefts, self.widest, self.listed_boxes, self.listed_order

@@ -54,6 +54,8 @@ class CharacterTouches:
     def events(self, characters: Sequence[Character]) -> list[ContactEvent]:
         """The begin and end events of this step, for ``characters`` where they are now (in the world's
         order: ``a`` is the one added first). A begin event's normal points from ``a`` towards ``b``."""
+        if len(characters) < 2 and not self._pairs:
+            return []  # (a hero alone, touching no one before: no pair can begin or end; asked every step)
         now = self._touching(characters, self._pairs)
         events = [ContactEvent("begin", a, b, normal) for key, (a, b, normal) in now.items() if key not in self._pairs]
         events += [ContactEvent("end", a, b, (0.0, 0.0)) for key, (a, b) in self._pairs.items() if key not in now]

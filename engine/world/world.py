@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..bodies import VX, PhysicsConfig, RigidBody, Sensor
-from ..character import PLACEMENTS, Character, MoverConfig, move_character
+from ..character import PLACEMENTS, Character, MoverConfig
 from ..geometry import AABB, Manifold, RoundedPolygon, Transform, minkowski_difference
 from ..types import (
     DEFAULT_FILTER, DEFAULT_FRICTION, DEFAULT_GRAVITY, BodyKind, Collider, CollisionFilter, ContactEvent, Gathered,
@@ -63,8 +63,8 @@ class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
     gathers find nothing but the gatherer itself). While the characters move one after another in a step only
-    the mover changes a character's position, and the mover's updates (:meth:`moved`) mark the box to bring up
-    to date at the next gather; between steps (a controller's probe) they are used only while the characters
+    the mover changes a character's position, and the world marks each moved character's box (:attr:`stale`) to
+    bring up to date at the next gather; between steps (a controller's probe) they are used only while the characters
     are the same and none was placed since (:data:`~engine.character.PLACEMENTS`), with the kinematic boxes
     copied in when they were made again (:meth:`brought_up_to`). Either way a gather's answer is the same as
     testing every body's and character's current box."""
@@ -73,7 +73,7 @@ class _MovingBoxes:
         self.kinematic = kinematic
         self._characters = list(characters)
         self.placements = PLACEMENTS.count
-        self.rows = [tuple(ch.aabb()) for ch in characters]
+        self.rows: list[tuple[float, float, float, float]] = [ch.aabb() for ch in characters]
         self.first = len(kinematic.bodies)
         """The row of the first character (the kinematic bodies' rows come first)."""
         self.boxes = np.concatenate([kinematic.boxes.reshape(-1, 4),
@@ -82,8 +82,9 @@ class _MovingBoxes:
         """Filters that touch every query: the kernel tests the boxes alone (the filters as they are, after)."""
         self.found = np.zeros(len(self.boxes), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
-        self.stale: list[int] = []
-        """Characters moved since their boxes were made (brought up to date by the next :meth:`near`)."""
+        self.stale: set[int] = set()
+        """Characters moved since their boxes were made (brought up to date by the next :meth:`near`; a set: a hero
+        alone, whose gathers find no one, moves step after step with no gather to bring it up to date)."""
 
     def brought_up_to(self, kinematic: _KinematicBoxes, characters: list[Character]) -> bool:
         """Whether these are the boxes of ``kinematic`` and of ``characters``: the characters' as they were made
@@ -98,10 +99,6 @@ class _MovingBoxes:
             self.kinematic = kinematic
         return True
 
-    def moved(self, k: int) -> None:
-        """Character ``k`` has moved (its box is made again when next asked for)."""
-        self.stale.append(k)
-
     def settled(self) -> None:
         """The characters' moves of this step are done: what they are now is what :meth:`brought_up_to` keeps."""
         self.placements = PLACEMENTS.count
@@ -114,9 +111,9 @@ class _MovingBoxes:
         first = self.first
         if self.stale:
             for k in self.stale:
-                self.rows[k] = row = tuple(self._characters[k].aabb())
+                self.rows[k] = row = self._characters[k].aabb()  # (an AABB is a tuple: kept as it is)
                 self.boxes[first + k] = row
-            self.stale = []
+            self.stale.clear()
         min_x, min_y, max_x, max_y = box
         count = kernels().mover.boxes_near(self.boxes, self.filters, min_x, min_y, max_x, max_y, _ALL, _ALL, 0,
                                            self.found)
@@ -452,11 +449,12 @@ class World:
         """Move every character (their gathers share one array of what moves); returns their events."""
         events: list[ContactEvent] = []
         self._moving = moving = self._moving_now()
-        self._standing = _StandingBodies()
+        self._standing = _StandingBodies() if self._rigid.bodies else None  # (none: no gather looks for bodies)
         dynamic = BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
+        stale = moving.stale
         for k, character in enumerate(self._characters):
-            move_character(character, dt)
-            moving.moved(k)
+            character.move(dt)
+            stale.add(k)  # (its box is made again when a gather next asks for it)
             if character.step_events:
                 events.extend(character.step_events)
             floor = character.floor_collider
@@ -551,11 +549,14 @@ class World:
             if meets or (character.on_floor and floor is not None and floor.kind is dynamic):
                 character.after_bodies_moved()
 
-    def _boxes_for_sensors(self) -> np.ndarray:
+    def _boxes_for_sensors(self) -> np.ndarray | list[AABB]:
         """The characters' and the rigid bodies' boxes (in that order), the bodies' in one compiled call and
-        padded a little (the sensors' exact test decides)."""
+        padded a little (the sensors' exact test decides); without rigid bodies the characters' boxes as they
+        are (a few are looked at box by box: no array made of them)."""
         if not self._characters:
             return self._rigid.boxes(1e-6)
+        if not self._rigid.bodies:
+            return [ch.aabb() for ch in self._characters]
         characters = np.array([ch.aabb() for ch in self._characters], dtype=np.float64).reshape(-1, 4)
         return np.concatenate([characters, self._rigid.boxes(1e-6)])
 
@@ -615,6 +616,8 @@ class World:
         found = self._near_movers(box, ignore, query) if self._movers_may_answer(ignore) else None
         if kept is None:
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
+        if not found and not kept.others:
+            return kept  # (the very same candidates: its segments, nothing moving near then or now)
         gathered = Gathered(segments, found, kept.one_way, static.neighbour)
         gathered.rows, gathered.static_key = kept.rows, kept.static_key
         return gathered
@@ -862,7 +865,7 @@ class World:
             touched = (contact_of(segment_rows, rows_touched[0]) if floor else None,
                        contact_of(segment_rows, rows_touched[1]) if wall else None,
                        contact_of(segment_rows, rows_touched[2]) if ceiling else None, walls, overlapping)
-        hits, trail = self._stops_of(segment_rows, stops_out[:count])
+        hits, trail = self._stops_of(segment_rows, stops_out[:count]) if count else ([], [])
         return hits, trail, (px, py), (vx, vy), touched
 
     def _stops_of(self, segments: np.ndarray | None, stops: np.ndarray) -> tuple[list[SceneHit], list[Vec2]]:

@@ -303,3 +303,36 @@ def test_queries_move_with_a_rigid_motion_of_the_scene(shape, xf, p, motion):
         length = math.hypot(*direction)
         incidence = abs(h1.normal[0] * direction[0] + h1.normal[1] * direction[1]) / length
         assert close(h1.distance, h2.distance, 1e-6 + 1e-9 / max(incidence, 1e-9))
+
+
+def test_minkowski_sum_of_two_upright_boxes_is_the_hull_of_all_sixteen_differences():
+    """A platform and a character (both upright boxes) are summed from their four extreme differences: the very
+    same core, bit for bit, as the hull of every target vertex less every moving vertex, wherever they are;
+    turned boxes and other shapes take the whole hull."""
+    import random
+
+    from engine.geometry import minkowski_difference
+    from engine.geometry.shapes import convex_hull
+
+    def every_difference(target, xf, moving, angle):
+        c, s = math.cos(angle), math.sin(angle)
+        moved = [(c * x - s * y, s * x + c * y) for x, y in moving.vertices]
+        points = [(wx - mx, wy - my) for wx, wy in (xf.apply(t) for t in target.vertices) for mx, my in moved]
+        return convex_hull(points)
+
+    rng = random.Random(32)
+    compared = 0
+    for _ in range(3000):
+        size = lambda: rng.choice([rng.uniform(1.0, 80.0), float(rng.randint(1, 64)), rng.randint(1, 64) + 0.1])  # noqa: E731
+        hw, hh, mw, mh = size(), size(), size(), size()
+        target = RoundedPolygon.box(hw, hh, radius=min(hw, hh) * rng.choice([0.0, 0.2, 0.45]))
+        moving = RoundedPolygon.box(mw, mh, radius=min(mw, mh) * rng.choice([0.0, 0.2, 0.45]))
+        at = rng.choice([(rng.uniform(-1e4, 1e4), rng.uniform(-1e4, 1e4)),
+                         (rng.randint(-500, 500) + 0.5, rng.randint(-99, 99) / 3)])
+        xf = Transform(at, rng.choice([0.0, 0.0, 0.0, math.pi / 2, 0.1]))
+        angle = rng.choice([0.0, 0.0, 0.0, math.pi, 0.3])
+        made = minkowski_difference(target, xf, moving, angle)
+        assert made.vertices == tuple(every_difference(target, xf, moving, angle)), (target, xf, moving, angle)
+        assert made.radius == target.radius + moving.radius
+        compared += 1
+    assert compared == 3000
