@@ -590,8 +590,9 @@ class RigidBodySet:
     def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
         where they were to where the solver put them, and stopped at the first touch: nothing passes through a
-        thin platform in one step."""
+        thin platform in one step; and what followed them is held back with them (:meth:`_hold_back_followers`)."""
         state = self._state
+        stopped: list[tuple[int, float, float]] = []
         for row, (dx, dy) in zip(fast.tolist(), moved.tolist()):
             body = self.bodies[row]
             origin = (float(state[row, PREVIOUS_X]), float(state[row, PREVIOUS_Y]))
@@ -602,6 +603,46 @@ class RigidBodySet:
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+            stopped.append((row, dx * (1.0 - f + back), dy * (1.0 - f + back)))
+        if stopped:
+            self._hold_back_followers(stopped)
+
+    def _hold_back_followers(self, stopped: list[tuple[int, float, float]]) -> None:
+        """Bodies that followed one the sweep stopped (``stopped``: its row and the part of its move taken back,
+        px) are taken back with it, as far along that move as they went in the step: a crate standing on a
+        crate, the two falling together onto the floor, went on into the bottom one by the rest of its step
+        (crates are not swept against each other; 12 px at 1,000 px/s). A follower is a body in contact with
+        it in this step (within the speculative distance at its start) and behind it along its move; then its
+        own followers in turn. A body two stopped bodies hold back is taken back as far as the farther asks,
+        not the sum, and one the sweep stopped itself (through the body it followed) no farther than that
+        asks in all. Velocities are left to the next step's solve, as the sweep leaves them."""
+        ints, floats, state = self._ints, self._floats, self._state
+        between = np.flatnonzero(ints[:, KIND] == DYNAMIC)
+        pairs = list(zip(ints[between, A].tolist(), ints[between, B].tolist(), floats[between, NX].tolist(),
+                         floats[between, NY].tolist()))
+        taken = {row: (lx, ly) for row, lx, ly in stopped}  # (how far each was taken back so far)
+        queue = list(stopped)
+        while queue:
+            row, lx, ly = queue.pop()
+            lost = math.hypot(lx, ly)
+            if lost == 0.0:
+                continue
+            ux, uy = lx / lost, ly / lost  # (along the move)
+            for a, b, nx, ny in pairs:
+                if row not in (a, b):
+                    continue
+                other, sign = (b, 1.0) if a == row else (a, -1.0)  # (the normal from ``row`` to the other)
+                if sign * (nx * ux + ny * uy) > -0.5:
+                    continue  # (not behind it)
+                before = taken.get(other, (0.0, 0.0))
+                went = (state[other, X] + before[0] - state[other, PREVIOUS_X]) * ux \
+                    + (state[other, Y] + before[1] - state[other, PREVIOUS_Y]) * uy
+                more = min(lost, went) - (before[0] * ux + before[1] * uy)
+                if more <= 0.0:
+                    continue
+                state[other, X], state[other, Y] = state[other, X] - ux * more, state[other, Y] - uy * more
+                taken[other] = (before[0] + ux * more, before[1] + uy * more)
+                queue.append((other, ux * more, uy * more))
 
 
 def _with_sweeps(ints: np.ndarray, floats: np.ndarray, first: dict[int, tuple[float, CastHit, int]]
