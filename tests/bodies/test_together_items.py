@@ -1,5 +1,7 @@
-"""Issue 30's items that had no scenario of their own: re-filtering a sleeper and teleporting a body into
-sleepers wake them (item 1); a crate carried on a crate on a lift rides it (item 3)."""
+"""Issue 30's items that had no scenario of their own: re-filtering a sleeper, teleporting a body into
+sleepers and removing or moving a character under one wake them (item 1); a crate carried on a crate on a lift
+rides it (item 3); two crates falling together onto the floor are not pressed into each other (the README's
+last open case of item 2)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from engine.geometry import RoundedPolygon
 from engine.types import CollisionFilter
 from engine.world import KinematicBody, World
 from tests.bodies.test_together import CRATE, REST_Y, _asleep, _run, _stack, _start_lift, _stop_lift_at_its_end
-from tests.character.levels import DT, tiled_floor
+from tests.character.levels import DT, HERO, standing_y, tiled_floor
 
 
 # ------------------------------------------------------------------------------------------- item 1 waking
@@ -65,6 +67,27 @@ def _deepest_between(world: World, bodies: list[RigidBody]) -> float:
     depths = [-c.separation for a in bodies for c in world.contacts(a.shape, a.transform, 0.0, ignore=(a,))
               if c.collider.body in bodies]
     return max([0.0, *depths])
+
+
+@pytest.mark.parametrize("how", ["remove", "teleport", "position"])
+def test_removing_or_moving_a_character_wakes_the_crate_asleep_on_his_head(how):
+    """Item 1 for characters (the README says removing or placing one wakes what it touched; no test said so):
+    a crate falls asleep on a standing hero's head; the game removes the hero, teleports him or sets his
+    ``position`` 200 px away, and the crate falls to the floor."""
+    world = World()
+    tiled_floor(world, range(-10, 10))  # (the level: x -320..320, its top at y 0)
+    hero = world.add_character(HERO, (0.0, standing_y(0.0)))
+    crate = world.add_body(RigidBody(CRATE, (0.0, standing_y(0.0) + 16.0 + 16.0 + 1.0)))
+    _run(world, 2.0)
+    assert crate.sleeping and crate.position[1] > REST_Y + 25.0  # (on his head)
+    if how == "remove":
+        world.remove(hero)
+    elif how == "teleport":
+        hero.teleport((200.0, standing_y(0.0)))
+    else:
+        hero.position = (200.0, standing_y(0.0))
+    _run(world, 1.0)
+    assert crate.position[1] == pytest.approx(REST_Y, abs=1.0)  # (on the floor)
 
 
 @pytest.mark.parametrize("motion, speed", [
