@@ -269,11 +269,6 @@ def test_a_tilted_crate_landing_on_the_floor_lands_on_it_not_in_it(tilt, gap, sp
     assert max(depths) <= 1.0, depths
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "not fixed: making the level contacts of a body that is not swept as early as it moves in the step "
-    "(speculative contacts grown to the approach, as with kinematic bodies) fixes it, but a contact made early "
-    "stops a body in the solve's relax pass, which restitution does not see: balls stopped dead "
-    "(tests/bodies/test_crates.py bounce heights); counting relax pushes for restitution left bounces 15-20% low"))
 @pytest.mark.parametrize("half, speed, hz", [(32.0, 900.0, 60), (64.0, 900.0, 30), (64.0, 1500.0, 60)])
 def test_a_big_crate_falling_fast_onto_the_floor_lands_on_it_not_in_it(half, speed, hz):
     """Found while cutting down the one above: a big crate that moves less than a quarter of its size in a
