@@ -591,18 +591,59 @@ class RigidBodySet:
     def _sweep(self, static: StaticGeometry, cfg: PhysicsConfig, fast: np.ndarray, moved: np.ndarray) -> None:
         """Fast bodies (rows ``fast``, which moved ``moved`` px this step) are swept against static geometry from
         where they were to where the solver put them, and stopped at the first touch: nothing passes through a
-        thin platform in one step."""
+        thin platform in one step; and what followed them is held back with them (:meth:`_hold_back_followers`)."""
         state = self._state
+        stopped: list[tuple[int, float, float]] = []
         for row, (dx, dy) in zip(fast.tolist(), moved.tolist()):
             body = self.bodies[row]
             origin = (float(state[row, PREVIOUS_X]), float(state[row, PREVIOUS_Y]))
             hit = _first_entry(static, body.shape, Transform(origin, body.angle), (dx, dy),
-                               cfg.continuous_min_approach)
+                               cfg.continuous_min_approach, cfg.max_static_overlap + cfg.linear_slop)
             if hit is None:
                 continue
             f = hit.fraction
             back = min(f, cfg.linear_slop / math.hypot(dx, dy))  # stop just short of the surface
             state[row, X], state[row, Y] = origin[0] + dx * (f - back), origin[1] + dy * (f - back)
+            stopped.append((row, dx * (1.0 - f + back), dy * (1.0 - f + back)))
+        if stopped:
+            self._hold_back_followers(stopped)
+
+    def _hold_back_followers(self, stopped: list[tuple[int, float, float]]) -> None:
+        """Bodies that followed one the sweep stopped (``stopped``: its row and the part of its move taken back,
+        px) are taken back with it, as far along that move as they went in the step: a crate standing on a
+        crate, the two falling together onto the floor, went on into the bottom one by the rest of its step
+        (crates are not swept against each other; 12 px at 1,000 px/s). A follower is a body in contact with
+        it in this step (within the speculative distance at its start) and behind it along its move; then its
+        own followers in turn. A body two stopped bodies hold back is taken back as far as the farther asks,
+        not the sum, and one the sweep stopped itself (through the body it followed) no farther than that
+        asks in all. Velocities are left to the next step's solve, as the sweep leaves them."""
+        ints, floats, state = self._ints, self._floats, self._state
+        between = np.flatnonzero(ints[:, KIND] == DYNAMIC)
+        pairs = list(zip(ints[between, A].tolist(), ints[between, B].tolist(), floats[between, NX].tolist(),
+                         floats[between, NY].tolist()))
+        taken = {row: (lx, ly) for row, lx, ly in stopped}  # (how far each was taken back so far)
+        queue = list(stopped)
+        while queue:
+            row, lx, ly = queue.pop()
+            lost = math.hypot(lx, ly)
+            if lost == 0.0:
+                continue
+            ux, uy = lx / lost, ly / lost  # (along the move)
+            for a, b, nx, ny in pairs:
+                if row not in (a, b):
+                    continue
+                other, sign = (b, 1.0) if a == row else (a, -1.0)  # (the normal from ``row`` to the other)
+                if sign * (nx * ux + ny * uy) > -0.5:
+                    continue  # (not behind it)
+                before = taken.get(other, (0.0, 0.0))
+                went = (state[other, X] + before[0] - state[other, PREVIOUS_X]) * ux \
+                    + (state[other, Y] + before[1] - state[other, PREVIOUS_Y]) * uy
+                more = min(lost, went) - (before[0] * ux + before[1] * uy)
+                if more <= 0.0:
+                    continue
+                state[other, X], state[other, Y] = state[other, X] - ux * more, state[other, Y] - uy * more
+                taken[other] = (before[0] + ux * more, before[1] + uy * more)
+                queue.append((other, ux * more, uy * more))
 
 
 def _with_sweeps(ints: np.ndarray, floats: np.ndarray, first: dict[int, tuple[float, CastHit, int]]
@@ -692,30 +733,48 @@ _IDENTITY = Transform()
 
 
 def _entry(shape: RoundedPolygon, xf: Transform, d: Vec2, target: RoundedPolygon, xf_target: Transform,
-           one_way: Vec2 | None, min_approach: float) -> CastHit | None:
+           one_way: Vec2 | None, min_approach: float, glancing_depth: float = math.inf) -> CastHit | None:
     """Where ``shape`` (at ``xf``) moving along ``d`` enters ``target`` (at ``xf_target``), if it does within the
-    move, moving into it at least ``min_approach`` (a cosine) steeply, and not from a side a one-way target
-    (``one_way``: its direction) lets through; ``None`` too when it touches it at the start already."""
+    move, moving into it at least ``min_approach`` (a cosine) steeply, or less steeply but ending deeper in it
+    than ``glancing_depth`` px, and not from a side a one-way target (``one_way``: its direction) lets through;
+    ``None`` too when it touches it at the start already."""
     hit = shape_cast(shape, xf, d, target, xf_target)
     if hit is None or hit.started_inside or hit.fraction >= 1.0:
         return None
-    if hit.normal[0] * d[0] + hit.normal[1] * d[1] > -min_approach * math.hypot(d[0], d[1]):
-        return None
     if one_way is not None and hit.normal[0] * one_way[0] + hit.normal[1] * one_way[1] < ONE_WAY_COSINE:
         return None
-    return hit
+    if hit.normal[0] * d[0] + hit.normal[1] * d[1] <= -min_approach * math.hypot(d[0], d[1]):
+        return hit
+    if glancing_depth == math.inf:
+        return None
+    end = Transform((xf.position[0] + d[0], xf.position[1] + d[1]), xf.angle)
+    return hit if _depth_in(shape, end, target, xf_target) > glancing_depth else None
+
+
+def _depth_in(shape: RoundedPolygon, xf: Transform, target: RoundedPolygon, xf_target: Transform) -> float:
+    """How deep (px) ``shape`` at ``xf`` is in ``target`` at ``xf_target`` (0: apart), by the rigid step's
+    compiled manifold kernel (as :func:`engine.world.manifolds.manifold`, which imports this module)."""
+    place = [(float(t.cos), float(t.sin), float(t.position[0]), float(t.position[1])) for t in (xf_target, xf)]
+    found = kernels().manifold.collide(shape_rows([target])[0], 0, target.count, float(target.radius), place[0],
+                                       shape_rows([shape])[0], 0, shape.count, float(shape.radius), place[1], 0.0,
+                                       np.empty((max(shape.count, 2), 4)))
+    return max(0.0, -min(found[5], found[10])) if found[2] or found[7] else 0.0
 
 
 def _first_entry(static: StaticGeometry, shape: RoundedPolygon, xf: Transform, d: Vec2,
-                 min_approach: float) -> CastHit | None:
+                 min_approach: float, glancing_depth: float) -> CastHit | None:
     """The nearest segment that ``shape`` (at ``xf``) runs into along ``d``, moving into it at least
     ``min_approach`` (a cosine) steeply. Passed over: segments it already touches at the start (the floor a
-    sliding crate rests on must not hide the wall ahead), glancing touches (sliding along the floor over a
-    joint is the solver's business) and one-way segments met from a side they let through."""
+    sliding crate rests on must not hide the wall ahead), glancing touches that end no deeper in the segment
+    than ``glancing_depth`` px (sliding along the floor over a joint is the solver's business; but a plank that
+    flies over a gap in the floor in one step, turning, slides its tilted underside down over the far floor's
+    end glancingly, and would end in it: the solve never saw that segment) and one-way segments met from a side
+    they let through."""
     bp = static.broadphase
     best: CastHit | None = None
     for i in bp.query_swept(shape.aabb(xf), d).tolist():
-        hit = _entry(shape, xf, d, bp.shape(i), _IDENTITY, static.collider(i).one_way, min_approach)
+        hit = _entry(shape, xf, d, bp.shape(i), _IDENTITY, static.collider(i).one_way, min_approach,
+                     glancing_depth)
         if hit is not None and (best is None or hit.fraction < best.fraction):
             best = hit
     return best

@@ -214,3 +214,74 @@ def test_a_character_shoved_off_a_slopes_end_by_a_crate_is_not_left_on_the_floor
     world.step(1 / 60)
     assert crate.position[0] > hero.position[0]  # (the crate passed him: he was moved out of it)
     assert not hero.on_floor or _floor_contacts(world, hero), (hero.position, hero.floor_collider)
+
+
+def _depth_in_level(world, body):
+    """How deep (px) ``body`` is in the deepest static segment it overlaps (0: in none)."""
+    inside = [c for c in world.contacts(body.shape, body.transform, 0.0, ignore=(body,)) if c.collider.segment >= 0]
+    return max([0.0, *(-c.separation for c in inside)])
+
+
+PLANK = RoundedPolygon.box(15.08, 6.5, radius=1.0)
+"""A 32 x 15 px plank (the long run's seed 2061, crate 1)."""
+
+
+@pytest.mark.parametrize("y", [9.5, 10.65, 11.5])
+def test_a_plank_flung_across_a_gap_in_the_floor_does_not_end_inside_the_floor_beyond(y):
+    """Found by the long run (seed 2061, step 474: 3.38 px in the floor). A hero at 14,000 px/s shoves a plank
+    at the speed limit (4,000 px/s) across a 108 px gap in the floor; turning as it flies (its trailing end
+    down), it crosses the gap in one step of 1/33 s. Its contacts with the level are gathered where it starts,
+    over the edge it leaves; the sweep after the solve meets the end cap of the floor beyond only glancingly
+    (the plank's tilted underside slides down over it: moving into it at 0.19 of the move, below the 0.2 that
+    counts) and let it go on. Measured: 2.9-4.9 px into the floor."""
+    world = World()
+    world.add_segments([(-600.0, 0.0), (108.4, 0.0)], [(0.0, 0.0), (600.0, 0.0)], radius=2.0)
+    plank = world.add_body(RigidBody(PLANK, (105.6, y), angle=0.08, velocity=(-4000.0, -87.0),
+                                     angular_velocity=-8.16))
+    depths = []
+    for step in range(4):
+        world.step(1 / 33 if step == 0 else 1 / 60)
+        depths.append(_depth_in_level(world, plank))
+    assert max(depths) <= 1.0, depths
+    assert plank.position[0] < -50.0 and plank.velocity[0] < -2000.0  # (flew on over the near floor)
+
+
+@pytest.mark.parametrize("tilt, gap, speed, spin, hz", [
+    (0.068, 2.5, 640.0, -7.06, 88),  # (the long run's seed 1034, step 591: 3.14 px)
+    (0.07, 2.0, 300.0, 0.0, 30), (0.07, 2.0, 650.0, 0.0, 60), (0.12, 0.5, 300.0, -7.0, 30),
+])
+def test_a_tilted_crate_landing_on_the_floor_lands_on_it_not_in_it(tilt, gap, speed, spin, hz):
+    """Found by the long run (seed 1034, step 591: a turning crate landing at 650 px/s, 3.14 px in the floor).
+    A 35 x 28 px crate a little tilted, its low corner ``gap`` px above the floor, falls onto it at ``speed``
+    px/s. Its contact with the floor had only the low corner: the other was beyond the speculative distance
+    (4 px), so when the low corner stopped, the crate swung its other corner down into the floor, unseen.
+    Measured: 3.0-3.9 px deep for a step."""
+    shape = RoundedPolygon.box(16.6, 13.0, radius=1.0)
+    lowest = min(math.sin(tilt) * x + math.cos(tilt) * y for x, y in shape.vertices) - 1.0
+    world = World()
+    world.add_segments([(-400.0, 0.0)], [(400.0, 0.0)], radius=2.0)
+    crate = world.add_body(RigidBody(shape, (0.0, 2.0 + gap - lowest), angle=tilt, velocity=(0.0, -speed),
+                                     angular_velocity=spin))
+    depths = []
+    for _ in range(3):
+        world.step(1 / hz)
+        depths.append(_depth_in_level(world, crate))
+    assert max(depths) <= 1.0, depths
+
+
+@pytest.mark.parametrize("half, speed, hz", [(32.0, 900.0, 60), (64.0, 900.0, 30), (64.0, 1500.0, 60)])
+def test_a_big_crate_falling_fast_onto_the_floor_lands_on_it_not_in_it(half, speed, hz):
+    """Found while cutting down the one above: a big crate that moves less than a quarter of its size in a
+    step is not swept (it cannot pass through anything), and its contact with the floor is made only 4 px
+    early: starting 5 px above the floor, it ends up to a step's fall minus those 4 px deep (for one step;
+    then it is pushed out). Measured: a 66 px crate at 900 px/s (60 Hz) 9.3 px, a 130 px one at 900 px/s
+    (30 Hz) 25.3 px, at 1500 px/s (60 Hz) 19.3 px."""
+    world = World()
+    world.add_segments([(-400.0, 0.0)], [(400.0, 0.0)], radius=2.0)
+    crate = world.add_body(RigidBody(RoundedPolygon.box(half, half, radius=1.0), (0.0, 2.0 + 5.0 + half + 1.0),
+                                     velocity=(0.0, -speed)))
+    depths = []
+    for _ in range(3):
+        world.step(1 / hz)
+        depths.append(_depth_in_level(world, crate))
+    assert max(depths) <= 1.0, depths

@@ -34,13 +34,12 @@ def test_the_levels_where_crates_escaped_keep_them_now():
     assert tally.broken["escaped"] == 0, tally.examples
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "not fixed: seed 1034, step 591: a crate falling at 650 px/s while it turns lands 3.14 px in the floor "
-    "for one step; seed 2061, step 474: a crate sliding at 4,000 px/s ends 3.38 px in it (first seen in the "
-    "long run at afb31dd; neither is near a kinematic body; not cut down to a small scene yet)"))
 def test_the_levels_where_a_crate_sank_into_the_floor_keep_it_out():
-    """The long run's two violations at afb31dd, replayed as its levels are now (together levels, the steps up
-    to and just past where the crate sank)."""
+    """Regression: the long run's two violations at afb31dd, replayed as its levels are now (together levels,
+    the steps up to and just past where the crate sank): seed 1034, step 591, a crate turning as it lands at
+    650 px/s, 3.14 px in the floor (its contact had only its low corner); seed 2061, step 474, a plank shoved
+    at 4,000 px/s across a gap in the floor, 3.38 px in the floor beyond (the sweep passed over a glancing
+    entry). Cut down in tests/bodies/test_together_found.py (the tilted crate, the plank)."""
     tally = Tally()
     run(1034, 592, tally)
     run(2061, 475, tally)
