@@ -463,7 +463,8 @@ class _Builder:
         # All static solid geometry of the map, tiles of every layer and Solid objects alike, is one union.
         packed = merge_packed_arrays(*static.all_polygons())  # (kept as arrays for the checks and the insets)
         rings = shared_rings(packed[0], packed[1].tolist())
-        self.starts_inside_solid(packed, spawns[:1], [e for e in bodies if e.kind == "crate"])
+        self.starts_inside_solid(packed, spawns[:1], [e for e in bodies if e.kind == "crate"],
+                                 [e for e in bodies if e.kind == "platform"])
         collision = self.collision(rings, packed, static.chains, one_way, radius)
         objects = self.level_objects()
         return Level(
@@ -482,22 +483,24 @@ class _Builder:
                          f"0..{self.map_h:g} px){consequence}", obj)
 
     def starts_inside_solid(self, packed: tuple[np.ndarray, np.ndarray], spawns: list[MapObject],
-                            crates: list[Entity]) -> None:
+                            crates: list[Entity], platforms: list[Entity]) -> None:
         """A warning for the Spawn whose centre lies in the solid geometry of the rings ``packed`` (engine frame,
         laid end to end: (points (n, 2), each ring's point count); holes are rings too: inside is inside an odd
         number of them) or on its top surface (the point 1 px below the centre is tested, so a Spawn put on the
         grass line, where the player's feet go, is reported: the Spawn is the player's centre), and for a crate
-        whose shape reaches more than :data:`_SUNK` px into it (it would be thrown out at the first step). Moving
-        platforms are not checked: a lift may start sunk flush in the floor (kinematic bodies pass through the
-        level), as the demo's do."""
+        whose shape reaches more than :data:`_SUNK` px into it (it would be thrown out at the first step); and for
+        a moving platform whose shape reaches that far into it where it starts and at every point of its path (it
+        can carry nothing). A lift that starts in its shaft, flush with the floor or partly in it, and rises out
+        of it is not reported: kinematic bodies pass through the level, and the shipped levels' lifts are made so."""
         corners, sizes = packed
-        if not len(sizes) or not (spawns or crates):
+        if not len(sizes) or not (spawns or crates or platforms):
             return
         import shapely
 
         points = [self.up(*spawn.center()) for spawn in spawns]
         below = shapely.points([x for x, _ in points], [y - 1.0 for _, y in points])
-        outlines = [_outline(crate) for crate in crates]
+        stops = [_stops(platform) for platform in platforms]
+        outlines = [*(_outline(crate) for crate in crates), *(outline for each in stops for outline in each)]
         # Only the rings whose boxes reach a Spawn or a crate can hold one: a big map has tens of thousands of
         # rings, and making each a shapely polygon took a third of a second.
         start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -524,6 +527,12 @@ class _Builder:
             if depth > _SUNK:
                 self.problem("warning", f"Crate's shape starts {round(depth, 1):g} px inside solid geometry: it "
                              "starts stuck in the ground", crate.source)
+        for platform, each in zip(platforms, stops):
+            depths = [_sunk_depth(outline, polygons, tree) for outline in each]
+            if min(depths) > _SUNK:
+                self.problem("warning", f"MovingPlatform's shape starts {round(depths[0], 1):g} px inside solid "
+                             "geometry and is still in it at every point of its path (or it has no path): it can "
+                             "carry nothing there", platform.source)
 
     def collision(self, rings: list[list[Vec2]], packed: tuple[np.ndarray, np.ndarray], chains: list[list[Vec2]],
                   one_way: list[tuple[Vec2, Vec2, Vec2]], radius: float) -> Collision:
@@ -774,6 +783,19 @@ def _outline(body: Entity) -> Any:
     line = shapely.Point(core[0]) if len(core) == 1 else shapely.LineString(core) if len(core) == 2 else \
         shapely.Polygon(core)
     return line.buffer(body.shape.radius) if body.shape.radius > 0 else line
+
+
+def _stops(platform: Entity) -> list[Any]:
+    """A moving platform's shape (shapely, engine frame) where it starts, then at each further point of its path
+    (it starts at the first)."""
+    import shapely
+
+    start = _outline(platform)
+    path = platform.properties.get("_path")
+    if path is None:
+        return [start]
+    x0, y0 = platform.position
+    return [start, *(shapely.affinity.translate(start, x - x0, y - y0) for x, y in path.points[1:])]
 
 
 def _sunk_depth(outline: Any, polygons: Any, tree: Any) -> float:

@@ -105,3 +105,21 @@ def test_a_crate_or_platform_outside_the_map_is_reported(tmp_path, cls):
     path = write_map(tmp_path, map_text(csv_layer([[0] * 8] * 3 + [[1] * 8]) + body))
     found = [m for m in messages(path, "warning") if "object 2" in m and "outside the map" in m]
     assert found and cls in found[0], messages(path, "warning")
+
+
+@pytest.mark.parametrize("top, rise, stuck", [(100, None, True), (112, 8, True), (80, None, False),
+                                              (112, 64, False), (100, 48, False)])
+def test_a_moving_platform_stuck_in_the_ground_is_reported(tmp_path, top, rise, stuck):
+    """A MovingPlatform whose shape starts in the solid ground and is still in it at every point of its path
+    (or that has no path) can carry nothing: reported (issue 30, item 7). A lift that starts in its shaft, flush
+    with the floor or partly in it, and rises out of it (the shipped levels' lifts) is not. The platform is
+    64 x 16 px, its top at Tiled y ``top`` (the ground's top is at 96); its path rises ``rise`` px."""
+    path_ref = '<properties><property name="path" type="object" value="3"/></properties>' if rise else ""
+    body = objects(f'<object id="2" class="MovingPlatform" x="96" y="{top}" width="64" height="16">{path_ref}'
+                   f'</object>'
+                   f'<object id="3" x="128" y="{top + 8}"><polyline points="0,0 0,{-(rise or 0)}"/></object>')
+    path = write_map(tmp_path, map_text(csv_layer([[0] * 8] * 3 + [[1] * 8]) + body))
+    found = [m for m in messages(path, "warning") if "object 2" in m and "inside solid" in m]
+    assert bool(found) == stuck, messages(path, "warning")
+    if stuck:
+        assert "MovingPlatform" in found[0] and "path" in found[0]
