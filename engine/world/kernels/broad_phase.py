@@ -17,8 +17,9 @@ import numpy as np
 from .compile import helper, kernel
 from .layout import Level
 
-__all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "gather_in_box",
-           "overlap", "segments_in_box", "grid_of", "segments_near", "sleeper_index", "sleepers_from", "sweep_pairs"]
+__all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "gather_in_box", "grid_of",
+           "level_pairs", "overlap", "segments_in_box", "segments_near", "sleeper_index", "sleepers_from",
+           "sweep_pairs"]
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -225,20 +226,34 @@ def grid_of(level):
     return level.cell_size, level.cell_keys, level.cell_starts, level.members, level.boxes
 
 
+@helper
+def level_pairs(level, boxes):
+    """Every (segment, row) pair of :func:`segments_near` for the rows of ``boxes``, in two arrays (segments,
+    rows) just long enough: room for 16 a box first, then, rarely (boxes among many segments), once more with
+    room for them all."""
+    room = 16 * len(boxes) + 16
+    while True:
+        segments, owners = np.empty(room, np.int64), np.empty(room, np.int64)
+        total = segments_near(grid_of(level), boxes, level.mark, level.stamp, segments, owners)
+        if total <= room:
+            return segments[:total], owners[:total]
+        room = total
+
+
 @kernel
-def segments_near(grid, boxes, rows, mark, stamp, segments, owners):
-    """For each row ``k`` of ``rows`` in turn, the level's segments whose boxes overlap box ``k`` of ``boxes``,
-    each once, ascending, appended to ``segments`` with ``k`` beside each in ``owners`` (``grid``: :func:`grid_of`
-    the level; ``mark``: one entry per segment, none above ``stamp[0]``, which grows by one a row). Returns how
-    many (segment, row) pairs there are: when that is more than ``segments`` holds, only the first ones were
-    written (call again with room for them all). (All the rows in one call, and no helper taking these arrays
-    in the loop: numba counts a reference on each of the seven at every call, once a body half of those a
-    1,000-crate step counted.)"""
+def segments_near(grid, boxes, mark, stamp, segments, owners):
+    """For each row ``k`` of ``boxes`` in turn, the level's segments whose boxes overlap box ``k``, each once,
+    ascending, appended to ``segments`` with ``k`` beside each in ``owners`` (``grid``: :func:`grid_of` the
+    level; ``mark``: one entry per segment, none above ``stamp[0]``, which grows by one a row). Returns how many
+    (segment, row) pairs there are: when that is more than ``segments`` holds, only the first ones were written
+    (call again with room for them all: :func:`level_pairs`). (All the rows in one call, and no helper taking
+    these arrays in the loop: numba counts a reference on each array a call takes, which, once a body, was half
+    of the counts of a 1,000-crate step.)"""
     cell_size, cell_keys, cell_starts, members, segment_boxes = grid
     count, room, inv = 0, len(segments), 1.0 / cell_size
     if len(cell_keys) == 0:
         return count
-    for k in rows:
+    for k in range(len(boxes)):
         stamp[0] += 1
         lo_x, lo_y, hi_x, hi_y = boxes[k, 0] * inv, boxes[k, 1] * inv, boxes[k, 2] * inv, boxes[k, 3] * inv
         # A box over more cells than the grid has, far out or not finite looks at the occupied cells instead
@@ -291,8 +306,7 @@ def segments_in_box(level_arrays, query, out):
 def gather_in_box(level, query, out):
     """:func:`segments_in_box` of a :class:`~.layout.Level`."""
     box, category, mask, group, check = query
-    count = segments_near(grid_of(level), box, np.zeros(1, np.int64), level.mark, level.stamp, out,
-                          np.empty(len(out), np.int64))
+    count = segments_near(grid_of(level), box, level.mark, level.stamp, out, np.empty(len(out), np.int64))
     if not check:
         return count
     kept = 0

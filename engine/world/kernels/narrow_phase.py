@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.geometry import MAX_VERTICES
 
-from .broad_phase import awake_pairs, filters_touch, grid_of, segments_near
+from .broad_phase import awake_pairs, filters_touch, level_pairs
 from .compile import helper, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC, MOVER_KIND,
@@ -180,17 +180,9 @@ def _level_candidates(shapes, level, boxes, awake, early):
         b = awake[i]
         grown[i, 0], grown[i, 1] = boxes[b, 0] - early[b], boxes[b, 1] - early[b]
         grown[i, 2], grown[i, 3] = boxes[b, 2] + early[b], boxes[b, 3] + early[b]
-    room = 16 * len(awake) + 16
-    segment_filters, body_filters = level.filters, shapes.filters
-    while True:
-        segments, owners = np.empty(room, np.int64), np.empty(room, np.int64)
-        total = segments_near(grid_of(level), grown, np.arange(len(awake)), level.mark, level.stamp, segments,
-                              owners)
-        if total <= room:
-            break
-        room = total  # (rarely: bodies among many segments; once more, with room for them all)
-    kept = 0
-    for i in range(total):
+    segments, owners = level_pairs(level, grown)
+    segment_filters, body_filters, kept = level.filters, shapes.filters, 0
+    for i in range(len(segments)):
         b = awake[owners[i]]
         if filters_touch(segment_filters, segments[i], body_filters, b):
             segments[kept], owners[kept] = segments[i], b

@@ -53,7 +53,7 @@ from .layout import (
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
 from .layout import Level, Shapes
-from .broad_phase import grid_of, segments_near, sleeper_index, sleepers_from
+from .broad_phase import level_pairs, sleeper_index, sleepers_from
 from .narrow_phase import gather, place_and_box, warm_start
 
 __all__ = ["ASLEEP", "held_against", "resting", "step"]
@@ -540,16 +540,9 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
         reach = 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
         swept[i, 0], swept[i, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
         swept[i, 2], swept[i, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
-    room = 16 * len(fast) + 16
-    while True:
-        segments, owners = np.empty(room, np.int64), np.empty(room, np.int64)
-        total = segments_near(grid_of(level), swept, np.arange(len(fast)), level.mark, level.stamp, segments, owners)
-        if total <= room:
-            break
-        room = total
     meets = np.zeros(len(fast), np.bool_)
-    for i in range(total):
-        meets[owners[i]] = True
+    for row in level_pairs(level, swept)[1]:
+        meets[row] = True
     kept, keep_fast, keep_moved = 0, np.empty(len(fast), np.int64), np.empty((len(fast), 2))
     for i in range(len(fast)):
         if meets[i]:
