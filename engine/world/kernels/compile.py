@@ -35,7 +35,7 @@ def kernel(function: F) -> F:
         return function
     import numba
 
-    return numba.njit(cache=True, nogil=True)(function)  # type: ignore[return-value]
+    return numba.njit(cache=True, nogil=True, error_model="numpy")(function)  # type: ignore[return-value]
 
 
 def helper(function: F) -> F:
@@ -48,7 +48,7 @@ def helper(function: F) -> F:
         return function
     import numba
 
-    return numba.njit(nogil=True)(function)  # type: ignore[return-value]
+    return numba.njit(nogil=True, error_model="numpy")(function)  # type: ignore[return-value]
 
 
 def plain_kernels() -> ModuleType:
