@@ -38,6 +38,8 @@ __all__ = ["RigidBodySet", "shape_rows", "solve_parameters", "step_settings"]
 _NO_EVENTS: list[ContactEvent] = []
 _NO_SLEEPERS = (EMPTY_CONTACTS.ints, EMPTY_CONTACTS.floats, np.zeros(0, np.int64), np.zeros(0), 0.0)
 _NO_ROWS = np.zeros(0, np.int64)
+_NO_MOVERS = np.zeros((0, MOVER_COLUMNS))  # (shared by the steps without movers; writable, as every mover rows array
+# is: numba compiles a kernel again for a read-only array)
 
 
 def shape_rows(shapes: Sequence[RoundedPolygon]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -357,8 +359,9 @@ class RigidBodySet:
         if len(kinematic):
             self._kinematic_step = kinematic.fastest_step(dt)
             settings = _reaching_kinematic_steps(settings, self._kinematic_step)
-        key = (self._changes, RigidBody.layout_changes, kinematic.changes, len(kinematic),
-               tuple((id(ch.shape), id(ch.filter)) for ch in characters), float(settings[SPECULATIVE]))
+        character_shapes = tuple((id(ch.shape), id(ch.filter)) for ch in characters) if characters else ()
+        key = (self._changes, RigidBody.layout_changes, kinematic.changes, len(kinematic), character_shapes,
+               float(settings[SPECULATIVE]))
         if self._cache_key != key:  # (bodies, shapes or the boxes' margin changed, or a copy: all placed anew)
             self._all_contacts()
             count = len(self.bodies)
@@ -368,12 +371,17 @@ class RigidBodySet:
             self._sleep = (*self._sleep[:2], *_NO_SLEEPERS[2:])
             self._cache_key = key
         near = self._kinematic_near(kinematic, float(settings[SPECULATIVE])) if len(kinematic) else _NO_ROWS
-        bodies = kinematic.bodies
-        movers = [*(bodies[r] for r in near.tolist()), *characters]
+        movers, mover_shapes = [*characters], character_shapes
+        if len(near):
+            near_bodies = [kinematic.bodies[r] for r in near.tolist()]
+            movers = near_bodies + movers
+            mover_shapes = tuple((id(m.shape), id(m.filter)) for m in near_bodies) + mover_shapes
         if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
             self._renumber_movers(movers)
-        mover_rows = self._mover_rows(kinematic, near, characters, dt, static_friction)
-        shapes = self._shapes_with(movers, k)
+        mover_rows = self._mover_rows(kinematic, near, characters, dt, static_friction) if movers else _NO_MOVERS
+        if not movers:
+            self._mover_ends = {}
+        shapes = self._shapes_with(movers, mover_shapes, k)
         place, boxes, active = self._cache
         rows = len(self.bodies) + len(movers)
         if len(place) != rows:  # (other movers than in the last step: the bodies' placements and boxes stand)
@@ -454,12 +462,12 @@ class RigidBodySet:
         ints[moving, A] = now[moving]
         return ints, floats
 
-    def _shapes_with(self, movers: list[Any], k: Any) -> Any:
+    def _shapes_with(self, movers: list[Any], mover_shapes: tuple[tuple[int, int], ...], k: Any) -> Any:
         """The kernels' shape table: the bodies' shapes, then the movers' (the fields of a
         :class:`~engine.world.kernels.layout.Shapes`, as a plain tuple: see
-        :func:`~engine.world.kernels.rigid_step.step`)."""
-        key = (self._changes, RigidBody.layout_changes, tuple(id(m.shape) for m in movers),
-               tuple(id(m.filter) for m in movers))
+        :func:`~engine.world.kernels.rigid_step.step`). ``mover_shapes``: the ids of each mover's shape and
+        filter (the table is made again when they change)."""
+        key = (self._changes, RigidBody.layout_changes, mover_shapes)
         if self._shapes is None or key != self._shapes_key:
             core, offsets, radius, extent, reach, filters, ids = self._table()
             if movers:
