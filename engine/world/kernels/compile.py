@@ -1,13 +1,15 @@
 """How a kernel is compiled: :func:`kernel`, numba's public ``njit`` with a disk cache, or nothing at all.
 
 A kernel is written once, as a plain Python function over numpy arrays and numbers. Loaded as the package
-``engine.world.kernels`` it is compiled by ``numba.njit(cache=True, nogil=True)``; loaded as
+``engine.world.kernels`` it is compiled by ``numba.njit(cache=True, nogil=True, error_model="numpy")``; loaded as
 :data:`PLAIN_PACKAGE` (:func:`plain_kernels`: the same files, a second module tree) it stays plain Python and
 numba is never imported. Under ``NUMBA_DISABLE_JIT=1`` numba's ``njit`` itself returns the plain function, so
 both trees run as Python (for pdb and line coverage).
 
 No fastmath: it reorders sums, and results must not depend on the compiler (replays are bit-identical on one
-machine).
+machine). numpy's error model: a float division does not check for zero (inf or nan, as numpy gives), so no
+kernel has a path that raises there, and LLVM can drop the reference counts numba takes on array arguments
+(see engine/README.md); the world's inputs never divide by zero, so the results are the same.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def kernel(function: F) -> F:
-    """``function`` compiled with ``numba.njit(cache=True, nogil=True)``; unchanged in the plain tree."""
+    """``function`` compiled with ``numba.njit(cache=True, nogil=True, error_model="numpy")``; unchanged in the
+    plain tree."""
     if function.__module__.startswith(PLAIN_PACKAGE):
         return function
     import numba
@@ -39,11 +42,11 @@ def kernel(function: F) -> F:
 
 
 def helper(function: F) -> F:
-    """A helper of kernels, ``numba.njit(nogil=True)`` without a disk cache of its own: compiled once, for the
-    kernels that call it, which carry its code in their own cache entries (LLVM inlines it there where that
-    pays). Not ``inline="always"``: numba then deep-copies the helper's IR into every call site and types it
-    again there, which was a fifth of a cold start (67 s of CPU with it, 55 s without; steps no slower in
-    interleaved runs). Unchanged in the plain tree."""
+    """A helper of kernels, ``numba.njit(nogil=True, error_model="numpy")`` without a disk cache of its own:
+    compiled once, for the kernels that call it, which carry its code in their own cache entries (LLVM inlines
+    it there where that pays). Not ``inline="always"``: numba then deep-copies the helper's IR into every call
+    site and types it again there, which was a fifth of a cold start (67 s of CPU with it, 55 s without; steps
+    no slower in interleaved runs). Unchanged in the plain tree."""
     if function.__module__.startswith(PLAIN_PACKAGE):
         return function
     import numba
