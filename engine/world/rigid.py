@@ -128,6 +128,7 @@ class RigidBodySet:
         self.config = config
         self.bodies: list[RigidBody] = []
         self._state = np.zeros((8, STATE_COLUMNS))
+        self._state_view = self._state[:0]
         """Every body's row (see :data:`engine.bodies.STATE_COLUMNS`), in the order of :attr:`bodies`; the rows
         past the last body are spare room."""
         self._ints = EMPTY_CONTACTS.ints
@@ -208,7 +209,10 @@ class RigidBodySet:
     @property
     def body_state(self) -> np.ndarray:
         """The bodies' rows ((len(bodies), STATE_COLUMNS), a view: the step reads and writes it in place)."""
-        return self._state[:len(self.bodies)]
+        view = self._state_view
+        if view.base is not self._state or len(view) != len(self.bodies):  # (the view is kept: a step asks often)
+            view = self._state_view = self._state[:len(self.bodies)]
+        return view
 
     def mover(self, index: int) -> Any:
         """The mover (kinematic body or character) a contact of the last step names as its A (``index``: the
@@ -356,27 +360,23 @@ class RigidBodySet:
         that may meet a body in this step (:meth:`_kinematic_near`; the others cannot touch or wake one), then
         the characters."""
         params, settings = self._numbers.of(cfg, gravity, dt, float(static_friction))
-        if len(kinematic):
+        kinematic_count = len(kinematic)
+        if kinematic_count:
             self._kinematic_step = kinematic.fastest_step(dt)
             settings = _reaching_kinematic_steps(settings, self._kinematic_step)
+        speculative = float(settings[SPECULATIVE])
         character_shapes = tuple((id(ch.shape), id(ch.filter)) for ch in characters) if characters else ()
-        key = (self._changes, RigidBody.layout_changes, kinematic.changes, len(kinematic), character_shapes,
-               float(settings[SPECULATIVE]))
+        key = (self._changes, RigidBody.layout_changes, kinematic.changes, kinematic_count, character_shapes,
+               speculative)
         if self._cache_key != key:  # (bodies, shapes or the boxes' margin changed, or a copy: all placed anew)
-            self._all_contacts()
-            count = len(self.bodies)
-            active = np.arange(-1, count, dtype=np.int64)  # (every body, as if it was awake in the last step)
-            active[0] = count
-            self._cache = (np.zeros((count, 4)), np.zeros((count, 4)), active)
-            self._sleep = (*self._sleep[:2], *_NO_SLEEPERS[2:])
-            self._cache_key = key
-        near = self._kinematic_near(kinematic, float(settings[SPECULATIVE])) if len(kinematic) else _NO_ROWS
+            self._place_anew(key)
+        near = self._kinematic_near(kinematic, speculative) if kinematic_count else _NO_ROWS
         movers, mover_shapes = [*characters], character_shapes
         if len(near):
             near_bodies = [kinematic.bodies[r] for r in near.tolist()]
             movers = near_bodies + movers
             mover_shapes = tuple((id(m.shape), id(m.filter)) for m in near_bodies) + mover_shapes
-        if len(movers) != len(self._movers) or any(map(operator.is_not, movers, self._movers)):
+        if len(movers) != len(self._movers) or (movers and any(map(operator.is_not, movers, self._movers))):
             self._renumber_movers(movers)
         mover_rows = self._mover_rows(kinematic, near, characters, dt, static_friction) if movers else _NO_MOVERS
         if not movers:
@@ -391,6 +391,17 @@ class RigidBodySet:
             self._cache = (place, boxes, active)
         return (self.body_state, shapes, static.kernel_level_arrays(), mover_rows, self._ints, self._floats,
                 self._sleep, self._cache, params, settings)
+
+    def _place_anew(self, key: tuple[Any, ...]) -> None:
+        """Every body's placement and box made again in the next step, as if each was awake in the last one
+        (bodies, shapes or the boxes' margin changed: ``key`` says what they are now)."""
+        self._all_contacts()
+        count = len(self.bodies)
+        active = np.arange(-1, count, dtype=np.int64)  # (how many, then the rows)
+        active[0] = count
+        self._cache = (np.zeros((count, 4)), np.zeros((count, 4)), active)
+        self._sleep = (*self._sleep[:2], *_NO_SLEEPERS[2:])
+        self._cache_key = key
 
     def _kinematic_near(self, kinematic: KinematicSet, grow: float) -> np.ndarray:
         """The rows of the kinematic bodies that may touch or wake a body in this step, ascending: those whose

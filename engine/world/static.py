@@ -190,9 +190,11 @@ class StaticGeometry:
 
     def kernel_level_arrays(self) -> tuple[Any, ...]:
         """:meth:`kernel_level`'s fields as a plain tuple (as the rigid step takes them), made once."""
+        made = self._kernel_level_arrays
+        if made is not None and made[0] is self._broadphase is not None:  # (a step asks every time: kept short)
+            return made[1]
         level = self.kernel_level()
-        if self._kernel_level_arrays is None or self._kernel_level_arrays[0] is not level:
-            self._kernel_level_arrays = (level, tuple(level))
+        self._kernel_level_arrays = (self._broadphase, tuple(level))
         return self._kernel_level_arrays[1]
 
     def filter_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
