@@ -22,7 +22,10 @@ from ..types import (
 )
 from .filters import filter_arrays
 from .jit import kernels
-from .kernels.layout import SUM_COUNT, Level, sum_row, sum_row_width
+from .kernels.layout import (
+    SEGMENT_BOX, SEGMENT_COLUMNS, SEGMENT_FILTER, SEGMENT_INT_COLUMNS, SEGMENT_MARK, SEGMENT_ONE_WAY, SEGMENT_RADIUS,
+    SEGMENT_SHARED, SUM_COUNT, Level, sum_row, sum_row_width,
+)
 
 __all__ = ["QueryConfig", "StaticGeometry"]
 
@@ -395,13 +398,19 @@ def _level_arrays(bp: StaticBroadPhase, joints: "_Joints",
     else:
         filter_rows = np.stack(filters, axis=1)
     keys, starts, members = bp.cell_arrays() if count else (np.zeros(0, np.int64),) * 3
-    return Level(core, np.array(bp.radius, dtype=np.float64), np.array(bp.aabbs),
-                 np.array(filter_rows, dtype=np.int64), np.array(joints.shared_flags(), dtype=np.bool_), one_way,
-                 np.array(joints.ends, dtype=np.float64), joints.order.astype(np.int64),
-                 np.array(joints.group_start, dtype=np.int64), np.array(joints.group_size, dtype=np.int64),
-                 float(bp.cell_size),
-                 np.array(keys, dtype=np.int64), np.array(starts, dtype=np.int64),
-                 np.array(members, dtype=np.int64), np.full(count, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    segments = np.empty((count, SEGMENT_COLUMNS))
+    segments[:, SEGMENT_RADIUS] = bp.radius
+    segments[:, SEGMENT_BOX:SEGMENT_BOX + 4] = np.asarray(bp.aabbs).reshape(count, 4)
+    segments[:, SEGMENT_ONE_WAY:SEGMENT_ONE_WAY + 2] = one_way.reshape(count, 2)
+    segment_ints = np.empty((count, SEGMENT_INT_COLUMNS), np.int64)
+    segment_ints[:, SEGMENT_FILTER:SEGMENT_FILTER + 3] = filter_rows
+    segment_ints[:, SEGMENT_SHARED] = np.asarray(joints.shared_flags(), dtype=np.bool_)
+    segment_ints[:, SEGMENT_MARK] = -1
+    joint_rows = np.stack([joints.order, np.asarray(joints.group_start), np.asarray(joints.group_size)],
+                          axis=1).astype(np.int64).reshape(2 * count, 3)
+    return Level(core, segments, segment_ints, np.array(joints.ends, dtype=np.float64).reshape(2 * count, 2),
+                 joint_rows, float(bp.cell_size), np.array(keys, dtype=np.int64), np.array(starts, dtype=np.int64),
+                 np.array(members, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 class _Colliders:

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .compile import helper, kernel
-from .layout import Level
+from .layout import SEGMENT_BOX, SEGMENT_FILTER, SEGMENT_MARK, Level
 
 __all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "gather_in_box", "grid_of",
            "level_pairs", "overlap", "segments_in_box", "segments_near", "sleeper_index", "sleepers_from",
@@ -32,6 +32,14 @@ def overlap(boxes_a, i, boxes_b, j):
     cancel out; with branches they stay, two atomic counts an array at every call.)"""
     return ((boxes_a[i, 0] <= boxes_b[j, 2]) & (boxes_a[i, 2] >= boxes_b[j, 0]) & (boxes_a[i, 1] <= boxes_b[j, 3])
             & (boxes_a[i, 3] >= boxes_b[j, 1]))
+
+
+@helper
+def _box_overlap(segment_table, s, boxes, k):
+    """:func:`overlap` of segment ``s``'s box (in a level's segment table) and box ``k`` of ``boxes``."""
+    c = SEGMENT_BOX
+    return ((segment_table[s, c] <= boxes[k, 2]) & (segment_table[s, c + 2] >= boxes[k, 0])
+            & (segment_table[s, c + 1] <= boxes[k, 3]) & (segment_table[s, c + 3] >= boxes[k, 1]))
 
 
 @helper
@@ -221,9 +229,9 @@ def argsort(keys):
 @helper
 def grid_of(level):
     """What :func:`segments_near` reads of a :class:`~.layout.Level`: its cell size (px), cell keys, cell starts,
-    members and segment boxes. (Four arrays, not the level's fifteen: numba counts a reference on each array a
-    kernel takes, at every call.)"""
-    return level.cell_size, level.cell_keys, level.cell_starts, level.members, level.boxes
+    members and segment table (their boxes). (Four arrays, not the level's nine: numba counts a reference on
+    each array a kernel takes, at every call.)"""
+    return level.cell_size, level.cell_keys, level.cell_starts, level.members, level.segments
 
 
 @helper
@@ -234,22 +242,23 @@ def level_pairs(level, boxes):
     room = 16 * len(boxes) + 16
     while True:
         segments, owners = np.empty(room, np.int64), np.empty(room, np.int64)
-        total = segments_near(grid_of(level), boxes, level.mark, level.stamp, segments, owners)
+        total = segments_near(grid_of(level), boxes, level.segment_ints, level.stamp, segments, owners)
         if total <= room:
             return segments[:total], owners[:total]
         room = total
 
 
 @kernel
-def segments_near(grid, boxes, mark, stamp, segments, owners):
+def segments_near(grid, boxes, segment_ints, stamp, segments, owners):
     """For each row ``k`` of ``boxes`` in turn, the level's segments whose boxes overlap box ``k``, each once,
     ascending, appended to ``segments`` with ``k`` beside each in ``owners`` (``grid``: :func:`grid_of` the
-    level; ``mark``: one entry per segment, none above ``stamp[0]``, which grows by one a row). Returns how many
+    level; ``segment_ints``: the level's, whose look-up marks are none above ``stamp[0]``, which grows by one a
+    row). Returns how many
     (segment, row) pairs there are: when that is more than ``segments`` holds, only the first ones were written
     (call again with room for them all: :func:`level_pairs`). (All the rows in one call, and no helper taking
     these arrays in the loop: numba counts a reference on each array a call takes, which, once a body, was half
     of the counts of a 1,000-crate step.)"""
-    cell_size, cell_keys, cell_starts, members, segment_boxes = grid
+    cell_size, cell_keys, cell_starts, members, segment_table = grid
     count, room, inv = 0, len(segments), 1.0 / cell_size
     if len(cell_keys) == 0:
         return count
@@ -279,8 +288,8 @@ def segments_near(grid, boxes, mark, stamp, segments, owners):
                 continue
             for m in range(cell_starts[row], cell_starts[row + 1]):
                 s = members[m]
-                if mark[s] != stamp[0] and overlap(segment_boxes, s, boxes, k):
-                    mark[s] = stamp[0]
+                if segment_ints[s, SEGMENT_MARK] != stamp[0] and _box_overlap(segment_table, s, boxes, k):
+                    segment_ints[s, SEGMENT_MARK] = stamp[0]
                     if count < room:
                         at = count  # (in segment order, whatever the cells': an insertion, the lists are short)
                         while at > first and segments[at - 1] > s:
@@ -306,13 +315,13 @@ def segments_in_box(level_arrays, query, out):
 def gather_in_box(level, query, out):
     """:func:`segments_in_box` of a :class:`~.layout.Level`."""
     box, category, mask, group, check = query
-    count = segments_near(grid_of(level), box, level.mark, level.stamp, out, np.empty(len(out), np.int64))
+    count = segments_near(grid_of(level), box, level.segment_ints, level.stamp, out, np.empty(len(out), np.int64))
     if not check:
         return count
-    kept = 0
+    kept, ints, f = 0, level.segment_ints, SEGMENT_FILTER
     for i in range(count):
         s = out[i]
-        if filter_values_touch(category, mask, group, level.filters[s, 0], level.filters[s, 1], level.filters[s, 2]):
+        if filter_values_touch(category, mask, group, ints[s, f], ints[s, f + 1], ints[s, f + 2]):
             out[kept] = s
             kept += 1
     return kept

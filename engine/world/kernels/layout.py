@@ -142,44 +142,49 @@ still be held (a resting crate sinks a little under a load; one deeper came thro
 # ----------------------------------------------------------------------------------------- bundles
 # (Defined here, with no numba about, so that Python makes them the same way whether the kernels run compiled or
 # as plain Python: numba types a named tuple by its class.)
+# Columns of a level's segment table (N, SEGMENT_COLUMNS): radius (px), box (min x, min y, max x, max y, px, the
+# radius included), and the unit direction a one-way segment is solid from ((0, 0) for a solid one).
+SEGMENT_RADIUS, SEGMENT_BOX, SEGMENT_ONE_WAY = 0, 1, 5
+SEGMENT_COLUMNS = 7
+
+# Columns of a level's segment integers (N, SEGMENT_INT_COLUMNS): collision filter (category, mask, group), whether
+# an end of the segment meets another segment (1/0: the seam rule looks there), and the scratch mark of the last
+# look-up that found it (so that each is found once).
+SEGMENT_FILTER, SEGMENT_SHARED, SEGMENT_MARK = 0, 3, 4
+SEGMENT_INT_COLUMNS = 5
+
+# Columns of a level's joints (2N, 3), one row per segment end: the ends sorted so that those that meet are side
+# by side (a permutation of the rows), each end's first place in that order, and how many ends meet there.
+JOINT_ORDER, JOINT_START, JOINT_SIZE = range(3)
+
+
 class Level(NamedTuple):
     """The level's static segments as the kernels read them (made once per level by
     :class:`~engine.world.static.StaticGeometry`). Segment ``s`` is rows ``2s`` and ``2s + 1`` of ``core`` (its
     ends, with its two side normals); grid cell ``(ix, iy)`` has key ``ix * 2**32 + iy + 2**31``, its segments
-    are ``members[cell_starts[c]:cell_starts[c + 1]]`` for the cell's row ``c`` in the sorted ``cell_keys``."""
+    are ``members[cell_starts[c]:cell_starts[c + 1]]`` for the cell's row ``c`` in the sorted ``cell_keys``.
+    (Nine arrays: numba counts a reference on every array a kernel takes, at every call, and each kernel's
+    wrapper unboxes each one.)"""
 
     core: np.ndarray
     """(2N, 4): each segment's ends with its side normals (x, y, nx, ny), as a two-vertex shape."""
-    radius: np.ndarray
-    """(N,) px."""
-    boxes: np.ndarray
-    """(N, 4) px, the radius included."""
-    filters: np.ndarray
-    """(N, 3) int64: category, mask, group."""
-    shared: np.ndarray
-    """(N,) bool: an end of the segment meets another segment (the seam rule looks there)."""
-    one_way: np.ndarray
-    """(N, 2): the unit direction a one-way segment is solid from, (0, 0) for a solid one. Crates meet a
-    one-way segment only from that side (see :func:`~.narrow_phase.one_way_holds`); the character mover's
-    compiled calls leave one-way segments to its Python path."""
+    segments: np.ndarray
+    """(N, :data:`SEGMENT_COLUMNS`): radius, box and one-way direction. Crates meet a one-way segment only from
+    its side (see :func:`~.narrow_phase.one_way_holds`); the character mover's compiled calls leave one-way
+    segments to its Python path."""
+    segment_ints: np.ndarray
+    """(N, :data:`SEGMENT_INT_COLUMNS`) int64: filter, shared ends, look-up mark."""
     joint_ends: np.ndarray
     """(2N, 2): end ``e`` is segment ``e % N``'s start (``e < N``) or its end."""
-    joint_order: np.ndarray
-    """(2N,) int64: the ends sorted so that those that meet are side by side."""
-    joint_start: np.ndarray
-    """(2N,) int64: each end's first place in that order."""
-    joint_size: np.ndarray
-    """(2N,) int64: how many ends meet there."""
+    joints: np.ndarray
+    """(2N, 3) int64: :data:`JOINT_ORDER`, :data:`JOINT_START`, :data:`JOINT_SIZE`."""
     cell_size: float
     """px."""
     cell_keys: np.ndarray
     cell_starts: np.ndarray
     members: np.ndarray
-    mark: np.ndarray
-    """(N,) int64 scratch: the stamp of the last look-up that found each segment (so each is found once)."""
     stamp: np.ndarray
-    """(1,) int64: the last stamp used (the kernels count it up, one per look-up)."""
-
+    """(1,) int64: the last look-up mark used (the kernels count it up, one per look-up)."""
 
 
 class Shapes(NamedTuple):

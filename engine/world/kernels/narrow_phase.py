@@ -21,9 +21,11 @@ from engine.geometry import MAX_VERTICES
 from .broad_phase import awake_pairs, filters_touch, level_pairs
 from .compile import helper, kernel
 from .layout import (
-    A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, KEY, KIND, KINEMATIC, MOVER_KIND,
+    A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, JOINT_ORDER, JOINT_SIZE,
+    JOINT_START, KEY, KIND, KINEMATIC, MOVER_KIND,
     MOVER_MAX_X, MOVER_MAX_Y, MOVER_MIN_X, MOVER_MIN_Y, MOVER_ONE_WAY_X, MOVER_VX, NORMAL0, NX, NY, ONE_WAY_COSINE,
-    ONE_WAY_DEPTH, POINT0_X, RESTITUTION, SEP0, SLIDING0, SLOP, SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0,
+    ONE_WAY_DEPTH, POINT0_X, RESTITUTION, SEGMENT_ONE_WAY, SEGMENT_RADIUS, SEGMENT_SHARED, SEP0, SLIDING0, SLOP,
+    SPECULATIVE, STATIC, STEP_DT, TOUCHING, VALID0,
     VALID1, VX, X,
 )
 from .manifold import collide
@@ -111,7 +113,7 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
     """The seam rule for a one-point contact with ``segment`` (point ``px``, ``py``; normal ``nx``, ``ny``): at
     an end cap the segment shares with other segments, a normal leaning over one of them (along it, past 1e-6)
     makes the contact that neighbour's."""
-    count = len(level.radius)
+    count, joints = len(level.segments), level.joints
     row = 2 * segment
     ax, ay = level.core[row, 0], level.core[row, 1]
     ex, ey = level.core[row + 1, 0] - ax, level.core[row + 1, 1] - ay
@@ -120,9 +122,9 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
         return False
     here = segment if t <= 0.0 else segment + count
     hx, hy = level.joint_ends[here, 0], level.joint_ends[here, 1]
-    size = level.joint_size[here]
-    for k in range(level.joint_start[here], level.joint_start[here] + (size if size > 1 else 0)):
-        other = level.joint_order[k]
+    size = joints[here, JOINT_SIZE]
+    for k in range(joints[here, JOINT_START], joints[here, JOINT_START] + (size if size > 1 else 0)):
+        other = joints[k, JOINT_ORDER]
         if other % count == segment:
             continue
         far = (other + count) % (2 * count)  # (the other end of that segment)
@@ -181,7 +183,7 @@ def _level_candidates(shapes, level, boxes, awake, early):
         grown[i, 0], grown[i, 1] = boxes[b, 0] - early[b], boxes[b, 1] - early[b]
         grown[i, 2], grown[i, 3] = boxes[b, 2] + early[b], boxes[b, 3] + early[b]
     segments, owners = level_pairs(level, grown)
-    segment_filters, body_filters, kept = level.filters, shapes.filters, 0
+    segment_filters, body_filters, kept = level.segment_ints, shapes.filters, 0  # (its filter: columns 0-2)
     for i in range(len(segments)):
         b = awake[owners[i]]
         if filters_touch(segment_filters, segments[i], body_filters, b):
@@ -240,18 +242,18 @@ def _on_level(state, shapes, level, place, segments, bodies, reaches, settings, 
     margin, slop, kind = settings[SPECULATIVE], settings[SLOP], np.int64(STATIC)  # (np.int64: not a literal)
     identity, two = (1.0, 0.0, 0.0, 0.0), np.int64(2)
     ahead, early = reaches
-    level_core, level_radius, core, offsets, radius = level.core, level.radius, shapes.core, shapes.offsets, \
-        shapes.radius  # (bound once: numba counts references on what it reads in a loop)
+    level_core, level_segments, level_ints, core, offsets, radius = level.core, level.segments, level.segment_ints, \
+        shapes.core, shapes.offsets, shapes.radius  # (bound once: numba counts references on what it reads in a loop)
     for i in range(len(segments)):
         s, b = segments[i], bodies[i]
-        manifold = collide(level_core, 2 * s, two, level_radius[s], identity, core, offsets[b],
+        manifold = collide(level_core, 2 * s, two, level_segments[s, SEGMENT_RADIUS], identity, core, offsets[b],
                            offsets[b + 1] - offsets[b], radius[b], _shape_place(place, b), margin + ahead[b], local)
         if not (manifold[2] or manifold[7]) or min(manifold[5], manifold[10]) > margin + early[b]:
             continue
-        if not one_way_holds(manifold, level.one_way[s, 0], level.one_way[s, 1], state[b, VX], state[b, VX + 1],
-                             settings):
+        if not one_way_holds(manifold, level_segments[s, SEGMENT_ONE_WAY], level_segments[s, SEGMENT_ONE_WAY + 1],
+                             state[b, VX], state[b, VX + 1], settings):
             continue
-        if manifold[2] and not manifold[7] and level.shared[s] and _leans_over_neighbour(
+        if manifold[2] and not manifold[7] and level_ints[s, SEGMENT_SHARED] and _leans_over_neighbour(
                 level, s, manifold[3], manifold[4], manifold[0], manifold[1]):
             continue
         _put(ints, floats, count, manifold, kind, s, b, pair_key(kind, s, shapes.ids[b]), slop)
