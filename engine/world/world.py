@@ -829,8 +829,11 @@ class World:
         one-way rules): (hits, stops, end position, end velocity, and with ``touching`` what its own shape
         touches at the end, as :meth:`touching` answers, in the same call). ``None`` otherwise: the mover slides
         cast by cast."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None  # (bodies to push, or one-way rules: the mover slides cast by cast)
         shape = mover.cast_shape
-        rows = self._static_only_rows(shape, ignore, candidates, checked=False)
+        kept = candidates.rows.get(id(shape.vertices), False) if not ignore else False  # (the usual: made already)
+        rows = kept if kept is not False else self._gathered_rows(shape, ignore, candidates, checked=False)
         if rows is None:
             return None
         stops_out, touched_out = self._slide_out
@@ -846,7 +849,7 @@ class World:
             table, segment_rows, core = checked
             answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
                                  velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
-        elif isinstance(candidates, Gathered):
+        elif kept is False:
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
         return hits, trail, end, end_velocity, touched if touching else None
