@@ -121,6 +121,10 @@ class _MovingBoxes:
         characters: list[Neighbour] = []
         if not count:
             return bodies, characters
+        if count == 1:  # (the usual gather: it finds the gatherer itself alone)
+            row = int(self.found[0])
+            if row >= first and id(self._characters[row - first]) in ignored:
+                return bodies, characters
         for row in self.found[:count].tolist():
             if row < first:
                 self.kinematic.add_found(row, ignored, query, bodies)
