@@ -167,7 +167,7 @@ class KinematicBody(MovingBody):
     only what moves against that direction (``(0, 1)``: stood on from above, jumped through from below).
 
     Its placement and speeds live in a row of its world's :class:`KinematicSet` (a 1-row array of its own
-    before it is added): the world moves every kinematic body in a few array operations, so a thousand
+    before it is added): the world moves every kinematic body in one compiled call, so a thousand
     platforms far from everything cost little.
     """
 
@@ -347,7 +347,7 @@ class KinematicBody(MovingBody):
 
 class KinematicSet:
     """A world's kinematic bodies, in the order they were added, and their numbers: one row each
-    (:data:`COLUMNS`), moved together each step; their boxes made in array operations."""
+    (:data:`COLUMNS`), moved together each step, their boxes made with them, in one compiled call."""
 
     def __init__(self) -> None:
         self.bodies: list[KinematicBody] = []

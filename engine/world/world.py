@@ -136,7 +136,7 @@ class _MovingBoxes:
 
 
 class _KinematicBoxes:
-    """The kinematic bodies' boxes, swept over this step's motion (all in array operations), and the neighbours
+    """The kinematic bodies' boxes, swept over this step's motion (made with the step's move), and the neighbours
     a gather returns for them (made as gathers find them), kept while no kinematic body is placed, added or
     removed (``key``: see :meth:`World._kinematic_in`): a level's lifts and doors are gathered by every
     character's every move. A gather's answer is the same as testing each body's box as it is now."""

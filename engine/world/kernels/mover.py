@@ -20,6 +20,10 @@ segment or a rounded polygon is a ray cast of its origin against their Minkowski
 so that a face-to-face contact reports the middle of the touching stretch as the reference does for bodies
 (``edge_midpoints``); a segment's does not (its first end, as the reference's ``edge_midpoints=False``).
 
+The kinematic bodies' step is here too (:func:`advance_kinematic`: each platform moved by its velocity or along
+its path, and its box over the step, in one call for all of them), as is the box test a gather makes of what moves
+(:func:`boxes_near`).
+
 The mover's own entry point (what ``World`` calls for ``Scene.slide``, ``touching`` and ``first_hit``) is one,
 reading the character's constants from one array (:func:`mover_constants`): :func:`slide_touch` (a slide, and
 what the character touches where it ended; by nothing: what it touches; or only the first hit of a sweep). The mover
