@@ -59,6 +59,9 @@ _ALL = DEFAULT_FILTER.mask
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
+_UNMADE: Any = object()
+"""What a gather's kept sum-table rows (``Gathered.rows``) answer for a cast shape none were made for yet."""
+
 class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
@@ -122,8 +125,8 @@ class _MovingBoxes:
         if not count:
             return bodies, characters
         if count == 1:  # (the usual gather: it finds the gatherer itself alone)
-            row = int(self.found[0])
-            if row >= first and id(self._characters[row - first]) in ignored:
+            only = int(self.found[0])
+            if only >= first and id(self._characters[only - first]) in ignored:
                 return bodies, characters
         for row in self.found[:count].tolist():
             if row < first:
@@ -836,8 +839,8 @@ class World:
         if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
             return None  # (bodies to push, or one-way rules: the mover slides cast by cast)
         shape = mover.cast_shape
-        kept = candidates.rows.get(id(shape.vertices), False) if not ignore else False  # (the usual: made already)
-        rows = kept if kept is not False else self._gathered_rows(shape, ignore, candidates, checked=False)
+        kept = candidates.rows.get(id(shape.vertices), _UNMADE) if not ignore else _UNMADE  # (usually made already)
+        rows = self._gathered_rows(shape, ignore, candidates, checked=False) if kept is _UNMADE else kept
         if rows is None:
             return None
         stops_out, touched_out = self._slide_out
@@ -853,7 +856,7 @@ class World:
             table, segment_rows, core = checked
             answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
                                  velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
-        elif kept is False:
+        elif kept is _UNMADE:
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
         return hits, trail, end, end_velocity, touched if touching else None

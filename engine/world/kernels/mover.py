@@ -811,7 +811,7 @@ def advance_kinematic(state, dt, rows, legs, lengths, speeds, local_boxes, boxes
                 elif left < 0.0:
                     left += lengths[p]
                 j = 0
-                while not (left <= legs[p, j, 4] and legs[p, j, 4] > 0.0):
+                while j < legs.shape[1] - 1 and not (left <= legs[p, j, 4] and legs[p, j, 4] > 0.0):
                     left = left + -legs[p, j, 4]
                     j += 1
                 q = left / legs[p, j, 4]
