@@ -429,7 +429,9 @@ def minkowski_difference(
         return RoundedPolygon._trusted(_segment_sum(a, b, moved), target.radius + moving.radius)
     placed = [xf_target.apply(t) for t in target.vertices]
     corners = _box_sum_corners(placed, moved)
-    points = corners if corners is not None else [(wx - mx, wy - my) for wx, wy in placed for mx, my in moved]
+    if corners is not None:  # (the hull already, as convex_hull lists it: counter-clockwise from the lowest left)
+        return RoundedPolygon._trusted(corners, target.radius + moving.radius)
+    points = [(wx - mx, wy - my) for wx, wy in placed for mx, my in moved]
     return RoundedPolygon._trusted(convex_hull(points), target.radius + moving.radius)
 
 
@@ -439,7 +441,8 @@ def _box_sum_corners(placed: list[Vec2], moved: list[Vec2]) -> list[Vec2] | None
     differences (rounding keeps the order: the smallest difference is the smallest x less the largest), and
     every other difference lies on an edge (one coordinate exactly a corner's) or a pixel or more inside, so
     the hull of the four is the hull of the sixteen, the same numbers in the same order, for a fraction of the
-    work."""
+    work; and the four, at least two pixels apart, are listed as the hull lists them (Andrew's chain from the
+    lowest left corner, counter-clockwise), so they are that hull without making it."""
     box, other = _upright_box(placed), _upright_box(moved)
     if box is None or other is None:
         return None

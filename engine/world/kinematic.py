@@ -14,17 +14,21 @@ import numpy as np
 
 from ..geometry import RoundedPolygon, Transform, Vec2
 from ..types import DEFAULT_FILTER, BodyKind, Collider, CollisionFilter, MovingBody, Tally, WorldError, unit_or_none
+from .jit import kernels
 from .kernels.layout import (
-    KINEMATIC, MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_ONE_WAY_X, MOVER_VX, MOVER_X,
+    KINEMATIC, KINEMATIC_ANGLE, KINEMATIC_COLUMNS, KINEMATIC_PATH_DISTANCE, KINEMATIC_PLACED,
+    KINEMATIC_PLACED_AT_STEP, KINEMATIC_PREVIOUS_ANGLE, KINEMATIC_PREVIOUS_X, KINEMATIC_PREVIOUS_Y, KINEMATIC_VX,
+    KINEMATIC_VY, KINEMATIC_W, KINEMATIC_X, KINEMATIC_Y, MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING,
+    MOVER_ONE_WAY_X, MOVER_VX, MOVER_X,
 )
 
 __all__ = ["COLUMNS", "KinematicBody", "KinematicSet", "PlatformPath"]
 
-# Columns of a kinematic body's row: placement (px, px, rad), velocity (px/s, px/s, rad/s), placement before
-# the last step, whether game code placed it since the last step began, whether it had when that step began,
-# and how far along its path it is (px).
-X, Y, ANGLE, VX, VY, W, PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE, PLACED, PLACED_AT_STEP, PATH_DISTANCE = range(12)
-COLUMNS = 12
+# Columns of a kinematic body's row (``layout.KINEMATIC_*``, where the kernels read them too).
+X, Y, ANGLE, VX, VY, W = KINEMATIC_X, KINEMATIC_Y, KINEMATIC_ANGLE, KINEMATIC_VX, KINEMATIC_VY, KINEMATIC_W
+PREVIOUS_X, PREVIOUS_Y, PREVIOUS_ANGLE = KINEMATIC_PREVIOUS_X, KINEMATIC_PREVIOUS_Y, KINEMATIC_PREVIOUS_ANGLE
+PLACED, PLACED_AT_STEP, PATH_DISTANCE = KINEMATIC_PLACED, KINEMATIC_PLACED_AT_STEP, KINEMATIC_PATH_DISTANCE
+COLUMNS = KINEMATIC_COLUMNS
 
 _AT_NOW, _AT_BEFORE = np.array([X, Y, X, Y]), np.array([PREVIOUS_X, PREVIOUS_Y, PREVIOUS_X, PREVIOUS_Y])
 """The columns that move a box in the body's own frame to where it is, and to where it was (index arrays: a
@@ -129,6 +133,8 @@ class _Legs:
         legs[:, count, 0:2] = legs[:, count, 2:4] = legs[:, 0, 0:2]
         legs[:, count, 4] = np.inf
         count += 1
+        self.padded = legs
+        """Each path's legs with that last one added ((P, L + 1, 5): what the kinematic step's kernel walks)."""
         self.flat = legs.reshape(paths * count, 5)
         """The legs one after another, path by path."""
         self.length = legs[:, :, 4]
@@ -161,7 +167,7 @@ class KinematicBody(MovingBody):
     only what moves against that direction (``(0, 1)``: stood on from above, jumped through from below).
 
     Its placement and speeds live in a row of its world's :class:`KinematicSet` (a 1-row array of its own
-    before it is added): the world moves every kinematic body in a few array operations, so a thousand
+    before it is added): the world moves every kinematic body in one compiled call, so a thousand
     platforms far from everything cost little.
     """
 
@@ -341,7 +347,7 @@ class KinematicBody(MovingBody):
 
 class KinematicSet:
     """A world's kinematic bodies, in the order they were added, and their numbers: one row each
-    (:data:`COLUMNS`), moved together each step; their boxes made in array operations."""
+    (:data:`COLUMNS`), moved together each step, their boxes made with them, in one compiled call."""
 
     def __init__(self) -> None:
         self.bodies: list[KinematicBody] = []
@@ -361,10 +367,9 @@ class KinematicSet:
         :data:`PLACEMENTS` count and :attr:`_changes` after the last :meth:`advance` (see :meth:`extent`)."""
         self._boxes: tuple[tuple[int, int], np.ndarray] | None = None
         """The last :meth:`boxes` and when they were made (:data:`PLACEMENTS` and :attr:`_changes`)."""
-        self._paths: tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray] | None = None
-        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds, and the rows of the
-        others (see :meth:`_path_table`); ``None`` when a body was added, removed or given another path
-        since."""
+        self._paths: tuple[np.ndarray, _Legs, np.ndarray, np.ndarray] | None = None
+        """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
+        :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
 
     def __len__(self) -> int:
         return len(self.bodies)
@@ -402,10 +407,9 @@ class KinematicSet:
         """A body was given another path (or none)."""
         self._paths = None
 
-    def _path_table(self) -> tuple[np.ndarray, _Legs, np.ndarray, np.ndarray, np.ndarray]:
-        """The rows of the bodies that follow a path, their paths' legs (padded to the longest), lengths and
-        speeds, and which rows are the others' (an (n, 1) mask: :meth:`advance` puts their new places in by it);
-        made again after a change."""
+    def _path_table(self) -> tuple[np.ndarray, _Legs, np.ndarray, np.ndarray]:
+        """The rows of the bodies that follow a path (ascending), their paths' legs (padded to the longest),
+        lengths and speeds; made again after a change."""
         if self._paths is None:
             following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
             tables = [path.leg_table() for _, path in following]
@@ -413,10 +417,8 @@ class KinematicSet:
             for k, table in enumerate(tables):
                 legs[k, :len(table)] = table
             rows = np.array([k for k, _ in following], dtype=np.int64)
-            free = np.ones((len(self.bodies), 1), np.bool_)
-            free[rows] = False
-            self._paths = (rows, _Legs(legs), np.array([path.length for _, path in following]),
-                           np.array([path.speed for _, path in following]), free)
+            self._paths = (rows, _Legs(legs), np.array([path.length for _, path in following], dtype=np.float64),
+                           np.array([path.speed for _, path in following], dtype=np.float64))
         return self._paths
 
     def reshaped(self, body: KinematicBody) -> None:
@@ -441,42 +443,21 @@ class KinematicSet:
 
     def advance(self, dt: float) -> None:
         """Move every body by its velocity, or along its path, over ``dt`` seconds (the world does this first in
-        each step); the previous placement is kept. (A few array operations for all of them: a thousand
-        platforms far from everything cost little.)"""
+        each step); the previous placement is kept, and the boxes over the step are made (all in one compiled
+        call: :func:`~engine.world.kernels.mover.advance_kinematic`; a thousand platforms far from everything
+        cost little)."""
         n = len(self.bodies)
         if not n:
             return
         state = self._state[:n]
-        state[:, PLACED_AT_STEP] = state[:, PLACED]
-        placed_any = state[:, PLACED].any()
-        state[:, PLACED] = 0.0
-        state[:, PREVIOUS_X:PREVIOUS_X + 3] = state[:, X:X + 3]
-        following, legs, lengths, speeds, free = self._path_table()
-        some_free = len(following) < n
-        # The free bodies' new places (x + vx * dt, y + vy * dt), worked out for every row at once before the
-        # paths' rows change (they change only those) and put in for the free rows alone, by the mask: cheaper
-        # than picking the free rows out and back in.
-        ahead = state[:, X:Y + 1] + state[:, VX:VY + 1] * dt if some_free else None
-        if len(following):  # (along its path: the velocity becomes the one that takes it there)
-            rows = following if some_free else slice(None)  # (every body on a path: the columns as they are)
-            distance = state[rows, PATH_DISTANCE] + speeds * dt
-            state[rows, PATH_DISTANCE] = distance
-            target = legs.points(lengths, distance)
-            velocity = (target - state[rows, X:Y + 1]) / dt
-            if placed_any:  # (game code put it off its path: back on it at once, as if it had been there, not
-                # swept across the level at thousands of px/s)
-                placed = state[rows, PLACED_AT_STEP] != 0.0
-                back = legs.points(lengths, distance - speeds * dt)[placed]
-                state[following[placed], PREVIOUS_X:PREVIOUS_Y + 1] = back
-                velocity[placed] = (target[placed] - back) / dt
-            state[rows, VX:VY + 1] = velocity
-            state[rows, X:Y + 1] = target
-        if ahead is not None:
-            np.copyto(state[:, X:Y + 1], ahead, where=free)
-        state[:, ANGLE] += state[:, W] * dt
+        following, legs, lengths, speeds = self._path_table()
         untouched = self._loose is not None and self._loose[0] == (PLACEMENTS.count, self._changes)
+        boxes = np.empty((n, 4))
+        placed_any, turned, self._fastest = kernels().mover.advance_kinematic(
+            state, float(dt), following, legs.padded, lengths, speeds, self._local_boxes[:n], boxes)
         PLACEMENTS.count += 1
-        self._fastest = float(np.hypot(state[:, VX], state[:, VY]).max(initial=0.0))
+        # (A turned body's box is made from its turned vertices, when first asked for: see boxes.)
+        self._boxes, self._extent = (None if turned else ((PLACEMENTS.count, self._changes), boxes)), None
         self._keep_loose_extent(untouched and not placed_any, dt, state)
 
     _LOOSE_LIMIT = 32.0

@@ -59,6 +59,9 @@ _ALL = DEFAULT_FILTER.mask
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
+_UNMADE: Any = object()
+"""What a gather's kept sum-table rows (``Gathered.rows``) answer for a cast shape none were made for yet."""
+
 class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
@@ -121,6 +124,10 @@ class _MovingBoxes:
         characters: list[Neighbour] = []
         if not count:
             return bodies, characters
+        if count == 1:  # (the usual gather: it finds the gatherer itself alone)
+            only = int(self.found[0])
+            if only >= first and id(self._characters[only - first]) in ignored:
+                return bodies, characters
         for row in self.found[:count].tolist():
             if row < first:
                 self.kinematic.add_found(row, ignored, query, bodies)
@@ -132,7 +139,7 @@ class _MovingBoxes:
 
 
 class _KinematicBoxes:
-    """The kinematic bodies' boxes, swept over this step's motion (all in array operations), and the neighbours
+    """The kinematic bodies' boxes, swept over this step's motion (made with the step's move), and the neighbours
     a gather returns for them (made as gathers find them), kept while no kinematic body is placed, added or
     removed (``key``: see :meth:`World._kinematic_in`): a level's lifts and doors are gathered by every
     character's every move. A gather's answer is the same as testing each body's box as it is now."""
@@ -829,8 +836,11 @@ class World:
         one-way rules): (hits, stops, end position, end velocity, and with ``touching`` what its own shape
         touches at the end, as :meth:`touching` answers, in the same call). ``None`` otherwise: the mover slides
         cast by cast."""
+        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
+            return None  # (bodies to push, or one-way rules: the mover slides cast by cast)
         shape = mover.cast_shape
-        rows = self._static_only_rows(shape, ignore, candidates, checked=False)
+        kept = candidates.rows.get(id(shape.vertices), _UNMADE) if not ignore else _UNMADE  # (usually made already)
+        rows = self._gathered_rows(shape, ignore, candidates, checked=False) if kept is _UNMADE else kept
         if rows is None:
             return None
         stops_out, touched_out = self._slide_out
@@ -846,7 +856,7 @@ class World:
             table, segment_rows, core = checked
             answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
                                  velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
-        elif isinstance(candidates, Gathered):
+        elif kept is _UNMADE:
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
         return hits, trail, end, end_velocity, touched if touching else None

@@ -54,6 +54,15 @@ CONTACT_FLOATS = 21
  MOVER_MIN_X, MOVER_MIN_Y, MOVER_MAX_X, MOVER_MAX_Y, MOVER_ONE_WAY_X, MOVER_ONE_WAY_Y, MOVER_STANDS_ON) = range(16)
 MOVER_COLUMNS = 16
 
+# ----------------------------------------------------------------------------------------- kinematic bodies
+# Columns of a kinematic body's row in its world's ``KinematicSet`` (K, KINEMATIC_COLUMNS): placement (px, px,
+# rad), velocity (px/s, px/s, rad/s), placement before the last step, whether game code placed it since the last
+# step began (1/0), whether it had when that step began, and how far along its path it is (px).
+(KINEMATIC_X, KINEMATIC_Y, KINEMATIC_ANGLE, KINEMATIC_VX, KINEMATIC_VY, KINEMATIC_W, KINEMATIC_PREVIOUS_X,
+ KINEMATIC_PREVIOUS_Y, KINEMATIC_PREVIOUS_ANGLE, KINEMATIC_PLACED, KINEMATIC_PLACED_AT_STEP,
+ KINEMATIC_PATH_DISTANCE) = range(12)
+KINEMATIC_COLUMNS = 12
+
 # ----------------------------------------------------------------------------------------- step settings
 # The step's settings vector (made from :class:`~engine.bodies.PhysicsConfig`, the gravity and the step).
 (GRAVITY_X, GRAVITY_Y, STEP_DT, LIGHT_GAP, UNEVEN_RATIO, ROTATION_ERROR, SPECULATIVE, SLOP, SLEEP_ON,
