@@ -128,9 +128,10 @@ class RigidBodySet:
         self.config = config
         self.bodies: list[RigidBody] = []
         self._state = np.zeros((8, STATE_COLUMNS))
-        self._state_view = self._state[:0]
         """Every body's row (see :data:`engine.bodies.STATE_COLUMNS`), in the order of :attr:`bodies`; the rows
         past the last body are spare room."""
+        self._state_view = self._state[:0]
+        """The bodies' rows of :attr:`_state` as :attr:`body_state` last made them."""
         self._ints = EMPTY_CONTACTS.ints
         self._floats = EMPTY_CONTACTS.floats
         """The last step's contacts of the awake bodies (see :mod:`engine.world.kernels.layout`)."""

@@ -194,7 +194,8 @@ class StaticGeometry:
     def kernel_level_arrays(self) -> tuple[Any, ...]:
         """:meth:`kernel_level`'s fields as a plain tuple (as the rigid step takes them), made once."""
         made = self._kernel_level_arrays
-        if made is not None and made[0] is self._broadphase is not None:  # (a step asks every time: kept short)
+        bp = self._broadphase
+        if made is not None and bp is not None and made[0] is bp:  # (a step asks every time: kept short)
             return made[1]
         level = self.kernel_level()
         self._kernel_level_arrays = (self._broadphase, tuple(level))

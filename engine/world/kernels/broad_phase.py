@@ -35,14 +35,6 @@ def overlap(boxes_a, i, boxes_b, j):
 
 
 @helper
-def _box_overlap(segment_table, s, boxes, k):
-    """:func:`overlap` of segment ``s``'s box (in a level's segment table) and box ``k`` of ``boxes``."""
-    c = SEGMENT_BOX
-    return ((segment_table[s, c] <= boxes[k, 2]) & (segment_table[s, c + 2] >= boxes[k, 0])
-            & (segment_table[s, c + 1] <= boxes[k, 3]) & (segment_table[s, c + 3] >= boxes[k, 1]))
-
-
-@helper
 def filters_touch(filters_a, i, filters_b, j):
     """Whether collider ``i`` (of ``filters_a``) and ``j`` (of ``filters_b``) touch, by their (category, mask,
     group) rows: :meth:`~engine.types.CollisionFilter.touches`."""
@@ -253,13 +245,12 @@ def segments_near(grid, boxes, segment_ints, stamp, segments, owners):
     """For each row ``k`` of ``boxes`` in turn, the level's segments whose boxes overlap box ``k``, each once,
     ascending, appended to ``segments`` with ``k`` beside each in ``owners`` (``grid``: :func:`grid_of` the
     level; ``segment_ints``: the level's, whose look-up marks are none above ``stamp[0]``, which grows by one a
-    row). Returns how many
-    (segment, row) pairs there are: when that is more than ``segments`` holds, only the first ones were written
-    (call again with room for them all: :func:`level_pairs`). (All the rows in one call, and no helper taking
-    these arrays in the loop: numba counts a reference on each array a call takes, which, once a body, was half
-    of the counts of a 1,000-crate step.)"""
+    row). Returns how many (segment, row) pairs there are: when that is more than ``segments`` holds, only the
+    first ones were written (call again with room for them all: :func:`level_pairs`). (All the rows in one call,
+    and no helper taking these arrays in the loop: numba counts a reference on each array a call takes, which,
+    once a body, was half of the counts of a 1,000-crate step.)"""
     cell_size, cell_keys, cell_starts, members, segment_table = grid
-    count, room, inv = 0, len(segments), 1.0 / cell_size
+    count, room, inv, c = 0, len(segments), 1.0 / cell_size, SEGMENT_BOX
     if len(cell_keys) == 0:
         return count
     for k in range(len(boxes)):
@@ -288,7 +279,9 @@ def segments_near(grid, boxes, segment_ints, stamp, segments, owners):
                 continue
             for m in range(cell_starts[row], cell_starts[row + 1]):
                 s = members[m]
-                if segment_ints[s, SEGMENT_MARK] != stamp[0] and _box_overlap(segment_table, s, boxes, k):
+                if segment_ints[s, SEGMENT_MARK] != stamp[0] and (  # (its box meets box k; as overlap, inline)
+                        (segment_table[s, c] <= boxes[k, 2]) & (segment_table[s, c + 2] >= boxes[k, 0])
+                        & (segment_table[s, c + 1] <= boxes[k, 3]) & (segment_table[s, c + 3] >= boxes[k, 1])):
                     segment_ints[s, SEGMENT_MARK] = stamp[0]
                     if count < room:
                         at = count  # (in segment order, whatever the cells': an insertion, the lists are short)
