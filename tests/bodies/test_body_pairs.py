@@ -74,8 +74,8 @@ def test_pairs_come_in_the_order_of_a_sweep_along_x(seed):
 
 @pytest.mark.parametrize("count", [0, 1, 7, 255, 256, 1000])
 def test_argsort_is_numpys_stable_sort(count):
-    """The kernels' own sort (a merge sort, from ``RADIX_FROM`` keys a radix sort): ties in index order, negative
-    keys first, floats through ``order_keys`` in their order."""
+    """The kernels' own sort: ties in index order, negative keys first, floats through ``order_keys`` in their
+    order."""
     bp = kernels().broad_phase
     rng = np.random.default_rng(count)
     for keys in (rng.integers(-2 ** 62, 2 ** 62, count), rng.integers(-3, 3, count), np.full(count, 7),

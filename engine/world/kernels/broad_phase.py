@@ -19,13 +19,13 @@ from .layout import Level
 
 __all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "gather_in_box", "grid_of",
            "level_pairs", "overlap", "segments_in_box", "segments_near", "sleeper_index", "sleepers_from",
-           "RADIX_FROM", "STRIPS_FROM", "sweep_pairs"]
+           "STRIPS_FROM", "sweep_pairs"]
 
 STRIPS_FROM = 512
 """From this many boxes on, :func:`sweep_pairs` searches in strips: below it, a sweep along x costs less than
 sorting the boxes along y too (10 boxes: 2.5 us against 4.4 in strips; 300 boxes of a falling pile: 16 us
-against 27), above it far more (the 990-crate pyramid: 260 us against 130-170, a falling 5,000-crate pile:
-1,350 us against 350)."""
+against 27), above it far more (the 990-crate pyramid: 250 us against 135, a falling 5,000-crate pile's boxes:
+1,500 us against 880)."""
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -210,21 +210,17 @@ def _in_strips(boxes, skip, widest, earlier, later):
     if count == 0:
         return 0
     width = widest * 1.000001 + 1e-6  # (a hair wider: a pair's strips never differ by 2 through rounding)
-    run_start, run_strip, run_of = np.empty(count + 1, np.int64), np.empty(count, np.int64), np.empty(count, np.int64)
+    run_start, run_strip = np.empty(count + 1, np.int64), np.empty(count, np.int64)
     runs, tallest = 0, 0.0
     for p in range(count):  # (places in x order: each strip is a run of them)
         strip = np.int64(min((boxes[p, 0] - boxes[0, 0]) / width, 1e18))
         if runs == 0 or strip != run_strip[runs - 1]:
             run_start[runs], run_strip[runs], runs = p, strip, runs + 1
-        run_of[p] = runs - 1
         tallest = max(tallest, boxes[p, 3] - boxes[p, 1])
     run_start[runs] = count
-    min_y = np.empty(count)
-    for p in range(count):
-        min_y[p] = boxes[p, 1]
-    by_y, fill = np.empty(count, np.int64), run_start[:runs].copy()
-    for p in argsort(order_keys(min_y)):  # (each strip's places by min y: a stable counting sort by strip)
-        by_y[fill[run_of[p]]], fill[run_of[p]] = p, fill[run_of[p]] + 1
+    by_y = np.arange(count)  # (each strip's places, then ordered by min y within the strip)
+    for r in range(runs):
+        _by_min_y(boxes, by_y, run_start[r], run_start[r + 1])
     found_earlier, found_later = np.empty(room, np.int64), np.empty(room, np.int64)
     found = _strip_pairs(boxes, skip, by_y, run_start[:runs + 1], run_strip[:runs], tallest * 1.000001 + 1e-6,
                          found_earlier, found_later)
@@ -232,6 +228,29 @@ def _in_strips(boxes, skip, widest, earlier, later):
         return found
     _in_order(found_earlier, found_later, found, count, earlier, later)
     return found
+
+
+@helper
+def _by_min_y(boxes, places, start, end):
+    """``places[start:end]`` ordered by their boxes' min y: a strip of a few dozen (a column of crates, often
+    in order already: made row by row) by an insertion sort, a longer one by :func:`argsort`."""
+    if end - start > _SHORT_STRIP:
+        keys, kept = np.empty(end - start), places[start:end].copy()
+        for i in range(end - start):
+            keys[i] = boxes[kept[i], 1]
+        order = argsort(order_keys(keys))
+        for i in range(end - start):
+            places[start + i] = kept[order[i]]
+        return
+    for i in range(start + 1, end):
+        p, at = places[i], i
+        while at > start and boxes[places[at - 1], 1] > boxes[p, 1]:
+            places[at], at = places[at - 1], at - 1
+        places[at] = p
+
+
+_SHORT_STRIP = 64
+"""Boxes: a strip this long or shorter is put in order by min y by an insertion sort."""
 
 
 @helper
@@ -303,10 +322,8 @@ def order_keys(values):
 @kernel
 def argsort(keys):
     """The indices that sort the int64 ``keys`` (1-D; floats through :func:`order_keys`), ties in index order
-    (a merge sort; from :data:`RADIX_FROM` keys on, a radix sort)."""
+    (a merge sort)."""
     n = len(keys)
-    if n >= RADIX_FROM:
-        return _radix_order(keys)
     order, spare = np.arange(n), np.empty(n, np.int64)
     width = 1
     while width < n:
@@ -320,38 +337,6 @@ def argsort(keys):
                     spare[out], j = order[j], j + 1
         order, spare = spare, order
         width *= 2
-    return order
-
-
-RADIX_FROM = 256
-"""From this many keys on, :func:`argsort` sorts by bytes: 8 passes over the keys, against log2(n) for the merge
-sort (990 keys: 40 us merging)."""
-
-
-@helper
-def _radix_order(keys):
-    """:func:`argsort` by the keys' bytes, least significant first, each pass a stable counting sort (the sign
-    bit flipped: negative keys first); a byte every key shares is passed over (a float's sign and exponent)."""
-    n, low = len(keys), np.int64(-9223372036854775808)
-    order, spare, counts = np.arange(n), np.empty(n, np.int64), np.empty(256, np.int64)
-    for shift in range(0, 64, 8):
-        for d in range(256):
-            counts[d] = 0
-        for i in range(n):
-            counts[((keys[i] ^ low) >> shift) & 255] += 1
-        at = 0
-        for d in range(256):
-            if counts[d] == n:
-                at = -1  # (every key has this byte: the order stands)
-                break
-            counts[d], at = at, at + counts[d]
-        if at < 0:
-            continue
-        for i in range(n):
-            k = order[i]
-            d = ((keys[k] ^ low) >> shift) & 255
-            spare[counts[d]], counts[d] = k, counts[d] + 1
-        order, spare = spare, order
     return order
 
 
