@@ -30,8 +30,8 @@ def test_sweep_and_prune_matches_all_pairs(seed):
 
 def _boxes_of(case, count, rng):
     """``count`` boxes (min x, min y, max x, max y) of one of four layouts: scattered, a grid with ties and
-    touching edges, columns of stacked crates with one wide plank, or points and zero-size boxes piled on each
-    other."""
+    touching edges, columns of stacked crates with one wide plank (over them all, when there are many), or points
+    and zero-size boxes piled on each other."""
     if case == 0:
         low, size = rng.uniform(0, 4 * count, (count, 2)), rng.uniform(0, 30, (count, 2))
     elif case == 1:
@@ -40,7 +40,7 @@ def _boxes_of(case, count, rng):
         column, row = np.divmod(np.arange(count), 20)
         low = np.stack([column * 33.0 + (row % 2) * 16.5, row * 32.0], axis=1)
         size = np.full((count, 2), 34.0)
-        size[0] = (200.0, 10.0)
+        size[0] = (2000.0, 2000.0) if count > 100 else (200.0, 10.0)  # (over them all: one wide strip)
     else:
         low = np.repeat(rng.uniform(0, count, (count // 5 + 1, 2)), 5, axis=0)[:count]
         size = rng.uniform(0, 3, (count, 2)) * (rng.random((count, 1)) < 0.5)

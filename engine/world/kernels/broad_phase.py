@@ -24,8 +24,8 @@ __all__ = ["argsort", "awake_pairs", "filter_values_touch", "filters_touch", "ga
 STRIPS_FROM = 512
 """From this many boxes on, :func:`sweep_pairs` searches in strips: below it, a sweep along x costs less than
 sorting the boxes along y too (10 boxes: 2.5 us against 4.4 in strips; 300 boxes of a falling pile: 16 us
-against 27), above it far more (the 990-crate pyramid: 250 us against 135, a falling 5,000-crate pile's boxes:
-1,500 us against 880)."""
+against 27), above it far more (the 990-crate pyramid: 250 us against 110, a 5,000-crate pile's boxes: 1,120 us
+against 520)."""
 
 # (The kernels sort and search with their own loops, not numpy's: each numpy function a kernel calls is
 # compiled with it, seconds of a cold start apiece, for a few lines of work.)
@@ -169,8 +169,9 @@ def awake_pairs(boxes, awake, asleep, sleepers):
 def _swept(boxes, skip, widest, earlier, later):
     """:func:`sweep_pairs`' sweep over ``boxes`` (sorted by min x; ``skip`` in the same order) from each box not
     skipped: forward over the boxes whose min x is within its box, and back over the skipped ones that reach it
-    (none is wider than ``widest``). Writes each pair's two places into ``earlier`` and ``later`` as far as
-    they have room; returns how many pairs there are."""
+    (none is wider than ``widest``); from :data:`STRIPS_FROM` boxes on, in strips (:func:`_in_strips`). Writes
+    each pair's two places into ``earlier`` and ``later`` as far as they have room; returns how many pairs there
+    are."""
     found, count, room = 0, len(boxes), len(earlier)
     if count >= STRIPS_FROM:
         return _in_strips(boxes, skip, widest, earlier, later)
@@ -250,7 +251,8 @@ def _by_min_y(boxes, places, start, end):
 
 
 _SHORT_STRIP = 64
-"""Boxes: a strip this long or shorter is put in order by min y by an insertion sort."""
+"""Boxes: a strip this long or shorter is put in order by min y by an insertion sort (and the pairs of one box
+with this many others or fewer in :func:`_in_order`)."""
 
 
 @helper
@@ -290,7 +292,8 @@ def _strip_pairs(boxes, skip, by_y, run_start, run_strip, tallest, found_earlier
 @helper
 def _in_order(found_earlier, found_later, found, count, earlier, later):
     """The ``found`` pairs of places into ``earlier`` and ``later`` ordered by the earlier place (a counting
-    sort over the ``count`` places), then the later (each earlier place has a handful: an insertion sort)."""
+    sort over the ``count`` places), then the later (each earlier place has a handful: an insertion sort; more
+    than :data:`_SHORT_STRIP`, :func:`argsort`)."""
     start = np.zeros(count + 1, np.int64)
     for k in range(found):
         start[found_earlier[k] + 1] += 1
@@ -301,6 +304,12 @@ def _in_order(found_earlier, found_later, found, count, earlier, later):
         at = fill[found_earlier[k]]
         earlier[at], later[at], fill[found_earlier[k]] = found_earlier[k], found_later[k], at + 1
     for p in range(count):
+        if start[p + 1] - start[p] > _SHORT_STRIP:  # (a box meeting many: a long plank under a pile)
+            kept = later[start[p]:start[p + 1]].copy()
+            order = argsort(kept)
+            for i in range(len(kept)):
+                later[start[p] + i] = kept[order[i]]
+            continue
         for k in range(start[p] + 1, start[p + 1]):
             q, at = later[k], k
             while at > start[p] and later[at - 1] > q:
