@@ -44,6 +44,7 @@ from .manifolds import manifold
 from .rigid import RigidBodySet
 from .sensors import SensorSet
 from .static import QueryConfig, StaticGeometry
+from .step_memory import keep_step_memory
 from .touches import CharacterTouches
 
 __all__ = ["World"]
@@ -244,6 +245,7 @@ class World:
             raise WorldError(f"gravity must be a finite vector (px/s^2), got {gravity!r}")
         if not (math.isfinite(static_friction) and static_friction >= 0):
             raise WorldError(f"static_friction must be a number >= 0, got {static_friction!r}")
+        keep_step_memory()  # (steps reuse the memory they free: see engine.world.step_memory)
         self.gravity: Vec2 = (gx, gy)
         self.physics = physics or PhysicsConfig()
         self.static_friction = float(static_friction)

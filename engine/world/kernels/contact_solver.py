@@ -293,13 +293,26 @@ def _solve_pass(s, colour_starts, colour_light, use_bias, params):
         s.max_normal, s.v, s.d  # (bound once: see :func:`_dots`)
     inv_h, push_max = params[SUBSTEPS] / params[DT], params[PUSH_MAX]
     anchor = (params[ANCHOR_RATE], params[ANCHOR_MASS], params[ANCHOR_IMPULSE])
+    # Each row's product alone (:func:`_dot`), and only those this pass reads: a light contact's tangents are
+    # not solved, and the relax does not hold the anchors (their drift). (The columns as np.int64: one version.)
+    normal0, normal1, tangent0, tangent1 = np.int64(0), np.int64(_ROW_WIDTH), np.int64(2 * _ROW_WIDTH), \
+        np.int64(3 * _ROW_WIDTH)
+    velocity_arm, position_arm = np.int64(_ARM_A), np.int64(_POSITION_ARM_A)
     for colour in range(len(colour_light)):
         light = colour_light[colour]
         for k in range(colour_starts[colour], colour_starts[colour + 1]):
             a, b = pair[k, 0], pair[k, 1]
-            vn0, vn1, vt0, vt1 = _dots(jac, k, np.int64(_VELOCITY_ROWS), v, a, b)
+            vn0, vn1 = _dot(jac, k, normal0, velocity_arm, v, a, b), _dot(jac, k, normal1, velocity_arm, v, a, b)
             # (A normal's position row is its velocity row; the anchors' rows are the position rows' tangents.)
-            moved0, moved1, drifted0, drifted1 = _dots(jac, k, np.int64(_POSITION_ROWS), d, a, b)
+            moved0 = _dot(jac, k, normal0, position_arm, d, a, b)
+            moved1 = _dot(jac, k, normal1, position_arm, d, a, b)
+            vt0 = vt1 = drifted0 = drifted1 = 0.0
+            if not light:
+                vt0 = _dot(jac, k, tangent0, velocity_arm, v, a, b)
+                vt1 = _dot(jac, k, tangent1, velocity_arm, v, a, b)
+            if not light and use_bias:
+                drifted0 = _dot(jac, k, tangent0, position_arm, d, a, b)
+                drifted1 = _dot(jac, k, tangent1, position_arm, d, a, b)
             sep0, sep1 = contact[k, SEP0] + moved0, contact[k, SEP1] + moved1
             drift0, drift1 = constants[k, DRIFT0] + drifted0, constants[k, DRIFT1] + drifted1
             acc0, acc1, t0, t1 = impulse[k, _N0], impulse[k, _N1], impulse[k, _T0], impulse[k, _T1]
@@ -400,7 +413,8 @@ def _restitution(s, params):
 @helper
 def _nearest(contact, jac, d, k, a, b):
     """Contact ``k``'s smaller separation now (px; this step's linear estimate), inf when it has no point."""
-    moved0, moved1, _, _ = _dots(jac, k, np.int64(_POSITION_ROWS), d, a, b)
+    arm = np.int64(_POSITION_ARM_A)  # (the normals' rows alone: see _solve_pass)
+    moved0, moved1 = _dot(jac, k, np.int64(0), arm, d, a, b), _dot(jac, k, np.int64(_ROW_WIDTH), arm, d, a, b)
     first = contact[k, SEP0] + moved0 if contact[k, VALID0] > 0.0 else np.inf
     second = contact[k, SEP1] + moved1 if contact[k, VALID1] > 0.0 else np.inf
     return min(first, second)
