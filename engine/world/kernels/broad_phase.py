@@ -270,22 +270,17 @@ def _strip_pairs(boxes, skip, by_y, run_start, run_strip, tallest, found_earlier
         window = end
         for i in range(run_start[r], end):
             p = by_y[i]
-            for j in range(i + 1, end):
-                q = by_y[j]
-                if boxes[q, 1] > boxes[p, 3]:
-                    break
-                if found < room:
-                    found_earlier[found], found_later[found] = min(p, q), max(p, q)
-                found += overlap(boxes, p, boxes, q) & ((skip[p] & skip[q]) == 0)
             while window < next_end and boxes[by_y[window], 1] < boxes[p, 1] - tallest:
                 window += 1
-            for j in range(window, next_end):
-                q = by_y[j]
-                if boxes[q, 1] > boxes[p, 3]:
-                    break
-                if found < room:
-                    found_earlier[found], found_later[found] = min(p, q), max(p, q)
-                found += overlap(boxes, p, boxes, q) & ((skip[p] & skip[q]) == 0)
+            for part in range(2):  # (the boxes after it in its strip, then those of the next strip from the window)
+                first, stop = (i + 1, end) if part == 0 else (window, next_end)
+                for j in range(first, stop):
+                    q = by_y[j]
+                    if boxes[q, 1] > boxes[p, 3]:
+                        break
+                    if found < room:
+                        found_earlier[found], found_later[found] = min(p, q), max(p, q)
+                    found += overlap(boxes, p, boxes, q) & ((skip[p] & skip[q]) == 0)
     return found
 
 
