@@ -428,11 +428,10 @@ def minkowski_difference(
         b = xf_target.apply(target.vertices[1])
         return RoundedPolygon._trusted(_segment_sum(a, b, moved), target.radius + moving.radius)
     placed = [xf_target.apply(t) for t in target.vertices]
-    corners = _box_sum_corners(placed, moved)
-    if corners is not None:  # (the hull already, as convex_hull lists it: counter-clockwise from the lowest left)
-        return RoundedPolygon._trusted(corners, target.radius + moving.radius)
-    points = [(wx - mx, wy - my) for wx, wy in placed for mx, my in moved]
-    return RoundedPolygon._trusted(convex_hull(points), target.radius + moving.radius)
+    hull = _box_sum_corners(placed, moved)  # (the hull already, as convex_hull lists it, or None)
+    if hull is None:
+        hull = convex_hull([(wx - mx, wy - my) for wx, wy in placed for mx, my in moved])
+    return RoundedPolygon._trusted(hull, target.radius + moving.radius)
 
 
 def _box_sum_corners(placed: list[Vec2], moved: list[Vec2]) -> list[Vec2] | None:
