@@ -121,20 +121,24 @@ def points_along(legs: np.ndarray, lengths: np.ndarray, distances: np.ndarray) -
     return _Legs(legs).points(lengths, distances)
 
 
+def _closed(legs: np.ndarray) -> np.ndarray:
+    """Paths' legs ((P, L, 5), see :func:`points_along`) with a last leg added to every path: from its start to
+    its start, infinitely long, so that a distance past every real leg by rounding stops there, at the path's
+    start, without a second look ((P, L + 1, 5): what :class:`_Legs` and the kinematic step's kernel walk)."""
+    paths, count = legs.shape[:2]
+    legs = np.concatenate([legs, np.zeros((paths, 1, 5))], axis=1)
+    legs[:, count, 0:2] = legs[:, count, 2:4] = legs[:, 0, 0:2]
+    legs[:, count, 4] = np.inf
+    return legs
+
+
 class _Legs:
     """Paths' legs ((P, L, 5), see :func:`points_along`) and what walking them needs, made once per set of
     paths."""
 
     def __init__(self, legs: np.ndarray) -> None:
+        legs = _closed(legs)
         paths, count = legs.shape[:2]
-        # (A last leg is added to every path: from its start to its start, infinitely long, so that a distance
-        # past every real leg by rounding stops there, at the path's start, without a second look.)
-        legs = np.concatenate([legs, np.zeros((paths, 1, 5))], axis=1)
-        legs[:, count, 0:2] = legs[:, count, 2:4] = legs[:, 0, 0:2]
-        legs[:, count, 4] = np.inf
-        count += 1
-        self.padded = legs
-        """Each path's legs with that last one added ((P, L + 1, 5): what the kinematic step's kernel walks)."""
         self.flat = legs.reshape(paths * count, 5)
         """The legs one after another, path by path."""
         self.length = legs[:, :, 4]
@@ -367,7 +371,7 @@ class KinematicSet:
         :data:`PLACEMENTS` count and :attr:`_changes` after the last :meth:`advance` (see :meth:`extent`)."""
         self._boxes: tuple[tuple[int, int], np.ndarray] | None = None
         """The last :meth:`boxes` and when they were made (:data:`PLACEMENTS` and :attr:`_changes`)."""
-        self._paths: tuple[np.ndarray, _Legs, np.ndarray, np.ndarray] | None = None
+        self._paths: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         """The rows of the bodies that follow a path, their paths' legs, lengths and speeds (see
         :meth:`_path_table`); ``None`` when a body was added, removed or given another path since."""
 
@@ -407,9 +411,9 @@ class KinematicSet:
         """A body was given another path (or none)."""
         self._paths = None
 
-    def _path_table(self) -> tuple[np.ndarray, _Legs, np.ndarray, np.ndarray]:
-        """The rows of the bodies that follow a path (ascending), their paths' legs (padded to the longest),
-        lengths and speeds; made again after a change."""
+    def _path_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows of the bodies that follow a path (ascending), their paths' legs (padded to the longest and
+        closed: :func:`_closed`), lengths and speeds; made again after a change."""
         if self._paths is None:
             following = [(k, body.path) for k, body in enumerate(self.bodies) if body.path is not None]
             tables = [path.leg_table() for _, path in following]
@@ -417,7 +421,7 @@ class KinematicSet:
             for k, table in enumerate(tables):
                 legs[k, :len(table)] = table
             rows = np.array([k for k, _ in following], dtype=np.int64)
-            self._paths = (rows, _Legs(legs), np.array([path.length for _, path in following], dtype=np.float64),
+            self._paths = (rows, _closed(legs), np.array([path.length for _, path in following], dtype=np.float64),
                            np.array([path.speed for _, path in following], dtype=np.float64))
         return self._paths
 
@@ -454,7 +458,7 @@ class KinematicSet:
         untouched = self._loose is not None and self._loose[0] == (PLACEMENTS.count, self._changes)
         boxes = np.empty((n, 4))
         placed_any, turned, self._fastest = kernels().mover.advance_kinematic(
-            state, float(dt), following, legs.padded, lengths, speeds, self._local_boxes[:n], boxes)
+            state, float(dt), following, legs, lengths, speeds, self._local_boxes[:n], boxes)
         PLACEMENTS.count += 1
         # (A turned body's box is made from its turned vertices, when first asked for: see boxes.)
         self._boxes, self._extent = (None if turned else ((PLACEMENTS.count, self._changes), boxes)), None
