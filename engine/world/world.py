@@ -60,9 +60,6 @@ _ALL = DEFAULT_FILTER.mask
 _MOVERS = 4096
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
-_UNMADE: Any = object()
-"""What a gather's kept sum-table rows (``Gathered.rows``) answer for a cast shape none were made for yet."""
-
 class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
     array: a gather finds what moves near it in one compiled box test, however few or many there are (most
@@ -838,11 +835,8 @@ class World:
         one-way rules): (hits, stops, end position, end velocity, and with ``touching`` what its own shape
         touches at the end, as :meth:`touching` answers, in the same call). ``None`` otherwise: the mover slides
         cast by cast."""
-        if not isinstance(candidates, Gathered) or candidates.others or candidates.one_way:
-            return None  # (bodies to push, or one-way rules: the mover slides cast by cast)
         shape = mover.cast_shape
-        kept = candidates.rows.get(id(shape.vertices), _UNMADE) if not ignore else _UNMADE  # (usually made already)
-        rows = self._gathered_rows(shape, ignore, candidates, checked=False) if kept is _UNMADE else kept
+        rows = self._static_only_rows(shape, ignore, candidates, checked=False)
         if rows is None:
             return None
         stops_out, touched_out = self._slide_out
@@ -858,7 +852,7 @@ class World:
             table, segment_rows, core = checked
             answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
                                  velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
-        elif kept is _UNMADE:
+        elif isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
         hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
         return hits, trail, end, end_velocity, touched if touching else None
