@@ -26,13 +26,13 @@ from pathlib import Path
 __all__ = ["WARM_UP_STAGES", "BackgroundWarmUp", "first_start", "warm_up"]
 
 _STAGE_SECONDS = (
-    ("manifolds", 7.4), ("broad phase", 5.3), ("contacts", 10.5), ("contact solve", 19.3), ("sleep", 1.3),
-    ("rigid step", 25.4), ("character casts", 5.0), ("character contacts", 1.0), ("character slides", 4.6),
-    ("character touches", 0.4), ("crowd boxes", 0.8), ("level grid", 0.7),
+    ("manifolds", 3.3), ("broad phase", 5.4), ("contacts", 0.65), ("colours and sleep", 1.0), ("rigid step", 18.2),
+    ("character casts", 3.2), ("character contacts", 0.2), ("character slides", 2.4), ("character touches", 0.1),
+    ("crowd boxes", 0.6), ("level grid", 0.1),
 )
-"""The compiled stages in the order they run, with the CPU seconds each took on a cold cache (a busy 2-core
-machine, numba 0.68.1): progress is reported in proportion to them, so that it moves as the work does (the
-stages take 0.4 to 25 s). Only the proportions matter."""
+"""The compiled stages in the order they run, with the CPU seconds each took on a cold cache (a 2-core machine,
+numba 0.68.1, round 11): progress is reported in proportion to them, so that it moves as the work does (the
+stages take 0.1 to 18 s). Only the proportions matter."""
 
 WARM_UP_STAGES = len(_STAGE_SECONDS)
 """How many times :func:`warm_up` reports progress (once per compiled stage)."""

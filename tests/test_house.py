@@ -5,6 +5,7 @@
   that package's ``__init__``, which counts as an import).
 - No function in ``engine`` is longer than about a screen (80 lines).
 - ``game/`` uses no private name of the engine (ruff's SLF001 finds ``obj._name`` reached from outside).
+- A kernel's ``@inlined`` part is called from one place only (numba copies its code into every caller).
 """
 
 from __future__ import annotations
@@ -129,6 +130,31 @@ def test_no_engine_function_is_longer_than_a_screen():
                 if length > 80:
                     long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
     assert not long, long
+
+
+KERNELS = ENGINE / "world" / "kernels"
+
+
+def _inlined_parts_and_calls() -> tuple[set[str], dict[str, list[str]]]:
+    """The kernels' functions decorated ``@inlined``, and where each name of a kernel function is called."""
+    parts: set[str] = set()
+    calls: dict[str, list[str]] = {}
+    for path in sorted(KERNELS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(d, ast.Name) and d.id == "inlined" for d in node.decorator_list):
+                parts.add(node.name)
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                calls.setdefault(name, []).append(f"{path.name}:{node.lineno}")
+    return parts, calls
+
+
+def test_an_inlined_kernel_part_is_called_from_one_place():
+    parts, calls = _inlined_parts_and_calls()
+    assert {"gather", "solve"} <= parts  # (the check sees the decorator)
+    copied = {name: calls.get(name, []) for name in parts if len(calls.get(name, [])) != 1}
+    assert not copied, copied
 
 
 def test_game_uses_no_private_engine_name():

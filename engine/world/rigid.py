@@ -29,7 +29,7 @@ from .kernels.layout import (
     A, ANGLE, B, BEGAN, CHARACTER, CONTACT_FLOATS, CONTACT_INTS, CRUSHED, DYNAMIC, ENDED, KIND, KINEMATIC, MOVER_COLUMNS,
     MOVER_FRICTION, MOVER_KIND, MOVER_MIN_X, MOVER_MOVING, MOVER_STANDS_ON, MOVER_VX, MOVER_X, NX, NY, ONE_WAY_COSINE,
     PARAMETERS, SETTINGS, SPECULATIVE, SQUEEZED, STATIC, TOUCHING,
-    Level, Shapes,
+    Shapes,
 )
 from .static import StaticGeometry
 
@@ -806,11 +806,12 @@ def compile_stages(k: Any) -> Iterator[str]:
     scene of two stacked crates on a floor beside a moving platform; yields each stage's name once it is ready
     (for progress displays).
 
-    The kernels Python calls are loaded callees first (see :func:`~engine.world.jit.kernels`). Those only the
-    step calls (placements, pairs, gather, warm start, colours, solve, sleep) are compiled here, each stage's
-    for the next, when the disk cache lacks a kernel module (a first start: the progress moves as the work
-    does); from a full cache they are not loaded at all: the step's cache entry holds their code, and loading
-    them too kept a second copy of it and of its LLVM IR in the process (8 MiB, ``engine/README.md``)."""
+    The kernels Python calls are loaded callees first (see :func:`~engine.world.jit.kernels`). Some that only the
+    step calls (placements, pairs, warm start, colours, sleep) are compiled here, each stage's for the next, when
+    the disk cache lacks a kernel module (a first start: the progress moves as the work does); from a full cache
+    they are not loaded at all: the step's cache entry holds their code, and loading them too kept a second copy
+    of it and of its LLVM IR in the process (8 MiB, ``engine/README.md``). The gathering of contacts and the
+    solve are compiled inside the step (``@inlined``), in its stage."""
     compiling = not cache_holds_every_kernel_module()
     static = StaticGeometry()
     static.add_segments([(-200.0, 0.0)], [(200.0, 0.0)])
@@ -820,8 +821,8 @@ def compile_stages(k: Any) -> Iterator[str]:
     platforms = KinematicSet()
     platforms.add(KinematicBody(RoundedPolygon.box(32.0, 8.0), (60.0, 10.0), velocity=(10.0, 0.0)))
     args = bodies.step_arguments(k, static, platforms, [], (0.0, -1800.0), bodies.config, 0.6, 1 / 60)
-    state, shape_arrays, level_arrays, movers, old_ints, old_floats, _, (place, boxes, _), params, settings = args
-    shapes, level = Shapes(*shape_arrays), Level(*level_arrays)
+    state, shape_arrays, _, movers, old_ints, old_floats, _, (place, boxes, _), _, settings = args
+    shapes = Shapes(*shape_arrays)
     every, none_asleep = np.arange(len(state)), np.zeros(len(state), np.bool_)
     if compiling:
         k.narrow_phase.place_and_box(shapes, state, movers, every, place, boxes, settings[SPECULATIVE])
@@ -839,36 +840,19 @@ def compile_stages(k: Any) -> Iterator[str]:
     assert query is not None
     k.broad_phase.segments_in_box(*query)
     yield "broad phase"
-    if compiling:
-        ints, floats, count = k.narrow_phase.gather(state, shapes, level, place, boxes, none_asleep, every,
-                                                    sleepers, movers, settings)
-        k.narrow_phase.warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, len(state),
+    if compiling:  # (with no contacts yet: the last step's, none)
+        k.narrow_phase.warm_start(old_ints, old_floats, 0, old_ints, old_floats, len(old_ints), place, len(state),
                                   none_asleep)
     k.narrow_phase.body_boxes(state, len(state), shapes.core, shapes.offsets, shapes.radius, 0.0)
     yield "contacts"
     if compiling:
-        _compile_solve(k.contact_solver, params[0].copy())
-    yield "contact solve"
-    if compiling:
-        k.island.rest_and_sleep(state, np.arange(len(state)), shapes.extent, 1 / 60, 4.0, 0.5, ints, count,
-                                np.zeros(len(state), np.bool_))
-    yield "sleep"
+        k.contact_solver.colour_order(np.array([[1, 0]], dtype=np.int64), 1, np.zeros(1, np.bool_))
+        k.island.rest_and_sleep(state, every, shapes.extent, 1 / 60, 4.0, 0.5, old_ints, 0, none_asleep)
+    yield "colours and sleep"
     ints, floats = k.rigid_step.step(*args)[1:3]
     k.rigid_step.resting(state, movers)
     k.rigid_step.held_against(ints, floats, len(ints), len(state), 0, 0.0, -1.0, -math.inf)
     yield "rigid step"
-
-
-def _compile_solve(solver: Any, step_params: np.ndarray) -> None:
-    """Compile the contact solve's kernels (of the module ``solver``) on one crate resting on the ground, with a
-    step's solve parameters ``step_params``."""
-    rows = np.zeros((2, solver.ROW_COLUMNS))
-    rows[0, [solver.ROW_INV_MASS, solver.ROW_INV_INERTIA, solver.ROW_Y, solver.ROW_EXTENT]] = 1.0, 0.01, 18.0, 16.0
-    table = np.zeros((1, solver.TABLE_COLUMNS))
-    table[0, [solver.NY, solver.FRICTION, solver.STIFF, solver.STATIC, solver.VALID0, solver.VALID1]] = 1.0
-    pair = np.array([[1, 0]], dtype=np.int64)
-    order, starts, light_colours = solver.colour_order(pair, 1, np.zeros(1, np.bool_))
-    solver.solve(rows, 1, pair[order], table, np.zeros((1, 4)), (starts, light_colours), step_params, 0.5)
 
 
 add_stages(compile_stages)

@@ -1,4 +1,5 @@
-"""How a kernel is compiled: :func:`kernel`, numba's public ``njit`` with a disk cache, or nothing at all.
+"""How a kernel is compiled: :func:`kernel`, numba's public ``njit`` with a disk cache, or nothing at all;
+:func:`helper` and :func:`inlined` for the functions kernels call.
 
 A kernel is written once, as a plain Python function over numpy arrays and numbers. Loaded as the package
 ``engine.world.kernels`` it is compiled by ``numba.njit(cache=True, nogil=True, error_model="numpy")``; loaded as
@@ -22,7 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED_PACKAGE", "PLAIN_PACKAGE", "cache_holds_every_kernel_module", "helper", "kernel", "plain_kernels"]
+__all__ = ["COMPILED_PACKAGE", "PLAIN_PACKAGE", "cache_holds_every_kernel_module", "helper", "inlined", "kernel",
+           "plain_kernels"]
 
 COMPILED_PACKAGE = "engine.world.kernels"
 PLAIN_PACKAGE = "engine.world.kernels_plain"
@@ -52,6 +54,21 @@ def helper(function: F) -> F:
     import numba
 
     return numba.njit(nogil=True, error_model="numpy")(function)  # type: ignore[return-value]
+
+
+def inlined(function: F) -> F:
+    """A part of one kernel, written as a function of its own for reading and called from one place only:
+    ``numba.njit(inline="always", nogil=True, error_model="numpy")``, its code typed and compiled inside its
+    caller, with no library of its own. numba gives every other compiled function a library and links into it
+    its callees' code, which LLVM optimises and emits again there: a part that calls a large tree (the
+    gathering of a step's contacts, the solve) made one more copy of that whole tree (about a second of a cold
+    start each). Called from one place only (``tests/test_house.py`` checks it): numba copies an inlined
+    function's code into every place that calls it. Unchanged in the plain tree."""
+    if function.__module__.startswith(PLAIN_PACKAGE):
+        return function
+    import numba
+
+    return numba.njit(inline="always", nogil=True, error_model="numpy")(function)  # type: ignore[return-value]
 
 
 def plain_kernels() -> ModuleType:

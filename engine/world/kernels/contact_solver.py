@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compile import helper, kernel
+from .compile import helper, inlined, kernel
 from .vector import length
 from .layout import (
     ANCHOR_IMPULSE, ANCHOR_MASS, ANCHOR_RATE, BLOCK_LIMIT, DT, LINEAR_DAMPING, ANGULAR_DAMPING,
@@ -107,7 +107,7 @@ def _dots(jac, k, kind, state, a, b):
     ``state`` (R, 3). Straight-line code, as every helper of the per-contact loops that takes arrays: numba
     counts a reference to each array handed to an inlined helper whose body branches, at every contact."""
     arm = _ARM_A + 2 * kind
-    return (_dot(jac, k, 0, arm, state, a, b), _dot(jac, k, _ROW_WIDTH, arm, state, a, b),
+    return (_dot(jac, k, np.int64(0), arm, state, a, b), _dot(jac, k, np.int64(_ROW_WIDTH), arm, state, a, b),
             _dot(jac, k, 2 * _ROW_WIDTH, arm, state, a, b), _dot(jac, k, 3 * _ROW_WIDTH, arm, state, a, b))
 
 
@@ -612,7 +612,7 @@ def _bodies(rows, dynamic_rows, max_rotation_error, dt):
     return body
 
 
-@kernel
+@inlined
 def solve(rows, dynamic_rows, pair, table, impulse, colours, params, max_rotation_error):
     """Solve one step's contacts (``pair``: rows of A and B; ``table``: their numbers, see
     :data:`TABLE_COLUMNS`; ``impulse`` (m, 4): their accumulated impulses, updated in place; all in colour

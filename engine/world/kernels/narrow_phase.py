@@ -19,7 +19,7 @@ import numpy as np
 from engine.geometry import MAX_VERTICES
 
 from .broad_phase import awake_pairs, filters_touch, level_pairs
-from .compile import helper, kernel
+from .compile import helper, inlined, kernel
 from .layout import (
     A, ANCHOR0_AX, ANGLE, B, CLOSEST, CONTACT_FLOATS, CONTACT_INTS, DYNAMIC, ID0, ID1, JOINT_ORDER, JOINT_SIZE,
     JOINT_START, KEY, KIND, KINEMATIC, MOVER_KIND,
@@ -135,7 +135,7 @@ def _leans_over_neighbour(level, segment, px, py, nx, ny):
     return False
 
 
-@kernel
+@inlined
 def gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings):
     """This step's contacts of the awake bodies (``awake``: their rows, ascending; ``asleep``: each body's flag;
     ``sleepers``: the index of the sleepers' boxes, :func:`~.broad_phase.sleeper_index`; ``place`` and

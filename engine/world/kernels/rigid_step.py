@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compile import helper, kernel
+from .compile import helper, inlined, kernel
 from .vector import length
 from .contact_solver import (
     ANCHOR_A0_X, FRICTION, LIGHT, ROW_CIRCLE, ROW_COLUMNS, ROW_EXTENT, ROW_GRAVITY_SCALE, ROW_INV_INERTIA,
@@ -188,17 +188,17 @@ def _wake_touched(state, asleep, ints, count):
     return woke
 
 
-@kernel
+@inlined
 def _gather_waking(state, asleep, shapes, level, place, boxes, sleepers, movers, settings):
     """The step's contacts (:func:`~.narrow_phase.gather`), gathered again while an awake body wakes a sleeper
     it touches (three times at most); and the awake bodies' rows, ascending."""
-    awake = _rows_awake(asleep)
-    ints, floats, count = gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings)
-    for _ in range(3):
-        if not _wake_touched(state, asleep, ints, count):
-            break
-        awake = _rows_awake(asleep)
+    awake, gathered, waking = _rows_awake(asleep), 0, True
+    while waking:  # (one call of gather: it is compiled into this function, once)
         ints, floats, count = gather(state, shapes, level, place, boxes, asleep, awake, sleepers, movers, settings)
+        gathered += 1
+        waking = gathered < 4 and _wake_touched(state, asleep, ints, count)
+        if waking:
+            awake = _rows_awake(asleep)
     return ints, floats, count, awake
 
 
@@ -487,7 +487,7 @@ def _light(floats, k, kind, rows, ra, rb, settings):
     return gap > 0.0 and closing * dt < gap
 
 
-@kernel
+@inlined
 def _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, params, settings):
     """Solve the contacts and move the awake bodies (their rows of ``state``); the contacts' impulses and
     sliding flags are written back into their rows. Returns the fast bodies (rows) and how far they moved."""
