@@ -639,8 +639,8 @@ class RigidBodySet:
         asks in all. Velocities are left to the next step's solve, as the sweep leaves them."""
         ints, floats, state = self._ints, self._floats, self._state
         between = np.flatnonzero(ints[:, KIND] == DYNAMIC)
-        pairs = list(zip(ints[between, A].tolist(), ints[between, B].tolist(), floats[between, NX].tolist(),
-                         floats[between, NY].tolist()))
+        first, second = ints[between, A], ints[between, B]
+        pairs = (first.tolist(), second.tolist(), floats[between, NX].tolist(), floats[between, NY].tolist())
         taken = {row: (lx, ly) for row, lx, ly in stopped}  # (how far each was taken back so far)
         queue = list(stopped)
         while queue:
@@ -649,9 +649,10 @@ class RigidBodySet:
             if lost == 0.0:
                 continue
             ux, uy = lx / lost, ly / lost  # (along the move)
-            for a, b, nx, ny in pairs:
-                if row not in (a, b):
-                    continue
+            # (its pairs in their order, found by an array test: a loop over every pair for each body taken back
+            # was 4 ms a call in a falling 5,000-crate pile)
+            for j in np.flatnonzero((first == row) | (second == row)).tolist():
+                a, b, nx, ny = pairs[0][j], pairs[1][j], pairs[2][j], pairs[3][j]
                 other, sign = (b, 1.0) if a == row else (a, -1.0)  # (the normal from ``row`` to the other)
                 if sign * (nx * ux + ny * uy) > -0.5:
                     continue  # (not behind it)

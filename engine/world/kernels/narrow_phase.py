@@ -31,7 +31,7 @@ from .layout import (
 from .manifold import collide
 from .vector import length
 
-__all__ = ["gather", "one_way_holds", "pair_key", "place_and_box", "warm_start"]
+__all__ = ["gather", "one_way_holds", "pair_key", "place_and_box", "put_box", "warm_start"]
 
 KEY_KIND_SHIFT, KEY_A_SHIFT = 58, 29
 """A pair key: A's kind from bit 58 up, A's id (a segment index, a mover's row, a body's id) in the 29 bits from
@@ -45,7 +45,7 @@ def pair_key(kind, a_id, b_id):
 
 
 @helper
-def _put_box(boxes, s, core, start, end, c, sn, x, y, r):
+def put_box(boxes, s, core, start, end, c, sn, x, y, r):
     """Row ``s`` of ``boxes``: the box of the core vertices ``start`` to ``end`` turned by (``c``, ``sn``), moved
     by (``x``, ``y``) and grown by ``r`` px."""
     low_x = low_y = math.inf
@@ -74,7 +74,7 @@ def place_and_box(shapes, state, movers, rows, place, boxes, grow):
             x, y, angle = movers[s - body_count, 0], movers[s - body_count, 1], movers[s - body_count, 2]
         c, sn = math.cos(angle), math.sin(angle)
         place[s, 0], place[s, 1], place[s, 2], place[s, 3] = c, sn, x, y
-        _put_box(boxes, s, core, offsets[s], offsets[s + 1], c, sn, x, y, radius[s] + grow)
+        put_box(boxes, s, core, offsets[s], offsets[s + 1], c, sn, x, y, radius[s] + grow)
 
 
 @kernel
@@ -84,7 +84,7 @@ def body_boxes(state, count, core, offsets, radius, grow):
     boxes = np.empty((count, 4))
     for s in range(count):
         angle = state[s, ANGLE]
-        _put_box(boxes, s, core, offsets[s], offsets[s + 1], math.cos(angle), math.sin(angle), state[s, X],
+        put_box(boxes, s, core, offsets[s], offsets[s + 1], math.cos(angle), math.sin(angle), state[s, X],
                  state[s, X + 1], radius[s] + grow)
     return boxes
 

@@ -48,13 +48,13 @@ from .layout import (
     MOVER_X, NORMAL0,
     NX, PLACED, POINT0_X, PREVIOUS_X, RESTING, ROTATION_ERROR, SEP0, SLEEP_ON, SLEEP_TIME, SLEEP_VELOCITY, SLEEPING,
     SLIDING0, SPECULATIVE, STATIC, STATIC_FRICTION, STEP_DT, TIME_TO_SLEEP, TOUCHING, UNEVEN_RATIO, VALID0, VX, X,
-    A, CHARACTER, CONTINUOUS_ON, KINEMATIC, SQUEEZED,
+    A, ANGLE, CHARACTER, CONTINUOUS_ON, KINEMATIC, SQUEEZED,
 )
 from .layout import FRICTION as BODY_FRICTION
 from .layout import RESTITUTION as BODY_RESTITUTION
 from .layout import Level, Shapes
 from .broad_phase import level_pairs, sleeper_index, sleepers_from
-from .narrow_phase import gather, place_and_box, warm_start
+from .narrow_phase import gather, place_and_box, put_box, warm_start
 
 __all__ = ["ASLEEP", "held_against", "resting", "step"]
 
@@ -528,18 +528,20 @@ def _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, para
 
 
 @kernel
-def _may_hit_level(level, shapes, state, boxes, fast, moved):
-    """The fast bodies (and how far they moved) whose box swept over their move (from ``boxes``, at step start,
-    to a box round the end centre that holds the body at any angle: no vertex is farther from the centre of mass
-    than twice the extent) meets a segment's box: the others cannot hit the level, and are not swept (a falling
-    pile's crates are mostly in mid-air)."""
-    swept = np.empty((len(fast), 4))
+def _may_hit_level(level, shapes, state, fast, moved):
+    """The fast bodies (and how far they moved) whose box swept over their move meets a segment's box: the
+    others have no segment to enter, and are not swept (a falling pile's crates are mostly in mid-air). The box
+    is the one the sweep itself looks for segments in (``RigidBodySet._sweep``: the shape where it started, at
+    the angle it ends with, moved along its move), grown by :data:`_SWEPT_MARGIN` against rounding: a body
+    left out here would have found no segment there."""
+    swept, core, offsets, radius = np.empty((len(fast), 4)), shapes.core, shapes.offsets, shapes.radius
     for i in range(len(fast)):
         body, dx, dy = fast[i], moved[i, 0], moved[i, 1]
-        x, y = state[body, PREVIOUS_X] + dx, state[body, PREVIOUS_X + 1] + dy
-        reach = 2.0 * shapes.extent[body] + shapes.radius[body] + 1.0
-        swept[i, 0], swept[i, 1] = min(boxes[body, 0], x - reach), min(boxes[body, 1], y - reach)
-        swept[i, 2], swept[i, 3] = max(boxes[body, 2], x + reach), max(boxes[body, 3], y + reach)
+        angle = state[body, ANGLE]
+        put_box(swept, i, core, offsets[body], offsets[body + 1], math.cos(angle), math.sin(angle),
+                state[body, PREVIOUS_X], state[body, PREVIOUS_X + 1], radius[body] + _SWEPT_MARGIN)
+        swept[i, 0], swept[i, 1] = swept[i, 0] + min(dx, 0.0), swept[i, 1] + min(dy, 0.0)
+        swept[i, 2], swept[i, 3] = swept[i, 2] + max(dx, 0.0), swept[i, 3] + max(dy, 0.0)
     meets = np.zeros(len(fast), np.bool_)
     for row in level_pairs(level, swept)[1]:
         meets[row] = True
@@ -550,6 +552,10 @@ def _may_hit_level(level, shapes, state, boxes, fast, moved):
             kept += 1
     return keep_fast[:kept], keep_moved[:kept]
 
+
+_SWEPT_MARGIN = 1.0
+"""Pixels: :func:`_may_hit_level`'s box is grown by this much beyond the sweep's own (its vertices are turned
+here by numba's ``cos`` and ``sin``, there by Python's)."""
 
 _EVERY, _ASLEEP, _AWAKE = np.int64(-1), np.int64(0), np.int64(1)
 """:func:`_followed_by`'s choices. numpy integers: numba types a plain int constant as a literal and compiles a
@@ -655,7 +661,7 @@ def step(state, shape_arrays, level_arrays, movers, old_ints, old_floats, sleep,
     source = warm_start(ints, floats, count, old_ints, old_floats, len(old_ints), place, body_count, placed)
     fast, moved = _solve_awake(state, shapes, movers, ints, floats, count, awake, asleep, params, settings)
     if settings[CONTINUOUS_ON] > 0.0 and len(fast):
-        fast, moved = _may_hit_level(level, shapes, state, boxes, fast, moved)
+        fast, moved = _may_hit_level(level, shapes, state, fast, moved)
     if settings[SLEEP_ON] > 0.0:
         held = np.zeros(body_count, np.bool_)
         for k in range(count):
