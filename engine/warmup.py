@@ -179,8 +179,11 @@ class BackgroundWarmUp:
     def _compile_elsewhere(self) -> None:
         """Run ``python -m engine.warmup`` and follow its progress lines (``fraction stage``) until it ends."""
         nice = (lambda: os.nice(5)) if hasattr(os, "nice") else None  # (the game's frames come first)
+        # (Started in the folder that holds this very ``engine`` package, which ``-m`` puts first on the path: the
+        # folder the game was started from may hold another one, a clone beside an installed copy.)
+        home = Path(__file__).resolve().parent.parent
         job = subprocess.Popen([sys.executable, "-m", "engine.warmup"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, preexec_fn=nice)
+                               text=True, preexec_fn=nice, cwd=home)
         assert job.stdout is not None and job.stderr is not None
         for line in job.stdout:
             fraction, _, stage = line.strip().partition(" ")

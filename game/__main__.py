@@ -63,7 +63,8 @@ def headless(args: argparse.Namespace) -> int:
     # plain Python (the same numbers), from before the level is opened (opening it builds the world).
     warming = BackgroundWarmUp() if first_start() else None
     if warming is not None:
-        print("compiling the physics kernels in the background (first start only); playing meanwhile",
+        print("compiling the physics kernels in the background (first start only); playing meanwhile, and"
+              " waiting for it to finish before exiting",
               file=sys.stderr, flush=True)
     try:
         session = Session.open(find_level(args.level))

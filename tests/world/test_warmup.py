@@ -152,3 +152,30 @@ def test_a_cleared_kernel_cache_counts_as_a_first_start_again(tmp_path):
     assert subprocess.run(ask, env=env, capture_output=True, text=True).stdout.split() == ["False"]
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "empty cache")
     assert subprocess.run(ask, env=env, capture_output=True, text=True).stdout.split() == ["True"]
+
+
+DECOY_GAME = """
+import sys
+sys.path.insert(0, {root!r})  # (the game's own engine, found before the folder it is started in)
+import engine
+from engine.warmup import BackgroundWarmUp
+assert engine.__file__.startswith({root!r}), engine.__file__
+print(BackgroundWarmUp().wait())
+"""
+
+
+def test_the_background_compile_compiles_the_engine_the_game_runs(tmp_path):
+    """A game started in a folder that holds another ``engine`` package (a clone beside an installed copy, a
+    user's own module of that name): the background process must compile the engine the game imported, not
+    the one in the folder it was started from."""
+    from pathlib import Path
+
+    decoy = tmp_path / "engine"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("")
+    (decoy / "warmup.py").write_text("raise SystemExit('the decoy engine ran')\n")
+    root = str(Path(warmup.__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-c", DECOY_GAME.format(root=root)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None", done.stdout
