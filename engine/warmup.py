@@ -136,7 +136,9 @@ class BackgroundWarmUp:
     def fraction(self) -> float:
         """How far it is, 0 to 1, moving steadily: the background process reports each stage as it ends (weighted
         by its usual share of the work), and between two reports the fraction eases towards the next stage's
-        at the pace seen so far, never reaching it before the report."""
+        at the pace seen so far (86 % of the way when the stage should have ended: the rigid step's stage is half
+        the work, and a slower curve jumped by a fifth of the bar at its end), never reaching it before the
+        report."""
         done, reported_at = self._report
         if done >= 1.0 or self.done:
             return done
@@ -144,7 +146,7 @@ class BackgroundWarmUp:
         seconds_per_unit = (reported_at - self._started) / done if done > 0.0 else _FIRST_START_SECONDS
         expected = max((following - done) * seconds_per_unit, 1e-3)
         waited = time.perf_counter() - reported_at
-        return done + (following - done) * 0.95 * (1.0 - math.exp(-waited / expected))
+        return done + (following - done) * 0.95 * (1.0 - math.exp(-2.0 * waited / expected))
 
     @property
     def done(self) -> bool:
