@@ -278,7 +278,6 @@ drops through the plank, R restarts.
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from engine import LevelObject, PlatformerInput, RoundedPolygon, World, load_level
@@ -301,18 +300,17 @@ def new_stage(signs: list) -> Stage:
     return Stage.from_level(level, HERO, factories={**standard_factories(), "Sign": make_sign})
 
 
-def prepare_physics() -> None:
-    """Compile the physics kernels before anything runs. The first start on a machine takes a minute or two
-    (said on the console, with each stage); later starts load them from the disk cache in about a second."""
-    from engine import warm_up
+def prepare_physics():
+    """Make the physics kernels ready without waiting for them. On the first start on a machine they compile in a
+    background process (about half a minute of CPU) while the game plays on the same kernels run as plain Python
+    (slower, the same numbers), then it switches to them; later starts load them from the disk cache in about a
+    second. Returns the background compile to wait for before exiting (it fills the cache), or None."""
+    from engine import BackgroundWarmUp, first_start
 
-    started = time.monotonic()
-
-    def report(fraction: float, stage: str) -> None:
-        if time.monotonic() - started > 2.0:  # compiling, not loading from the cache
-            print(f"  compiling the physics (first start on this machine): {fraction:4.0%} {stage}", flush=True)
-
-    warm_up(report)
+    if not first_start():
+        return None
+    print("compiling the physics in the background (first start on this machine); playing meanwhile", flush=True)
+    return BackgroundWarmUp()
 
 
 def headless(frames: int) -> int:
@@ -384,7 +382,11 @@ def play() -> int:
                 label.draw()
             self.renderer.draw_characters()  # (the hero in front of the signs)
 
-    Game()
+    try:
+        Game()
+    except Exception as error:  # pyglet raises many types for "no display" or "no OpenGL 3.3"
+        print(f"error: cannot open the game window ({type(error).__name__}: {error}); try --headless", file=sys.stderr)
+        return 1
     arcade.run()
     return 0
 
@@ -394,8 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--headless", action="store_true", help="run without a window")
     parser.add_argument("--frames", type=int, default=60, help="steps to run headless (60 a second)")
     args = parser.parse_args(argv)
-    prepare_physics()
-    return headless(args.frames) if args.headless else play()
+    warming = prepare_physics()
+    code = headless(args.frames) if args.headless else play()
+    if warming is not None:
+        warming.wait()  # (so that the next start finds the compiled physics in the cache)
+    return code
 
 
 if __name__ == "__main__":

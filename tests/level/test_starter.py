@@ -49,6 +49,21 @@ def test_the_starter_runs_headless_from_another_folder(tmp_path):
     assert runs[120][1] > runs[60][1] + 24  # ...and up the slope onto the higher ground
 
 
+def test_the_starter_plays_at_once_on_a_first_start_while_the_physics_compiles_beside_it(tmp_path):
+    """A first start on a machine (no stamp in the user's cache folder): the starter game does not wait for the
+    compiler, as the demo does not: one line says the physics compiles in the background, and the run plays."""
+    import os
+
+    assert ledgekit(["new", str(tmp_path / "mygame")]) == 0
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "user-cache")}
+    done = subprocess.run([sys.executable, str(tmp_path / "mygame" / "main.py"), "--headless", "--frames", "60"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert "compiling the physics in the background" in lines[0] and "playing meanwhile" in lines[0], lines
+    assert re.match(r"60 steps: hero at", lines[1]) and len(lines) == 2, lines
+
+
 def test_the_starter_hero_is_an_animated_look_made_in_tiled_and_its_sounds_load(tmp_path):
     """hero.tsx gives the renderer a look with a pose per tile (the run a 4-frame Tiled animation, frames that
     differ), drawn to the hero's size; the four sounds are WAV files the engine's Sounds helper loads."""
