@@ -608,6 +608,10 @@ class Mover:
             box, (x, y), (dx, dy) = self.cast_shape.local_aabb, position, d  # its box at `position` (it never turns),
             swept = (box.min_x + x + (dx if dx < 0.0 else 0.0), box.min_y + y + (dy if dy < 0.0 else 0.0),  # swept
                      box.max_x + x + (dx if dx > 0.0 else 0.0), box.max_y + y + (dy if dy > 0.0 else 0.0))
+            if ignore == (ch,):  # (a probe: nothing moving near and its last gather holding, in one call)
+                lone = scene.lone_first_hit(self, ch, position, d, swept, self._last_gathered, ch.filter)
+                if lone is not None:
+                    return lone[0]
             candidates = self._last_gathered = scene.candidates(swept, ignore, ch.filter, self._last_gathered,
                                                                 _GATHER_SPARE)
         compiled = scene.first_hit(self, position, d, candidates, ignore)

@@ -344,3 +344,6 @@ class Scene(Protocol):
 
     def first_hit(self, mover: MoverShapes, position: Vec2, d: Vec2, candidates: Gathered | None,
                   ignore: Iterable[object]) -> tuple[SceneHit | None] | None: ...
+
+    def lone_first_hit(self, mover: MoverShapes, character: Any, position: Vec2, d: Vec2, box: Sequence[float],
+                       kept: Gathered | None, query: CollisionFilter | None) -> tuple[SceneHit | None] | None: ...

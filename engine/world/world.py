@@ -58,6 +58,9 @@ _ALL = DEFAULT_FILTER.mask
 """Every collision category bit (a filter with it as category and mask touches every other)."""
 
 _MOVERS = 4096
+
+_NOTHING_MOVES = np.zeros((0, 4))
+"""No boxes of things that move: a compiled slide that tests none (:func:`~engine.world.kernels.mover.slide_touch`)."""
 """How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
 class _MovingBoxes:
@@ -83,6 +86,8 @@ class _MovingBoxes:
         """Filters that touch every query: the kernel tests the boxes alone (the filters as they are, after)."""
         self.found = np.zeros(len(self.boxes), dtype=np.int64)
         """Where :func:`~engine.world.kernels.mover.boxes_near` puts the rows it finds (reused)."""
+        self._rows_of: dict[int, int] | None = None
+        """Each character's row, by its id (made when first asked: :meth:`row_of`)."""
         self.stale: set[int] = set()
         """Characters moved since their boxes were made (brought up to date by the next :meth:`near`; a set: a hero
         alone, whose gathers find no one, moves step after step with no gather to bring it up to date)."""
@@ -104,36 +109,49 @@ class _MovingBoxes:
         """The characters' moves of this step are done: what they are now is what :meth:`brought_up_to` keeps."""
         self.placements = PLACEMENTS.count
 
-    def near(self, box: Sequence[float], ignored: set[int], query: CollisionFilter
-             ) -> tuple[list[Neighbour], list[Neighbour]]:
+    def near(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter
+             ) -> tuple[list[Neighbour], list[Neighbour]] | None:
         """:meth:`World.gather`'s kinematic bodies and characters (each in order): those whose boxes overlap
-        ``box`` (min x, min y, max x, max y, px), whose filters touch ``query``, not ignored (by body, character
-        or collider id)."""
+        ``box`` (min x, min y, max x, max y, px), whose filters touch ``query``, not in ``ignore`` (bodies,
+        characters or colliders). ``None`` when the box test finds none but what ``ignore`` holds (the usual
+        gather finds the gatherer itself alone: no lists made)."""
         first = self.first
         if self.stale:
-            for k in self.stale:
-                self.rows[k] = row = self._characters[k].aabb()  # (an AABB is a tuple: kept as it is)
-                self.boxes[first + k] = row
-            self.stale.clear()
+            self.bring_up_to_date()
         min_x, min_y, max_x, max_y = box
         count = kernels().mover.boxes_near(self.boxes, self.filters, min_x, min_y, max_x, max_y, _ALL, _ALL, 0,
                                            self.found)
+        if not count:
+            return None
+        if count == 1:
+            only = int(self.found[0]) - first
+            if only >= 0 and self._characters[only] in ignore:  # (characters compare by identity)
+                return None
+        ignored = {id(x) for x in ignore}
         bodies: list[Neighbour] = []
         characters: list[Neighbour] = []
-        if not count:
-            return bodies, characters
-        if count == 1:  # (the usual gather: it finds the gatherer itself alone)
-            only = int(self.found[0])
-            if only >= first and id(self._characters[only - first]) in ignored:
-                return bodies, characters
         for row in self.found[:count].tolist():
             if row < first:
                 self.kinematic.add_found(row, ignored, query, bodies)
                 continue
             ch = self._characters[row - first]
-            if id(ch) not in ignored and _wanted(ch, ignored, query):  # (the gatherer itself, the usual find)
+            if id(ch) not in ignored and _wanted(ch, ignored, query):
                 characters.append(Neighbour(ch.collider, ch.shape, ch.transform, self.rows[row - first]))
         return bodies, characters
+
+    def row_of(self, character: Character) -> int:
+        """The row of ``character``'s box in :attr:`boxes` (-1: none)."""
+        if self._rows_of is None:
+            self._rows_of = {id(ch): self.first + k for k, ch in enumerate(self._characters)}
+        return self._rows_of.get(id(character), -1)
+
+    def bring_up_to_date(self) -> None:
+        """Make again the boxes of the characters moved since they were made (:attr:`stale`)."""
+        first = self.first
+        for k in self.stale:
+            self.rows[k] = row = self._characters[k].aabb()  # (an AABB is a tuple: kept as it is)
+            self.boxes[first + k] = row
+        self.stale.clear()
 
 
 class _KinematicBoxes:
@@ -428,7 +446,7 @@ class World:
             self._kinematic.advance(dt)
             if self._characters:
                 events = self._move_characters(dt)
-            if self._characters or self._character_touches.watching:
+            if len(self._characters) > 1 or self._character_touches.watching:  # (a hero alone touches no one)
                 events.extend(self._character_touches.events(self._characters))
         finally:
             self._moving = self._standing = None
@@ -454,10 +472,11 @@ class World:
     def _move_characters(self, dt: float) -> list[ContactEvent]:
         """Move every character (their gathers share one array of what moves); returns their events."""
         events: list[ContactEvent] = []
-        self._moving = moving = self._moving_now()
+        alone = len(self._characters) == 1 and not self._kinematic_bodies and not self._rigid.bodies
+        self._moving = moving = None if alone else self._moving_now()  # (a hero alone: its gathers ask no boxes)
         self._standing = _StandingBodies() if self._rigid.bodies else None  # (none: no gather looks for bodies)
         dynamic = BodyKind.DYNAMIC  # (looked up once: a crowd's loop is long)
-        stale = moving.stale
+        stale = moving.stale if moving is not None else set()
         for k, character in enumerate(self._characters):
             character.move(dt)
             stale.add(k)  # (its box is made again when a gather next asks for it)
@@ -466,7 +485,8 @@ class World:
             floor = character.floor_collider
             if character.on_floor and floor is not None and floor.kind is dynamic:
                 self._press_on_floor(character, dt)
-        moving.settled()
+        if moving is not None:
+            moving.settled()
         self._moving_kept, self._moving, self._standing = moving, None, None
         return events
 
@@ -602,6 +622,9 @@ class World:
         static = self.static
         if not isinstance(ignore, tuple):
             ignore = tuple(ignore)  # (looked through more than once below)
+        if kept is not None and not kept.others and _holds(kept.static_key, static.broadphase, query, box) \
+                and self._nothing_moves_near(box, ignore):
+            return kept  # (its segments, nothing moving near then or now: the very same candidates)
         if _ignores_segments(ignore):  # static segments ignored: left out
             dropped = [y.segment for y in ignore if isinstance(y, Collider) and y.segment >= 0]
             segments = static.segments_in(box, query)
@@ -614,12 +637,31 @@ class World:
             gathered.static_key = (static.broadphase, query, *grown)
         return gathered
 
+    def _nothing_moves_near(self, box: Sequence[float], ignore: tuple[object, ...]) -> bool:
+        """Whether, ``ignore`` holding at most one character, nothing that moves but that character has a box
+        overlapping or touching ``box`` (the boxes alone, in one compiled call: a gather with filters may find
+        nothing even when not). ``False`` with rigid bodies about (their boxes are not among these)."""
+        only = ignore[0] if len(ignore) == 1 else None
+        if self._rigid.bodies or ignore and not isinstance(only, Character):
+            return False
+        if not self._kinematic_bodies:
+            characters = self._characters
+            if not characters or len(characters) == 1 and characters[0] is only:
+                return True  # (a hero alone on a static level: nothing to ask)
+        moving = self._moving or self._moving_now()
+        if moving.stale:
+            moving.bring_up_to_date()
+        min_x, min_y, max_x, max_y = box
+        count = kernels().mover.boxes_near(moving.boxes, moving.filters, min_x, min_y, max_x, max_y, _ALL, _ALL, 0,
+                                           moving.found)
+        return count == 0 or count == 1 and isinstance(only, Character) and int(moving.found[0]) == moving.row_of(only)
+
     def _gathered_with(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter,
                        segments: np.ndarray, kept: Gathered | None = None) -> Gathered:
         """:meth:`candidates`' answer of these static ``segments`` (those of ``kept``, with its rows and key)
         and the bodies and characters near ``box``."""
         static = self.static
-        found = self._near_movers(box, ignore, query) if self._movers_may_answer(ignore) else None
+        found = self._near_movers(box, ignore, query)
         if kept is None:
             return Gathered(segments, found, static.has_one_way(segments), static.neighbour)
         if not found and not kept.others:
@@ -628,26 +670,24 @@ class World:
         gathered.rows, gathered.static_key = kept.rows, kept.static_key
         return gathered
 
-    def _movers_may_answer(self, ignore: tuple[object, ...]) -> bool:
-        """Whether a gather ignoring ``ignore`` may find something other than static segments: a hero alone
-        on a static level (ignoring itself) finds none."""
-        if self._kinematic_bodies or self._rigid.bodies:
-            return True
-        characters = self._characters
-        return bool(characters) and not (len(characters) == 1 and characters[0] in ignore)
-
-    def _near_movers(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter) -> list[Neighbour]:
+    def _near_movers(self, box: Sequence[float], ignore: tuple[object, ...], query: CollisionFilter
+                     ) -> list[Neighbour]:
         """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order (the
-        kinematic bodies and characters found in one call over their boxes: :class:`_MovingBoxes`)."""
-        ignored = set()
-        for x in ignore:
-            ignored.add(id(x))
-        found, characters = (self._moving or self._moving_now()).near(box, ignored, query)
-        if self._rigid.bodies:
-            self._near_rigid(box if isinstance(box, AABB) else AABB(*box), ignored, query, found)
-        if characters:
-            found.extend(characters)
-        return found
+        kinematic bodies and characters found in one call over their boxes: :class:`_MovingBoxes`). A hero
+        alone on a static level (ignoring itself) finds none: nothing is asked."""
+        rigid = self._rigid.bodies
+        if not rigid and not self._kinematic_bodies:
+            characters = self._characters
+            if not characters or len(characters) == 1 and characters[0] in ignore:
+                return []
+        near = (self._moving or self._moving_now()).near(box, ignore, query)
+        if not rigid:
+            if near is None:
+                return []
+            return near[0] + near[1] if near[1] else near[0]
+        found, nearby = near or ([], [])
+        self._near_rigid(box if isinstance(box, AABB) else AABB(*box), {id(x) for x in ignore}, query, found)
+        return found + nearby if nearby else found
 
     def _near_rigid(self, box: AABB, ignored: set[int], query: CollisionFilter, found: list[Neighbour]) -> None:
         """:meth:`candidates`' rigid bodies: only those near, found from all their boxes at once (a conservative
@@ -836,35 +876,37 @@ class World:
         touches at the end, as :meth:`touching` answers, in the same call). ``None`` otherwise: the mover slides
         cast by cast."""
         shape = mover.cast_shape
-        rows = self._static_only_rows(shape, ignore, candidates, checked=False)
+        made = None  # (the rows these candidates' queries made already, the usual slide: looked up alone)
+        if isinstance(candidates, Gathered) and not ignore and not candidates.others and not candidates.one_way:
+            made = candidates.rows.get(id(shape.vertices))
+        rows = made or self._static_only_rows(shape, ignore, candidates, checked=False)
         if rows is None:
             return None
         stops_out, touched_out = self._slide_out
         constants = self._mover_constants(mover)
         table, segment_rows, core = rows
         slide_touch = kernels().mover.slide_touch
-        answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1], velocity[0],
-                             velocity[1], grounded, touching, False, stops_out, touched_out)
+        answer = slide_touch(table, segment_rows, core, constants, _NOTHING_MOVES, -1, position[0], position[1], d[0],
+                             d[1], velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
         if answer[0] < 0:  # a row not built yet (the first meeting with a segment), or not usable
             checked = self._static_only_rows(shape, ignore, candidates)
             if checked is None:
                 return None
             table, segment_rows, core = checked
-            answer = slide_touch(table, segment_rows, core, constants, position[0], position[1], d[0], d[1],
-                                 velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
-        elif isinstance(candidates, Gathered):
+            answer = slide_touch(table, segment_rows, core, constants, _NOTHING_MOVES, -1, position[0], position[1],
+                                 d[0], d[1], velocity[0], velocity[1], grounded, touching, False, stops_out, touched_out)
+        elif made is None and isinstance(candidates, Gathered):
             candidates.rows.setdefault(id(shape.vertices), rows)  # usable: the candidates' next queries take them
-        hits, trail, end, end_velocity, touched = self._slid(segment_rows, answer, stops_out, touched_out)
-        return hits, trail, end, end_velocity, touched if touching else None
+        return self._slid(segment_rows, answer, stops_out, touched_out, touching)
 
-    def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray
-              ) -> tuple[list[SceneHit], list[Vec2], Vec2, Vec2, Touching]:
+    def _slid(self, segment_rows: np.ndarray | None, answer: tuple, stops_out: np.ndarray, touched_out: np.ndarray,
+              touching: bool) -> Slid:
         """A compiled slide's ``answer`` (:func:`~engine.world.kernels.mover.slide_touch`'s, with its stops
         and contacts written in ``stops_out`` and ``touched_out``; ``segment_rows``: the gathered segments, or
         ``None`` when the rows name the segments themselves) as :meth:`slide` answers: hits, stops, end
-        position, end velocity, what it touches there."""
+        position, end velocity, and with ``touching`` what it touches there (else ``None``)."""
         count, px, py, vx, vy, floor, wall, ceiling, walls, overlapping = answer
-        touched: Touching = (None, None, None, walls, overlapping)
+        touched: Touching | None = (None, None, None, walls, overlapping) if touching else None
         if floor or wall or ceiling:
             rows_touched = touched_out.tolist()
             contact_of = self._contact_of
@@ -957,6 +999,38 @@ class World:
                     best = (f, place, SceneHit(f, (hx, hy), (nx, ny), others[k][1].collider, inside))
         return (None if best is None else best[2],)
 
+    def lone_first_hit(self, mover: MoverShapes, character: Character, position: Vec2, d: Vec2, box: Sequence[float],
+                       kept: Gathered | None, query: CollisionFilter | None) -> tuple[SceneHit | None] | None:
+        """:meth:`first_hit` of ``character``'s mover, ignoring ``character``, among what a gather in ``box`` (its
+        cast shape's box at ``position`` swept by ``d``, px) with filter ``query`` finds, when that is ``kept``
+        itself (its last gather, whose static segments hold ``box``, when that found nothing moving and nothing
+        moves near ``box`` now): the box test and the first hit in one compiled call. A 1-tuple of the hit
+        (``None`` in it: nothing stops the sweep); ``None`` when it cannot tell (something moves near, rigid bodies,
+        a one-way segment, rows not made yet): the mover gathers and asks :meth:`first_hit`."""
+        if kept is None or kept.others or kept.one_way or self._rigid.bodies \
+                or not _holds(kept.static_key, self.static.broadphase, query or DEFAULT_FILTER, box):
+            return None
+        rows = kept.rows.get(id(mover.cast_shape.vertices))
+        if not rows:
+            return None  # (not made for these candidates yet, or no table for them)
+        characters = self._characters
+        if self._kinematic_bodies or len(characters) != 1 or characters[0] is not character:
+            moving = self._moving or self._moving_now()
+            if moving.stale:
+                moving.bring_up_to_date()
+            boxes, skip = moving.boxes, moving.row_of(character)
+        else:
+            boxes, skip = _NOTHING_MOVES, -1  # (a hero alone on a static level)
+        table, segments, core = rows
+        stops_out, touched_out = self._slide_out
+        count = kernels().mover.slide_touch(table, segments, core, self._mover_constants(mover), boxes, skip,
+                                            position[0], position[1], d[0], d[1], 0.0, 0.0, False, False, True,
+                                            stops_out, touched_out)[0]
+        if count <= 0:
+            return (None,) if count == 0 else None
+        k, f, hx, hy, nx, ny, inside = stops_out[0, :7].tolist()
+        return (SceneHit(f, (hx, hy), (nx, ny), self.static.collider(segments[int(k)]), inside != 0.0),)
+
     def _first_of(self, mover: MoverShapes, table: np.ndarray, rows: np.ndarray, core: np.ndarray, position: Vec2,
                   d: Vec2) -> tuple[int, float, float, float, float, float, bool] | None:
         """The first hit that stops the mover's cast shape swept from ``position`` by ``d`` among the sum-table
@@ -964,8 +1038,9 @@ class World:
         the first hit only): (index into ``rows``, fraction, point x, y, normal x, y, started inside), ``None``
         when nothing stops it."""
         stops_out, touched_out = self._slide_out
-        count = kernels().mover.slide_touch(table, rows, core, self._mover_constants(mover), position[0], position[1],
-                                            d[0], d[1], 0.0, 0.0, False, False, True, stops_out, touched_out)[0]
+        count = kernels().mover.slide_touch(table, rows, core, self._mover_constants(mover), _NOTHING_MOVES, -1,
+                                            position[0], position[1], d[0], d[1], 0.0, 0.0, False, False, True,
+                                            stops_out, touched_out)[0]
         assert count >= 0  # (the rows are built)
         if count == 0:
             return None

@@ -2,7 +2,9 @@
 
 * :func:`engine.world.kernels.mover.slide_touch` asked for what the character touches at the end against the
   slide alone followed by a slide by nothing that touches, for configs that differ in every constant;
-* its refusal of a table with a row unbuilt;
+* its refusal of a table with a row unbuilt, and of a sweep that something moving is near;
+* probes answered in that one call (``World.lone_first_hit``) against probes that gather first, walkers
+  among lifts, step by step;
 * :func:`~engine.world.kernels.mover.first_hit` (the character's constants in one array) against the mover's
   own filtering of ``World.cast``'s hits, for those configs;
 * a gather of the only character, ignoring it, against one that does not ignore it (or ignores its collider);
@@ -17,10 +19,18 @@ import math
 import numpy as np
 import pytest
 
-from engine import Character, MoverConfig, RoundedPolygon, World
+from engine import Character, KinematicBody, MoverConfig, RoundedPolygon, World
 from engine.geometry import Transform, minkowski_difference
 from engine.world.kernels.mover import SUM_COUNT, SUM_FIRST_VERTEX, slide_touch
 from tests.world.test_cast_kernel import random_world, touching_probes
+
+NOTHING = np.zeros((0, 4))
+"""No boxes of things that move: the kernel tests none."""
+
+
+def slide_static(table, segments, core, constants, *rest):
+    """:func:`slide_touch` with nothing that moves to test."""
+    return slide_touch(table, segments, core, constants, NOTHING, -1, *rest)
 
 CONFIGS = [MoverConfig(), MoverConfig(up=(0.6, 0.8), constant_speed_on_slopes=False, max_slides=2),
            MoverConfig(skin=0.25, ground_probe=2.0, max_floor_angle=0.6, graze_cosine=0.0, penetration_slop=0.1)]
@@ -43,14 +53,14 @@ def test_a_slide_that_touches_at_its_end_is_the_slide_then_the_touch_there(seed)
             velocity = (d[0] * 60.0, d[1] * 60.0)
             grounded = bool(rng.random() < 0.5)
             stops, contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-            both = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, True, False, stops,
+            both = slide_static(table, segments, core, constants, *position, *d, *velocity, grounded, True, False, stops,
                                contacts)
             alone_stops, alone_contacts = np.full((64, 9), -1.0), np.full((3, 6), -1.0)
-            alone = slide_touch(table, segments, core, constants, *position, *d, *velocity, grounded, False, False,
+            alone = slide_static(table, segments, core, constants, *position, *d, *velocity, grounded, False, False,
                                 alone_stops, alone_contacts)
             assert both[:5] == alone[:5] and stops.tolist() == alone_stops.tolist()
             assert (alone_contacts == -1.0).all() and alone[5:] == (False, False, False, 0, False)
-            there = slide_touch(table, segments, core, constants, *both[1:3], 0.0, 0.0, *both[3:5], grounded, True,
+            there = slide_static(table, segments, core, constants, *both[1:3], 0.0, 0.0, *both[3:5], grounded, True,
                                 False, alone_stops, alone_contacts)
             assert there[0] == 0 and there[1:] == both[1:] and contacts.tolist() == alone_contacts.tolist()
             compared += 1
@@ -130,7 +140,7 @@ def test_a_gather_leaves_out_the_only_character_exactly_when_it_is_ignored():
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_the_slide_answers_on_built_rows_and_refuses_a_table_with_a_row_unbuilt(seed):
+def test_the_slide_answers_on_built_rows_and_refuses_a_row_unbuilt_or_something_moving_near(seed):
     world = random_world(seed)
     rng = np.random.default_rng(seed + 40)
     config = CONFIGS[0]
@@ -144,12 +154,86 @@ def test_the_slide_answers_on_built_rows_and_refuses_a_table_with_a_row_unbuilt(
             continue
         table, segments, core = rows
         arguments = (*position, *d, d[0] * 60.0, d[1] * 60.0, bool(rng.random() < 0.5), True, False)
-        assert slide_touch(table, segments, core, constants, *arguments, np.zeros((64, 9)), np.zeros((3, 6)))[0] >= 0
+        assert slide_static(table, segments, core, constants, *arguments, np.zeros((64, 9)), np.zeros((3, 6)))[0] >= 0
         compared += 1
+        (x, y), (dx, dy), box = position, d, cast_shape.local_aabb  # (the sweep's box: something moving near it)
+        swept = (box.min_x + x + min(dx, 0.0), box.min_y + y + min(dy, 0.0), box.max_x + x + max(dx, 0.0),
+                 box.max_y + y + max(dy, 0.0))
+        moving = np.array([[swept[2] + 1.0, swept[1], swept[2] + 5.0, swept[3]],  # (apart)
+                           [swept[2], swept[1], swept[2] + 5.0, swept[3]]])  # (touching its right side)
+        for skip, answer in ((-1, -2), (0, -2), (1, 0)):
+            found = slide_touch(table, segments, core, constants, moving, skip, *arguments, np.zeros((64, 9)),
+                                np.zeros((3, 6)))[0]
+            assert found == answer if answer < 0 else found >= 0
         unbuilt = table.copy()
         unbuilt[segments[int(rng.integers(len(segments)))], SUM_COUNT] = 0.0  # (as a row never built)
         stops = np.full((64, 9), -1.0)
-        assert slide_touch(unbuilt, segments, core, constants, *arguments, stops, np.zeros((3, 6)))[0] == -1
+        assert slide_static(unbuilt, segments, core, constants, *arguments, stops, np.zeros((3, 6)))[0] == -1
         assert (stops == -1.0).all()
         refused += 1
     assert compared > 50 and refused == compared
+
+
+def walkers_and_lifts() -> tuple[World, list[Character]]:
+    """A floor with walkers pacing on it (each probing for ledges ahead, as ``engine.play.Walker`` does) and
+    lifts sweeping back and forth through them: most moves find nothing moving near, some find a lift or
+    another walker."""
+    world = World(gravity=(0.0, -900.0))
+    world.add_chain([(-400.0, 0.0), (400.0, 0.0), (400.0, -20.0), (-400.0, -20.0)], radius=1.0, closed=True)
+    world.add_chain([(-120.0, 60.0), (-40.0, 60.0)], radius=2.0)
+    walkers = [world.add_character(Character(RoundedPolygon.box(10, 16, radius=2), (x, 18.0)))
+               for x in (-300.0, -180.0, -60.0, 70.0, 200.0, 330.0)]
+    for k, x in enumerate((-250.0, 0.0, 250.0)):
+        world.add_kinematic(KinematicBody(RoundedPolygon.box(30, 4), (x, 30.0 + 10.0 * k),
+                                          velocity=(180.0 if k % 2 else -180.0, 0.0)))
+    return world, walkers
+
+
+def walk(world: World, walkers: list[Character], steps: int) -> list[tuple]:
+    """Each step: every walker probes ahead and turns at a ledge or a wall, then the world steps (and the lifts
+    turn at the level's ends); the walkers' and lifts' places and contacts after every step."""
+    directions = [1.0 if k % 2 else -1.0 for k in range(len(walkers))]
+    trace = []
+    for _ in range(steps):
+        for k, ch in enumerate(walkers):
+            ahead = (ch.position[0] + directions[k] * 7.0, ch.position[1])
+            if ch.on_wall or ch.on_floor and ch.cast((0.0, -8.0), ahead) is None:
+                directions[k] = -directions[k]
+            ch.velocity = (directions[k] * 90.0, ch.velocity[1] - 15.0)
+        world.step(1 / 60)
+        for lift in world.kinematic_bodies:
+            if abs(lift.position[0]) > 380.0:
+                lift.velocity = (-lift.velocity[0], 0.0)
+        movers = [*world.kinematic_bodies, *walkers]
+        trace.append([(ch.position, ch.velocity, ch.on_floor, ch.on_wall, floor_of(ch, movers)) for ch in walkers]
+                     + [lift.position for lift in world.kinematic_bodies])
+    return trace
+
+
+def floor_of(ch: Character, movers: list) -> tuple | None:
+    """What ``ch`` stands on, the same way in two worlds: the segment, or which of ``movers`` it is."""
+    floor = ch.floor_collider
+    if floor is None:
+        return None
+    return floor.segment, [k for k, mover in enumerate(movers) if mover is floor.body]
+
+
+def test_probes_answered_in_one_call_are_those_of_a_gather_and_a_first_hit(monkeypatch):
+    """A probe answered in one compiled call (``World.lone_first_hit``: its last gather taken again, what moves
+    near tested in the call) against the same world where every probe gathers and asks ``World.first_hit``: the
+    same places, speeds and contacts every step, while both ways happen (something moves near some probes)."""
+    answered, refused = [0], [0]
+    lone_first_hit = World.lone_first_hit
+
+    def counted(self, *arguments):
+        answer = lone_first_hit(self, *arguments)
+        answered[0] += answer is not None
+        refused[0] += answer is None
+        return answer
+
+    monkeypatch.setattr(World, "lone_first_hit", counted)
+    lone = walk(*walkers_and_lifts(), 240)
+    monkeypatch.setattr(World, "lone_first_hit", lambda self, *arguments: None)
+    gathered = walk(*walkers_and_lifts(), 240)
+    assert lone == gathered
+    assert answered[0] > 500 and refused[0] > 20

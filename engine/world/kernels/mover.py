@@ -738,8 +738,8 @@ def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded,
 
 
 @kernel
-def slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, first_only, stops_out,
-                touched_out):
+def slide_touch(table, segments, core, mover, moving, skip, px, py, dx, dy, vx, vy, grounded, touch, first_only,
+                stops_out, touched_out):
     """The mover's slide among the sum-table rows ``table[segments]`` (static solid segments, or bodies when it
     pushes none: no one-way colliders), and with ``touch`` what the character touches where it ended
     (:func:`_slide_touch`, whose answer it returns). A slide by (0, 0) is what the character touches where it is.
@@ -747,7 +747,19 @@ def slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, 
     if any, in ``stops_out``'s first row). Every one of ``segments`` must have a usable row in ``table``: built
     (an unbuilt row's vertex count is 0) and its sum a core of at least one vertex that the row holds, as
     ``StaticGeometry.sum_table`` hands the compiled queries. Otherwise it does nothing and answers -1 stops:
-    the caller has the rows built first."""
+    the caller has the rows built first. ``moving`` (n, 4: min x, min y, max x, max y, px) are the boxes of what
+    moves, as a gather tests them: when one of them but row ``skip`` (-1: none) overlaps or touches the cast
+    shape's box swept by (dx, dy) from (px, py), it does nothing and answers -2 stops (the caller gathers what is
+    there; a probe's gather and its first hit in one call when nothing moves near). An empty ``moving``: no test."""
+    if moving.shape[0]:
+        min_x = mover[MOVE_CAST_MIN_X] + px + (dx if dx < 0.0 else 0.0)  # (the swept box, as the mover makes it)
+        min_y = mover[MOVE_CAST_MIN_Y] + py + (dy if dy < 0.0 else 0.0)
+        max_x = mover[MOVE_CAST_MAX_X] + px + (dx if dx > 0.0 else 0.0)
+        max_y = mover[MOVE_CAST_MAX_Y] + py + (dy if dy > 0.0 else 0.0)
+        for i in range(moving.shape[0]):
+            if i != skip and not (moving[i, 0] > max_x or moving[i, 2] < min_x or moving[i, 1] > max_y
+                                  or moving[i, 3] < min_y):
+                return -2, px, py, vx, vy, False, False, False, 0, False
     width = table.shape[1]
     for s in segments:
         count = table[s, SUM_COUNT]
@@ -858,11 +870,12 @@ def compile_steps() -> Iterator[str]:
     yield "character contacts"
     mover = mover_constants(2.5, (-10.5, -16.5, 10.5, 16.5), (0.0, 1.0), 0.64, True, 1e-4, 4, 2.0,
                             (-10.0, -16.0, 10.0, 16.0), 1.5, 0.01)
-    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, True, False, np.zeros((4, 9)),
-                np.zeros((3, 6)))
+    nothing_moves = np.zeros((0, 4))
+    slide_touch(rows, segments, core, mover, nothing_moves, -1, 0.0, 20.0, 0.0, -1.0, 0.0, -1.0, True, True, False,
+                np.zeros((4, 9)), np.zeros((3, 6)))
     yield "character slides"
-    slide_touch(rows, segments, core, mover, 0.0, 20.0, 0.0, -10.0, 0.0, 0.0, False, False, True, np.zeros((1, 9)),
-                np.zeros((3, 6)))  # (a first hit: the slide's own kernel, nothing more to compile)
+    slide_touch(rows, segments, core, mover, nothing_moves, -1, 0.0, 20.0, 0.0, -10.0, 0.0, 0.0, False, False, True,
+                np.zeros((1, 9)), np.zeros((3, 6)))  # (a first hit: the slide's own kernel, nothing more to compile)
     yield "character touches"
     boxes_near(np.zeros((1, 4)), np.ones((1, 3), dtype=np.int64), -1.0, -1.0, 1.0, 1.0, 1, 1, 0,
                np.zeros(1, dtype=np.int64))
