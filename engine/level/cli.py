@@ -124,12 +124,14 @@ def _new(folder: Path) -> int:
 
 def _warm_up() -> int:
     """Compile (or load) every physics kernel, printing each stage as it is ready."""
-    from ..warmup import warm_up
+    from ..warmup import first_start, warm_up
 
     def report(fraction: float, stage: str) -> None:
         print(f"  {fraction:4.0%}  {stage}", flush=True)
 
-    print("ledgekit warmup: compiling the physics kernels (the first time takes a while)", flush=True)
+    doing = "compiling the physics kernels (the first time takes a while)" if first_start() else \
+        "loading the physics kernels (compiled before on this machine)"
+    print(f"ledgekit warmup: {doing}", flush=True)
     seconds = warm_up(report)
     print(f"ready in {seconds:.1f} s")
     return 0

@@ -87,6 +87,13 @@ def test_ledgekit_warmup_command_prints_progress_and_succeeds(capsys):
     assert "100%" in out and "ready in" in out
 
 
+def test_ledgekit_warmup_on_a_machine_where_it_ran_says_it_loads(capsys):
+    warm_up()  # (this version's kernels prepared on this machine: its stamp written)
+    assert main(["warmup"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "loading" in first and "first time" not in first, first
+
+
 def test_ledgekit_warmup_runs_as_an_installed_command():
     done = subprocess.run([sys.executable, "-m", "engine.level.cli", "warmup"], capture_output=True, text=True,
                           timeout=600)
