@@ -40,7 +40,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from .broad_phase import filter_values_touch
-from .compile import helper, kernel
+from .compile import helper, inlined, kernel
 from .layout import (
     KINEMATIC_ANGLE, KINEMATIC_COLUMNS, KINEMATIC_PATH_DISTANCE, KINEMATIC_PLACED, KINEMATIC_PLACED_AT_STEP,
     KINEMATIC_PREVIOUS_ANGLE, KINEMATIC_PREVIOUS_X, KINEMATIC_PREVIOUS_Y, KINEMATIC_VX, KINEMATIC_VY, KINEMATIC_W,
@@ -704,7 +704,7 @@ def mover_constants(cast_radius: float, cast_box: Sequence[float], up: Sequence[
     return constants
 
 
-@helper
+@inlined
 def _slide_touch(table, segments, core, mover, px, py, dx, dy, vx, vy, grounded, touch, first_only, stops_out,
                  touched_out):
     """:func:`_slide_sums` of the skin-grown cast shape (``mover``: the character's :func:`mover_constants`) by
