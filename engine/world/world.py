@@ -58,10 +58,10 @@ _ALL = DEFAULT_FILTER.mask
 """Every collision category bit (a filter with it as category and mask touches every other)."""
 
 _MOVERS = 4096
+"""How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
 _NOTHING_MOVES = np.zeros((0, 4))
 """No boxes of things that move: a compiled slide that tests none (:func:`~engine.world.kernels.mover.slide_touch`)."""
-"""How many characters' constants (:meth:`World._mover_constants`) a world keeps before it starts over."""
 
 class _MovingBoxes:
     """The kinematic bodies' swept boxes (:class:`_KinematicBoxes`) followed by the characters' boxes, in one
