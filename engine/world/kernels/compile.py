@@ -60,9 +60,9 @@ def inlined(function: F) -> F:
     """A part of one kernel, written as a function of its own for reading and called from one place only:
     ``numba.njit(inline="always", nogil=True, error_model="numpy")``, its code typed and compiled inside its
     caller, with no library of its own. numba gives every other compiled function a library and links into it
-    its callees' code, which LLVM optimises and emits again there: a part that calls a large tree (the
-    gathering of a step's contacts, the solve, the mover's slide) made one more copy of that whole tree (about a second of a cold
-    start each). Called from one place only (``tests/test_house.py`` checks it): numba copies an inlined
+    its callees' code, which LLVM optimises and emits again there: a part that calls a large tree (the gathering
+    of a step's contacts, the solve, the mover's slide) made one more copy of that whole tree (about a second of
+    a cold start each). Called from one place only (``tests/test_house.py`` checks it): numba copies an inlined
     function's code into every place that calls it. Unchanged in the plain tree."""
     if function.__module__.startswith(PLAIN_PACKAGE):
         return function
