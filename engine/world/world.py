@@ -637,6 +637,14 @@ class World:
             gathered.static_key = (static.broadphase, query, *grown)
         return gathered
 
+    def _moves_only(self, ignore: tuple[object, ...]) -> bool:
+        """Whether nothing in this world moves but what ``ignore`` holds: no rigid or kinematic bodies, and no
+        character or one that ``ignore`` holds (a hero alone on a static level, whose gathers find no one)."""
+        if self._rigid.bodies or self._kinematic_bodies:
+            return False
+        characters = self._characters
+        return not characters or len(characters) == 1 and characters[0] in ignore
+
     def _nothing_moves_near(self, box: Sequence[float], ignore: tuple[object, ...]) -> bool:
         """Whether, ``ignore`` holding at most one character, nothing that moves but that character has a box
         overlapping or touching ``box`` (the boxes alone, in one compiled call: a gather with filters may find
@@ -644,10 +652,8 @@ class World:
         only = ignore[0] if len(ignore) == 1 else None
         if self._rigid.bodies or ignore and not isinstance(only, Character):
             return False
-        if not self._kinematic_bodies:
-            characters = self._characters
-            if not characters or len(characters) == 1 and characters[0] is only:
-                return True  # (a hero alone on a static level: nothing to ask)
+        if self._moves_only(ignore):
+            return True  # (a hero alone on a static level: nothing to ask)
         moving = self._moving or self._moving_now()
         if moving.stale:
             moving.bring_up_to_date()
@@ -675,11 +681,9 @@ class World:
         """:meth:`candidates`' kinematic bodies, rigid bodies and characters near ``box``, in that order (the
         kinematic bodies and characters found in one call over their boxes: :class:`_MovingBoxes`). A hero
         alone on a static level (ignoring itself) finds none: nothing is asked."""
+        if self._moves_only(ignore):
+            return []
         rigid = self._rigid.bodies
-        if not rigid and not self._kinematic_bodies:
-            characters = self._characters
-            if not characters or len(characters) == 1 and characters[0] in ignore:
-                return []
         near = (self._moving or self._moving_now()).near(box, ignore, query)
         if not rigid:
             if near is None:
@@ -1013,14 +1017,13 @@ class World:
         rows = kept.rows.get(id(mover.cast_shape.vertices))
         if not rows:
             return None  # (not made for these candidates yet, or no table for them)
-        characters = self._characters
-        if self._kinematic_bodies or len(characters) != 1 or characters[0] is not character:
+        if self._moves_only((character,)):
+            boxes, skip = _NOTHING_MOVES, -1  # (a hero alone on a static level)
+        else:
             moving = self._moving or self._moving_now()
             if moving.stale:
                 moving.bring_up_to_date()
             boxes, skip = moving.boxes, moving.row_of(character)
-        else:
-            boxes, skip = _NOTHING_MOVES, -1  # (a hero alone on a static level)
         table, segments, core = rows
         stops_out, touched_out = self._slide_out
         count = kernels().mover.slide_touch(table, segments, core, self._mover_constants(mover), boxes, skip,
