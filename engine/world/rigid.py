@@ -640,7 +640,8 @@ class RigidBodySet:
         ints, floats, state = self._ints, self._floats, self._state
         between = np.flatnonzero(ints[:, KIND] == DYNAMIC)
         first, second = ints[between, A], ints[between, B]
-        pairs = (first.tolist(), second.tolist(), floats[between, NX].tolist(), floats[between, NY].tolist())
+        firsts, seconds = first.tolist(), second.tolist()
+        normals_x, normals_y = floats[between, NX].tolist(), floats[between, NY].tolist()
         taken = {row: (lx, ly) for row, lx, ly in stopped}  # (how far each was taken back so far)
         queue = list(stopped)
         while queue:
@@ -652,7 +653,7 @@ class RigidBodySet:
             # (its pairs in their order, found by an array test: a loop over every pair for each body taken back
             # was 4 ms a call in a falling 5,000-crate pile)
             for j in np.flatnonzero((first == row) | (second == row)).tolist():
-                a, b, nx, ny = pairs[0][j], pairs[1][j], pairs[2][j], pairs[3][j]
+                a, b, nx, ny = firsts[j], seconds[j], normals_x[j], normals_y[j]
                 other, sign = (b, 1.0) if a == row else (a, -1.0)  # (the normal from ``row`` to the other)
                 if sign * (nx * ux + ny * uy) > -0.5:
                     continue  # (not behind it)
